@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, createTestApp, type TestContext } from './test/test-app';
+
+describe.each(ENGINES)('the API shell on %s', (engine) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp(engine);
+  });
+  afterAll(() => ctx.close());
+
+  it('declares an access rule on every registered /api route', () => {
+    const routes = ctx.app.registeredRoutes;
+    expect(routes.length).toBeGreaterThan(3);
+    const undeclared = routes.filter((route) => route.access === undefined).map((route) => `${route.method} ${route.url}`);
+    expect(undeclared).toEqual([]);
+    const publicRoutes = routes.filter((route) => route.access && 'public' in route.access).map((route) => route.url);
+    // Public is the exception: health, the provider's whereabouts and the API documentation only.
+    expect(publicRoutes.every((url) => url === '/api/health' || url === '/api/auth/config' || url.startsWith('/api/docs'))).toBe(true);
+  });
+
+  it('reports the database in /api/health', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'ok', database: { ok: true, driver: engine } });
+    expect(response.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it('keeps a caller-given request id', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'prueba-12345678' } });
+    expect(response.headers['x-request-id']).toBe('prueba-12345678');
+  });
+
+  it('serves the OpenAPI document generated from the zod contract', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/core/user/by_email/{email}']));
+  });
+
+  it('answers an unknown API path with a Spanish Problem JSON 404', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/no-existe' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ status: 404, title: 'Recurso no encontrado' });
+  });
+
+  it('exposes the provider settings the browser needs, and no secret', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/auth/config' });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.json()).sort()).toEqual(['audience', 'clientId', 'embedded', 'issuer', 'passwordResetUrl', 'scope']);
+  });
+});

@@ -1,0 +1,119 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import fastifyCompress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AuthConfig } from '@portal/contract';
+import type { Db } from './db/client';
+import { installAuth, type RegisteredRoute, type TokenVerifier } from './plugins/auth';
+import { installErrorHandling, sendProblem } from './plugins/errors';
+import { coreRoutes } from './modules/core/core.routes';
+import { healthRoutes, APP_VERSION } from './modules/health/health.routes';
+import { sessionRoutes } from './modules/session/session.routes';
+
+z.config(z.locales.es());
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Everything the app needs is passed in, so a test hands in PGlite, a fixed clock and its own token keys. */
+export interface AppDeps {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  clock: Clock;
+  verifier: TokenVerifier;
+  authConfig: AuthConfig;
+  /** The embedded OIDC provider, mounted under /oidc; absent with an external provider. */
+  idp?: FastifyPluginAsync;
+  /** The built SPA; absent in API tests. */
+  webDist?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance & { registeredRoutes: RegisteredRoute[] };
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // gzip/brotli for the SPA's assets and JSON answers: the browser downloads what the budget measures.
+  await app.register(fastifyCompress, { threshold: 1024 });
+  installErrorHandling(app);
+  const registeredRoutes = installAuth(app, { db: deps.db, verifier: deps.verifier });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Portal de crédito de nómina — API', version: APP_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(
+    async (api) => {
+      // The documentation is public; its routes come from a plugin, so they are declared public here.
+      await api.register(async (docs) => {
+        docs.addHook('onRoute', (route) => {
+          route.config = { ...route.config, access: { public: true } };
+        });
+        await docs.register(fastifySwaggerUi, { routePrefix: '/docs' });
+      });
+      await api.register(healthRoutes(deps));
+      await api.register(sessionRoutes(deps));
+      await api.register(coreRoutes(deps));
+    },
+    { prefix: '/api' },
+  );
+
+  if (deps.idp) await app.register(deps.idp, { prefix: '/oidc' });
+
+  const webDist = deps.webDist && existsSync(path.join(deps.webDist, 'index.html')) ? deps.webDist : undefined;
+  if (webDist) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api') || request.url.startsWith('/oidc');
+    if (!isApi && webDist && request.method === 'GET') {
+      // Client-side routes (/home, /user/user-list, unknown paths too: the SPA shows its 404 page).
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendProblem(request, reply, 404, 'Recurso no encontrado', `No existe ${request.method} ${request.url}.`);
+  });
+
+  return Object.assign(app, { registeredRoutes }) as unknown as App;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded mode: PGlite in ./data and the embedded provider on port 3000', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database).toMatchObject({ kind: 'pglite' });
+    expect(config.database.kind === 'pglite' && config.database.dataDir.endsWith('/data')).toBe(true);
+    expect(config.oidc).toEqual({
+      kind: 'embedded',
+      issuer: 'http://localhost:3000/oidc',
+      clientId: 'portal-web',
+      audience: 'http://localhost:3000/api',
+    });
+    expect(config.seedDemo).toBe(true);
+  });
+
+  it('switches to PostgreSQL and an external provider by environment, without demo data', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://portal@db.internal:5432/portal',
+      OIDC_ISSUER: 'https://login.example.com/realms/portal/',
+      OIDC_CLIENT_ID: 'portal',
+      OIDC_AUDIENCE: 'portal-api',
+      PORT: '8080',
+    });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://portal@db.internal:5432/portal' });
+    expect(config.oidc).toMatchObject({ kind: 'external', issuer: 'https://login.example.com/realms/portal', audience: 'portal-api' });
+    expect(config.seedDemo).toBe(false);
+    expect(config.publicUrl).toBe('http://localhost:8080');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'Configuración inválida: PORT debe ser un número de puerto entre 1 y 65535 (recibido: "abc")'],
+    [{ PORT: '70000' }, 'Configuración inválida: PORT debe ser un número de puerto entre 1 y 65535 (recibido: "70000")'],
+    [{ DATABASE_URL: 'mysql://x/y' }, 'Configuración inválida: DATABASE_URL debe empezar con postgres: o postgresql: (recibido: "mysql://x/y")'],
+    [{ DATABASE_URL: 'no es url' }, 'Configuración inválida: DATABASE_URL debe ser una URL válida (postgres:, postgresql:) (recibido: "no es url")'],
+    [{ OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'portal' }, 'Configuración inválida: OIDC_AUDIENCE falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE'],
+    [{ OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE'],
+    [{ OIDC_ISSUER: 'ftp://idp', OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER debe empezar con https: o http: (recibido: "ftp://idp")'],
+    [{ SEED_DEMO: 'quizá' }, 'Configuración inválida: SEED_DEMO debe ser true o false (recibido: "quizá")'],
+  ])('stops with one line naming the bad value: %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,119 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Everything the process reads from its environment, validated once at start.
+ * Embedded mode (no DATABASE_URL, no OIDC_*): PGlite in DATA_DIR and the embedded identity provider.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  logLevel: string;
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+  oidc:
+    | { kind: 'embedded'; issuer: string; clientId: string; audience: string }
+    | {
+        kind: 'external';
+        issuer: string;
+        clientId: string;
+        audience: string;
+        emailClaim: string;
+        passwordResetUrl: string | null;
+      };
+  seedDemo: boolean;
+  bootstrapAdminEmail: string | null;
+  webDist: string;
+}
+
+export class ConfigError extends Error {}
+
+const OIDC_VARS = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_AUDIENCE'] as const;
+
+function fail(variable: string, problem: string, value?: string): never {
+  const received = value === undefined ? '' : ` (recibido: "${value}")`;
+  throw new ConfigError(`Configuración inválida: ${variable} ${problem}${received}`);
+}
+
+function parseUrl(variable: string, value: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(variable, `debe ser una URL válida (${protocols.join(', ')})`, value);
+  }
+  if (!protocols.includes(url.protocol)) fail(variable, `debe empezar con ${protocols.join(' o ')}`, value);
+  return value.replace(/\/+$/, '');
+}
+
+const booleanText = z.enum(['true', 'false', '1', '0']);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const portText = read('PORT') ?? '3000';
+  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+    fail('PORT', 'debe ser un número de puerto entre 1 y 65535', portText);
+  }
+  const port = Number(portText);
+  const host = read('HOST') ?? 'localhost';
+  const publicUrl = parseUrl('PUBLIC_URL', read('PUBLIC_URL') ?? `http://localhost:${port}`, ['http:', 'https:']);
+
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    fail('LOG_LEVEL', 'debe ser fatal, error, warn, info, debug, trace o silent', logLevel);
+  }
+
+  const databaseUrl = read('DATABASE_URL');
+  const database: Config['database'] = databaseUrl
+    ? { kind: 'postgres', url: parseUrl('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']) }
+    : { kind: 'pglite', dataDir: path.resolve(REPO_ROOT, read('DATA_DIR') ?? 'data') };
+
+  const given = OIDC_VARS.filter((name) => read(name) !== undefined);
+  let oidc: Config['oidc'];
+  if (given.length === 0) {
+    oidc = { kind: 'embedded', issuer: `${publicUrl}/oidc`, clientId: 'portal-web', audience: `${publicUrl}/api` };
+  } else {
+    const missing = OIDC_VARS.find((name) => read(name) === undefined);
+    if (missing) fail(missing, `falta: con un proveedor externo se requieren ${OIDC_VARS.join(', ')}`);
+    const resetUrl = read('OIDC_PASSWORD_RESET_URL');
+    oidc = {
+      kind: 'external',
+      issuer: parseUrl('OIDC_ISSUER', read('OIDC_ISSUER')!, ['https:', 'http:']),
+      clientId: read('OIDC_CLIENT_ID')!,
+      audience: read('OIDC_AUDIENCE')!,
+      emailClaim: read('OIDC_EMAIL_CLAIM') ?? 'email',
+      passwordResetUrl: resetUrl ? parseUrl('OIDC_PASSWORD_RESET_URL', resetUrl, ['https:', 'http:']) : null,
+    };
+  }
+
+  const seedText = read('SEED_DEMO');
+  if (seedText !== undefined && !booleanText.safeParse(seedText).success) {
+    fail('SEED_DEMO', 'debe ser true o false', seedText);
+  }
+  // Demo data only where nobody could mistake it for real data: the embedded database, unless asked.
+  const seedDemo = seedText === undefined ? database.kind === 'pglite' : seedText === 'true' || seedText === '1';
+
+  const bootstrapAdminEmail = read('BOOTSTRAP_ADMIN_EMAIL') ?? null;
+  if (bootstrapAdminEmail !== null && !z.email().safeParse(bootstrapAdminEmail).success) {
+    fail('BOOTSTRAP_ADMIN_EMAIL', 'debe ser un correo electrónico', bootstrapAdminEmail);
+  }
+
+  return {
+    port,
+    host,
+    publicUrl,
+    logLevel,
+    database,
+    oidc,
+    seedDemo,
+    bootstrapAdminEmail,
+    webDist: path.resolve(REPO_ROOT, 'apps/web/dist'),
+  };
+}

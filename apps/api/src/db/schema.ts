@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** The lending company (brand). Portfolio data belongs to one; role SA users see all. */
+export const companies = pgTable('companies', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  legalName: text('legal_name').notNull(),
+  rfc: text('rfc').notNull(),
+  createdAt: createdAt(),
+});
+
+/** A profile grants a role code and a list of permission paths (screen paths and action paths). */
+export const profiles = pgTable('profiles', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique(),
+  roleCode: text('role_code').notNull(),
+  permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+  version: integer('version').notNull().default(1),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Staff users. The embedded identity provider signs them in with `password_hash` (scrypt); with an external
+ * provider the hash stays empty and the e-mail in the access token finds the row.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name'),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    active: boolean('active').notNull().default(true),
+    passwordHash: text('password_hash'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    index('users_profile_idx').on(table.profileId),
+    index('users_company_idx').on(table.companyId),
+  ],
+);
+
+/** Append-only record of every write: who, when, what, before and after. */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    requestId: text('request_id'),
+  },
+  (table) => [index('audit_events_entity_idx').on(table.entity, table.entityId, table.occurredAt)],
+);
+
+/** Messages the embedded mode would e-mail (reset and set-password links), readable by administrators. */
+export const outbox = pgTable('outbox', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  toEmail: text('to_email').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  link: text('link'),
+  createdAt: createdAt(),
+});
+
+/** One-time links: only the SHA-256 of the token is kept, so a database read does not leak a usable link. */
+export const passwordTokens = pgTable('password_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  purpose: text('purpose', { enum: ['reset', 'invite'] }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** oidc-provider's models (sessions, grants, codes, refresh tokens...) so a restart signs nobody out. */
+export const oidcModels = pgTable(
+  'oidc_models',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.model, table.id] }),
+    index('oidc_models_grant_idx').on(table.grantId),
+    index('oidc_models_uid_idx').on(table.uid),
+  ],
+);
+
+/** Generated secrets kept across restarts (the provider's signing keys and cookie keys). */
+export const appSecrets = pgTable('app_secrets', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,83 @@
+import { count } from 'drizzle-orm';
+import { ALL_PERMISSION_PATHS, groupPermissionPaths } from '@portal/contract';
+import type { Db } from './client';
+import { auditEvents, companies, profiles, users } from './schema';
+import { hashPassword } from '../idp/passwords';
+
+export interface DemoAccount {
+  email: string;
+  password: string;
+  profile: string;
+}
+
+/** Demo sign-ins printed at start (and in the README). Change them with the forgot-password flow. */
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  { email: 'admin@demo.mx', password: 'Administrador2026', profile: 'Administrador' },
+  { email: 'originacion@demo.mx', password: 'Originacion2026', profile: 'Originación' },
+  { email: 'cartera@demo.mx', password: 'Cartera2026', profile: 'Cartera' },
+  { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026', profile: 'Sin permisos' },
+];
+
+export const DEMO_PROFILES = [
+  { name: 'Administrador', roleCode: 'SA', permissions: [...ALL_PERMISSION_PATHS] },
+  { name: 'Originación', roleCode: 'ORIGINACION', permissions: groupPermissionPaths('origination') },
+  { name: 'Cartera', roleCode: 'CARTERA', permissions: groupPermissionPaths('wallet') },
+  // Shows what a user whose profile grants nothing sees at sign-in: "El usuario no tiene permisos".
+  { name: 'Sin permisos', roleCode: 'CONSULTA', permissions: [] },
+];
+
+/** True when the database holds no company yet: the first start of a fresh data folder. */
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ total: count() }).from(companies);
+  return (row?.total ?? 0) === 0;
+}
+
+/** Seeds the demo company, its profiles and one user per profile, in one transaction. */
+export async function seedDemo(db: Db): Promise<void> {
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => hashPassword(account.password)));
+  await db.transaction(async (tx) => {
+    const [company] = await tx
+      .insert(companies)
+      .values({ code: 'DEMO', name: 'Financiera Demo', legalName: 'Financiera Demo, S.A. de C.V., SOFOM, E.N.R.', rfc: 'FDE150101AB1' })
+      .returning();
+    const createdProfiles = await tx.insert(profiles).values(DEMO_PROFILES).returning();
+    const profileId = (name: string) => createdProfiles.find((profile) => profile.name === name)!.id;
+    const createdUsers = await tx
+      .insert(users)
+      .values(
+        DEMO_ACCOUNTS.map((account, index) => ({
+          email: account.email,
+          name: `Demo ${account.profile}`,
+          profileId: profileId(account.profile),
+          companyId: company!.id,
+          passwordHash: hashes[index]!,
+        })),
+      )
+      .returning({ id: users.id, email: users.email });
+    await tx.insert(auditEvents).values({
+      action: 'seed',
+      entity: 'company',
+      entityId: company!.id,
+      after: { company: company!.code, profiles: createdProfiles.length, users: createdUsers.map((user) => user.email) },
+    });
+  });
+}
+
+/**
+ * Production bootstrap: on an empty database, one administrator (with an external provider, the e-mail its
+ * tokens carry) so that someone can sign in and create everyone else.
+ */
+export async function seedBootstrapAdmin(db: Db, email: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [company] = await tx
+      .insert(companies)
+      .values({ code: 'PRINCIPAL', name: 'Empresa principal', legalName: 'Empresa principal', rfc: 'XAXX010101000' })
+      .returning();
+    const [profile] = await tx.insert(profiles).values(DEMO_PROFILES[0]!).returning();
+    const [user] = await tx
+      .insert(users)
+      .values({ email, name: null, profileId: profile!.id, companyId: company!.id })
+      .returning();
+    await tx.insert(auditEvents).values({ action: 'bootstrap', entity: 'user', entityId: user!.id, after: { email } });
+  });
+}

@@ -1,0 +1,42 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** scrypt with OWASP's minimum (N=2^17, r=8, p=1), self-describing so the cost can rise later. */
+const PARAMS = { N: 2 ** 17, r: 8, p: 1, keyLength: 32 } as const;
+const MAX_MEMORY = 256 * 1024 * 1024;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions & { keyLength: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, options.keyLength, { ...options, maxmem: MAX_MEMORY }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS);
+  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [, n, r, p, saltText, keyText] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(keyText, 'base64url');
+  const key = await derive(password, Buffer.from(saltText, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    keyLength: expected.length,
+  });
+  return timingSafeEqual(key, expected);
+}
+
+/** The portal's password rule, checked wherever a password is set. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < 10) return 'La contraseña debe tener al menos 10 caracteres.';
+  if (!/[A-Za-zÁÉÍÓÚÑáéíóúñ]/.test(password) || !/\d/.test(password)) {
+    return 'La contraseña debe combinar letras y números.';
+  }
+  return null;
+}

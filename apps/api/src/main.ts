@@ -1,0 +1,124 @@
+import pino from 'pino';
+import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
+import type { AuthConfig } from '@portal/contract';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, migrateDatabase, type Database } from './db/client';
+import { DEMO_ACCOUNTS, isEmpty, seedBootstrapAdmin, seedDemo } from './db/seed';
+import { buildApp, systemClock } from './app';
+import { jwtTokenVerifier, type TokenVerifier } from './plugins/auth';
+import { createEmbeddedIdp } from './idp/idp';
+
+const started = performance.now();
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const log = pino({
+  level: config.logLevel,
+  redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password'], censor: '[oculto]' },
+});
+
+async function discoverJwksUri(issuer: string): Promise<URL> {
+  const response = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`el proveedor ${issuer} respondió ${response.status} a su descubrimiento OIDC`);
+  const discovery = (await response.json()) as { jwks_uri?: string };
+  if (!discovery.jwks_uri) throw new Error(`el proveedor ${issuer} no publica jwks_uri`);
+  return new URL(discovery.jwks_uri);
+}
+
+async function start(): Promise<void> {
+  let database: Database;
+  try {
+    database = await openDatabase(
+      config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir },
+    );
+  } catch (error) {
+    const where = config.database.kind === 'postgres' ? 'DATABASE_URL' : `DATA_DIR (${config.database.dataDir})`;
+    console.error(`No se pudo abrir la base de datos de ${where}: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  await migrateDatabase(database);
+
+  const firstStart = await isEmpty(database.db);
+  if (firstStart && config.seedDemo) await seedDemo(database.db);
+  else if (firstStart && config.bootstrapAdminEmail) await seedBootstrapAdmin(database.db, config.bootstrapAdminEmail);
+
+  let verifier: TokenVerifier;
+  let authConfig: AuthConfig;
+  let idp;
+  if (config.oidc.kind === 'embedded') {
+    idp = await createEmbeddedIdp({
+      db: database.db,
+      issuer: config.oidc.issuer,
+      publicUrl: config.publicUrl,
+      clientId: config.oidc.clientId,
+      audience: config.oidc.audience,
+      clock: systemClock,
+      log: log.child({ module: 'idp' }),
+    });
+    verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true });
+    authConfig = { ...config.oidc, scope: 'openid email profile offline_access', embedded: true, passwordResetUrl: null };
+  } else {
+    const jwksUri = await discoverJwksUri(config.oidc.issuer).catch((error: Error) => {
+      console.error(`No se pudo consultar OIDC_ISSUER: ${error.message}`);
+      process.exit(1);
+    });
+    verifier = jwtTokenVerifier({ ...config.oidc, keys: createRemoteJWKSet(jwksUri) });
+    authConfig = {
+      issuer: config.oidc.issuer,
+      clientId: config.oidc.clientId,
+      audience: config.oidc.audience,
+      scope: 'openid email profile offline_access',
+      embedded: false,
+      passwordResetUrl: config.oidc.passwordResetUrl,
+    };
+  }
+
+  const app = await buildApp({
+    db: database.db,
+    driver: database.driver,
+    clock: systemClock,
+    verifier,
+    authConfig,
+    ...(idp ? { idp: idp.plugin } : {}),
+    webDist: config.webDist,
+    logger: log,
+  });
+
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'deteniendo');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const lines = [
+    '',
+    `Portal listo en ${config.publicUrl} (${seconds} s; base de datos: ${database.driver === 'pglite' ? config.database.kind === 'pglite' && config.database.dataDir : 'PostgreSQL'})`,
+  ];
+  if (config.oidc.kind === 'embedded' && config.seedDemo) {
+    lines.push(firstStart ? 'Datos demo creados. Usuarios demo:' : 'Usuarios demo (si no cambiaste sus contraseñas):');
+    for (const account of DEMO_ACCOUNTS) {
+      lines.push(`  ${account.profile.padEnd(14)} ${account.email.padEnd(24)} ${account.password}`);
+    }
+  }
+  console.log(lines.join('\n'));
+}
+
+start().catch((error: unknown) => {
+  console.error(`No se pudo iniciar el portal: ${(error as Error).message}`);
+  log.error({ err: error }, 'start failed');
+  process.exit(1);
+});

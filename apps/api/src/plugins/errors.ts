@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FieldError, Problem } from '@portal/contract';
+
+/**
+ * An error a service throws on purpose: it becomes Problem JSON (RFC 9457) with Spanish text a clerk can act on.
+ */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail?: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail ?? title);
+  }
+}
+
+const TYPE_BY_STATUS: Record<number, string> = {
+  400: 'validation',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'unprocessable',
+  429: 'too-many-requests',
+  500: 'internal',
+};
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  detail?: string,
+  errors?: FieldError[],
+): FastifyReply {
+  const body: Problem = {
+    type: `urn:portal:problem:${TYPE_BY_STATUS[status] ?? 'error'}`,
+    title,
+    status,
+    ...(detail ? { detail } : {}),
+    instance: request.url,
+    requestId: request.id,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
+  return reply.code(status).type('application/problem+json').send(body);
+}
+
+/** `/body/email` → `email`; `/items/0/amount` → `items.0.amount`: the path a form field is named by. */
+function fieldName(instancePath: string, fallback: string): string {
+  const name = instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return name === '' ? fallback : name;
+}
+
+function isPgError(error: unknown): error is { code: string; constraint?: string } {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpProblem) {
+      return sendProblem(request, reply, error.status, error.title, error.detail, error.errors);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((issue) => ({
+        field: fieldName(issue.instancePath, error.validationContext ?? 'body'),
+        message: issue.message ?? 'Valor inválido',
+      }));
+      return sendProblem(request, reply, 400, 'Datos inválidos', 'Revisa los campos marcados.', errors);
+    }
+    const cause = (error as { cause?: unknown }).cause;
+    const pgError = isPgError(error) ? error : isPgError(cause) ? cause : null;
+    if (pgError?.code === '23505') {
+      return sendProblem(request, reply, 409, 'Registro duplicado', 'Ya existe un registro con esos datos.');
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, unsupported media type).
+      const titles: Record<number, string> = {
+        400: 'Solicitud inválida',
+        413: 'El archivo o la solicitud es demasiado grande',
+        415: 'Tipo de contenido no admitido',
+      };
+      return sendProblem(request, reply, status, titles[status] ?? 'Solicitud inválida', (error as Error).message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(
+      request,
+      reply,
+      500,
+      'Error interno del servidor',
+      `Ocurrió un error inesperado. Si continúa, comunica este folio a soporte: ${request.id}`,
+    );
+  });
+}

@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { inject } from 'vitest';
+import { openDatabase, type Database, type Db } from '../db/client';
+import { buildApp, type App, type Clock } from '../app';
+import { jwtTokenVerifier } from '../plugins/auth';
+
+export type Engine = 'pglite' | 'postgres';
+
+/** The engines API tests run on: PGlite always, PostgreSQL when it answered at the start of the run. */
+export const ENGINES: Engine[] = inject('postgresTemplate') ? ['pglite', 'postgres'] : ['pglite'];
+
+export const TEST_ISSUER = 'https://idp.test/oidc';
+export const TEST_AUDIENCE = 'https://portal.test/api';
+
+export interface MutableClock extends Clock {
+  set(date: Date | string): void;
+  advance(milliseconds: number): void;
+}
+
+export function fixedClock(start: Date | string = '2026-11-23T15:00:00.000Z'): MutableClock {
+  let current = new Date(start);
+  return {
+    now: () => new Date(current),
+    set: (date) => {
+      current = new Date(date);
+    },
+    advance: (milliseconds) => {
+      current = new Date(current.getTime() + milliseconds);
+    },
+  };
+}
+
+let signingKey: Promise<{ privateKey: CryptoKey; publicJwk: JWK }> | null = null;
+function testKey() {
+  signingKey ??= generateKeyPair('RS256').then(async ({ privateKey, publicKey }) => ({
+    privateKey,
+    publicJwk: { ...(await exportJWK(publicKey)), kid: 'test', alg: 'RS256', use: 'sig' },
+  }));
+  return signingKey;
+}
+
+/** An access token shaped like the embedded provider's: RS256, `typ: at+jwt`, issuer, audience, email. */
+export async function signToken(
+  email: string,
+  options: { issuer?: string; audience?: string; expiresIn?: string; typ?: string } = {},
+): Promise<string> {
+  const { privateKey } = await testKey();
+  return new SignJWT({ email, client_id: 'portal-web', scope: 'openid email' })
+    .setProtectedHeader({ alg: 'RS256', typ: options.typ ?? 'at+jwt', kid: 'test' })
+    .setIssuer(options.issuer ?? TEST_ISSUER)
+    .setAudience(options.audience ?? TEST_AUDIENCE)
+    .setSubject(`sub-${email}`)
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '5m')
+    .sign(privateKey);
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  clock: MutableClock;
+  engine: Engine;
+  /** `Authorization` header for a signed-in user. */
+  as(email: string): Promise<{ authorization: string }>;
+  close(): Promise<void>;
+}
+
+async function openEngine(engine: Engine): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    const dump = await readFile(inject('pgliteDump'));
+    const database = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([dump]) });
+    return { database, drop: async () => undefined };
+  }
+  const template = inject('postgresTemplate')!;
+  // Named after the run's template so the global teardown finds and drops it even if a test crashed.
+  const name = `${template.replace('portal_tpl_', 'portal_t_')}_${randomBytes(4).toString('hex')}`;
+  const adminUrl = inject('postgresAdminUrl');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${template}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+  return {
+    database,
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** A fresh, seeded database on the given engine and the app built on it, as `main.ts` builds it. */
+export async function createTestApp(engine: Engine, options: { clock?: MutableClock } = {}): Promise<TestContext> {
+  const { database, drop } = await openEngine(engine);
+  const clock = options.clock ?? fixedClock();
+  const { publicJwk } = await testKey();
+  const app = await buildApp({
+    db: database.db,
+    driver: database.driver,
+    clock,
+    verifier: jwtTokenVerifier({
+      issuer: TEST_ISSUER,
+      audience: TEST_AUDIENCE,
+      keys: createLocalJWKSet({ keys: [publicJwk] }),
+      requireAtJwt: true,
+    }),
+    authConfig: {
+      issuer: TEST_ISSUER,
+      clientId: 'portal-web',
+      audience: TEST_AUDIENCE,
+      scope: 'openid email profile offline_access',
+      embedded: true,
+      passwordResetUrl: null,
+    },
+  });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    clock,
+    engine,
+    as: async (email) => ({ authorization: `Bearer ${await signToken(email)}` }),
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}

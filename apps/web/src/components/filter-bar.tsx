@@ -1,0 +1,80 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import SearchIcon from '@mui/icons-material/Search';
+
+/** Search box (debounced, so typing does not fire a request per key) plus the screen's own filters and actions. */
+export function FilterBar(props: {
+  search: string;
+  onSearch: (value: string) => void;
+  searchLabel: string;
+  children?: ReactNode;
+  actions?: ReactNode;
+}) {
+  const { search, onSearch } = props;
+  const [text, setText] = useState(search);
+  useEffect(() => setText(search), [search]);
+  useEffect(() => {
+    if (text === search) return;
+    const timer = setTimeout(() => onSearch(text), 350);
+    return () => clearTimeout(timer);
+  }, [text, search, onSearch]);
+
+  return (
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }} alignItems={{ md: 'center' }}>
+      <TextField
+        size="small"
+        label={props.searchLabel}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        sx={{ minWidth: 260 }}
+        slotProps={{
+          input: {
+            startAdornment: (
+              <InputAdornment position="start">
+                <SearchIcon fontSize="small" />
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      {props.children}
+      <Stack direction="row" spacing={1} sx={{ ml: { md: 'auto' } }}>
+        {props.actions}
+      </Stack>
+    </Stack>
+  );
+}
+
+export interface FilterOption {
+  value: string;
+  label: string;
+}
+
+/** A select filter whose first option ("Todos") clears it. */
+export function SelectFilter(props: {
+  label: string;
+  value: string;
+  options: FilterOption[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={props.label}
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+      sx={{ minWidth: 180 }}
+    >
+      <MenuItem value="">Todos</MenuItem>
+      {props.options.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}

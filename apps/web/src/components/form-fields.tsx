@@ -1,0 +1,100 @@
+import { Controller, type Control, type FieldPath, type FieldValues, type UseFormSetError } from 'react-hook-form';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import MenuItem from '@mui/material/MenuItem';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
+import type { FieldError } from '@portal/contract';
+
+/**
+ * Form fields bound to react-hook-form: each shows its own error (from the shared zod schema in the browser, or
+ * from the API's Problem JSON after submit) right under the field, in Spanish.
+ */
+type BaseProps<Values extends FieldValues> = {
+  control: Control<Values>;
+  name: FieldPath<Values>;
+  label: string;
+};
+
+export function TextFormField<Values extends FieldValues>(
+  props: BaseProps<Values> & Omit<TextFieldProps, 'name' | 'label' | 'value' | 'onChange' | 'error'>,
+) {
+  const { control, name, label, ...rest } = props;
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <TextField
+          {...rest}
+          {...field}
+          value={field.value ?? ''}
+          label={label}
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message ?? rest.helperText}
+          fullWidth
+        />
+      )}
+    />
+  );
+}
+
+export function SelectFormField<Values extends FieldValues>(
+  props: BaseProps<Values> & { options: { value: string; label: string }[]; disabled?: boolean },
+) {
+  const { control, name, label, options, disabled } = props;
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <TextField
+          {...field}
+          value={field.value ?? ''}
+          select
+          label={label}
+          disabled={disabled}
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message}
+          fullWidth
+        >
+          {options.map((option) => (
+            <MenuItem key={option.value} value={option.value}>
+              {option.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    />
+  );
+}
+
+export function SwitchFormField<Values extends FieldValues>(props: BaseProps<Values>) {
+  const { control, name, label } = props;
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormControlLabel
+          control={<Switch checked={Boolean(field.value)} onChange={(event) => field.onChange(event.target.checked)} />}
+          label={label}
+        />
+      )}
+    />
+  );
+}
+
+/** Puts the API's per-field errors next to their fields; returns the ones no field of the form shows. */
+export function applyFieldErrors<Values extends FieldValues>(
+  errors: FieldError[] | undefined,
+  fields: readonly FieldPath<Values>[],
+  setError: UseFormSetError<Values>,
+): FieldError[] {
+  const unplaced: FieldError[] = [];
+  for (const error of errors ?? []) {
+    const field = fields.find((name) => name === error.field);
+    if (field) setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
+    else unplaced.push(error);
+  }
+  return unplaced;
+}

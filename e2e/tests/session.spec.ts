@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { NAV_GROUPS, SCREEN_PATHS, groupPermissionPaths } from '@portal/contract';
+import { ACCOUNTS, SESSION_KEY, sidebar, signIn, storedSession } from './support';
+
+test('the administrator signs in through the popup, sees the 18 sidebar items, and a reload keeps the session', async ({ page }) => {
+  await signIn(page, ACCOUNTS.admin);
+  await expect(page).toHaveURL(/\/home$/);
+
+  const nav = sidebar(page);
+  await expect(nav.getByRole('link')).toHaveCount(SCREEN_PATHS.length);
+  for (const group of NAV_GROUPS) {
+    await expect(nav.getByText(group.label, { exact: true })).toBeVisible();
+  }
+  const session = JSON.parse((await storedSession(page)) ?? 'null') as { user: { email: string; role: string } };
+  expect(session.user).toMatchObject({ email: ACCOUNTS.admin.email, role: 'SA' });
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(sidebar(page).getByRole('link')).toHaveCount(SCREEN_PATHS.length);
+});
+
+test('the Cartera user sees only the Cartera items and gets the 403 page on the user list', async ({ page }) => {
+  await signIn(page, ACCOUNTS.cartera);
+  await expect(page).toHaveURL(/\/home$/);
+  const walletScreens = groupPermissionPaths('wallet').filter((path) => path.startsWith('/wallet/'));
+  await expect(sidebar(page).getByRole('link')).toHaveCount(walletScreens.length);
+  await expect(sidebar(page).getByText('Cartera', { exact: true })).toBeVisible();
+  await expect(sidebar(page).getByText('Usuarios', { exact: true })).toHaveCount(0);
+
+  await page.goto('/user/user-list');
+  await expect(page.getByText('No tienes permiso para ver esta pantalla')).toBeVisible();
+  await expect(page).not.toHaveURL(/\/session\/signin/);
+});
+
+test('a deep link opened while signed out returns there after signing in', async ({ page }) => {
+  await page.goto('/catalog/contract-list?page=2');
+  await expect(page).toHaveURL(/\/session\/signin\?redirect=/);
+  await signIn(page, ACCOUNTS.admin, page.url());
+  await expect(page).toHaveURL(/\/catalog\/contract-list\?page=2$/);
+  await expect(page.getByRole('heading', { name: 'Lista de Convenios' })).toBeVisible();
+});
+
+test('an unknown path shows the 404 page and its back button returns to the previous page', async ({ page }) => {
+  await signIn(page, ACCOUNTS.admin);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/wallet/credits/credits-list');
+  await page.goto('/esta/ruta/no-existe');
+  await expect(page).toHaveURL(/\/session\/404$/);
+  await expect(page.getByText('Página no encontrada')).toBeVisible();
+  await page.getByRole('button', { name: 'Regresar' }).click();
+  await expect(page).toHaveURL(/\/wallet\/credits\/credits-list$/);
+});
+
+test('a user whose profile grants nothing is told "El usuario no tiene permisos" and stays signed out', async ({ page }) => {
+  await signIn(page, ACCOUNTS.sinPermisos);
+  await expect(page.getByText('El usuario no tiene permisos')).toBeVisible();
+  await expect(page).toHaveURL(/\/session\/signin/);
+  expect(await storedSession(page)).toBeNull();
+  await page.goto('/home');
+  await expect(page).toHaveURL(/\/session\/signin/);
+});
+
+test('logout clears the stored session and ends the provider session', async ({ page }) => {
+  await signIn(page, ACCOUNTS.admin);
+  await expect(page).toHaveURL(/\/home$/);
+  expect(await storedSession(page)).not.toBeNull();
+
+  await page.getByRole('button', { name: 'Menú de usuario' }).click();
+  await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/session\/signin/);
+  expect(await storedSession(page)).toBeNull();
+  expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
+
+  // The provider session ended too: the next sign-in asks for the password again.
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  const popup = await popupOpened;
+  await expect(popup.getByLabel('Contraseña')).toBeVisible();
+  await popup.close();
+});

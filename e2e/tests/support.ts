@@ -1,0 +1,36 @@
+import { expect, type Page } from '@playwright/test';
+
+export const ACCOUNTS = {
+  admin: { email: 'admin@demo.mx', password: 'Administrador2026' },
+  originacion: { email: 'originacion@demo.mx', password: 'Originacion2026' },
+  cartera: { email: 'cartera@demo.mx', password: 'Cartera2026' },
+  sinPermisos: { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026' },
+} as const;
+
+export const SESSION_KEY = 'portfolio-admin';
+
+/** Presses "Iniciar sesión" and completes the provider's sign-in page in the popup it opens. */
+export async function signInThroughPopup(page: Page, account: { email: string; password: string }): Promise<void> {
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  const popup = await popupOpened;
+  await popup.waitForLoadState('domcontentloaded');
+  await popup.getByLabel('Correo electrónico').fill(account.email);
+  await popup.getByLabel('Contraseña').fill(account.password);
+  await popup.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await popup.waitForEvent('close', { timeout: 20_000 });
+}
+
+export async function signIn(page: Page, account: { email: string; password: string }, path = '/session/signin') {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/session\/signin/);
+  await signInThroughPopup(page, account);
+}
+
+export function storedSession(page: Page): Promise<string | null> {
+  return page.evaluate((key) => window.localStorage.getItem(key), SESSION_KEY);
+}
+
+export function sidebar(page: Page) {
+  return page.getByRole('navigation', { name: 'Menú principal' });
+}

@@ -1,0 +1,3 @@
+export * from './navigation';
+export * from './session';
+export * from './problem';

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_PERMISSION_PATHS, DETAIL_ROUTE_PERMISSIONS, NAV_GROUPS, SCREEN_PATHS, groupPermissionPaths } from './navigation';
+
+describe('navigation catalogue', () => {
+  it('holds the seed sidebar: 6 groups, 18 items, in order', () => {
+    expect(NAV_GROUPS.map((group) => group.label)).toEqual([
+      'Usuarios',
+      'Originacion',
+      'Cartera',
+      'Creditos',
+      'Convenios',
+      'Admon Cartera',
+    ]);
+    expect(SCREEN_PATHS).toHaveLength(18);
+    expect(new Set(SCREEN_PATHS).size).toBe(18);
+  });
+
+  it('gives each detail route a list path that exists in the sidebar', () => {
+    for (const listPath of Object.values(DETAIL_ROUTE_PERMISSIONS)) {
+      expect(SCREEN_PATHS).toContain(listPath);
+    }
+  });
+
+  it('groups the Cartera screens with their money actions and nothing else', () => {
+    const wallet = groupPermissionPaths('wallet');
+    expect(wallet).toContain('/wallet/credits/credits-list');
+    expect(wallet).toContain('/actions/wallet/close-day');
+    expect(wallet.every((path) => path.startsWith('/wallet/') || path.startsWith('/actions/wallet/'))).toBe(true);
+    expect(ALL_PERMISSION_PATHS).toEqual(expect.arrayContaining(wallet));
+  });
+});
