@@ -20,6 +20,7 @@ import { installErrorHandling, sendProblem } from './plugins/errors';
 import { coreRoutes } from './modules/core/core.routes';
 import { healthRoutes, APP_VERSION } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
+import { outboxRoutes } from './modules/outbox/outbox.routes';
 
 z.config(z.locales.es());
 
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(healthRoutes(deps));
       await api.register(sessionRoutes(deps));
       await api.register(coreRoutes(deps));
+      await api.register(outboxRoutes(deps));
     },
     { prefix: '/api' },
   );
@@ -101,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       index: false,
       setHeaders: (res, filePath) => {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }

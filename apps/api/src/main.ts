@@ -1,12 +1,12 @@
 import pino from 'pino';
-import { createLocalJWKSet, createRemoteJWKSet } from 'jose';
+import { createRemoteJWKSet } from 'jose';
 import type { AuthConfig } from '@portal/contract';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, migrateDatabase, type Database } from './db/client';
 import { DEMO_ACCOUNTS, isEmpty, seedBootstrapAdmin, seedDemo } from './db/seed';
 import { buildApp, systemClock } from './app';
 import { jwtTokenVerifier, type TokenVerifier } from './plugins/auth';
-import { createEmbeddedIdp } from './idp/idp';
+import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
 
 const started = performance.now();
 
@@ -65,7 +65,7 @@ async function start(): Promise<void> {
       log: log.child({ module: 'idp' }),
     });
     verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true });
-    authConfig = { ...config.oidc, scope: 'openid email profile offline_access', embedded: true, passwordResetUrl: null };
+    authConfig = { ...config.oidc, scope: `openid email profile ${API_SCOPE}`, embedded: true, passwordResetUrl: null };
   } else {
     const jwksUri = await discoverJwksUri(config.oidc.issuer).catch((error: Error) => {
       console.error(`No se pudo consultar OIDC_ISSUER: ${error.message}`);
@@ -76,7 +76,7 @@ async function start(): Promise<void> {
       issuer: config.oidc.issuer,
       clientId: config.oidc.clientId,
       audience: config.oidc.audience,
-      scope: 'openid email profile offline_access',
+      scope: 'openid email profile',
       embedded: false,
       passwordResetUrl: config.oidc.passwordResetUrl,
     };

@@ -6,6 +6,8 @@ import { inject } from 'vitest';
 import { openDatabase, type Database, type Db } from '../db/client';
 import { buildApp, type App, type Clock } from '../app';
 import { jwtTokenVerifier } from '../plugins/auth';
+import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
+import type { Logger } from 'pino';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -14,6 +16,7 @@ export const ENGINES: Engine[] = inject('postgresTemplate') ? ['pglite', 'postgr
 
 export const TEST_ISSUER = 'https://idp.test/oidc';
 export const TEST_AUDIENCE = 'https://portal.test/api';
+export const TEST_PUBLIC_URL = 'http://localhost';
 
 export interface MutableClock extends Clock {
   set(date: Date | string): void;
@@ -33,7 +36,7 @@ export function fixedClock(start: Date | string = '2026-11-23T15:00:00.000Z'): M
   };
 }
 
-let signingKey: Promise<{ privateKey: CryptoKey; publicJwk: JWK }> | null = null;
+let signingKey: Promise<{ privateKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey']; publicJwk: JWK }> | null = null;
 function testKey() {
   signingKey ??= generateKeyPair('RS256').then(async ({ privateKey, publicKey }) => ({
     privateKey,
@@ -97,10 +100,26 @@ async function openEngine(engine: Engine): Promise<{ database: Database; drop: (
 }
 
 /** A fresh, seeded database on the given engine and the app built on it, as `main.ts` builds it. */
-export async function createTestApp(engine: Engine, options: { clock?: MutableClock } = {}): Promise<TestContext> {
+export async function createTestApp(
+  engine: Engine,
+  options: { clock?: MutableClock; embeddedIdp?: { print: (line: string) => void } } = {},
+): Promise<TestContext> {
   const { database, drop } = await openEngine(engine);
   const clock = options.clock ?? fixedClock();
   const { publicJwk } = await testKey();
+  // With the real embedded provider, tokens come from it (see idp.test.ts); otherwise from the test key.
+  const idp = options.embeddedIdp
+    ? await createEmbeddedIdp({
+        db: database.db,
+        issuer: TEST_ISSUER,
+        publicUrl: TEST_PUBLIC_URL,
+        clientId: 'portal-web',
+        audience: TEST_AUDIENCE,
+        clock,
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger,
+        print: options.embeddedIdp.print,
+      })
+    : undefined;
   const app = await buildApp({
     db: database.db,
     driver: database.driver,
@@ -108,14 +127,15 @@ export async function createTestApp(engine: Engine, options: { clock?: MutableCl
     verifier: jwtTokenVerifier({
       issuer: TEST_ISSUER,
       audience: TEST_AUDIENCE,
-      keys: createLocalJWKSet({ keys: [publicJwk] }),
+      keys: idp ? idp.keys : createLocalJWKSet({ keys: [publicJwk] }),
       requireAtJwt: true,
     }),
+    ...(idp ? { idp: idp.plugin } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',
       audience: TEST_AUDIENCE,
-      scope: 'openid email profile offline_access',
+      scope: `openid email profile ${API_SCOPE}`,
       embedded: true,
       passwordResetUrl: null,
     },

@@ -39,7 +39,7 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
   });
 
   it('answers 401 as Problem JSON without a token, with a foreign token, an expired one or a non-access token', async () => {
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer not-a-jwt' },
       { authorization: `Bearer ${await signToken('admin@demo.mx', { audience: 'https://other.test/api' })}` },

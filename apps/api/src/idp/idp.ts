@@ -1,0 +1,349 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import Provider, { errors as oidcErrors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../db/client';
+import { appSecrets, users } from '../db/schema';
+import type { Clock } from '../app';
+import { verifyPassword, hashPassword } from './passwords';
+import { databaseAdapter } from './oidc-adapter';
+import { forgotPasswordPage, loginPage, messagePage, page, resetPasswordPage } from './pages';
+import { inspectPasswordLink, issuePasswordLink, redeemPasswordLink } from './password-links';
+
+export const MAX_FAILED_ATTEMPTS = 5;
+export const LOCK_MINUTES = 15;
+/** The single scope of the portal's API (the resource server); the web client asks for it. */
+export const API_SCOPE = 'api';
+
+export interface EmbeddedIdpOptions {
+  db: Db;
+  /** Public base of the provider, e.g. http://localhost:3000/oidc. */
+  issuer: string;
+  /** Public base of the portal, where the SPA's callback and sign-in pages live. */
+  publicUrl: string;
+  clientId: string;
+  /** The API's resource indicator: the `aud` of every access token. */
+  audience: string;
+  clock: Clock;
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Where the embedded mode "mails" links; the console by default. */
+  print?: (line: string) => void;
+}
+
+export interface EmbeddedIdp {
+  plugin: FastifyPluginAsync;
+  /** The provider's public signing keys, for the API's token checks. */
+  keys: JWTVerifyGetKey;
+  provider: Provider;
+}
+
+type Form = Record<string, string | undefined>;
+
+/** Generated once, kept in the database: a restart (or a second instance) signs with the same keys. */
+async function persistentSecret<T>(db: Db, key: string, create: () => Promise<T>): Promise<T> {
+  const [existing] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, key));
+  if (existing) return existing.value as T;
+  await db.insert(appSecrets).values({ key, value: await create() }).onConflictDoNothing();
+  const [stored] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, key));
+  return stored!.value as T;
+}
+
+async function signingKeys(db: Db): Promise<JSONWebKeySet & { keys: JWK[] }> {
+  return persistentSecret(db, 'oidc.jwks', async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
+    const jwk = await exportJWK(privateKey);
+    return { keys: [{ ...jwk, kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' }] };
+  });
+}
+
+const publicPart = ({ kty, n, e, kid, alg, use }: JWK): JWK => ({ kty, n, e, kid, alg, use });
+
+/** A scrypt hash to compare against when the e-mail is unknown, so the answer takes as long either way. */
+const decoyHash = hashPassword('contraseña-de-relleno-0');
+
+export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<EmbeddedIdp> {
+  const { db, issuer, publicUrl, clientId, audience, clock, log } = options;
+  const print = options.print ?? ((line: string) => console.log(line));
+  const jwks = await signingKeys(db);
+  const cookieKeys = await persistentSecret(db, 'oidc.cookie-keys', async () => [randomBytes(32).toString('base64url')]);
+  const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
+
+  const configuration: Configuration = {
+    adapter: databaseAdapter(db, () => clock.now()),
+    clients: [
+      {
+        client_id: clientId,
+        client_name: 'Portal de crédito',
+        token_endpoint_auth_method: 'none',
+        application_type: 'web',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: [`${publicUrl}/auth-callback.html`],
+        post_logout_redirect_uris: [`${publicUrl}/session/signin`],
+      },
+    ],
+    jwks,
+    cookies: { keys: cookieKeys, long: { signed: true }, short: { signed: true } },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The SPA reads the e-mail from the ID token to run the user lookup.
+    conformIdTokenClaims: false,
+    scopes: ['openid', 'email', 'profile', 'offline_access'],
+    ttl: {
+      AccessToken: 15 * 60,
+      AuthorizationCode: 60,
+      IdToken: 15 * 60,
+      Interaction: 30 * 60,
+      Session: 12 * 60 * 60,
+      Grant: 12 * 60 * 60,
+      RefreshToken: 12 * 60 * 60,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        // The portal's logout already asked; the provider's confirmation submits itself.
+        logoutSource: async (ctx, form) => {
+          ctx.body = page({
+            title: 'Cerrando sesión',
+            body: `<p>Estamos cerrando tu sesión…</p>${form}
+<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+<noscript><button type="submit" form="op.logoutForm">Cerrar sesión</button></noscript>`,
+            script: `<script>document.getElementById('op.logoutForm').submit()</script>`,
+          });
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.body = messagePage({
+            title: 'Sesión cerrada',
+            kind: 'success',
+            message: 'Cerraste tu sesión en el portal.',
+            link: { href: `${publicUrl}/session/signin`, label: 'Volver a iniciar sesión' },
+          });
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== audience) throw new oidcErrors.InvalidTarget();
+          return { scope: API_SCOPE, audience, accessTokenFormat: 'jwt', accessTokenTTL: 15 * 60, jwt: { sign: { alg: 'RS256' } } };
+        },
+      },
+    },
+    extraTokenClaims: async (_ctx, token) => {
+      if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
+      const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, token.accountId));
+      return user ? { email: user.email } : undefined;
+    },
+    findAccount: async (_ctx, id) => {
+      const [user] = await db
+        .select({ id: users.id, email: users.email, name: users.name, active: users.active })
+        .from(users)
+        .where(eq(users.id, id));
+      if (!user?.active) return undefined;
+      return {
+        accountId: user.id,
+        claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name ?? user.email }),
+      };
+    },
+    // First-party client: no consent screen; the grant covers the portal's scopes and its API.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(ctx.oidc.client!.clientId);
+      if (grantId) {
+        const grant = await ctx.oidc.provider.Grant.find(grantId);
+        if (grant) return grant;
+      }
+      if (!ctx.oidc.session?.accountId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session.accountId });
+      grant.addOIDCScope('openid email profile offline_access');
+      grant.addResourceScope(audience, API_SCOPE);
+      await grant.save();
+      return grant;
+    },
+    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    renderError: async (ctx, out) => {
+      log.warn({ error: out.error, description: out.error_description }, 'oidc error');
+      ctx.type = 'html';
+      ctx.body = messagePage({
+        title: 'No se pudo completar el inicio de sesión',
+        kind: 'error',
+        message: 'La solicitud de inicio de sesión no es válida o ya venció. Cierra esta ventana e inténtalo de nuevo desde el portal.',
+        link: { href: `${publicUrl}/session/signin`, label: 'Ir al portal' },
+      });
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = true;
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => log.error({ err: error }, 'oidc server error'));
+
+  /** Checks the password with lockout; every path takes one scrypt, so timing does not reveal accounts. */
+  async function authenticate(emailInput: string, password: string): Promise<{ accountId: string } | { error: string }> {
+    const email = emailInput.trim().toLowerCase();
+    const now = clock.now();
+    const [user] = await db
+      .select({
+        id: users.id,
+        passwordHash: users.passwordHash,
+        active: users.active,
+        lockedUntil: users.lockedUntil,
+        failedAttempts: users.failedAttempts,
+      })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`);
+    const invalid = { error: 'Correo o contraseña incorrectos.' };
+    if (!user || !user.passwordHash || !user.active) {
+      await verifyPassword(password, await decoyHash);
+      return invalid;
+    }
+    if (user.lockedUntil && user.lockedUntil > now) {
+      const minutes = Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 60_000);
+      return lockedMessage(minutes);
+    }
+    if (await verifyPassword(password, user.passwordHash)) {
+      await db.update(users).set({ failedAttempts: 0, lockedUntil: null }).where(eq(users.id, user.id));
+      return { accountId: user.id };
+    }
+    // Counted in SQL so concurrent attempts cannot undercount.
+    const [counted] = await db
+      .update(users)
+      .set({ failedAttempts: sql`${users.failedAttempts} + 1` })
+      .where(eq(users.id, user.id))
+      .returning({ failedAttempts: users.failedAttempts });
+    if ((counted?.failedAttempts ?? 0) >= MAX_FAILED_ATTEMPTS) {
+      await db
+        .update(users)
+        .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000) })
+        .where(eq(users.id, user.id));
+      log.warn({ userId: user.id }, 'cuenta bloqueada por intentos fallidos');
+      return lockedMessage(LOCK_MINUTES);
+    }
+    const left = MAX_FAILED_ATTEMPTS - (counted?.failedAttempts ?? 0);
+    return { error: `Correo o contraseña incorrectos. Te ${left === 1 ? 'queda 1 intento' : `quedan ${left} intentos`} antes de que la cuenta se bloquee.` };
+  }
+
+  const lockedMessage = (minutes: number) => ({
+    error: `La cuenta está bloqueada por demasiados intentos fallidos. Intenta de nuevo en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} o restablece tu contraseña.`,
+  });
+
+  const html = (reply: FastifyReply, body: string, status = 200) =>
+    reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+
+  const callback = provider.callback();
+  const toProvider = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.hijack();
+    const raw = request.raw as IncomingMessage & { originalUrl?: string };
+    raw.originalUrl = raw.url;
+    raw.url = (raw.url ?? '/').slice(mountPath.length) || '/';
+    if (!raw.url.startsWith('/')) raw.url = `/${raw.url}`;
+    void callback(raw, reply.raw);
+  };
+
+  async function interactionPages(app: FastifyInstance) {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    app.get<{ Params: { uid: string } }>('/interaction/:uid', async (request, reply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      if (details.prompt.name !== 'login') {
+        // Consent is implicit for the portal (see loadExistingGrant); finish whatever else is pending.
+        reply.hijack();
+        return provider.interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
+      }
+      const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
+      return html(reply, loginPage({ action: `${mountPath}/interaction/${details.uid}/login`, email: hint, forgotUrl: `${mountPath}/forgot-password` }));
+    });
+
+    app.post<{ Params: { uid: string }; Body: Form }>('/interaction/:uid/login', async (request, reply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const email = request.body?.email ?? '';
+      const password = request.body?.password ?? '';
+      const outcome = await authenticate(email, password);
+      if ('error' in outcome) {
+        return html(
+          reply,
+          loginPage({ action: `${mountPath}/interaction/${details.uid}/login`, email, error: outcome.error, forgotUrl: `${mountPath}/forgot-password` }),
+          401,
+        );
+      }
+      reply.hijack();
+      return provider.interactionFinished(
+        request.raw,
+        reply.raw,
+        { login: { accountId: outcome.accountId } },
+        { mergeWithLastSubmission: false },
+      );
+    });
+
+    app.get('/forgot-password', async (_request, reply) => html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password` })));
+
+    app.post<{ Body: Form }>('/forgot-password', async (request, reply) => {
+      const email = (request.body?.email ?? '').trim().toLowerCase();
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+        return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, email, error: 'Escribe un correo electrónico válido.' }), 400);
+      }
+      const [user] = await db
+        .select({ id: users.id, email: users.email, active: users.active })
+        .from(users)
+        .where(sql`lower(${users.email}) = ${email}`);
+      // The same answer whether or not the account exists: the page must not reveal who has one.
+      if (user?.active) await issuePasswordLink(db, user, 'reset', { issuer, now: clock.now(), print });
+      return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, sent: true }));
+    });
+
+    app.get<{ Querystring: { token?: string } }>('/reset-password', async (request, reply) => {
+      const token = request.query.token ?? '';
+      const state = await inspectPasswordLink(db, token, clock.now());
+      if (!state.valid) {
+        return html(reply, messagePage({ title: 'Enlace no válido', kind: 'error', message: state.reason, link: { href: `${mountPath}/forgot-password`, label: 'Pedir un enlace nuevo' } }), 410);
+      }
+      return html(reply, resetPasswordPage({ action: `${mountPath}/reset-password`, token, email: state.email, purpose: state.purpose }));
+    });
+
+    app.post<{ Body: Form }>('/reset-password', async (request, reply) => {
+      const token = request.body?.token ?? '';
+      const state = await inspectPasswordLink(db, token, clock.now());
+      const result = await redeemPasswordLink(
+        db,
+        { token, password: request.body?.password ?? '', confirmation: request.body?.confirmation ?? '' },
+        clock.now(),
+      );
+      if (result.ok) {
+        return html(
+          reply,
+          messagePage({
+            title: 'Contraseña actualizada',
+            kind: 'success',
+            message: 'Tu contraseña se actualizó. Ya puedes iniciar sesión con ella.',
+            link: { href: `${publicUrl}/session/signin`, label: 'Ir a iniciar sesión' },
+          }),
+        );
+      }
+      if (!result.linkUsable || !state.valid) {
+        return html(reply, messagePage({ title: 'Enlace no válido', kind: 'error', message: result.error }), 410);
+      }
+      return html(reply, resetPasswordPage({ action: `${mountPath}/reset-password`, token, email: state.email, purpose: state.purpose, error: result.error }), 400);
+    });
+  }
+
+  const plugin: FastifyPluginAsync = async (scope) => {
+    // Every provider route is public by nature (it is how one gets a token); the API's deny-by-default list records it.
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, access: { public: true } };
+    });
+    await scope.register(interactionPages);
+    await scope.register(async (passthrough) => {
+      // oidc-provider (a Koa app) reads the body itself: Fastify must leave the stream untouched.
+      passthrough.removeAllContentTypeParsers();
+      passthrough.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      passthrough.all('/', toProvider);
+      passthrough.all('/*', toProvider);
+    });
+  };
+
+  return { plugin, keys: createLocalJWKSet({ keys: jwks.keys.map(publicPart) }), provider };
+}

@@ -1,0 +1,112 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { auditEvents, outbox, passwordTokens, users } from '../db/schema';
+import { hashPassword, passwordProblem } from './passwords';
+
+export type LinkPurpose = 'reset' | 'invite';
+
+const LIFETIME_MS: Record<LinkPurpose, number> = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000 };
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export interface LinkOptions {
+  /** The provider's public base, e.g. http://localhost:3000/oidc. */
+  issuer: string;
+  now: Date;
+  /** Where the embedded mode "sends" mail: the console. */
+  print: (line: string) => void;
+}
+
+/**
+ * Issues a one-time link to set a password and "mails" it: embedded mode has no mail server, so the message goes
+ * to the outbox (which administrators read) and to the console. Only the token's hash is stored.
+ */
+export async function issuePasswordLink(
+  db: Db,
+  user: { id: string; email: string },
+  purpose: LinkPurpose,
+  options: LinkOptions,
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const link = `${options.issuer}/reset-password?token=${token}`;
+  const subject = purpose === 'invite' ? 'Tu acceso al portal de crédito' : 'Restablece tu contraseña del portal';
+  const body =
+    purpose === 'invite'
+      ? `Te dieron de alta en el portal. Crea tu contraseña con este enlace (vence en 7 días): ${link}`
+      : `Recibimos una solicitud para restablecer tu contraseña. El enlace vence en una hora y sirve una sola vez: ${link}`;
+  await db.transaction(async (tx) => {
+    await tx.insert(passwordTokens).values({
+      userId: user.id,
+      tokenHash: hashToken(token),
+      purpose,
+      expiresAt: new Date(options.now.getTime() + LIFETIME_MS[purpose]),
+    });
+    await tx.insert(outbox).values({ toEmail: user.email, subject, body, link });
+  });
+  options.print(`[correo a ${user.email}] ${subject}: ${link}`);
+  return link;
+}
+
+export type LinkState =
+  | { valid: true; userId: string; email: string; purpose: LinkPurpose }
+  | { valid: false; reason: string };
+
+const INVALID_LINK = 'El enlace no es válido, ya se usó o expiró. Pide uno nuevo.';
+
+export async function inspectPasswordLink(db: Db, token: string, now: Date): Promise<LinkState> {
+  const [row] = await db
+    .select({ userId: users.id, email: users.email, purpose: passwordTokens.purpose, active: users.active })
+    .from(passwordTokens)
+    .innerJoin(users, eq(users.id, passwordTokens.userId))
+    .where(
+      and(eq(passwordTokens.tokenHash, hashToken(token)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now)),
+    )
+    .limit(1);
+  if (!row || !row.active) return { valid: false, reason: INVALID_LINK };
+  return { valid: true, userId: row.userId, email: row.email, purpose: row.purpose };
+}
+
+/**
+ * Sets the new password and spends the link in one transaction; a second use, an expired link or a concurrent
+ * use finds no unused row and changes nothing. Also lifts a lockout: proving the mailbox is enough.
+ */
+export async function redeemPasswordLink(
+  db: Db,
+  input: { token: string; password: string; confirmation: string },
+  now: Date,
+): Promise<{ ok: true; email: string } | { ok: false; error: string; linkUsable: boolean }> {
+  if (input.password !== input.confirmation) return { ok: false, error: 'Las contraseñas no coinciden.', linkUsable: true };
+  const weakness = passwordProblem(input.password);
+  if (weakness) return { ok: false, error: weakness, linkUsable: true };
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [spent] = await tx
+      .update(passwordTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(passwordTokens.tokenHash, hashToken(input.token)),
+          isNull(passwordTokens.usedAt),
+          gt(passwordTokens.expiresAt, now),
+        ),
+      )
+      .returning({ userId: passwordTokens.userId, purpose: passwordTokens.purpose });
+    if (!spent) return { ok: false as const, error: INVALID_LINK, linkUsable: false };
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, failedAttempts: 0, lockedUntil: null, updatedAt: now, version: sql`${users.version} + 1` })
+      .where(and(eq(users.id, spent.userId), eq(users.active, true)))
+      .returning({ id: users.id, email: users.email });
+    if (!user) return { ok: false as const, error: INVALID_LINK, linkUsable: false };
+    await tx.insert(auditEvents).values({
+      occurredAt: now,
+      actorId: user.id,
+      actorEmail: user.email,
+      action: spent.purpose === 'invite' ? 'password.set' : 'password.reset',
+      entity: 'user',
+      entityId: user.id,
+    });
+    return { ok: true as const, email: user.email };
+  });
+}
