@@ -1,3 +1,4 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'lending', environment: 'node' } });
+// Property tests run thousands of cases; on a busy two-core runner they need more than the 5 s default.
+export default defineProject({ test: { name: 'lending', environment: 'node', testTimeout: 30_000 } });

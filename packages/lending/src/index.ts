@@ -1,0 +1,101 @@
+// @portal/lending: the pure lending domain. No I/O, no framework; every amount is exact.
+export { LendingInputError, type LendingErrorCode } from './errors.ts';
+
+export {
+  divRoundHalfUp,
+  formatCents,
+  parseCents,
+  parseNonNegativeCents,
+  parsePositiveCents,
+  parseRate,
+  type Cents,
+  type Ratio,
+} from './money.ts';
+
+export { addDays, daysBetween, daysInMonth, isLeapYear } from './dates.ts';
+
+export {
+  buildSchedule,
+  buildScheduleCents,
+  dueDates,
+  isFrequency,
+  FREQUENCIES,
+  MAX_TERM,
+  PERIODS_PER_YEAR,
+  type Frequency,
+  type Schedule,
+  type ScheduleCents,
+  type ScheduleInput,
+  type ScheduleRow,
+  type ScheduleRowCents,
+} from './schedule.ts';
+
+export { computeCat, periodicIrr, scheduleCat, type CatInput } from './cat.ts';
+
+export {
+  DEFAULT_COMPONENT_ORDER,
+  installmentsFromSchedule,
+  type Component,
+  type ComponentAmounts,
+  type InstallmentState,
+} from './ledger.ts';
+
+export {
+  allocatePayment,
+  type AllocationInput,
+  type AllocationLine,
+  type AllocationResult,
+  type AllocationStep,
+  type WaiverLine,
+} from './allocation.ts';
+
+export { payoffQuote, type PayoffInput, type PayoffQuote, type PendingDeduction } from './payoff.ts';
+
+export {
+  AGING_BUCKET_LABELS,
+  PAST_DUE_THRESHOLD_DAYS,
+  agingBucket,
+  daysPastDue,
+  isPastDueCredit,
+  type AgingBucket,
+} from './aging.ts';
+
+export {
+  closeBusinessDay,
+  closeBusinessDays,
+  daysToClose,
+  deductionStateAfterClose,
+  type ClosedCredit,
+  type ClosedDeduction,
+  type CloseRangeInput,
+  type CloseRangeResult,
+  type CreditStatus,
+  type DayCloseCredit,
+  type DayCloseInput,
+  type DayCloseResult,
+  type DeductionState,
+  type ExpectedDeduction,
+  type InstallmentStatus,
+} from './day-close.ts';
+
+export {
+  checkClabe,
+  checkCurp,
+  checkRfc,
+  clabeCheckDigit,
+  curpCheckDigit,
+  isValidClabe,
+  isValidCurp,
+  isValidRfc,
+  normalizeIdentifier,
+  rfcCheckDigit,
+  CURP_OFFENSIVE_WORDS,
+  CURP_STATE_CODES,
+  RFC_OFFENSIVE_WORDS,
+  type ClabeCheck,
+  type CurpCheck,
+  type IdentifierProblem,
+  type RfcCheck,
+} from './identifiers.ts';
+
+export { BANXICO_PARTICIPANTS, bankForCode, type BankParticipant } from './banks.ts';

@@ -1,0 +1,207 @@
+import { LendingInputError } from './errors.ts';
+import { parseDay, type DayNumber } from './dates.ts';
+import { formatCents, parseCanonicalCents, parseNonNegativeCents, parseRate, type Cents, type Ratio } from './money.ts';
+import type { Schedule } from './schedule.ts';
+
+/**
+ * The state of a credit's installments, shared by allocation, payoff, aging and the day close.
+ *
+ * Each installment carries what was charged per component, what has been paid and what was waived
+ * (future interest forgiven by a prepayment or a payoff). What is still owed is charged − paid − waived.
+ */
+export type Component =
+  | 'moratoryInterest'
+  | 'moratoryIva'
+  | 'fees'
+  | 'feesIva'
+  | 'interest'
+  | 'iva'
+  | 'principal';
+
+/** The default waterfall inside an installment (DOMAIN.md §2): moratory + IVA, fees + IVA, interest + IVA, principal. */
+export const DEFAULT_COMPONENT_ORDER: readonly Component[] = [
+  'moratoryInterest',
+  'moratoryIva',
+  'fees',
+  'feesIva',
+  'interest',
+  'iva',
+  'principal',
+];
+
+export type ComponentAmounts = Partial<Record<Component, string>>;
+
+export interface InstallmentState {
+  number: number;
+  dueDate: string;
+  principal: string;
+  interest: string;
+  iva: string;
+  fees?: string;
+  feesIva?: string;
+  moratoryInterest?: string;
+  moratoryIva?: string;
+  /** Paid so far, per component (missing = 0.00). */
+  paid?: ComponentAmounts;
+  /** Forgiven, per component (missing = 0.00): future interest waived by a prepayment or payoff. */
+  waived?: ComponentAmounts;
+}
+
+/** Turns a fresh schedule into installment states with nothing paid. */
+export function installmentsFromSchedule(schedule: Schedule): InstallmentState[] {
+  return schedule.rows.map((row) => ({
+    number: row.number,
+    dueDate: row.dueDate,
+    principal: row.principal,
+    interest: row.interest,
+    iva: row.iva,
+  }));
+}
+
+// ------------------------------------------------------------------------------- internal representation
+
+export const COMPONENT_COUNT = 7;
+export const COMPONENT_INDEX: Readonly<Record<Component, number>> = {
+  moratoryInterest: 0,
+  moratoryIva: 1,
+  fees: 2,
+  feesIva: 3,
+  interest: 4,
+  iva: 5,
+  principal: 6,
+};
+export const INTEREST = COMPONENT_INDEX.interest;
+export const IVA = COMPONENT_INDEX.iva;
+export const PRINCIPAL = COMPONENT_INDEX.principal;
+
+export interface LedgerInstallment {
+  number: number;
+  dueDate: string;
+  dueDay: DayNumber;
+  charged: Cents[];
+  paid: Cents[];
+  waived: Cents[];
+}
+
+function amount(value: string | undefined, field: string, component: Component): Cents {
+  if (value === undefined) return 0n;
+  // The canonical form cannot be negative; anything else takes the checked path with its field name.
+  return parseCanonicalCents(value) ?? parseNonNegativeCents(value, `${field}.${component}`);
+}
+
+// Explicit property reads, in COMPONENT_INDEX order: this runs for every installment of every credit in a
+// day close or a payment file, and named reads are much faster than a loop over keys.
+function amountsFrom(source: ComponentAmounts | undefined, field: string): Cents[] {
+  if (source === undefined) return [0n, 0n, 0n, 0n, 0n, 0n, 0n];
+  return [
+    amount(source.moratoryInterest, field, 'moratoryInterest'),
+    amount(source.moratoryIva, field, 'moratoryIva'),
+    amount(source.fees, field, 'fees'),
+    amount(source.feesIva, field, 'feesIva'),
+    amount(source.interest, field, 'interest'),
+    amount(source.iva, field, 'iva'),
+    amount(source.principal, field, 'principal'),
+  ];
+}
+
+/** Parses and checks installments; returns them ordered by due date (then number), oldest first. */
+export function toLedger(installments: readonly InstallmentState[], field = 'installments'): LedgerInstallment[] {
+  if (!Array.isArray(installments) || installments.length === 0) {
+    throw new LendingInputError('INVALID_INSTALLMENTS', field, 'El crédito no tiene amortizaciones.');
+  }
+  const seen = new Set<number>();
+  const ledger = installments.map((inst, idx): LedgerInstallment => {
+    const f = `${field}[${idx}]`;
+    if (!Number.isInteger(inst.number) || inst.number < 1 || seen.has(inst.number)) {
+      throw new LendingInputError('INVALID_INSTALLMENTS', `${f}.number`, 'Cada amortización necesita un número entero positivo y único.');
+    }
+    seen.add(inst.number);
+    const charged = amountsFrom(inst, f);
+    const paid = amountsFrom(inst.paid, `${f}.paid`);
+    const waived = amountsFrom(inst.waived, `${f}.waived`);
+    for (let c = 0; c < COMPONENT_COUNT; c++) {
+      if ((paid[c] ?? 0n) + (waived[c] ?? 0n) > (charged[c] ?? 0n)) {
+        throw new LendingInputError(
+          'INVALID_INSTALLMENTS',
+          f,
+          `La amortización ${inst.number} tiene pagado o condonado más de lo cargado en ${DEFAULT_COMPONENT_ORDER[c] ?? ''}.`,
+        );
+      }
+    }
+    return { number: inst.number, dueDate: inst.dueDate, dueDay: parseDay(inst.dueDate, `${f}.dueDate`), charged, paid, waived };
+  });
+  ledger.sort((a, b) => a.dueDay - b.dueDay || a.number - b.number);
+  return ledger;
+}
+
+export function outstanding(inst: LedgerInstallment, c: number): Cents {
+  return (inst.charged[c] ?? 0n) - (inst.paid[c] ?? 0n) - (inst.waived[c] ?? 0n);
+}
+
+export function outstandingTotal(inst: LedgerInstallment): Cents {
+  let total = 0n;
+  for (let c = 0; c < COMPONENT_COUNT; c++) total += outstanding(inst, c);
+  return total;
+}
+
+export function chargedTotal(inst: LedgerInstallment): Cents {
+  let total = 0n;
+  for (let c = 0; c < COMPONENT_COUNT; c++) total += inst.charged[c] ?? 0n;
+  return total;
+}
+
+function amountsOut(values: readonly Cents[]): ComponentAmounts | undefined {
+  let out: ComponentAmounts | undefined;
+  for (const c of DEFAULT_COMPONENT_ORDER) {
+    const v = values[COMPONENT_INDEX[c]] ?? 0n;
+    if (v !== 0n) (out ??= {})[c] = formatCents(v);
+  }
+  return out;
+}
+
+/** Back to the public shape, in the caller's original order. */
+export function fromLedger(original: readonly InstallmentState[], ledger: readonly LedgerInstallment[]): InstallmentState[] {
+  const byNumber = new Map(ledger.map((l) => [l.number, l]));
+  return original.map((inst) => {
+    const l = byNumber.get(inst.number);
+    if (l === undefined) return inst;
+    const next: InstallmentState = { ...inst };
+    delete next.paid;
+    delete next.waived;
+    const paid = amountsOut(l.paid);
+    const waived = amountsOut(l.waived);
+    if (paid !== undefined) next.paid = paid;
+    if (waived !== undefined) next.waived = waived;
+    return next;
+  });
+}
+
+/**
+ * Interest of the current period accrued to `day`, prorated by days (DOMAIN.md §3): the installment's
+ * charged interest × elapsed days ÷ days in its period, rounded half up, and its IVA rounded half up.
+ * The period runs from the previous due date (or the disbursement date for the first installment) to
+ * this installment's due date; elapsed days are clamped to the period, so the accrual never exceeds the
+ * charged interest.
+ */
+export function accruedInterest(
+  ledger: readonly LedgerInstallment[],
+  index: number,
+  disbursementDay: DayNumber,
+  day: DayNumber,
+  ivaRate: Ratio,
+): { interest: Cents; iva: Cents } {
+  const inst = ledger[index];
+  if (inst === undefined) return { interest: 0n, iva: 0n };
+  const start = index === 0 ? disbursementDay : (ledger[index - 1]?.dueDay ?? disbursementDay);
+  const periodDays = inst.dueDay - start;
+  const elapsed = Math.min(Math.max(day - start, 0), periodDays);
+  if (periodDays <= 0 || elapsed === 0) return { interest: 0n, iva: 0n };
+  const charged = inst.charged[INTEREST] ?? 0n;
+  const interest = (2n * charged * BigInt(elapsed) + BigInt(periodDays)) / (2n * BigInt(periodDays));
+  const iva = (2n * interest * ivaRate.num + ivaRate.den) / (2n * ivaRate.den);
+  return { interest, iva };
+}
+
+export function parseIvaRate(value: string): Ratio {
+  return parseRate(value, 'ivaRate');
+}

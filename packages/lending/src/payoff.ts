@@ -1,0 +1,190 @@
+import { LendingInputError } from './errors.ts';
+import { formatDay, parseDay } from './dates.ts';
+import { formatCents, maxCents, parseNonNegativeCents, parsePositiveCents, type Cents } from './money.ts';
+import {
+  COMPONENT_INDEX,
+  INTEREST,
+  IVA,
+  PRINCIPAL,
+  accruedInterest,
+  chargedTotal,
+  outstanding,
+  outstandingTotal,
+  parseIvaRate,
+  toLedger,
+  type InstallmentState,
+} from './ledger.ts';
+
+/**
+ * Payoff at a date, liquidación anticipada (DOMAIN.md, Algorithms §3).
+ *
+ *   unpaid principal (all installments)
+ * + unpaid interest, IVA, fees and moratory charges of installments already due
+ * + current-period interest prorated by days, plus its IVA
+ * − amounts in transit (already deducted by the employer, not yet remitted)
+ *
+ * Future interest is waived. When a payroll discount date falls after the quote date and on or before
+ * the letter's validity date, that deduction will still be taken before the borrower pays: the letter
+ * shows the discount date and the deduction, the quote is evaluated on that discount date (the
+ * installment is then due, and the next period has accrued nothing yet) and the deduction is netted out.
+ */
+export interface PayoffInput {
+  /** Principal lent (monto del crédito). */
+  creditAmount: string;
+  /** The fixed deduction (the schedule's installment). */
+  installment: string;
+  disbursementDate: string;
+  ivaRate: string;
+  installments: InstallmentState[];
+  /** Deductions the employer already took and has not remitted; not yet applied to the installments. */
+  inTransit?: string[];
+  quoteDate: string;
+  /** Last day the letter's amount holds; defaults to the quote date. */
+  validUntil?: string;
+}
+
+export interface PendingDeduction {
+  installment: number;
+  discountDate: string;
+  amount: string;
+}
+
+/** Every arithmetic field of the early-settlement letter, amounts with two decimals. */
+export interface PayoffQuote {
+  quoteDate: string;
+  validUntil: string;
+  /** Monto del crédito. */
+  creditAmount: string;
+  /** Plazo: number of installments. */
+  term: number;
+  /** Pagos realizados: installments fully settled in the ledger. */
+  paymentsMade: number;
+  /** Descuento: the fixed deduction. */
+  installment: string;
+  /** The date the balance below is evaluated at: the last pending discount date, else the quote date. */
+  evaluationDate: string;
+  outstandingPrincipal: string;
+  dueInterest: string;
+  dueIva: string;
+  dueFees: string;
+  dueFeesIva: string;
+  dueMoratoryInterest: string;
+  dueMoratoryIva: string;
+  accruedInterest: string;
+  accruedIva: string;
+  /** Everything owed on the evaluation date, before transit and pending deductions. */
+  grossBalance: string;
+  /** En tránsito: sum of deductions taken and not yet remitted. */
+  inTransit: string;
+  inTransitCount: number;
+  /** Saldo final: gross balance − in transit (never below 0.00). */
+  finalBalance: string;
+  /** Fecha de descuento: the next payroll discount before the validity date, or null. */
+  discountDate: string | null;
+  /** The deduction(s) that will still be taken before the validity date. */
+  pendingDeduction: string;
+  pendingDeductions: PendingDeduction[];
+  /** Importe total a liquidar: final balance − pending deduction (never below 0.00). */
+  totalAmount: string;
+  /** Money the lender would owe back if transit plus pending deductions exceed the balance. */
+  surplus: string;
+}
+
+export function payoffQuote(input: PayoffInput): PayoffQuote {
+  const creditAmount = parsePositiveCents(input.creditAmount, 'creditAmount');
+  const installment = parseNonNegativeCents(input.installment, 'installment');
+  const disbursementDay = parseDay(input.disbursementDate, 'disbursementDate');
+  const quoteDay = parseDay(input.quoteDate, 'quoteDate');
+  const validDay = input.validUntil === undefined ? quoteDay : parseDay(input.validUntil, 'validUntil');
+  if (quoteDay < disbursementDay) {
+    throw new LendingInputError('INVALID_DATE_ORDER', 'quoteDate', 'La fecha de la cotización no puede ser anterior a la disposición del crédito.');
+  }
+  if (validDay < quoteDay) {
+    throw new LendingInputError('INVALID_DATE_ORDER', 'validUntil', 'La vigencia de la carta no puede terminar antes de la fecha de la cotización.');
+  }
+  const ivaRate = parseIvaRate(input.ivaRate);
+  const ledger = toLedger(input.installments);
+  const transit = (input.inTransit ?? []).map((t, i) => parseNonNegativeCents(t, `inTransit[${i}]`));
+  let inTransit = 0n;
+  for (const t of transit) inTransit += t;
+
+  // Deductions still to be taken: unpaid installments due after the quote date and by the validity date.
+  const pendingDeductions: PendingDeduction[] = [];
+  let pending = 0n;
+  let evaluationDay = quoteDay;
+  for (const inst of ledger) {
+    if (inst.dueDay > quoteDay && inst.dueDay <= validDay) {
+      const owed = outstandingTotal(inst);
+      if (owed > 0n) {
+        pendingDeductions.push({ installment: inst.number, discountDate: inst.dueDate, amount: formatCents(owed) });
+        pending += owed;
+        evaluationDay = inst.dueDay;
+      }
+    }
+  }
+
+  const sums = { principal: 0n, interest: 0n, iva: 0n, fees: 0n, feesIva: 0n, moratoryInterest: 0n, moratoryIva: 0n };
+  let accrued = { interest: 0n, iva: 0n };
+  let paymentsMade = 0;
+  let currentFound = false;
+  for (let k = 0; k < ledger.length; k++) {
+    const inst = ledger[k];
+    if (inst === undefined) continue;
+    if (outstandingTotal(inst) === 0n && chargedTotal(inst) > 0n) paymentsMade++;
+    sums.principal += outstanding(inst, PRINCIPAL);
+    if (inst.dueDay <= evaluationDay) {
+      sums.interest += outstanding(inst, INTEREST);
+      sums.iva += outstanding(inst, IVA);
+      sums.fees += outstanding(inst, COMPONENT_INDEX.fees);
+      sums.feesIva += outstanding(inst, COMPONENT_INDEX.feesIva);
+      sums.moratoryInterest += outstanding(inst, COMPONENT_INDEX.moratoryInterest);
+      sums.moratoryIva += outstanding(inst, COMPONENT_INDEX.moratoryIva);
+    } else if (!currentFound) {
+      currentFound = true;
+      const a = accruedInterest(ledger, k, disbursementDay, evaluationDay, ivaRate);
+      // Only what is accrued and not yet paid, and never more than is still owed on the installment.
+      const clamp = (value: Cents, c: number): Cents => {
+        const v = maxCents(0n, value - (inst.paid[c] ?? 0n));
+        const o = outstanding(inst, c);
+        return v < o ? v : o;
+      };
+      accrued = { interest: clamp(a.interest, INTEREST), iva: clamp(a.iva, IVA) };
+    }
+  }
+
+  const gross =
+    sums.principal + sums.interest + sums.iva + sums.fees + sums.feesIva + sums.moratoryInterest + sums.moratoryIva +
+    accrued.interest + accrued.iva;
+  const afterTransit = gross - inTransit;
+  const finalBalance = maxCents(0n, afterTransit);
+  const total = maxCents(0n, afterTransit - pending);
+  const surplus = maxCents(0n, inTransit + pending - gross);
+
+  return {
+    quoteDate: formatDay(quoteDay),
+    validUntil: formatDay(validDay),
+    creditAmount: formatCents(creditAmount),
+    term: ledger.length,
+    paymentsMade,
+    installment: formatCents(installment),
+    evaluationDate: formatDay(evaluationDay),
+    outstandingPrincipal: formatCents(sums.principal),
+    dueInterest: formatCents(sums.interest),
+    dueIva: formatCents(sums.iva),
+    dueFees: formatCents(sums.fees),
+    dueFeesIva: formatCents(sums.feesIva),
+    dueMoratoryInterest: formatCents(sums.moratoryInterest),
+    dueMoratoryIva: formatCents(sums.moratoryIva),
+    accruedInterest: formatCents(accrued.interest),
+    accruedIva: formatCents(accrued.iva),
+    grossBalance: formatCents(gross),
+    inTransit: formatCents(inTransit),
+    inTransitCount: transit.filter((t) => t > 0n).length,
+    finalBalance: formatCents(finalBalance),
+    discountDate: pendingDeductions[0]?.discountDate ?? null,
+    pendingDeduction: formatCents(pending),
+    pendingDeductions,
+    totalAmount: formatCents(total),
+    surplus: formatCents(surplus),
+  };
+}
