@@ -67,6 +67,7 @@ test('logout clears the stored session and ends the provider session', async ({ 
 
   await page.getByRole('button', { name: 'Menú de usuario' }).click();
   await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+  await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
   await expect(page).toHaveURL(/\/session\/signin/);
   expect(await storedSession(page)).toBeNull();
   expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();

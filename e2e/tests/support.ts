@@ -17,8 +17,10 @@ export async function signInThroughPopup(page: Page, account: { email: string; p
   await popup.waitForLoadState('domcontentloaded');
   await popup.getByLabel('Correo electrónico').fill(account.email);
   await popup.getByLabel('Contraseña').fill(account.password);
+  // The popup may close the moment it has answered: listen before submitting.
+  const closed = popup.waitForEvent('close', { timeout: 20_000 });
   await popup.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await popup.waitForEvent('close', { timeout: 20_000 });
+  await closed;
 }
 
 export async function signIn(page: Page, account: { email: string; password: string }, path = '/session/signin') {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -41,14 +41,15 @@ export interface AppDeps {
   idp?: FastifyPluginAsync;
   /** The built SPA; absent in API tests. */
   webDist?: string;
-  logger?: FastifyServerOptions['logger'];
+  /** The process's pino logger (request logs carry the request id); none in tests. */
+  logger?: FastifyBaseLogger;
 }
 
 export type App = FastifyInstance & { registeredRoutes: RegisteredRoute[] };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();

@@ -23,7 +23,7 @@ export function FilterBar(props: {
   }, [text, search, onSearch]);
 
   return (
-    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }} alignItems={{ md: 'center' }}>
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { md: 'center' } }}>
       <TextField
         size="small"
         label={props.searchLabel}

@@ -1,0 +1,106 @@
+import type { UserManager } from 'oidc-client-ts';
+import { loadAuthConfig } from '../../lib/auth-config';
+import { createUserManager } from './oidc';
+import { clearSession, getSession, saveSession, type Session } from './session';
+import { SignInError, buildSession, classifyPopupError } from './sign-in';
+
+let ready: UserManager | null = null;
+let pending: Promise<UserManager> | null = null;
+
+const NOTICE_KEY = 'portfolio-admin:notice';
+
+/** A message for the sign-in page after an automatic sign-out (expired session, refused token). */
+export function leaveNotice(message: string): void {
+  window.sessionStorage.setItem(NOTICE_KEY, message);
+}
+
+export function takeNotice(): string | null {
+  const message = window.sessionStorage.getItem(NOTICE_KEY);
+  window.sessionStorage.removeItem(NOTICE_KEY);
+  return message;
+}
+
+export const EXPIRED_MESSAGE = 'Tu sesión expiró. Inicia sesión de nuevo.';
+
+/** The UserManager, created once from the API's auth configuration, with silent renew wired to the session. */
+export function prepareAuth(): Promise<UserManager> {
+  pending ??= loadAuthConfig()
+    .then((config) => {
+      const manager = createUserManager(config);
+      manager.events.addUserLoaded((user) => {
+        const session = getSession();
+        if (!session) return;
+        saveSession({
+          ...session,
+          token: { accessToken: user.access_token, idToken: user.id_token ?? null, expiresAt: user.expires_at ?? session.token.expiresAt },
+        });
+      });
+      manager.events.addSilentRenewError(() => expireSession());
+      ready = manager;
+      return manager;
+    })
+    .catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
+  return pending;
+}
+
+/** The manager if it is loaded: `signinPopup` must run inside the click, before any await, or the popup is blocked. */
+export function readyUserManager(): UserManager | null {
+  return ready;
+}
+
+const FORCE_LOGIN_KEY = 'portfolio-admin:force-login';
+
+/** Runs the four sign-in checks; on success the session is stored, on failure nothing is. */
+export async function signIn(manager: UserManager): Promise<Session> {
+  // After a refused user the provider still knows them: ask for the password again, so another account can be used.
+  const forceLogin = window.sessionStorage.getItem(FORCE_LOGIN_KEY) !== null;
+  const popup = manager.signinPopup(forceLogin ? { prompt: 'login' } : {});
+  let user;
+  try {
+    user = await popup;
+  } catch (error) {
+    throw new SignInError(classifyPopupError(error));
+  }
+  try {
+    const session = await buildSession(user);
+    saveSession(session);
+    window.sessionStorage.removeItem(FORCE_LOGIN_KEY);
+    return session;
+  } catch (error) {
+    // Not a portal user, or no permissions: signed out here, and the next try starts with the password.
+    window.sessionStorage.setItem(FORCE_LOGIN_KEY, '1');
+    await manager.removeUser();
+    clearSession();
+    throw error;
+  }
+}
+
+/** Logout: clears the stored session and ends the provider session (which returns to the sign-in page). */
+export async function signOut(): Promise<void> {
+  clearSession();
+  let manager: UserManager;
+  try {
+    manager = await prepareAuth();
+  } catch {
+    window.location.assign('/session/signin');
+    return;
+  }
+  const user = await manager.getUser();
+  await manager.removeUser();
+  try {
+    await manager.signoutRedirect(user?.id_token ? { id_token_hint: user.id_token } : {});
+  } catch {
+    window.location.assign('/session/signin');
+  }
+}
+
+/** The token could not be renewed (or the API refused it): signed out, with a message. */
+export function expireSession(message = EXPIRED_MESSAGE): void {
+  if (!getSession()) return;
+  leaveNotice(message);
+  clearSession();
+  void ready?.removeUser();
+}

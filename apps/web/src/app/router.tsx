@@ -1,0 +1,33 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { FORGOT_PASSWORD_PATH, HOME_PATH, NOT_FOUND_PATH, SIGN_IN_PATH } from '@portal/contract';
+import { SCREEN_ROUTES, type ScreenHandle } from './routes';
+import { RouteLoading } from './shell/route-loading';
+
+const lazyScreen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+
+export const routes: RouteObject[] = [
+  {
+    hydrateFallbackElement: <RouteLoading />,
+    children: [
+      { path: '/', element: <Navigate to={HOME_PATH} replace /> },
+      { path: SIGN_IN_PATH, lazy: lazyScreen(() => import('../features/session/signin.screen')) },
+      { path: FORGOT_PASSWORD_PATH, lazy: lazyScreen(() => import('../features/session/forgot-password.screen')) },
+      { path: NOT_FOUND_PATH, lazy: lazyScreen(() => import('./shell/not-found.screen')) },
+      {
+        // The shell is its own chunk, so the sign-in page does not download it.
+        lazy: lazyScreen(() => import('./shell/guarded-layout')),
+        children: SCREEN_ROUTES.map(
+          (route): RouteObject => ({
+            path: route.path,
+            handle: { title: route.title, group: route.group, access: route.access } satisfies ScreenHandle,
+            lazy: lazyScreen(route.load),
+          }),
+        ),
+      },
+      { path: '*', element: <Navigate to={NOT_FOUND_PATH} replace /> },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,71 @@
+import type { ComponentType } from 'react';
+import { DETAIL_ROUTE_PERMISSIONS, HOME_PATH, NAV_GROUPS } from '@portal/contract';
+
+/** Who may open a route (seed section 6): a permission path, a role list, or any signed-in user. */
+export interface RouteAccess {
+  permission?: string;
+  roles?: readonly string[];
+}
+
+export interface ScreenRoute {
+  path: string;
+  title: string;
+  /** The sidebar group's label, for the breadcrumb. */
+  group?: string;
+  access?: RouteAccess;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+/** What a route's `handle` carries, read by the shell (breadcrumb, access gate, document title). */
+export interface ScreenHandle {
+  title: string;
+  group?: string;
+  access?: RouteAccess;
+}
+
+const placeholder = () => import('./shell/placeholder.screen');
+
+const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {
+  '/user/user-edit/:id': 'Editar usuario',
+  '/origination/pre-request-edit/:id': 'Editar pre-solicitud',
+  '/catalog/contract-edit/:id': 'Editar convenio',
+  '/wallet/credits/credits-view/:id': 'Detalle del crédito',
+  '/admon-wallet/report-edit/:id': 'Editar reporte operativo',
+};
+
+const groupOf = (path: string) => NAV_GROUPS.find((group) => group.items.some((entry) => entry.path === path))?.label;
+
+/** Every product route of the seed. Screens not built yet load the titled placeholder; each issue replaces one. */
+export const SCREEN_ROUTES: ScreenRoute[] = [
+  { path: HOME_PATH, title: 'Inicio', load: () => import('../features/home/home.screen') },
+  ...NAV_GROUPS.flatMap((group) =>
+    group.items.map(
+      (entry): ScreenRoute => ({
+        path: entry.path,
+        title: entry.label,
+        group: group.label,
+        ...(entry.requiresPermission ? { access: { permission: entry.path } } : {}),
+        load: placeholder,
+      }),
+    ),
+  ),
+  ...Object.entries(DETAIL_ROUTE_PERMISSIONS).map(
+    ([path, listPath]): ScreenRoute => ({
+      path,
+      title: DETAIL_TITLES[path as keyof typeof DETAIL_TITLES],
+      group: groupOf(listPath),
+      access: { permission: listPath },
+      load: placeholder,
+    }),
+  ),
+  // The template's role-restricted dashboard (seed section 2): a role list, not a permission path.
+  { path: '/dashboard/default', title: 'Tablero', access: { roles: ['SA'] }, load: () => import('../demo/dashboard-default.screen') },
+];
+
+export function canAccess(session: { user: { role: string }; permissions: { path: string }[] } | null, access?: RouteAccess): boolean {
+  if (!session) return false;
+  if (!access) return true;
+  if (access.roles && !access.roles.includes(session.user.role)) return false;
+  if (access.permission && !session.permissions.some((permission) => permission.path === access.permission)) return false;
+  return true;
+}

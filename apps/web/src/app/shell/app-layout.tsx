@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'react';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Toolbar from '@mui/material/Toolbar';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import MenuIcon from '@mui/icons-material/Menu';
+import MenuOpen from '@mui/icons-material/MenuOpen';
+import ViewQuiltOutlined from '@mui/icons-material/ViewQuiltOutlined';
+import ViewSidebarOutlined from '@mui/icons-material/ViewSidebarOutlined';
+import { Link, Outlet, useMatches, useNavigation } from 'react-router';
+import { HOME_PATH } from '@portal/contract';
+import { expireSession, prepareAuth } from '../auth/auth-service';
+import type { Session } from '../auth/session';
+import { canAccess, type ScreenHandle } from '../routes';
+import { SHELL } from '../theme';
+import { ScreenBreadcrumbs } from './breadcrumbs';
+import { ThemeRoot } from '../theme-root';
+import { ConfirmProvider } from './confirm-dialog';
+import { Forbidden } from './forbidden';
+import { useLayoutPrefs } from './layout-prefs';
+import { visibleNavigation } from './navigation';
+import { Sidebar } from './sidebar';
+import { TopNav } from './top-nav';
+import { UserMenu } from './user-menu';
+
+/** Signs out when the token lapses without a silent renewal (the renewal runs about a minute before). */
+function useSessionExpiry(session: Session) {
+  useEffect(() => {
+    void prepareAuth().catch(() => undefined);
+    const remaining = session.token.expiresAt * 1000 - Date.now();
+    const timer = window.setTimeout(() => expireSession(), Math.max(0, Math.min(remaining, 2 ** 31 - 1)));
+    return () => window.clearTimeout(timer);
+  }, [session.token.expiresAt]);
+}
+
+/** The shell around every product screen: header, side or top navigation, breadcrumb, access gate. */
+export function AppLayout({ session }: { session: Session }) {
+  const theme = useTheme();
+  const mobile = useMediaQuery(theme.breakpoints.down('md'));
+  const [prefs, setPrefs] = useLayoutPrefs();
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const navigation = useNavigation();
+  const handle = useMatches().at(-1)?.handle as ScreenHandle | undefined;
+  const groups = visibleNavigation(session);
+  const side = prefs.layout === 'side' || mobile;
+  useSessionExpiry(session);
+
+  useEffect(() => {
+    document.title = handle ? `${handle.title} · Portal de crédito` : 'Portal de crédito';
+  }, [handle]);
+
+  const allowed = canAccess(session, handle?.access);
+
+  return (
+    <ThemeRoot>
+      <ConfirmProvider>
+        <AppBar position="fixed" sx={{ height: SHELL.headerHeight, justifyContent: 'center', borderBottom: 1, borderColor: 'divider', zIndex: (t) => t.zIndex.drawer + 1 }}>
+          <Toolbar sx={{ gap: 1 }}>
+            {side && (
+              <IconButton
+                aria-label={mobile ? 'Abrir menú' : prefs.compact ? 'Expandir menú lateral' : 'Compactar menú lateral'}
+                onClick={() => (mobile ? setMobileOpen(true) : setPrefs({ compact: !prefs.compact }))}
+              >
+                {prefs.compact || mobile ? <MenuIcon /> : <MenuOpen />}
+              </IconButton>
+            )}
+            <Typography component={Link} to={HOME_PATH} variant="h6" sx={{ color: 'primary.main', fontWeight: 700, textDecoration: 'none', flexGrow: 1 }} noWrap>
+              Portal de crédito
+            </Typography>
+            {!mobile && (
+              <Tooltip title={prefs.layout === 'side' ? 'Usar menú superior' : 'Usar menú lateral'}>
+                <IconButton
+                  aria-label={prefs.layout === 'side' ? 'Usar menú superior' : 'Usar menú lateral'}
+                  onClick={() => setPrefs({ layout: prefs.layout === 'side' ? 'top' : 'side' })}
+                >
+                  {prefs.layout === 'side' ? <ViewQuiltOutlined /> : <ViewSidebarOutlined />}
+                </IconButton>
+              </Tooltip>
+            )}
+            <UserMenu session={session} />
+          </Toolbar>
+        </AppBar>
+        <Box sx={{ display: 'flex', pt: `${SHELL.headerHeight}px`, minHeight: '100vh', bgcolor: 'background.default' }}>
+          {side && <Sidebar groups={groups} compact={prefs.compact && !mobile} mobile={mobile} mobileOpen={mobileOpen} onMobileClose={() => setMobileOpen(false)} />}
+          <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+            {!side && <TopNav groups={groups} />}
+            {navigation.state === 'loading' && <LinearProgress aria-label="Cargando pantalla" sx={{ position: 'sticky', top: SHELL.headerHeight }} />}
+            <Box component="main" sx={{ p: { xs: 2, md: 3 } }}>
+              {handle && <ScreenBreadcrumbs handle={handle} />}
+              {allowed ? <Outlet /> : <Forbidden />}
+            </Box>
+          </Box>
+        </Box>
+      </ConfirmProvider>
+    </ThemeRoot>
+  );
+}

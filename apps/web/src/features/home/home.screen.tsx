@@ -1,0 +1,45 @@
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Grid from '@mui/material/Grid';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { Link } from 'react-router';
+import { useSession } from '../../app/auth/use-session';
+import { visibleNavigation } from '../../app/shell/navigation';
+
+/** The landing page: a greeting and the areas this user may open, each with its first screen. */
+export default function HomeScreen() {
+  const session = useSession();
+  const groups = visibleNavigation(session);
+  return (
+    <>
+      <Paper sx={{ p: 3, mb: 3 }}>
+        <Typography variant="h1" component="h1">
+          Hola, {session?.user.name}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 1 }}>
+          Estas son las áreas del portal a las que tienes acceso.
+        </Typography>
+      </Paper>
+      <Grid container spacing={2}>
+        {groups.map((group) => (
+          <Grid key={group.key} size={{ xs: 12, sm: 6, lg: 4 }}>
+            <Card>
+              <CardActionArea component={Link} to={group.items[0]!.path}>
+                <CardContent>
+                  <Typography variant="h2" component="h2">
+                    {group.label}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                    {group.items.map((entry) => entry.label).join(' · ')}
+                  </Typography>
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </Grid>
+        ))}
+      </Grid>
+    </>
+  );
+}
