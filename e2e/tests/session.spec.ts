@@ -79,3 +79,16 @@ test('logout clears the stored session and ends the provider session', async ({ 
   await expect(popup.getByLabel('Contraseña')).toBeVisible();
   await popup.close();
 });
+
+test('the token renews silently before it expires, and the session stays', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, ACCOUNTS.admin);
+  await expect(page).toHaveURL(/\/home$/);
+  const token = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null')?.token as { accessToken: string; expiresAt: number } | undefined, SESSION_KEY);
+  const first = (await token())!;
+  // The embedded provider issues 90-second tokens here (playwright.config.ts); renewal starts a minute before expiry.
+  await expect.poll(async () => (await token())?.accessToken, { timeout: 60_000, intervals: [2_000] }).not.toBe(first.accessToken);
+  expect((await token())!.expiresAt).toBeGreaterThan(first.expiresAt);
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(sidebar(page).getByRole('link')).toHaveCount(SCREEN_PATHS.length);
+});

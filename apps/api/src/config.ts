@@ -15,7 +15,7 @@ export interface Config {
   logLevel: string;
   database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
   oidc:
-    | { kind: 'embedded'; issuer: string; clientId: string; audience: string }
+    | { kind: 'embedded'; issuer: string; clientId: string; audience: string; accessTokenTtl: number }
     | {
         kind: 'external';
         issuer: string;
@@ -78,7 +78,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const given = OIDC_VARS.filter((name) => read(name) !== undefined);
   let oidc: Config['oidc'];
   if (given.length === 0) {
-    oidc = { kind: 'embedded', issuer: `${publicUrl}/oidc`, clientId: 'portal-web', audience: `${publicUrl}/api` };
+    const ttlText = read('ACCESS_TOKEN_TTL') ?? '900';
+    const accessTokenTtl = Number(ttlText);
+    if (!Number.isInteger(accessTokenTtl) || accessTokenTtl < 90 || accessTokenTtl > 86_400) {
+      fail('ACCESS_TOKEN_TTL', 'debe ser un número de segundos entre 90 y 86400', ttlText);
+    }
+    oidc = { kind: 'embedded', issuer: `${publicUrl}/oidc`, clientId: 'portal-web', audience: `${publicUrl}/api`, accessTokenTtl };
   } else {
     const missing = OIDC_VARS.find((name) => read(name) === undefined);
     if (missing) fail(missing, `falta: con un proveedor externo se requieren ${OIDC_VARS.join(', ')}`);

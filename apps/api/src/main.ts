@@ -61,6 +61,7 @@ async function start(): Promise<void> {
       publicUrl: config.publicUrl,
       clientId: config.oidc.clientId,
       audience: config.oidc.audience,
+      accessTokenTtl: config.oidc.accessTokenTtl,
       clock: systemClock,
       log: log.child({ module: 'idp' }),
     });

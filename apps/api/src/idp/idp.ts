@@ -27,6 +27,8 @@ export interface EmbeddedIdpOptions {
   clientId: string;
   /** The API's resource indicator: the `aud` of every access token. */
   audience: string;
+  /** Access (and ID) token lifetime in seconds; the browser renews silently a minute before it ends. */
+  accessTokenTtl?: number;
   clock: Clock;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Where the embedded mode "mails" links; the console by default. */
@@ -66,6 +68,7 @@ const decoyHash = hashPassword('contraseña-de-relleno-0');
 
 export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<EmbeddedIdp> {
   const { db, issuer, publicUrl, clientId, audience, clock, log } = options;
+  const accessTokenTtl = options.accessTokenTtl ?? 15 * 60;
   const print = options.print ?? ((line: string) => console.log(line));
   const jwks = await signingKeys(db);
   const cookieKeys = await persistentSecret(db, 'oidc.cookie-keys', async () => [randomBytes(32).toString('base64url')]);
@@ -92,9 +95,9 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     conformIdTokenClaims: false,
     scopes: ['openid', 'email', 'profile', 'offline_access'],
     ttl: {
-      AccessToken: 15 * 60,
+      AccessToken: accessTokenTtl,
       AuthorizationCode: 60,
-      IdToken: 15 * 60,
+      IdToken: accessTokenTtl,
       Interaction: 30 * 60,
       Session: 12 * 60 * 60,
       Grant: 12 * 60 * 60,
@@ -129,7 +132,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== audience) throw new oidcErrors.InvalidTarget();
-          return { scope: API_SCOPE, audience, accessTokenFormat: 'jwt', accessTokenTTL: 15 * 60, jwt: { sign: { alg: 'RS256' } } };
+          return { scope: API_SCOPE, audience, accessTokenFormat: 'jwt', accessTokenTTL: accessTokenTtl, jwt: { sign: { alg: 'RS256' } } };
         },
       },
     },

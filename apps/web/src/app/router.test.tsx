@@ -1,0 +1,61 @@
+import { render, screen } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { routes } from './router';
+import { resetSessionCache, saveSession } from './auth/session';
+import { sampleSession } from '../test-support';
+
+function open(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+describe('router guards', () => {
+  beforeEach(() => {
+    resetSessionCache();
+    // No API here: the sign-in page's configuration request fails, which it shows as an error.
+    vi.stubGlobal('fetch', async () => new Response(null, { status: 503 }));
+    return () => vi.unstubAllGlobals();
+  });
+
+  it('sends a signed-out visitor to sign in, carrying the page wanted', async () => {
+    const router = open('/catalog/contract-list?page=2');
+    expect(await screen.findByRole('button', { name: 'Iniciar sesión' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/session/signin');
+    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/catalog/contract-list?page=2')}`);
+  });
+
+  it('shows the 403 page, not the sign-in page, to a user without the permission', async () => {
+    saveSession(sampleSession());
+    open('/user/user-edit/123');
+    expect(await screen.findByText(/No tienes permiso para ver esta pantalla/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Acceso denegado (403)' })).toBeInTheDocument();
+  });
+
+  it('opens a permitted screen with its title and breadcrumb', async () => {
+    saveSession(sampleSession());
+    open('/wallet/credits/credits-list');
+    expect(await screen.findByRole('heading', { name: 'Créditos' })).toBeInTheDocument();
+    expect(screen.getByText('Esta pantalla todavía no está disponible.')).toBeInTheDocument();
+    const crumbs = screen.getByRole('navigation', { name: 'Ruta de navegación' });
+    expect(crumbs).toHaveTextContent('Inicio');
+    expect(crumbs).toHaveTextContent('Cartera');
+  });
+
+  it('keeps the role-list dashboard to role SA', async () => {
+    saveSession(sampleSession());
+    open('/dashboard/default');
+    expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' })).toBeInTheDocument();
+  });
+
+  it('redirects / to /home and an unknown path to /session/404', async () => {
+    saveSession(sampleSession());
+    const router = open('/');
+    expect(await screen.findByRole('heading', { name: /Hola, Ana Cartera/ })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/home');
+    await router.navigate('/no/existe');
+    expect(await screen.findByRole('heading', { name: 'Página no encontrada' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/session/404');
+  });
+});

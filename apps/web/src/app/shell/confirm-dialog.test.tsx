@@ -1,0 +1,34 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { ConfirmProvider, useConfirm } from './confirm-dialog';
+
+function Probe() {
+  const confirm = useConfirm();
+  const [answer, setAnswer] = useState('sin respuesta');
+  return (
+    <button type="button" onClick={() => void confirm({ title: 'Desactivar usuario', message: '¿Seguro?' }).then((yes) => setAnswer(yes ? 'sí' : 'no'))}>
+      {answer}
+    </button>
+  );
+}
+
+describe('confirm dialog', () => {
+  it.each([
+    ['Sí', 'sí'],
+    ['No', 'no'],
+  ])('answers %s', async (button, expected) => {
+    const user = userEvent.setup();
+    render(
+      <ConfirmProvider>
+        <Probe />
+      </ConfirmProvider>,
+    );
+    await user.click(screen.getByRole('button', { name: 'sin respuesta' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Desactivar usuario' });
+    expect(dialog).toHaveTextContent('¿Seguro?');
+    await user.click(screen.getByRole('button', { name: button }));
+    expect(await screen.findByRole('button', { name: expected })).toBeInTheDocument();
+  });
+});
