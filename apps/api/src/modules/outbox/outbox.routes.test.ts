@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { outbox } from '../../db/schema';
+
+describe.each(ENGINES)('GET /api/outbox (%s)', (engine) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp(engine);
+    await ctx.db.insert(outbox).values(
+      Array.from({ length: 3 }, (_, index) => ({
+        toEmail: `persona${index}@demo.mx`,
+        subject: 'Restablece tu contraseña del portal',
+        body: 'enlace',
+        link: `https://portal.test/oidc/reset-password?token=t${index}`,
+        createdAt: new Date(Date.UTC(2026, 10, 20, 10, index)),
+      })),
+    );
+  });
+  afterAll(() => ctx.close());
+
+  it('lets whoever manages users read the messages, newest first and paged', async () => {
+    const response = await ctx.app.inject({ url: '/api/outbox?page=1&pageSize=2', headers: await ctx.as('admin@demo.mx') });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{ items: { toEmail: string }[]; total: number }>();
+    expect(body.total).toBe(3);
+    expect(body.items.map((item) => item.toEmail)).toEqual(['persona2@demo.mx', 'persona1@demo.mx']);
+  });
+
+  it('refuses users without the user-list permission and anonymous callers', async () => {
+    const denied = await ctx.app.inject({ url: '/api/outbox', headers: await ctx.as('cartera@demo.mx') });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.headers['content-type']).toContain('application/problem+json');
+    expect((await ctx.app.inject({ url: '/api/outbox' })).statusCode).toBe(401);
+  });
+
+  it('rejects a page size over 100 with a Spanish field error', async () => {
+    const response = await ctx.app.inject({ url: '/api/outbox?pageSize=500', headers: await ctx.as('admin@demo.mx') });
+    expect(response.statusCode).toBe(400);
+  });
+});
