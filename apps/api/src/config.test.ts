@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       issuer: 'http://localhost:3000/oidc',
       clientId: 'portal-web',
       audience: 'http://localhost:3000/api',
+      accessTokenTtl: 900,
     });
     expect(config.seedDemo).toBe(true);
   });
@@ -39,6 +40,7 @@ describe('loadConfig', () => {
     [{ OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE'],
     [{ OIDC_ISSUER: 'ftp://idp', OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER debe empezar con https: o http: (recibido: "ftp://idp")'],
     [{ SEED_DEMO: 'quizá' }, 'Configuración inválida: SEED_DEMO debe ser true o false (recibido: "quizá")'],
+    [{ ACCESS_TOKEN_TTL: '30' }, 'Configuración inválida: ACCESS_TOKEN_TTL debe ser un número de segundos entre 90 y 86400 (recibido: "30")'],
   ])('stops with one line naming the bad value: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
