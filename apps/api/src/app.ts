@@ -21,6 +21,8 @@ import { coreRoutes } from './modules/core/core.routes';
 import { healthRoutes, APP_VERSION } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { outboxRoutes } from './modules/outbox/outbox.routes';
+import { usersRoutes } from './modules/users/users.routes';
+import { profilesRoutes } from './modules/users/profiles.routes';
 
 z.config(z.locales.es());
 
@@ -39,6 +41,8 @@ export interface AppDeps {
   authConfig: AuthConfig;
   /** The embedded OIDC provider, mounted under /oidc; absent with an external provider. */
   idp?: FastifyPluginAsync;
+  /** Where the embedded mode "mails" invitation links (besides the outbox); the console by default. */
+  print?: (line: string) => void;
   /** The built SPA; absent in API tests. */
   webDist?: string;
   /** The process's pino logger (request logs carry the request id); none in tests. */
@@ -90,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(sessionRoutes(deps));
       await api.register(coreRoutes(deps));
       await api.register(outboxRoutes(deps));
+      await api.register(usersRoutes(deps));
+      await api.register(profilesRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -1,3 +1,4 @@
 export * from './navigation';
 export * from './session';
 export * from './problem';
+export * from './users';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { auditEvents, outbox, passwordTokens, users } from '../db/schema';
 import { hashPassword, passwordProblem } from './passwords';
 
@@ -23,7 +23,7 @@ export interface LinkOptions {
  * to the outbox (which administrators read) and to the console. Only the token's hash is stored.
  */
 export async function issuePasswordLink(
-  db: Db,
+  db: Db | Tx,
   user: { id: string; email: string },
   purpose: LinkPurpose,
   options: LinkOptions,

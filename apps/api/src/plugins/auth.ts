@@ -15,7 +15,9 @@ export type RouteAccess =
   /** Any holder of a valid access token, registered or not (the sign-in lookup). */
   | { signedIn: true }
   /** A registered, active user whose profile holds this permission path. */
-  | { permission: PermissionPath };
+  | { permission: PermissionPath }
+  /** A registered, active user holding any of these (e.g. the user form's catalogues, for new and edit alike). */
+  | { anyPermission: PermissionPath[] };
 
 export interface Identity {
   subject: string;
@@ -159,13 +161,14 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: Toke
         'Tu usuario no está registrado o está inactivo en el portal.',
       );
     }
-    if (!request.principal.permissions.has(access.permission)) {
+    const required = 'permission' in access ? [access.permission] : access.anyPermission;
+    if (!required.some((path) => request.principal!.permissions.has(path))) {
       return sendProblem(
         request,
         reply,
         403,
         'Acceso denegado',
-        `Tu perfil no tiene el permiso ${access.permission} que requiere esta operación.`,
+        `Tu perfil no tiene el permiso ${required.join(' o ')} que requiere esta operación.`,
       );
     }
   });

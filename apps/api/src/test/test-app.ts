@@ -131,6 +131,7 @@ export async function createTestApp(
       requireAtJwt: true,
     }),
     ...(idp ? { idp: idp.plugin } : {}),
+    print: options.embeddedIdp?.print ?? (() => undefined),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',

@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { auditEvents } from '../../db/schema';
+import type { AuditEntry } from '@portal/contract';
+
+/** Records one write, inside the caller's transaction: who (from the request), what, before and after. */
+export async function recordAudit(
+  tx: Tx,
+  request: FastifyRequest,
+  event: { action: string; entity: string; entityId: string; before?: unknown; after?: unknown; occurredAt: Date },
+): Promise<void> {
+  await tx.insert(auditEvents).values({
+    occurredAt: event.occurredAt,
+    actorId: request.principal?.userId ?? null,
+    actorEmail: request.principal?.email ?? request.identity?.email ?? null,
+    action: event.action,
+    entity: event.entity,
+    entityId: event.entityId,
+    before: event.before ?? null,
+    after: event.after ?? null,
+    requestId: request.id,
+  });
+}
+
+export async function auditHistory(db: Db, entity: string, entityId: string, limit = 50): Promise<AuditEntry[]> {
+  const rows = await db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.entity, entity), eq(auditEvents.entityId, entityId)))
+    .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
+    .limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    occurredAt: row.occurredAt.toISOString(),
+    actorEmail: row.actorEmail,
+    action: row.action,
+    before: row.before,
+    after: row.after,
+  }));
+}

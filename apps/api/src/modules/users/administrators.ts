@@ -1,0 +1,28 @@
+import { and, count, eq, sql } from 'drizzle-orm';
+import { ALL_PERMISSION_PATHS } from '@portal/contract';
+import type { Tx } from '../../db/client';
+import { profiles, users } from '../../db/schema';
+import { HttpProblem } from '../../plugins/errors';
+
+/**
+ * The last-administrator rule: after any change to users or profiles, at least one active user must still hold
+ * every permission. Checked inside the change's transaction, after the write, so throwing rolls the change back.
+ */
+export async function ensureAnAdministratorRemains(tx: Tx): Promise<void> {
+  const every = sql`array[${sql.join(
+    ALL_PERMISSION_PATHS.map((path) => sql`${path}`),
+    sql`, `,
+  )}]::text[]`;
+  const [row] = await tx
+    .select({ total: count() })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.id, users.profileId))
+    .where(and(eq(users.active, true), sql`${profiles.permissions} @> ${every}`));
+  if ((row?.total ?? 0) === 0) {
+    throw new HttpProblem(
+      409,
+      'Debe quedar un administrador',
+      'Este cambio dejaría al portal sin ningún usuario activo con todos los permisos. Asigna primero ese perfil a otro usuario activo.',
+    );
+  }
+}

@@ -1,0 +1,149 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { companySchema, profileInputSchema, profileSchema, profileUpdateSchema, type Profile } from '@portal/contract';
+import type { Db } from '../../db/client';
+import { companies, profiles, users } from '../../db/schema';
+import { HttpProblem } from '../../plugins/errors';
+import type { AppDeps } from '../../app';
+import { recordAudit } from '../audit/audit';
+import { ensureAnAdministratorRemains } from './administrators';
+
+const idParams = z.object({ id: z.uuid('Identificador no válido.') });
+const NAME_TAKEN = { field: 'name', message: 'Ya existe un perfil con ese nombre.' };
+
+async function listProfiles(db: Db, id?: string): Promise<Profile[]> {
+  const userCount = db
+    .select({ profileId: users.profileId, total: count().as('total') })
+    .from(users)
+    .groupBy(users.profileId)
+    .as('user_count');
+  const rows = await db
+    .select({
+      id: profiles.id,
+      name: profiles.name,
+      roleCode: profiles.roleCode,
+      permissions: profiles.permissions,
+      version: profiles.version,
+      userCount: sql<number>`coalesce(${userCount.total}, 0)::int`,
+    })
+    .from(profiles)
+    .leftJoin(userCount, eq(userCount.profileId, profiles.id))
+    .where(id ? eq(profiles.id, id) : undefined)
+    .orderBy(asc(profiles.name));
+  return rows.map((row) => ({ ...row, userCount: Number(row.userCount) }));
+}
+
+/** Profiles (role code + permission paths) and the companies a user can belong to: the user form's catalogues. */
+export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const catalogAccess = { anyPermission: ['/user/user-list', '/user/user-new', '/user/profile-list'] } as const;
+
+    app.get(
+      '/profiles',
+      {
+        config: { access: { anyPermission: [...catalogAccess.anyPermission] } },
+        schema: { tags: ['usuarios'], summary: 'Perfiles con sus permisos y cuántos usuarios los tienen', response: { 200: z.object({ items: z.array(profileSchema) }) } },
+      },
+      async () => ({ items: await listProfiles(deps.db) }),
+    );
+
+    app.get(
+      '/companies',
+      {
+        config: { access: { anyPermission: [...catalogAccess.anyPermission] } },
+        schema: { tags: ['usuarios'], summary: 'Empresas a las que puede pertenecer un usuario', response: { 200: z.object({ items: z.array(companySchema) }) } },
+      },
+      async () => ({ items: await deps.db.select({ id: companies.id, code: companies.code, name: companies.name }).from(companies).orderBy(asc(companies.name)) }),
+    );
+
+    app.post(
+      '/profiles',
+      {
+        config: { access: { permission: '/user/profile-list' } },
+        schema: { tags: ['usuarios'], summary: 'Crea un perfil', body: profileInputSchema, response: { 201: profileSchema } },
+      },
+      async (request, reply) => {
+        const now = deps.clock.now();
+        const id = await deps.db.transaction(async (tx) => {
+          const [taken] = await tx.select({ id: profiles.id }).from(profiles).where(sql`lower(${profiles.name}) = ${request.body.name.toLowerCase()}`);
+          if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
+          const [created] = await tx.insert(profiles).values({ ...request.body, createdAt: now, updatedAt: now }).returning();
+          await recordAudit(tx, request, { action: 'profile.create', entity: 'profile', entityId: created!.id, after: request.body, occurredAt: now });
+          return created!.id;
+        });
+        const [profile] = await listProfiles(deps.db, id);
+        return reply.code(201).send(profile!);
+      },
+    );
+
+    app.put(
+      '/profiles/:id',
+      {
+        config: { access: { permission: '/user/profile-list' } },
+        schema: { tags: ['usuarios'], summary: 'Edita un perfil (rechaza ediciones sobre una versión vieja)', params: idParams, body: profileUpdateSchema, response: { 200: profileSchema } },
+      },
+      async (request) => {
+        const { version, ...input } = request.body;
+        const id = request.params.id;
+        const now = deps.clock.now();
+        await deps.db.transaction(async (tx) => {
+          const [current] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
+          if (!current) throw new HttpProblem(404, 'Perfil no encontrado', 'El perfil no existe o fue eliminado.');
+          if (current.version !== version) {
+            throw new HttpProblem(409, 'El perfil cambió', 'Otra persona modificó este perfil mientras lo editabas. Recarga la página y vuelve a intentarlo.');
+          }
+          const [taken] = await tx
+            .select({ id: profiles.id })
+            .from(profiles)
+            .where(sql`lower(${profiles.name}) = ${input.name.toLowerCase()} and ${profiles.id} <> ${id}`);
+          if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
+          await tx
+            .update(profiles)
+            .set({ ...input, updatedAt: now, version: sql`${profiles.version} + 1` })
+            .where(eq(profiles.id, id));
+          await ensureAnAdministratorRemains(tx);
+          await recordAudit(tx, request, {
+            action: 'profile.update',
+            entity: 'profile',
+            entityId: id,
+            before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
+            after: input,
+            occurredAt: now,
+          });
+        });
+        const [profile] = await listProfiles(deps.db, id);
+        return profile!;
+      },
+    );
+
+    app.delete(
+      '/profiles/:id',
+      {
+        config: { access: { permission: '/user/profile-list' } },
+        schema: { tags: ['usuarios'], summary: 'Elimina un perfil que ningún usuario tiene', params: idParams },
+      },
+      async (request, reply) => {
+        const id = request.params.id;
+        const now = deps.clock.now();
+        await deps.db.transaction(async (tx) => {
+          const [current] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
+          if (!current) throw new HttpProblem(404, 'Perfil no encontrado', 'El perfil no existe o fue eliminado.');
+          const [holders] = await tx.select({ total: count() }).from(users).where(eq(users.profileId, id));
+          if ((holders?.total ?? 0) > 0) {
+            throw new HttpProblem(409, 'Perfil en uso', `No se puede eliminar: ${holders!.total} usuario(s) tienen este perfil. Asígnales otro primero.`);
+          }
+          await tx.delete(profiles).where(eq(profiles.id, id));
+          await recordAudit(tx, request, {
+            action: 'profile.delete',
+            entity: 'profile',
+            entityId: id,
+            before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
+            occurredAt: now,
+          });
+        });
+        return reply.code(204).send();
+      },
+    );
+  };
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { ALL_PERMISSION_PATHS, type PermissionPath } from './navigation';
+
+/**
+ * The Usuarios area's wire contract: the browser validates its forms with these schemas and the API validates its
+ * requests with the same ones, so both show the same Spanish message for the same mistake.
+ */
+
+export const PAGE_SIZE_MAX = 100;
+
+/** The one list query every list endpoint takes: `{ page, pageSize ≤ 100, sort, q, ...filters }`. */
+export const listQueryBase = z.object({
+  page: z.coerce.number().int().min(1, 'La página empieza en 1.').default(1),
+  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX, `Máximo ${PAGE_SIZE_MAX} registros por página.`).default(25),
+  q: z.string().trim().max(100).optional(),
+});
+
+export const USER_SORT_FIELDS = ['email', 'name', 'profile', 'company', 'active', 'lastSignInAt', 'createdAt'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
+export const userListQuerySchema = listQueryBase.extend({
+  sort: z
+    .string()
+    .regex(new RegExp(`^-?(${USER_SORT_FIELDS.join('|')})$`), 'Orden no válido.')
+    .optional(),
+  profileId: z.uuid('Perfil no válido.').optional(),
+  companyId: z.uuid('Empresa no válida.').optional(),
+  status: z.enum(['active', 'inactive'], 'Estado no válido.').optional(),
+});
+export type UserListQuery = z.infer<typeof userListQuerySchema>;
+
+export const userListItemSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  profileId: z.string(),
+  profile: z.string(),
+  companyId: z.string(),
+  company: z.string(),
+  active: z.boolean(),
+  lastSignInAt: z.string().nullable(),
+  version: z.number().int(),
+});
+export type UserListItem = z.infer<typeof userListItemSchema>;
+
+export const userListResponseSchema = z.object({ items: z.array(userListItemSchema), total: z.number().int() });
+
+const emailField = z
+  .string()
+  .trim()
+  .min(1, 'Escribe el correo electrónico.')
+  .max(254, 'El correo es demasiado largo.')
+  .pipe(z.email('Escribe un correo electrónico válido, por ejemplo nombre@empresa.mx.'))
+  .transform((value) => value.toLowerCase());
+
+/** New and edited users alike. */
+export const userInputSchema = z.object({
+  email: emailField,
+  name: z.string().trim().min(2, 'Escribe el nombre (al menos 2 letras).').max(120, 'El nombre es demasiado largo.'),
+  profileId: z.uuid('Elige un perfil.'),
+  companyId: z.uuid('Elige una empresa.'),
+  active: z.boolean(),
+});
+export type UserInput = z.input<typeof userInputSchema>;
+
+/** An edit names the version it was made on: a stale one is refused with 409. */
+export const userUpdateSchema = userInputSchema.extend({ version: z.number().int().min(1) });
+export type UserUpdate = z.input<typeof userUpdateSchema>;
+
+export const userStatusSchema = z.object({ active: z.boolean(), version: z.number().int().min(1) });
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  occurredAt: z.string(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const userDetailSchema = userListItemSchema.extend({
+  createdAt: z.string(),
+  history: z.array(auditEntrySchema),
+});
+export type UserDetail = z.infer<typeof userDetailSchema>;
+
+const permissionPathSchema = z.enum(ALL_PERMISSION_PATHS as [PermissionPath, ...PermissionPath[]], 'Permiso desconocido.');
+
+export const profileInputSchema = z.object({
+  name: z.string().trim().min(2, 'Escribe el nombre del perfil.').max(80, 'El nombre es demasiado largo.'),
+  roleCode: z
+    .string()
+    .trim()
+    .min(2, 'Escribe la clave del rol (2 a 20 letras).')
+    .max(20, 'La clave del rol es de 2 a 20 caracteres.')
+    .regex(/^[A-Z0-9_]+$/, 'La clave del rol va en mayúsculas, sin espacios (por ejemplo SA, CARTERA).'),
+  permissions: z.array(permissionPathSchema),
+});
+export type ProfileInput = z.input<typeof profileInputSchema>;
+
+export const profileUpdateSchema = profileInputSchema.extend({ version: z.number().int().min(1) });
+
+export const profileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  roleCode: z.string(),
+  permissions: z.array(z.string()),
+  userCount: z.number().int(),
+  version: z.number().int(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const companySchema = z.object({ id: z.string(), code: z.string(), name: z.string() });
+export type Company = z.infer<typeof companySchema>;
