@@ -25,6 +25,14 @@ export interface ScreenHandle {
 
 const placeholder = () => import('./shell/placeholder.screen');
 
+/** Screens built so far; every other product route shows the placeholder until its issue lands. */
+const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>> = {
+  '/user/user-list': () => import('../features/users/user-list.screen'),
+  '/user/user-new': () => import('../features/users/user-new.screen'),
+  '/user/profile-list': () => import('../features/users/profile-list.screen'),
+  '/user/user-edit/:id': () => import('../features/users/user-edit.screen'),
+};
+
 const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {
   '/user/user-edit/:id': 'Editar usuario',
   '/origination/pre-request-edit/:id': 'Editar pre-solicitud',
@@ -45,7 +53,7 @@ export const SCREEN_ROUTES: ScreenRoute[] = [
         title: entry.label,
         group: group.label,
         ...(entry.requiresPermission ? { access: { permission: entry.path } } : {}),
-        load: placeholder,
+        load: SCREENS[entry.path] ?? placeholder,
       }),
     ),
   ),
@@ -55,7 +63,7 @@ export const SCREEN_ROUTES: ScreenRoute[] = [
       title: DETAIL_TITLES[path as keyof typeof DETAIL_TITLES],
       group: groupOf(listPath),
       access: { permission: listPath },
-      load: placeholder,
+      load: SCREENS[path] ?? placeholder,
     }),
   ),
   // The template's role-restricted dashboard (seed section 2): a role list, not a permission path.

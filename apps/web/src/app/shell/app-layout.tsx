@@ -12,8 +12,10 @@ import MenuIcon from '@mui/icons-material/Menu';
 import MenuOpen from '@mui/icons-material/MenuOpen';
 import ViewQuiltOutlined from '@mui/icons-material/ViewQuiltOutlined';
 import ViewSidebarOutlined from '@mui/icons-material/ViewSidebarOutlined';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Link, Outlet, useMatches, useNavigation } from 'react-router';
 import { HOME_PATH } from '@portal/contract';
+import { queryClient } from '../../lib/query-client';
 import { expireSession, prepareAuth } from '../auth/auth-service';
 import type { Session } from '../auth/session';
 import { canAccess, type ScreenHandle } from '../routes';
@@ -58,6 +60,7 @@ export function AppLayout({ session }: { session: Session }) {
 
   return (
     <ThemeRoot>
+      <QueryClientProvider client={queryClient}>
       <ConfirmProvider>
         <AppBar position="fixed" sx={{ height: SHELL.headerHeight, justifyContent: 'center', borderBottom: 1, borderColor: 'divider', zIndex: (t) => t.zIndex.drawer + 1 }}>
           <Toolbar sx={{ gap: 1 }}>
@@ -97,6 +100,7 @@ export function AppLayout({ session }: { session: Session }) {
           </Box>
         </Box>
       </ConfirmProvider>
+      </QueryClientProvider>
     </ThemeRoot>
   );
 }

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Grid from '@mui/material/Grid';
+import Stack from '@mui/material/Stack';
+import { userInputSchema, type Company, type Profile, type UserInput } from '@portal/contract';
+import type { z } from 'zod';
+import { SelectFormField, SwitchFormField, TextFormField, applyFieldErrors } from '../../components/form-fields';
+import { ApiError } from '../../lib/api';
+
+type Output = z.output<typeof userInputSchema>;
+const FIELDS = ['email', 'name', 'profileId', 'companyId', 'active'] as const;
+
+export const EMPTY_USER: UserInput = { email: '', name: '', profileId: '', companyId: '', active: true };
+
+/**
+ * The user form of both "Nuevo Usuario" and the edit screen. The contract's zod schema checks it here and again in
+ * the API; an API refusal lands next to its field (e.g. an e-mail already used) or above the form.
+ */
+export function UserForm(props: {
+  defaultValues: UserInput;
+  profiles: Profile[];
+  companies: Company[];
+  submitLabel: string;
+  onSubmit: (values: Output) => Promise<unknown>;
+  onCancel?: () => void;
+}) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<UserInput, unknown, Output>({ resolver: zodResolver(userInputSchema), defaultValues: props.defaultValues, mode: 'onTouched' });
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await props.onSubmit(values);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const unplaced = applyFieldErrors(error.fieldErrors, FIELDS, form.setError);
+        if (unplaced.length > 0 || error.fieldErrors.length === 0) setFailure(error.message);
+      } else {
+        setFailure('No se pudo guardar. Inténtalo de nuevo.');
+      }
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      {failure && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {failure}
+        </Alert>
+      )}
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <TextFormField control={form.control} name="email" label="Correo electrónico" type="email" autoComplete="off" required />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <TextFormField control={form.control} name="name" label="Nombre" required />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <SelectFormField
+            control={form.control}
+            name="profileId"
+            label="Perfil"
+            options={props.profiles.map((profile) => ({ value: profile.id, label: profile.name }))}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <SelectFormField control={form.control} name="companyId" label="Empresa" options={props.companies.map((company) => ({ value: company.id, label: company.name }))} />
+        </Grid>
+        <Grid size={12}>
+          <SwitchFormField control={form.control} name="active" label="Activo" />
+        </Grid>
+      </Grid>
+      <Stack direction="row" spacing={2} sx={{ mt: 3 }}>
+        <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? 'Guardando…' : props.submitLabel}
+        </Button>
+        {props.onCancel && <Button onClick={props.onCancel}>Cancelar</Button>}
+      </Stack>
+    </form>
+  );
+}

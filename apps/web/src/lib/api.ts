@@ -1,0 +1,47 @@
+import type { FieldError, Problem } from '@portal/contract';
+import { expireSession } from '../app/auth/auth-service';
+import { getSession } from '../app/auth/session';
+
+/** An API refusal, carrying the Problem JSON's Spanish title, detail and field errors. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem | null,
+  ) {
+    super(problem?.detail ?? problem?.title ?? `El servidor respondió ${status}.`);
+    this.name = 'ApiError';
+  }
+
+  get fieldErrors(): FieldError[] {
+    return this.problem?.errors ?? [];
+  }
+}
+
+/** fetch with the session's token; a 401 means the session is no longer valid and signs the user out. */
+export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const session = getSession();
+  const headers = new Headers(init.headers);
+  if (session) headers.set('authorization', `Bearer ${session.token.accessToken}`);
+  if (!headers.has('accept')) headers.set('accept', 'application/json');
+  if (init.body && typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers });
+  } catch {
+    throw new ApiError(0, { type: 'about:blank', title: 'Sin conexión', status: 0, detail: 'No se pudo contactar al servidor. Revisa tu conexión.' });
+  }
+  if (response.ok) return response;
+  const problem = (await response.json().catch(() => null)) as Problem | null;
+  if (response.status === 401) expireSession('Tu sesión ya no es válida. Inicia sesión de nuevo.');
+  throw new ApiError(response.status, problem);
+}
+
+export async function apiJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await apiFetch(path, init);
+  return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+export const jsonBody = (method: 'POST' | 'PUT' | 'DELETE', body?: unknown): RequestInit => ({
+  method,
+  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+});
