@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -34,6 +35,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return { db, driver: 'postgres', pglite: null, close: () => pool.end() };
   }
   const client = await PGlite.create({
+    // The same extensions the migrations create on PostgreSQL.
+    extensions: { pg_trgm },
     ...(target.dataDir ? { dataDir: target.dataDir } : {}),
     ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
   });

@@ -66,6 +66,14 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
     index('users_profile_idx').on(table.profileId),
     index('users_company_idx').on(table.companyId),
+    // The list's sort orders, each with the id tie-breaker, so a page is an index range, not a sort of the table.
+    index('users_email_sort_idx').on(table.email, table.id),
+    index('users_name_sort_idx').on(table.name, table.id),
+    index('users_last_sign_in_sort_idx').on(table.lastSignInAt, table.id),
+    index('users_profile_email_idx').on(table.profileId, table.email),
+    // Search by any part of the e-mail or the name (ILIKE '%…%') through trigrams (pg_trgm).
+    index('users_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
+    index('users_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`),
   ],
 );
 

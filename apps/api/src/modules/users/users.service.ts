@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { UserListItem, UserListQuery, UserSortField } from '@portal/contract';
 import type { Db } from '../../db/client';
@@ -33,8 +33,9 @@ export function userOrder(sort: string | undefined): SQL[] {
   const descending = sort?.startsWith('-') ?? false;
   const field = (sort?.replace(/^-/, '') ?? 'email') as UserSortField;
   const column = SORT_COLUMNS[field] ?? users.email;
-  // The id breaks ties so that pages never repeat or skip a row.
-  return [descending ? sql`${column} desc nulls last` : sql`${column} asc nulls last`, asc(users.id)];
+  // The id breaks ties so that pages never repeat or skip a row; both go the same way so one index serves each order
+  // (PostgreSQL's default: empty values last going up, first going down).
+  return descending ? [desc(column), desc(users.id)] : [asc(column), asc(users.id)];
 }
 
 export const userListColumns = {

@@ -1,0 +1,104 @@
+/**
+ * `npm run bench -w @portal/api`: p95 of the user list endpoint for a filtered, sorted page with 100,000 users, on
+ * PostgreSQL (BENCH_DATABASE_URL, default the local server) and on PGlite, through the whole HTTP stack
+ * (token check, permission, validation, SQL, serialization) with `app.inject`.
+ */
+import pg from 'pg';
+import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
+import { buildApp, systemClock } from '../src/app';
+import { migrateDatabase, openDatabase, type Database } from '../src/db/client';
+import { seedDemo } from '../src/db/seed';
+import { seedSyntheticUsers } from '../src/db/seed-users';
+import { jwtTokenVerifier } from '../src/plugins/auth';
+import { profiles } from '../src/db/schema';
+
+const USERS = Number(process.env.BENCH_USERS ?? 100_000);
+const RUNS = 300;
+const ISSUER = 'https://bench.local/oidc';
+const AUDIENCE = 'https://bench.local/api';
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function postgresDatabase(): Promise<{ database: Database; drop: () => Promise<void> } | null> {
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `portal_bench_${process.pid}`;
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+async function measure(label: string, database: Database) {
+  await migrateDatabase(database);
+  await seedDemo(database.db);
+  const seeded = performance.now();
+  await seedSyntheticUsers(database.db, USERS);
+  const seedSeconds = (performance.now() - seeded) / 1000;
+
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
+  const app = await buildApp({
+    db: database.db,
+    driver: database.driver,
+    clock: systemClock,
+    verifier: jwtTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: createLocalJWKSet({ keys: [jwk] }), requireAtJwt: true }),
+    authConfig: { issuer: ISSUER, clientId: 'bench', audience: AUDIENCE, scope: 'openid', embedded: false, passwordResetUrl: null },
+  });
+  const token = await new SignJWT({ email: 'admin@demo.mx' })
+    .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setSubject('bench')
+    .setExpirationTime('1h')
+    .sign(privateKey);
+  const [cartera] = await database.db.select().from(profiles);
+  const queries = [
+    `status=active&profileId=${cartera!.id}&sort=-lastSignInAt&page=3&pageSize=25`,
+    `status=active&sort=email&page=40&pageSize=50`,
+    `profileId=${cartera!.id}&sort=name&page=1&pageSize=100`,
+    // A broad search (one user in twelve is a María) and a narrow one (one person).
+    `q=maria&status=active&sort=email&page=1&pageSize=25`,
+    `q=p%C3%A9rez%201234&sort=-lastSignInAt&page=1&pageSize=25`,
+  ];
+  for (const query of queries) {
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const started = performance.now();
+      const response = await app.inject({ url: `/api/users?${query}`, headers: { authorization: `Bearer ${token}` } });
+      times.push(performance.now() - started);
+      if (response.statusCode !== 200) throw new Error(`${query}: ${response.statusCode} ${response.body}`);
+    }
+    times.sort((a, b) => a - b);
+    const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
+    console.log(`${label.padEnd(10)} ${query.replace(cartera!.id, '<perfil>').padEnd(62)} p50 ${p(0.5)} ms  p95 ${p(0.95)} ms`);
+  }
+  console.log(`${label.padEnd(10)} (${USERS.toLocaleString('en-US')} usuarios sembrados en ${seedSeconds.toFixed(1)} s)`);
+  await app.close();
+}
+
+const postgres = await postgresDatabase();
+if (postgres) {
+  await measure('PostgreSQL', postgres.database);
+  await postgres.drop();
+} else {
+  console.log('PostgreSQL no responde en BENCH_DATABASE_URL: se omite.');
+}
+const pglite = await openDatabase({ kind: 'pglite' });
+await measure('PGlite', pglite);
+await pglite.close();
