@@ -23,7 +23,7 @@ export function FilterBar(props: {
   }, [text, search, onSearch]);
 
   return (
-    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { md: 'center' } }}>
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ mb: 2, alignItems: { md: 'center' }, flexWrap: 'wrap' }}>
       <TextField
         size="small"
         label={props.searchLabel}
@@ -41,7 +41,7 @@ export function FilterBar(props: {
         }}
       />
       {props.children}
-      <Stack direction="row" spacing={1} sx={{ ml: { md: 'auto' } }}>
+      <Stack direction="row" spacing={1} sx={{ ml: { md: 'auto' }, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
         {props.actions}
       </Stack>
     </Stack>
