@@ -29,6 +29,9 @@ export type DatabaseTarget = { kind: 'pglite'; dataDir?: string; loadDataDir?: B
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the server closed (restart, failover, a dropped test database) is replaced by the pool on
+    // the next query; without a listener its 'error' event would end the whole process.
+    pool.on('error', () => undefined);
     // Fail at start with the real reason (wrong host, missing database) rather than at the first request.
     await pool.query('select 1');
     const db = drizzlePg(pool, { schema }) as unknown as Db;
