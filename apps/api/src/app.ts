@@ -23,6 +23,7 @@ import { sessionRoutes } from './modules/session/session.routes';
 import { outboxRoutes } from './modules/outbox/outbox.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { profilesRoutes } from './modules/users/profiles.routes';
+import { agreementsRoutes } from './modules/agreements/agreements.routes';
 
 z.config(z.locales.es());
 
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(outboxRoutes(deps));
       await api.register(usersRoutes(deps));
       await api.register(profilesRoutes(deps));
+      await api.register(agreementsRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -2,3 +2,4 @@ export * from './navigation';
 export * from './session';
 export * from './problem';
 export * from './users';
+export * from './agreements';

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  date,
+  numeric,
   index,
   integer,
   jsonb,
@@ -144,3 +146,59 @@ export const appSecrets = pgTable('app_secrets', {
   value: jsonb('value').notNull(),
   createdAt: createdAt(),
 });
+
+/** Convenios: the agreement with an employer (its frequency, cap, products and payment-file layout). */
+export const agreements = pgTable(
+  'agreements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    employerName: text('employer_name').notNull(),
+    employerRfc: text('employer_rfc').notNull(),
+    sector: text('sector', { enum: ['federal', 'estatal', 'municipal', 'privado'] }).notNull(),
+    frequency: text('frequency', { enum: ['semanal', 'catorcenal', 'quincenal', 'mensual'] }).notNull(),
+    maxDeductionPct: numeric('max_deduction_pct', { precision: 7, scale: 4 }).notNull(),
+    remittanceLagDays: integer('remittance_lag_days').notNull(),
+    validFrom: date('valid_from').notNull(),
+    validTo: date('valid_to'),
+    contacts: jsonb('contacts').notNull().default(sql`'[]'::jsonb`),
+    /** The payment-file layout, validated by packages/contract's layoutSchema. */
+    layout: jsonb('layout').notNull(),
+    active: boolean('active').notNull().default(true),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('agreements_code_key').on(sql`upper(${table.code})`),
+    index('agreements_company_idx').on(table.companyId),
+    index('agreements_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`),
+  ],
+);
+
+/** Loan products of an agreement. A credit keeps a snapshot of its terms, so editing a product never rewrites one. */
+export const agreementProducts = pgTable(
+  'agreement_products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => agreements.id),
+    name: text('name').notNull(),
+    annualRatePct: numeric('annual_rate_pct', { precision: 9, scale: 4 }).notNull(),
+    ivaRatePct: numeric('iva_rate_pct', { precision: 7, scale: 4 }).notNull(),
+    openingFeePct: numeric('opening_fee_pct', { precision: 7, scale: 4 }).notNull(),
+    openingFeeFinanced: boolean('opening_fee_financed').notNull(),
+    terms: integer('terms').array().notNull(),
+    minAmount: numeric('min_amount', { precision: 14, scale: 2 }).notNull(),
+    maxAmount: numeric('max_amount', { precision: 14, scale: 2 }).notNull(),
+    maxAgeAtEnd: integer('max_age_at_end').notNull(),
+    active: boolean('active').notNull().default(true),
+    position: integer('position').notNull().default(0),
+  },
+  (table) => [index('agreement_products_agreement_idx').on(table.agreementId)],
+);

@@ -3,6 +3,7 @@ import { ALL_PERMISSION_PATHS, groupPermissionPaths } from '@portal/contract';
 import type { Db } from './client';
 import { auditEvents, companies, profiles, users } from './schema';
 import { hashPassword } from '../idp/passwords';
+import { seedDemoAgreements } from './seed-agreements';
 
 export interface DemoAccount {
   email: string;
@@ -40,6 +41,11 @@ export async function seedDemo(db: Db): Promise<void> {
       .insert(companies)
       .values({ code: 'DEMO', name: 'Financiera Demo', legalName: 'Financiera Demo, S.A. de C.V., SOFOM, E.N.R.', rfc: 'FDE150101AB1' })
       .returning();
+    const [secondBrand] = await tx
+      .insert(companies)
+      .values({ code: 'PLUS', name: 'Crédito Nómina Plus', legalName: 'Crédito Nómina Plus, S.A.P.I. de C.V., SOFOM, E.N.R.', rfc: 'CNP180612KQ4' })
+      .returning();
+    await seedDemoAgreements(tx, [company!.id, secondBrand!.id]);
     const createdProfiles = await tx.insert(profiles).values(DEMO_PROFILES).returning();
     const profileId = (name: string) => createdProfiles.find((profile) => profile.name === name)!.id;
     const createdUsers = await tx

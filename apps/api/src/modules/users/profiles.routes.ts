@@ -51,7 +51,8 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/companies',
       {
-        config: { access: { anyPermission: [...catalogAccess.anyPermission] } },
+        // The user form and the agreement form both pick a company.
+        config: { access: { anyPermission: [...catalogAccess.anyPermission, '/catalog/contract-list', '/catalog/contract-new'] } },
         schema: { tags: ['usuarios'], summary: 'Empresas a las que puede pertenecer un usuario', response: { 200: z.object({ items: z.array(companySchema) }) } },
       },
       async () => ({ items: await deps.db.select({ id: companies.id, code: companies.code, name: companies.name }).from(companies).orderBy(asc(companies.name)) }),

@@ -1,0 +1,255 @@
+import { z } from 'zod';
+import { listQueryBase } from './users';
+
+/**
+ * Convenios: the agreement with an employer that fixes its pay frequency, deduction cap, products and the layout
+ * of its payment file. Rates and percentages travel as decimal strings in percent ("36.5" = 36.5 %), money as
+ * decimal strings in pesos ("10000.00"); nothing here is a binary float.
+ */
+
+export const SECTORS = ['federal', 'estatal', 'municipal', 'privado'] as const;
+export const SECTOR_LABELS: Record<(typeof SECTORS)[number], string> = {
+  federal: 'Federal',
+  estatal: 'Estatal',
+  municipal: 'Municipal',
+  privado: 'Privado',
+};
+export const PAY_FREQUENCIES = ['semanal', 'catorcenal', 'quincenal', 'mensual'] as const;
+export type PayFrequency = (typeof PAY_FREQUENCIES)[number];
+export const FREQUENCY_LABELS: Record<PayFrequency, string> = {
+  semanal: 'Semanal',
+  catorcenal: 'Catorcenal',
+  quincenal: 'Quincenal',
+  mensual: 'Mensual',
+};
+
+const percent = (label: string, max = 100) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}(\.\d{1,4})?$/, `${label}: escribe un porcentaje, por ejemplo 36 o 36.5.`)
+    .refine((value) => Number(value) <= max, `${label}: no puede pasar de ${max} %.`);
+
+const money = (label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, `${label}: escribe un importe en pesos, por ejemplo 10000 o 10000.50.`)
+    .transform((value) => (value.includes('.') ? value.padEnd(value.indexOf('.') + 3, '0') : `${value}.00`));
+
+/** "36.5" (percent) → "0.365" (the fraction packages/lending takes), by moving the decimal point: exact. */
+export function percentToFraction(value: string): string {
+  const [whole = '0', decimals = ''] = value.split('.');
+  const digits = `${whole.padStart(3, '0')}${decimals}`;
+  const fraction = `${digits.slice(0, -2 - decimals.length) || '0'}.${digits.slice(-2 - decimals.length)}`;
+  return fraction.replace(/^0+(?=\d)/, '');
+}
+
+const isoDate = (label: string) => z.iso.date(`${label}: fecha no válida.`);
+
+export const productInputSchema = z
+  .object({
+    id: z.uuid().optional(),
+    name: z.string().trim().min(2, 'Escribe el nombre del producto.').max(80, 'El nombre del producto es demasiado largo.'),
+    annualRatePct: percent('Tasa anual', 300).refine((value) => Number(value) > 0, 'Tasa anual: debe ser mayor que 0.'),
+    ivaRatePct: percent('IVA', 100),
+    openingFeePct: percent('Comisión por apertura', 20),
+    openingFeeFinanced: z.boolean(),
+    terms: z
+      .array(z.number().int('Plazo: número entero de pagos.').min(1, 'Plazo: al menos 1 pago.').max(600, 'Plazo: máximo 600 pagos.'))
+      .min(1, 'Indica al menos un plazo permitido.')
+      .refine((terms) => new Set(terms).size === terms.length, 'Hay plazos repetidos.'),
+    minAmount: money('Monto mínimo'),
+    maxAmount: money('Monto máximo'),
+    maxAgeAtEnd: z.number().int('Edad máxima: número entero.').min(18, 'Edad máxima: al menos 18 años.').max(99, 'Edad máxima: a lo más 99 años.'),
+    active: z.boolean().default(true),
+  })
+  .refine((product) => Number(product.minAmount) <= Number(product.maxAmount), {
+    message: 'El monto mínimo no puede ser mayor que el máximo.',
+    path: ['maxAmount'],
+  });
+export type ProductInput = z.input<typeof productInputSchema>;
+
+/** The fields a payment file row is read into. */
+export const LAYOUT_FIELDS = ['creditId', 'employeeNumber', 'curpRfc', 'amount', 'period', 'reference'] as const;
+export type LayoutField = (typeof LAYOUT_FIELDS)[number];
+export const LAYOUT_FIELD_LABELS: Record<LayoutField, string> = {
+  creditId: 'Folio del crédito',
+  employeeNumber: 'Número de empleado',
+  curpRfc: 'CURP o RFC',
+  amount: 'Importe',
+  period: 'Periodo',
+  reference: 'Referencia',
+};
+
+const columnNumber = z.number().int('Columna: número entero.').min(1, 'Las columnas se cuentan desde 1.').max(200, 'Columna: máximo 200.');
+const columnsSchema = z.object({
+  creditId: columnNumber.optional(),
+  employeeNumber: columnNumber.optional(),
+  curpRfc: columnNumber.optional(),
+  amount: columnNumber,
+  period: columnNumber.optional(),
+  reference: columnNumber.optional(),
+});
+const positionSchema = z.object({
+  start: z.number().int().min(1, 'Las posiciones se cuentan desde 1.').max(2000),
+  length: z.number().int().min(1, 'La longitud es de al menos 1.').max(200),
+});
+
+const identifies = (fields: Partial<Record<LayoutField, unknown>>) => fields.creditId !== undefined || fields.employeeNumber !== undefined;
+const IDENTIFY_MESSAGE = 'El layout debe leer el folio del crédito o el número de empleado.';
+
+/** How an employer's payment file is read: data, so one parser reads any agreement's file. */
+export const layoutSchema = z.discriminatedUnion('format', [
+  z.object({
+    format: z.literal('csv'),
+    delimiter: z.enum([',', ';', '|', '\t'], 'Separador no válido.'),
+    hasHeader: z.boolean(),
+    /** Amounts written without a decimal point, in centavos ("125050" = 1,250.50). */
+    amountInCents: z.boolean().default(false),
+    columns: columnsSchema.refine(identifies, IDENTIFY_MESSAGE),
+  }),
+  z.object({
+    format: z.literal('xlsx'),
+    sheet: z.string().trim().max(31).optional(),
+    hasHeader: z.boolean(),
+    amountInCents: z.boolean().default(false),
+    columns: columnsSchema.refine(identifies, IDENTIFY_MESSAGE),
+  }),
+  z.object({
+    format: z.literal('fixed'),
+    amountInCents: z.boolean().default(true),
+    positions: z
+      .object({
+        creditId: positionSchema.optional(),
+        employeeNumber: positionSchema.optional(),
+        curpRfc: positionSchema.optional(),
+        amount: positionSchema,
+        period: positionSchema.optional(),
+        reference: positionSchema.optional(),
+      })
+      .refine(identifies, IDENTIFY_MESSAGE),
+  }),
+]);
+export type Layout = z.input<typeof layoutSchema>;
+
+export const contactSchema = z.object({
+  name: z.string().trim().min(2, 'Escribe el nombre del contacto.').max(120),
+  email: z.union([z.literal(''), z.email('Correo del contacto no válido.')]),
+  phone: z.union([z.literal(''), z.string().trim().regex(/^[\d\s+()-]{7,20}$/, 'Teléfono no válido.')]),
+});
+
+export const agreementInputSchema = z
+  .object({
+    companyId: z.uuid('Elige la empresa (marca).'),
+    code: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9-]{2,20}$/, 'La clave es de 2 a 20 letras, números o guiones, por ejemplo GOB-JAL.'),
+    name: z.string().trim().min(3, 'Escribe el nombre del convenio.').max(120, 'El nombre es demasiado largo.'),
+    employerName: z.string().trim().min(3, 'Escribe el nombre del patrón.').max(160, 'El nombre es demasiado largo.'),
+    employerRfc: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}$/, 'RFC del patrón no válido: 12 caracteres para una empresa, 13 para una persona.'),
+    sector: z.enum(SECTORS, 'Elige el sector.'),
+    frequency: z.enum(PAY_FREQUENCIES, 'Elige la periodicidad de pago.'),
+    maxDeductionPct: percent('Descuento máximo').refine((value) => Number(value) > 0, 'Descuento máximo: debe ser mayor que 0.'),
+    remittanceLagDays: z.number().int('Días de tránsito: número entero.').min(0, 'Días de tránsito: 0 o más.').max(120, 'Días de tránsito: máximo 120.'),
+    validFrom: isoDate('Vigente desde'),
+    validTo: isoDate('Vigente hasta').nullable(),
+    contacts: z.array(contactSchema).max(10, 'Máximo 10 contactos.'),
+    products: z.array(productInputSchema).min(1, 'Agrega al menos un producto.').max(20, 'Máximo 20 productos.'),
+    layout: layoutSchema,
+    active: z.boolean(),
+  })
+  .refine((agreement) => agreement.validTo === null || agreement.validTo >= agreement.validFrom, {
+    message: 'La vigencia termina antes de empezar.',
+    path: ['validTo'],
+  });
+export type AgreementInput = z.input<typeof agreementInputSchema>;
+export type AgreementValues = z.output<typeof agreementInputSchema>;
+
+export const agreementUpdateSchema = agreementInputSchema.and(z.object({ version: z.number().int().min(1) }));
+
+export const AGREEMENT_SORT_FIELDS = ['code', 'name', 'employerName', 'sector', 'frequency', 'company', 'active'] as const;
+
+export const agreementListQuerySchema = listQueryBase.extend({
+  sort: z
+    .string()
+    .regex(new RegExp(`^-?(${AGREEMENT_SORT_FIELDS.join('|')})$`), 'Orden no válido.')
+    .optional(),
+  companyId: z.uuid('Empresa no válida.').optional(),
+  sector: z.enum(SECTORS, 'Sector no válido.').optional(),
+  frequency: z.enum(PAY_FREQUENCIES, 'Periodicidad no válida.').optional(),
+  status: z.enum(['active', 'inactive'], 'Estado no válido.').optional(),
+});
+export type AgreementListQuery = z.infer<typeof agreementListQuerySchema>;
+
+export const agreementListItemSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  employerName: z.string(),
+  sector: z.enum(SECTORS),
+  frequency: z.enum(PAY_FREQUENCIES),
+  companyId: z.string(),
+  company: z.string(),
+  activeProducts: z.number().int(),
+  active: z.boolean(),
+  version: z.number().int(),
+});
+export type AgreementListItem = z.infer<typeof agreementListItemSchema>;
+
+export const productSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  annualRatePct: z.string(),
+  ivaRatePct: z.string(),
+  openingFeePct: z.string(),
+  openingFeeFinanced: z.boolean(),
+  terms: z.array(z.number().int()),
+  minAmount: z.string(),
+  maxAmount: z.string(),
+  maxAgeAtEnd: z.number().int(),
+  active: z.boolean(),
+});
+
+export const agreementDetailSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  company: z.string(),
+  code: z.string(),
+  name: z.string(),
+  employerName: z.string(),
+  employerRfc: z.string(),
+  sector: z.enum(SECTORS),
+  frequency: z.enum(PAY_FREQUENCIES),
+  maxDeductionPct: z.string(),
+  remittanceLagDays: z.number().int(),
+  validFrom: z.string(),
+  validTo: z.string().nullable(),
+  contacts: z.array(contactSchema),
+  products: z.array(productSchema),
+  layout: layoutSchema,
+  active: z.boolean(),
+  version: z.number().int(),
+  /** A RFC whose check digit fails is accepted (≈1.5 % of real ones do) but flagged. */
+  warnings: z.array(z.object({ field: z.string(), message: z.string() })),
+  history: z.array(
+    z.object({ id: z.number().int(), occurredAt: z.string(), actorEmail: z.string().nullable(), action: z.string(), before: z.unknown(), after: z.unknown() }),
+  ),
+});
+export type AgreementDetail = z.infer<typeof agreementDetailSchema>;
+
+/** One row of a sample file as the layout reads it ("probar layout"). */
+export const layoutTestRowSchema = z.object({
+  line: z.number().int(),
+  raw: z.string(),
+  fields: z.record(z.string(), z.string()),
+  errors: z.array(z.string()),
+});
+export const layoutTestResultSchema = z.object({ rows: z.array(layoutTestRowSchema), totalRows: z.number().int(), errorRows: z.number().int() });
+export type LayoutTestResult = z.infer<typeof layoutTestResultSchema>;
