@@ -31,6 +31,9 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/user/user-new': () => import('../features/users/user-new.screen'),
   '/user/profile-list': () => import('../features/users/profile-list.screen'),
   '/user/user-edit/:id': () => import('../features/users/user-edit.screen'),
+  '/catalog/contract-list': () => import('../features/agreements/contract-list.screen'),
+  '/catalog/contract-new': () => import('../features/agreements/contract-new.screen'),
+  '/catalog/contract-edit/:id': () => import('../features/agreements/contract-edit.screen'),
 };
 
 const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {

@@ -12,7 +12,8 @@ import type { AuditEntry } from '@portal/contract';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { formatDateTime } from '../../lib/format';
 import { UserForm } from './user-form';
-import { useCompanies, useProfiles, useUpdateUser, useUser } from './users.queries';
+import { useProfiles, useUpdateUser, useUser } from './users.queries';
+import { useCompanies } from '../../lib/catalogs';
 
 const ACTIONS: Record<string, string> = {
   'user.create': 'Alta',

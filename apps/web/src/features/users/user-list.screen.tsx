@@ -15,27 +15,16 @@ import { hasPermission } from '../../app/auth/session';
 import { useConfirm } from '../../app/shell/confirm-dialog';
 import { FilterBar, SelectFilter } from '../../components/filter-bar';
 import { ServerDataGrid } from '../../components/server-data-grid';
-import { apiFetch } from '../../lib/api';
+import { downloadFromApi, exportQuery } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
-import { useCompanies, useProfiles, useSetUserStatus, useUserList } from './users.queries';
+import { useProfiles, useSetUserStatus, useUserList } from './users.queries';
+import { useCompanies } from '../../lib/catalogs';
 
 const STATUS_OPTIONS = [
   { value: 'active', label: 'Activos' },
   { value: 'inactive', label: 'Inactivos' },
 ];
-
-/** Downloads the server's .xlsx of the current filter (a link cannot carry the bearer token). */
-async function downloadExport(query: URLSearchParams) {
-  query.delete('page');
-  query.delete('pageSize');
-  const response = await apiFetch(`/api/users/export.xlsx?${query}`, { headers: { accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'usuarios.xlsx';
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = Object.assign(document.createElement('a'), { href: url, download: name });
-  anchor.click();
-  URL.revokeObjectURL(url);
-}
 
 export default function UserListScreen() {
   const navigate = useNavigate();
@@ -116,7 +105,7 @@ export default function UserListScreen() {
               disabled={exporting}
               onClick={() => {
                 setExporting(true);
-                downloadExport(new URLSearchParams(queryString))
+                downloadFromApi(`/api/users/export.xlsx?${exportQuery(queryString)}`, 'usuarios.xlsx')
                   .catch((error: Error) => setMessage({ kind: 'error', text: error.message }))
                   .finally(() => setExporting(false));
               }}

@@ -4,7 +4,8 @@ import Typography from '@mui/material/Typography';
 import { useNavigate } from 'react-router';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { EMPTY_USER, UserForm } from './user-form';
-import { useCompanies, useCreateUser, useProfiles } from './users.queries';
+import { useCreateUser, useProfiles } from './users.queries';
+import { useCompanies } from '../../lib/catalogs';
 
 export default function UserNewScreen() {
   const navigate = useNavigate();

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Company, Profile, ProfileInput, UserDetail, UserInput, UserListItem } from '@portal/contract';
+import type { Profile, ProfileInput, UserDetail, UserInput, UserListItem } from '@portal/contract';
 import { apiJson, jsonBody } from '../../lib/api';
 
 export const usersKeys = {
@@ -7,7 +7,6 @@ export const usersKeys = {
   list: (query: string) => ['users', 'list', query] as const,
   detail: (id: string) => ['users', 'detail', id] as const,
   profiles: ['profiles'] as const,
-  companies: ['companies'] as const,
 };
 
 export function useUserList(query: string) {
@@ -24,10 +23,6 @@ export function useUser(id: string) {
 
 export function useProfiles() {
   return useQuery({ queryKey: usersKeys.profiles, queryFn: () => apiJson<{ items: Profile[] }>('/api/profiles').then((body) => body.items) });
-}
-
-export function useCompanies() {
-  return useQuery({ queryKey: usersKeys.companies, queryFn: () => apiJson<{ items: Company[] }>('/api/companies').then((body) => body.items) });
 }
 
 function useInvalidating<Args, Result>(run: (args: Args) => Promise<Result>, keys: readonly (readonly string[])[]) {

@@ -1,0 +1,201 @@
+import {
+  LAYOUT_FIELDS,
+  agreementInputSchema,
+  type AgreementDetail,
+  type AgreementInput,
+  type Layout,
+  type LayoutField,
+  type PayFrequency,
+} from '@portal/contract';
+
+/** What the form edits: text as typed (numbers and lists included), turned into the contract's shape on submit. */
+export interface ProductForm {
+  id?: string;
+  name: string;
+  annualRatePct: string;
+  ivaRatePct: string;
+  openingFeePct: string;
+  openingFeeFinanced: boolean;
+  terms: string;
+  minAmount: string;
+  maxAmount: string;
+  maxAgeAtEnd: string;
+  active: boolean;
+}
+
+export interface LayoutForm {
+  format: Layout['format'];
+  delimiter: ',' | ';' | '|' | '\t';
+  hasHeader: boolean;
+  amountInCents: boolean;
+  sheet: string;
+  columns: Record<LayoutField, string>;
+  starts: Record<LayoutField, string>;
+  lengths: Record<LayoutField, string>;
+}
+
+export interface AgreementForm {
+  companyId: string;
+  code: string;
+  name: string;
+  employerName: string;
+  employerRfc: string;
+  sector: string;
+  frequency: PayFrequency | '';
+  maxDeductionPct: string;
+  remittanceLagDays: string;
+  validFrom: string;
+  validTo: string;
+  contacts: { name: string; email: string; phone: string }[];
+  products: ProductForm[];
+  layout: LayoutForm;
+  active: boolean;
+}
+
+const blankFields = (): Record<LayoutField, string> => Object.fromEntries(LAYOUT_FIELDS.map((field) => [field, ''])) as Record<LayoutField, string>;
+
+export const EMPTY_PRODUCT: ProductForm = {
+  name: '',
+  annualRatePct: '',
+  ivaRatePct: '16',
+  openingFeePct: '0',
+  openingFeeFinanced: false,
+  terms: '',
+  minAmount: '',
+  maxAmount: '',
+  maxAgeAtEnd: '75',
+  active: true,
+};
+
+export function emptyAgreement(today: string): AgreementForm {
+  return {
+    companyId: '',
+    code: '',
+    name: '',
+    employerName: '',
+    employerRfc: '',
+    sector: '',
+    frequency: '',
+    maxDeductionPct: '30',
+    remittanceLagDays: '10',
+    validFrom: today,
+    validTo: '',
+    contacts: [],
+    products: [{ ...EMPTY_PRODUCT }],
+    layout: { format: 'csv', delimiter: ',', hasHeader: true, amountInCents: false, sheet: '', columns: blankFields(), starts: blankFields(), lengths: blankFields() },
+    active: true,
+  };
+}
+
+const integer = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+export function toLayout(form: LayoutForm): Layout {
+  const pick = (source: Record<LayoutField, string>) =>
+    Object.fromEntries(LAYOUT_FIELDS.filter((field) => source[field].trim() !== '').map((field) => [field, Number(source[field])]));
+  if (form.format === 'fixed') {
+    const positions = Object.fromEntries(
+      LAYOUT_FIELDS.filter((field) => form.starts[field].trim() !== '' || form.lengths[field].trim() !== '').map((field) => [
+        field,
+        { start: integer(form.starts[field]), length: integer(form.lengths[field]) },
+      ]),
+    );
+    return { format: 'fixed', amountInCents: form.amountInCents, positions } as Layout;
+  }
+  const columns = pick(form.columns) as Extract<Layout, { format: 'csv' }>['columns'];
+  return form.format === 'csv'
+    ? { format: 'csv', delimiter: form.delimiter, hasHeader: form.hasHeader, amountInCents: form.amountInCents, columns }
+    : { format: 'xlsx', ...(form.sheet.trim() ? { sheet: form.sheet.trim() } : {}), hasHeader: form.hasHeader, amountInCents: form.amountInCents, columns };
+}
+
+export function toInput(form: AgreementForm): AgreementInput {
+  return {
+    companyId: form.companyId,
+    code: form.code,
+    name: form.name,
+    employerName: form.employerName,
+    employerRfc: form.employerRfc,
+    sector: form.sector as AgreementInput['sector'],
+    frequency: form.frequency as PayFrequency,
+    maxDeductionPct: form.maxDeductionPct,
+    remittanceLagDays: integer(form.remittanceLagDays),
+    validFrom: form.validFrom,
+    validTo: form.validTo.trim() === '' ? null : form.validTo,
+    contacts: form.contacts,
+    products: form.products.map(({ id, terms, maxAgeAtEnd, ...product }) => ({
+      ...(id ? { id } : {}),
+      ...product,
+      terms: terms
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((term) => Number(term)),
+      maxAgeAtEnd: integer(maxAgeAtEnd),
+    })),
+    layout: toLayout(form.layout),
+    active: form.active,
+  };
+}
+
+export function fromDetail(detail: AgreementDetail): AgreementForm {
+  const layout = detail.layout;
+  const columns = blankFields();
+  const starts = blankFields();
+  const lengths = blankFields();
+  if (layout.format === 'fixed') {
+    for (const field of LAYOUT_FIELDS) {
+      const position = layout.positions[field];
+      if (position) {
+        starts[field] = String(position.start);
+        lengths[field] = String(position.length);
+      }
+    }
+  } else {
+    for (const field of LAYOUT_FIELDS) {
+      const column = layout.columns[field];
+      if (column !== undefined) columns[field] = String(column);
+    }
+  }
+  return {
+    companyId: detail.companyId,
+    code: detail.code,
+    name: detail.name,
+    employerName: detail.employerName,
+    employerRfc: detail.employerRfc,
+    sector: detail.sector,
+    frequency: detail.frequency,
+    maxDeductionPct: detail.maxDeductionPct,
+    remittanceLagDays: String(detail.remittanceLagDays),
+    validFrom: detail.validFrom,
+    validTo: detail.validTo ?? '',
+    contacts: detail.contacts,
+    products: detail.products
+      .filter((product) => product.active)
+      .map((product) => ({ ...product, terms: product.terms.join(', '), maxAgeAtEnd: String(product.maxAgeAtEnd) })),
+    layout: {
+      format: layout.format,
+      delimiter: layout.format === 'csv' ? layout.delimiter : ',',
+      hasHeader: layout.format === 'fixed' ? false : layout.hasHeader,
+      amountInCents: layout.amountInCents ?? layout.format === 'fixed',
+      sheet: layout.format === 'xlsx' ? (layout.sheet ?? '') : '',
+      columns,
+      starts,
+      lengths,
+    },
+    active: detail.active,
+  };
+}
+
+/** A contract path (`layout.positions.amount.start`) as the form's field name (`layout.starts.amount`). */
+export function formFieldOf(path: readonly PropertyKey[]): string {
+  const parts = path.map(String);
+  if (parts[0] === 'layout' && parts[1] === 'positions' && parts.length === 4) return `layout.${parts[3] === 'start' ? 'starts' : 'lengths'}.${parts[2]}`;
+  return parts.join('.');
+}
+
+export type FieldProblems = { field: string; message: string }[];
+
+/** The contract's checks on the whole form: an empty list means it can be sent. */
+export function validateAgreement(form: AgreementForm): FieldProblems {
+  const parsed = agreementInputSchema.safeParse(toInput(form));
+  return parsed.success ? [] : parsed.error.issues.map((issue) => ({ field: formFieldOf(issue.path), message: issue.message }));
+}
+

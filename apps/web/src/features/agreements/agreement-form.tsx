@@ -1,0 +1,471 @@
+import { useMemo, useState } from 'react';
+import { useFieldArray, useForm, useWatch, type Control, type FieldPath } from 'react-hook-form';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Grid from '@mui/material/Grid';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
+import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
+import { isValidRfc } from '@portal/lending';
+import {
+  FREQUENCY_LABELS,
+  LAYOUT_FIELDS,
+  LAYOUT_FIELD_LABELS,
+  PAY_FREQUENCIES,
+  SECTORS,
+  SECTOR_LABELS,
+  layoutSchema,
+  type AgreementInput,
+  type Company,
+  type LayoutTestResult,
+  type PayFrequency,
+} from '@portal/contract';
+import { SelectFormField, SwitchFormField, TextFormField } from '../../components/form-fields';
+import { ApiError } from '../../lib/api';
+import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
+import { payrollCalendar, sampleLoan } from './agreement-preview';
+import { testLayout } from './agreements.queries';
+
+const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
+const shortDate = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeZone: 'UTC' });
+const showMoney = (value: string) => money.format(Number(value));
+const showDate = (iso: string) => shortDate.format(new Date(`${iso}T00:00:00Z`));
+/** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
+const FIELDS = new Set(['companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays', 'validFrom', 'validTo']);
+const DELIMITERS = [
+  { value: ',', label: 'Coma (,)' },
+  { value: ';', label: 'Punto y coma (;)' },
+  { value: '|', label: 'Barra (|)' },
+  { value: '\t', label: 'Tabulador' },
+];
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Paper sx={{ p: 3, mb: 3 }} component="section" aria-label={title}>
+      <Typography variant="h2" component="h2" sx={{ mb: 2 }}>
+        {title}
+      </Typography>
+      {children}
+    </Paper>
+  );
+}
+
+/** Schedule and CAT of a sample loan of one product, and the next discount dates: computed in the browser, exactly. */
+function ProductPreview({ control, today }: { control: Control<AgreementForm>; today: string }) {
+  const products = useWatch({ control, name: 'products' });
+  const frequency = useWatch({ control, name: 'frequency' });
+  const [index, setIndex] = useState(0);
+  const [amount, setAmount] = useState('10000');
+  const product = products[Math.min(index, products.length - 1)];
+  const terms = (product?.terms ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
+  const [chosenTerm, setChosenTerm] = useState<number | null>(null);
+  const term = chosenTerm !== null && terms.includes(chosenTerm) ? chosenTerm : terms[0];
+
+  const result = useMemo(() => {
+    if (!product || !frequency || !term) return null;
+    try {
+      const calendar = payrollCalendar(frequency, today, 6);
+      return {
+        calendar,
+        loan: sampleLoan({
+          amount,
+          annualRatePct: product.annualRatePct,
+          ivaRatePct: product.ivaRatePct,
+          openingFeePct: product.openingFeePct,
+          openingFeeFinanced: product.openingFeeFinanced,
+          term,
+          frequency: frequency as PayFrequency,
+          firstDueDate: calendar[0]!,
+        }),
+      };
+    } catch {
+      return null;
+    }
+  }, [product, frequency, term, amount, today]);
+
+  return (
+    <Section title="Simulación y calendario de descuentos">
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
+        <TextField select label="Producto" value={Math.min(index, products.length - 1)} onChange={(event) => setIndex(Number(event.target.value))} sx={{ minWidth: 220 }}>
+          {products.map((entry, position) => (
+            <MenuItem key={position} value={position}>
+              {entry.name || `Producto ${position + 1}`}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField label="Monto de ejemplo" value={amount} onChange={(event) => setAmount(event.target.value)} sx={{ maxWidth: 200 }} />
+        <TextField select label="Plazo" value={term ?? ''} onChange={(event) => setChosenTerm(Number(event.target.value))} sx={{ minWidth: 140 }} disabled={terms.length === 0}>
+          {terms.map((entry) => (
+            <MenuItem key={entry} value={entry}>
+              {entry} pagos
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+      {!result ? (
+        <Alert severity="info">Elige la periodicidad y completa tasa, IVA, comisión y plazos del producto para ver la simulación.</Alert>
+      ) : (
+        <>
+          <Typography sx={{ mb: 1 }} aria-label="Resumen de la simulación">
+            Descuento por periodo: <strong>{showMoney(result.loan.schedule.installment)}</strong> · CAT: <strong>{result.loan.cat} %</strong> sin IVA · Comisión por apertura:{' '}
+            {showMoney(result.loan.openingFee)} · Monto a dispersar: {showMoney(result.loan.netDisbursement)}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            Próximos descuentos de nómina: {result.calendar.map(showDate).join(' · ')}
+          </Typography>
+          <Table size="small" aria-label="Tabla de amortización de ejemplo">
+            <TableHead>
+              <TableRow>
+                {['Pago', 'Fecha', 'Capital', 'Interés', 'IVA', 'Descuento', 'Saldo'].map((label) => (
+                  <TableCell key={label} align={label === 'Pago' || label === 'Fecha' ? 'left' : 'right'}>
+                    {label}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {result.loan.schedule.rows
+                .filter((row, position, rows) => position < 6 || position === rows.length - 1)
+                .map((row) => (
+                  <TableRow key={row.number}>
+                    <TableCell>{row.number}</TableCell>
+                    <TableCell>{showDate(row.dueDate)}</TableCell>
+                    <TableCell align="right">{showMoney(row.principal)}</TableCell>
+                    <TableCell align="right">{showMoney(row.interest)}</TableCell>
+                    <TableCell align="right">{showMoney(row.iva)}</TableCell>
+                    <TableCell align="right">{showMoney(row.payment)}</TableCell>
+                    <TableCell align="right">{showMoney(row.balance)}</TableCell>
+                  </TableRow>
+                ))}
+            </TableBody>
+          </Table>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function LayoutTester({ control }: { control: Control<AgreementForm> }) {
+  const layoutForm = useWatch({ control, name: 'layout' });
+  const [state, setState] = useState<{ busy: boolean; result?: LayoutTestResult; error?: string }>({ busy: false });
+
+  const run = async (file: File) => {
+    const layout = layoutSchema.safeParse(toLayout(layoutForm));
+    if (!layout.success) {
+      setState({ busy: false, error: layout.error.issues.map((issue) => issue.message).join(' ') });
+      return;
+    }
+    setState({ busy: true });
+    try {
+      setState({ busy: false, result: await testLayout(toLayout(layoutForm), file) });
+    } catch (error) {
+      setState({ busy: false, error: (error as Error).message });
+    }
+  };
+
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Button component="label" variant="outlined" startIcon={<UploadFileOutlined />} disabled={state.busy}>
+        {state.busy ? 'Leyendo…' : 'Probar layout con un archivo'}
+        <input
+          hidden
+          type="file"
+          aria-label="Archivo de muestra"
+          accept=".csv,.txt,.xlsx"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void run(file);
+          }}
+        />
+      </Button>
+      {state.error && (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {state.error}
+        </Alert>
+      )}
+      {state.result && (
+        <Box sx={{ mt: 2 }}>
+          <Typography sx={{ mb: 1 }}>
+            {state.result.totalRows} filas leídas, {state.result.errorRows} con errores. Primeras {state.result.rows.length}:
+          </Typography>
+          <Table size="small" aria-label="Filas leídas con el layout">
+            <TableHead>
+              <TableRow>
+                <TableCell>Línea</TableCell>
+                {LAYOUT_FIELDS.map((field) => (
+                  <TableCell key={field}>{LAYOUT_FIELD_LABELS[field]}</TableCell>
+                ))}
+                <TableCell>Errores</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {state.result.rows.map((row) => (
+                <TableRow key={row.line} sx={row.errors.length ? { bgcolor: '#fdecea' } : undefined}>
+                  <TableCell>{row.line}</TableCell>
+                  {LAYOUT_FIELDS.map((field) => (
+                    <TableCell key={field}>{row.fields[field] ?? ''}</TableCell>
+                  ))}
+                  <TableCell>{row.errors.join(' ')}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+/**
+ * The agreement form of "Nuevo Convenio" and the edit screen. The contract's schema checks it before sending; the
+ * API checks it again and its refusals land next to their fields.
+ */
+export function AgreementFormView(props: {
+  defaultValues: AgreementForm;
+  companies: Company[];
+  today: string;
+  submitLabel: string;
+  onSubmit: (input: AgreementInput) => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const form = useForm<AgreementForm>({ defaultValues: props.defaultValues });
+  const { control } = form;
+  const contacts = useFieldArray({ control, name: 'contacts' });
+  const products = useFieldArray({ control, name: 'products' });
+  const format = useWatch({ control, name: 'layout.format' });
+  const rfc = useWatch({ control, name: 'employerRfc' });
+  const [problems, setProblems] = useState<string[]>([]);
+  const [layoutProblem, setLayoutProblem] = useState<string | null>(null);
+
+  const place = (list: { field: string; message: string }[]) => {
+    const unplaced: string[] = [];
+    let layout: string | null = null;
+    for (const problem of list) {
+      if (problem.field === 'layout.columns' || problem.field === 'layout.positions' || problem.field === 'layout') layout = problem.message;
+      else if (FIELDS.has(problem.field) || /^(products|contacts)\.\d+\.\w+$/.test(problem.field) || /^layout\.(columns|starts|lengths)\.\w+$|^layout\.\w+$/.test(problem.field)) {
+        form.setError(problem.field as FieldPath<AgreementForm>, { type: 'validate', message: problem.message });
+      } else unplaced.push(problem.message);
+    }
+    setLayoutProblem(layout);
+    setProblems(unplaced);
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    form.clearErrors();
+    const found = validateAgreement(values);
+    if (found.length > 0) {
+      place(found);
+      return;
+    }
+    place([]);
+    try {
+      await props.onSubmit(toInput(values));
+    } catch (error) {
+      if (error instanceof ApiError && error.fieldErrors.length > 0) place(error.fieldErrors);
+      else setProblems([(error as Error).message]);
+    }
+  });
+
+  const rfcWarning = rfc && isValidRfc(rfc.trim().toUpperCase()) && !isValidRfc(rfc.trim().toUpperCase(), { checkDigit: true });
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      {problems.length > 0 && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {problems.join(' ')}
+        </Alert>
+      )}
+      <Section title="Datos del convenio">
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, md: 4 }}>
+            <SelectFormField control={control} name="companyId" label="Empresa (marca)" options={props.companies.map((company) => ({ value: company.id, label: company.name }))} />
+          </Grid>
+          <Grid size={{ xs: 12, md: 3 }}>
+            <TextFormField control={control} name="code" label="Clave" required />
+          </Grid>
+          <Grid size={{ xs: 12, md: 5 }}>
+            <TextFormField control={control} name="name" label="Nombre del convenio" required />
+          </Grid>
+          <Grid size={{ xs: 12, md: 8 }}>
+            <TextFormField control={control} name="employerName" label="Patrón" required />
+          </Grid>
+          <Grid size={{ xs: 12, md: 4 }}>
+            <TextFormField
+              control={control}
+              name="employerRfc"
+              label="RFC del patrón"
+              required
+              helperText={rfcWarning ? 'El dígito verificador no coincide: se aceptará, pero confírmalo con el patrón.' : undefined}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, md: 3 }}>
+            <SelectFormField control={control} name="sector" label="Sector" options={SECTORS.map((sector) => ({ value: sector, label: SECTOR_LABELS[sector] }))} />
+          </Grid>
+          <Grid size={{ xs: 12, md: 3 }}>
+            <SelectFormField
+              control={control}
+              name="frequency"
+              label="Periodicidad de pago"
+              options={PAY_FREQUENCIES.map((frequency) => ({ value: frequency, label: FREQUENCY_LABELS[frequency] }))}
+            />
+          </Grid>
+          <Grid size={{ xs: 6, md: 3 }}>
+            <TextFormField control={control} name="maxDeductionPct" label="Descuento máximo (% del neto)" />
+          </Grid>
+          <Grid size={{ xs: 6, md: 3 }}>
+            <TextFormField control={control} name="remittanceLagDays" label="Días en tránsito" />
+          </Grid>
+          <Grid size={{ xs: 6, md: 3 }}>
+            <TextFormField control={control} name="validFrom" label="Vigente desde" type="date" slotProps={{ inputLabel: { shrink: true } }} />
+          </Grid>
+          <Grid size={{ xs: 6, md: 3 }}>
+            <TextFormField control={control} name="validTo" label="Vigente hasta (opcional)" type="date" slotProps={{ inputLabel: { shrink: true } }} />
+          </Grid>
+          <Grid size={{ xs: 12, md: 6 }}>
+            <SwitchFormField control={control} name="active" label="Activo (recibe solicitudes)" />
+          </Grid>
+        </Grid>
+        <Divider sx={{ my: 2 }} />
+        <Typography variant="subtitle1" sx={{ mb: 1, fontWeight: 600 }}>
+          Contactos
+        </Typography>
+        {contacts.fields.map((field, index) => (
+          <Stack key={field.id} direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
+            <TextFormField control={control} name={`contacts.${index}.name`} label="Nombre del contacto" />
+            <TextFormField control={control} name={`contacts.${index}.email`} label="Correo" />
+            <TextFormField control={control} name={`contacts.${index}.phone`} label="Teléfono" />
+            <IconButton aria-label={`Quitar contacto ${index + 1}`} onClick={() => contacts.remove(index)}>
+              <DeleteOutline />
+            </IconButton>
+          </Stack>
+        ))}
+        <Button onClick={() => contacts.append({ name: '', email: '', phone: '' })}>Agregar contacto</Button>
+      </Section>
+
+      <Section title="Productos">
+        {products.fields.map((field, index) => (
+          <Box key={field.id} sx={{ mb: 3 }} role="group" aria-label={`Producto ${index + 1}`}>
+            <Grid container spacing={2}>
+              <Grid size={{ xs: 12, md: 4 }}>
+                <TextFormField control={control} name={`products.${index}.name`} label="Nombre del producto" />
+              </Grid>
+              <Grid size={{ xs: 4, md: 2 }}>
+                <TextFormField control={control} name={`products.${index}.annualRatePct`} label="Tasa anual %" />
+              </Grid>
+              <Grid size={{ xs: 4, md: 2 }}>
+                <TextFormField control={control} name={`products.${index}.ivaRatePct`} label="IVA %" />
+              </Grid>
+              <Grid size={{ xs: 4, md: 2 }}>
+                <TextFormField control={control} name={`products.${index}.openingFeePct`} label="Comisión apertura %" />
+              </Grid>
+              <Grid size={{ xs: 12, md: 2 }}>
+                <SwitchFormField control={control} name={`products.${index}.openingFeeFinanced`} label="Comisión financiada" />
+              </Grid>
+              <Grid size={{ xs: 12, md: 4 }}>
+                <TextFormField control={control} name={`products.${index}.terms`} label="Plazos permitidos (pagos)" helperText="Separados por comas, por ejemplo 12, 24, 36" />
+              </Grid>
+              <Grid size={{ xs: 4, md: 3 }}>
+                <TextFormField control={control} name={`products.${index}.minAmount`} label="Monto mínimo" />
+              </Grid>
+              <Grid size={{ xs: 4, md: 3 }}>
+                <TextFormField control={control} name={`products.${index}.maxAmount`} label="Monto máximo" />
+              </Grid>
+              <Grid size={{ xs: 4, md: 2 }}>
+                <TextFormField control={control} name={`products.${index}.maxAgeAtEnd`} label="Edad máx. al terminar" />
+              </Grid>
+            </Grid>
+            {products.fields.length > 1 && (
+              <Button color="error" size="small" sx={{ mt: 1 }} onClick={() => products.remove(index)}>
+                Quitar producto
+              </Button>
+            )}
+            <Divider sx={{ mt: 2 }} />
+          </Box>
+        ))}
+        <Button onClick={() => products.append({ ...EMPTY_PRODUCT })}>Agregar producto</Button>
+      </Section>
+
+      <ProductPreview control={control} today={props.today} />
+
+      <Section title="Layout del archivo de pagos">
+        {layoutProblem && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {layoutProblem}
+          </Alert>
+        )}
+        <Grid container spacing={2} sx={{ mb: 2 }}>
+          <Grid size={{ xs: 12, md: 3 }}>
+            <SelectFormField
+              control={control}
+              name="layout.format"
+              label="Formato"
+              options={[
+                { value: 'csv', label: 'CSV (texto separado)' },
+                { value: 'xlsx', label: 'Excel (.xlsx)' },
+                { value: 'fixed', label: 'Ancho fijo' },
+              ]}
+            />
+          </Grid>
+          {format === 'csv' && (
+            <Grid size={{ xs: 12, md: 3 }}>
+              <SelectFormField control={control} name="layout.delimiter" label="Separador" options={DELIMITERS} />
+            </Grid>
+          )}
+          {format === 'xlsx' && (
+            <Grid size={{ xs: 12, md: 3 }}>
+              <TextFormField control={control} name="layout.sheet" label="Hoja (vacío: la primera)" />
+            </Grid>
+          )}
+          {format !== 'fixed' && (
+            <Grid size={{ xs: 12, md: 3 }}>
+              <SwitchFormField control={control} name="layout.hasHeader" label="La primera fila es encabezado" />
+            </Grid>
+          )}
+          <Grid size={{ xs: 12, md: 3 }}>
+            <SwitchFormField control={control} name="layout.amountInCents" label="Importes en centavos" />
+          </Grid>
+        </Grid>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {format === 'fixed'
+            ? 'Posición inicial (desde 1) y longitud de cada campo. Deja vacío lo que el archivo no trae.'
+            : 'Número de columna (desde 1) de cada campo. Deja vacío lo que el archivo no trae.'}
+        </Typography>
+        <Grid container spacing={2}>
+          {LAYOUT_FIELDS.map((field) => (
+            <Grid key={field} size={{ xs: 12, sm: 6, md: 4 }}>
+              {format === 'fixed' ? (
+                <Stack direction="row" spacing={1}>
+                  <TextFormField control={control} name={`layout.starts.${field}`} label={`${LAYOUT_FIELD_LABELS[field]}: inicio`} />
+                  <TextFormField control={control} name={`layout.lengths.${field}`} label="longitud" />
+                </Stack>
+              ) : (
+                <TextFormField control={control} name={`layout.columns.${field}`} label={`${LAYOUT_FIELD_LABELS[field]}: columna`} />
+              )}
+            </Grid>
+          ))}
+        </Grid>
+        <LayoutTester control={control} />
+      </Section>
+
+      <Stack direction="row" spacing={2}>
+        <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? 'Guardando…' : props.submitLabel}
+        </Button>
+        <Button onClick={props.onCancel}>Cancelar</Button>
+      </Stack>
+    </form>
+  );
+}
