@@ -33,6 +33,17 @@ export {
 export { computeCat, periodicIrr, scheduleCat, type CatInput } from './cat.ts';
 
 export {
+  ageOn,
+  assessEligibility,
+  quoteLoan,
+  type EligibilityInput,
+  type EligibilityResult,
+  type IneligibilityCode,
+  type LoanQuote,
+  type LoanQuoteInput,
+} from './eligibility.ts';
+
+export {
   DEFAULT_COMPONENT_ORDER,
   installmentsFromSchedule,
   type Component,

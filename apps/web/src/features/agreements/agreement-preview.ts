@@ -1,4 +1,4 @@
-import { buildSchedule, daysInMonth, divRoundHalfUp, dueDates, formatCents, parseCents, parseRate, scheduleCat, type Schedule } from '@portal/lending';
+import { daysInMonth, dueDates, quoteLoan, type LoanQuote } from '@portal/lending';
 import { percentToFraction, type PayFrequency } from '@portal/contract';
 
 /** The next payroll discount date after `today` (ISO), as the agreement's frequency places them. */
@@ -26,19 +26,7 @@ export function payrollCalendar(frequency: PayFrequency, today: string, count = 
   return dueDates(frequency, nextDiscountDate(frequency, today), count);
 }
 
-export interface SampleLoan {
-  amount: string;
-  openingFee: string;
-  principal: string;
-  netDisbursement: string;
-  schedule: Schedule;
-  cat: string;
-}
-
-/**
- * A sample loan of a product, computed exactly with packages/lending: the opening fee either financed (added to the
- * principal) or deducted from the disbursement; the CAT over the net disbursement.
- */
+/** A sample loan of a product as the agreement form shows it: its percentages turned into packages/lending's fractions. */
 export function sampleLoan(input: {
   amount: string;
   annualRatePct: string;
@@ -48,26 +36,15 @@ export function sampleLoan(input: {
   term: number;
   frequency: PayFrequency;
   firstDueDate: string;
-}): SampleLoan {
-  const amount = parseCents(input.amount, 'amount');
-  const rate = parseRate(percentToFraction(input.openingFeePct), 'openingFeePct');
-  const fee = divRoundHalfUp(amount * rate.num, rate.den);
-  const principal = input.openingFeeFinanced ? amount + fee : amount;
-  const net = input.openingFeeFinanced ? amount : amount - fee;
-  const schedule = buildSchedule({
-    principal: formatCents(principal),
+}): LoanQuote {
+  return quoteLoan({
+    amount: input.amount,
     annualRate: percentToFraction(input.annualRatePct),
     ivaRate: percentToFraction(input.ivaRatePct),
+    openingFeeRate: percentToFraction(input.openingFeePct),
+    openingFeeFinanced: input.openingFeeFinanced,
     term: input.term,
     frequency: input.frequency,
     firstDueDate: input.firstDueDate,
   });
-  return {
-    amount: formatCents(amount),
-    openingFee: formatCents(fee),
-    principal: formatCents(principal),
-    netDisbursement: formatCents(net),
-    schedule,
-    cat: scheduleCat(schedule, formatCents(net), input.frequency),
-  };
 }
