@@ -24,6 +24,7 @@ import { outboxRoutes } from './modules/outbox/outbox.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { profilesRoutes } from './modules/users/profiles.routes';
 import { agreementsRoutes } from './modules/agreements/agreements.routes';
+import { preRequestsRoutes } from './modules/origination/pre-requests.routes';
 
 z.config(z.locales.es());
 
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(usersRoutes(deps));
       await api.register(profilesRoutes(deps));
       await api.register(agreementsRoutes(deps));
+      await api.register(preRequestsRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -3,3 +3,4 @@ export * from './session';
 export * from './problem';
 export * from './users';
 export * from './agreements';
+export * from './origination';

@@ -32,6 +32,8 @@ export {
 
 export { computeCat, periodicIrr, scheduleCat, type CatInput } from './cat.ts';
 
+export { nextDiscountDate, payrollCalendar } from './calendar.ts';
+
 export {
   ageOn,
   assessEligibility,

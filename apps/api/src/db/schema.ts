@@ -202,3 +202,51 @@ export const agreementProducts = pgTable(
   },
   (table) => [index('agreement_products_agreement_idx').on(table.agreementId)],
 );
+
+/** Acreditados: one row per CURP; what a request adds (address, contact) comes with the request. */
+export const clients = pgTable('clients', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  curp: text('curp').notNull().unique(),
+  rfc: text('rfc'),
+  firstNames: text('first_names').notNull(),
+  lastName1: text('last_name_1').notNull(),
+  lastName2: text('last_name_2'),
+  birthDate: date('birth_date').notNull(),
+  sex: text('sex', { enum: ['H', 'M'] }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Pre-solicitudes: a quote with its verdict, computed by packages/lending and kept as it was shown. */
+export const preRequests = pgTable(
+  'pre_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: bigserial('number', { mode: 'number' }).notNull().unique(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => agreements.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => agreementProducts.id),
+    employeeNumber: text('employee_number').notNull(),
+    netSalary: numeric('net_salary', { precision: 14, scale: 2 }).notNull(),
+    otherDeductions: numeric('other_deductions', { precision: 14, scale: 2 }).notNull(),
+    amount: numeric('amount', { precision: 14, scale: 2 }).notNull(),
+    term: integer('term').notNull(),
+    capacity: numeric('capacity', { precision: 14, scale: 2 }).notNull(),
+    installment: numeric('installment', { precision: 14, scale: 2 }).notNull(),
+    cat: text('cat').notNull(),
+    result: text('result', { enum: ['pre-aprobada', 'rechazada'] }).notNull(),
+    reasons: jsonb('reasons').notNull().default(sql`'[]'::jsonb`),
+    status: text('status', { enum: ['borrador', 'enviada', 'convertida', 'vencida'] }).notNull().default('borrador'),
+    createdBy: uuid('created_by').references(() => users.id),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('pre_requests_client_idx').on(table.clientId), index('pre_requests_created_by_idx').on(table.createdBy, table.createdAt)],
+);

@@ -18,7 +18,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
-import { isValidRfc } from '@portal/lending';
+import { isValidRfc, payrollCalendar } from '@portal/lending';
 import {
   FREQUENCY_LABELS,
   LAYOUT_FIELDS,
@@ -35,7 +35,7 @@ import {
 import { SelectFormField, SwitchFormField, TextFormField } from '../../components/form-fields';
 import { ApiError } from '../../lib/api';
 import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
-import { payrollCalendar, sampleLoan } from './agreement-preview';
+import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 
 const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });

@@ -1,0 +1,118 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildSchedule } from '@portal/lending';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { agreementProducts, agreements, auditEvents } from '../../db/schema';
+
+type Json = Record<string, unknown>;
+
+describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
+  let ctx: TestContext;
+  let originacion: { authorization: string };
+  let jal: { agreementId: string; productId: string };
+  let acme: { agreementId: string; productId: string };
+
+  const productOf = async (code: string) => {
+    const [row] = await ctx.db
+      .select({ agreementId: agreements.id, productId: agreementProducts.id })
+      .from(agreements)
+      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+      .where(eq(agreements.code, code));
+    return row!;
+  };
+
+  beforeEach(async () => {
+    ctx = await createTestApp(engine);
+    originacion = await ctx.as('originacion@demo.mx');
+    jal = await productOf('GOB-JAL');
+    acme = await productOf('ACME-PRIV');
+  });
+  afterEach(() => ctx.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers = originacion) => ctx.app.inject({ method, url, payload, headers });
+
+  const input = (overrides: Json = {}) => ({
+    curp: 'pxne660720hmcxtn06',
+    rfc: '',
+    firstNames: 'Enrique',
+    lastName1: 'Peña',
+    lastName2: 'Nieto',
+    ...jal,
+    employeeNumber: 'J-1001',
+    netSalary: '8000',
+    otherDeductions: '500',
+    amount: '20000',
+    term: 24,
+    ...overrides,
+  });
+
+  it('simulates on the server: CURP facts, capacity, schedule and CAT from packages/lending', async () => {
+    const response = await call('POST', '/api/pre-requests/simulate', input());
+    expect(response.statusCode).toBe(200);
+    const simulation = response.json<{ schedule: { balance: string }[]; installment: string; result: string }>();
+    expect(simulation).toMatchObject({ birthDate: '1966-07-20', sex: 'H', capacity: '1900.00', firstDueDate: '2026-11-30', result: 'pre-aprobada', reasons: [], openingFee: '400.00', netDisbursement: '19600.00' });
+    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30' });
+    expect(simulation.installment).toBe(expected.installment);
+    expect(simulation.schedule).toEqual(expected.rows);
+  });
+
+  it('rejects with every reason, and refuses a bad CURP or a product of another agreement', async () => {
+    const rejected = await call('POST', '/api/pre-requests/simulate', input({ curp: 'LOOA531113HTCPBN07', ...acme, amount: '1000', term: 30, netSalary: '3000', otherDeductions: '700' }));
+    expect(rejected.json<{ reasons: { code: string }[] }>().reasons.map((reason) => reason.code)).toEqual(['capacity', 'amount', 'term', 'age']);
+    const badCurp = await call('POST', '/api/pre-requests/simulate', input({ curp: 'PXNE661320HMCXTN06' }));
+    expect(badCurp.statusCode).toBe(400);
+    expect(badCurp.json()).toMatchObject({ errors: [{ field: 'curp', message: 'La fecha de nacimiento de la CURP no existe en el calendario.' }] });
+    const mixed = await call('POST', '/api/pre-requests/simulate', input({ productId: acme.productId }));
+    expect(mixed.json()).toMatchObject({ errors: [{ field: 'productId', message: 'El producto no pertenece al convenio elegido.' }] });
+  });
+
+  it('saves a draft, lists it as mine, sends it, and then refuses a second open one for the same CURP', async () => {
+    const created = await call('POST', '/api/pre-requests', input());
+    expect(created.statusCode).toBe(201);
+    const draft = created.json<{ id: string; folio: string; status: string; version: number }>();
+    expect(draft).toMatchObject({ status: 'borrador', result: 'pre-aprobada', curp: 'PXNE660720HMCXTN06', createdBy: 'originacion@demo.mx' });
+    expect(draft.folio).toMatch(/^PS-\d{6}$/);
+
+    expect((await call('GET', '/api/pre-requests')).json<{ total: number }>().total).toBe(1);
+    expect((await call('GET', '/api/pre-requests', undefined, await ctx.as('admin@demo.mx'))).json<{ total: number }>().total).toBe(0);
+
+    const sent = await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version });
+    expect(sent.json()).toMatchObject({ status: 'enviada', version: draft.version + 1 });
+    const again = await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version + 1 });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ detail: string }>().detail).toBe('No se puede enviar una pre-solicitud en estado enviada; solo los borradores.');
+
+    const second = await call('POST', '/api/pre-requests/simulate', input({ amount: '5000' }));
+    expect(second.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${draft.folio}).` }] });
+    const audit = await ctx.db.select().from(auditEvents).where(eq(auditEvents.entityId, draft.id));
+    expect(audit.map((event) => event.action).sort()).toEqual(['pre-request.create', 'pre-request.send']);
+  });
+
+  it('re-judges a draft on edit, refuses stale edits and refuses to send a rejected one', async () => {
+    const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string; version: number }>();
+    const edited = await call('PUT', `/api/pre-requests/${draft.id}`, { ...input({ amount: '150000', term: 12 }), version: draft.version });
+    expect(edited.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'capacity' }], amount: '150000.00', version: draft.version + 1 });
+    expect((await call('PUT', `/api/pre-requests/${draft.id}`, { ...input(), version: draft.version })).statusCode).toBe(409);
+    const send = await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version + 1 });
+    expect(send.statusCode).toBe(409);
+    expect(send.json<{ detail: string }>().detail).toMatch(/^Solo se envían pre-solicitudes pre-aprobadas\. El descuento de /);
+  });
+
+  it('answers 401 without a token and 403 without the permission on every route of the module', async () => {
+    const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string }>();
+    const routes: ['GET' | 'POST' | 'PUT', string, Json?][] = [
+      ['POST', '/api/pre-requests/simulate', input()],
+      ['GET', '/api/pre-requests'],
+      ['GET', `/api/pre-requests/${draft.id}`],
+      ['POST', '/api/pre-requests', input()],
+      ['PUT', `/api/pre-requests/${draft.id}`, { ...input(), version: 1 }],
+      ['POST', `/api/pre-requests/${draft.id}/send`, { version: 1 }],
+    ];
+    const cartera = await ctx.as('cartera@demo.mx');
+    for (const [method, url, payload] of routes) {
+      expect((await ctx.app.inject({ method, url, payload })).statusCode, `${method} ${url}`).toBe(401);
+      expect((await call(method, url, payload, cartera)).statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect(ctx.app.registeredRoutes.filter((route) => route.url.startsWith('/api/pre-requests'))).toHaveLength(routes.length);
+  });
+});

@@ -1,0 +1,246 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { preRequestInputSchema, preRequestListQuerySchema, preRequestSchema, simulationSchema, type PreRequest } from '@portal/contract';
+import { agreementProducts, agreements, clients, preRequests, users } from '../../db/schema';
+import { HttpProblem } from '../../plugins/errors';
+import type { AppDeps } from '../../app';
+import { recordAudit } from '../audit/audit';
+import { folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+
+const idParams = z.object({ id: z.uuid('Identificador no válido.') });
+const versionBody = z.object({ version: z.number().int().min(1) });
+const access = { permission: '/origination/pre-request-new' } as const;
+
+const SORT: Record<string, AnyPgColumn> = { folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status: preRequests.status };
+
+function select(deps: AppDeps) {
+  return deps.db
+    .select({ request: preRequests, client: clients, agreement: agreements.name, product: agreementProducts.name, createdBy: users.email })
+    .from(preRequests)
+    .innerJoin(clients, eq(clients.id, preRequests.clientId))
+    .innerJoin(agreements, eq(agreements.id, preRequests.agreementId))
+    .innerJoin(agreementProducts, eq(agreementProducts.id, preRequests.productId))
+    .leftJoin(users, eq(users.id, preRequests.createdBy));
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
+
+function toPreRequest({ request, client, agreement, product, createdBy }: Row): PreRequest {
+  return {
+    id: request.id,
+    folio: folio(request.number),
+    status: request.status,
+    curp: client.curp,
+    rfc: client.rfc ?? '',
+    firstNames: client.firstNames,
+    lastName1: client.lastName1,
+    lastName2: client.lastName2 ?? '',
+    agreementId: request.agreementId,
+    agreement,
+    productId: request.productId,
+    product,
+    employeeNumber: request.employeeNumber,
+    netSalary: request.netSalary,
+    otherDeductions: request.otherDeductions,
+    amount: request.amount,
+    term: request.term,
+    result: request.result,
+    reasons: request.reasons as PreRequest['reasons'],
+    capacity: request.capacity,
+    installment: request.installment,
+    cat: request.cat,
+    createdBy,
+    createdAt: request.createdAt.toISOString(),
+    version: request.version,
+  };
+}
+
+/** Pre-solicitudes: simulate, save as draft, edit a draft, send. Conversion into a request comes with requests. */
+export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    async function load(id: string): Promise<PreRequest> {
+      const [row] = await select(deps).where(eq(preRequests.id, id));
+      if (!row) throw new HttpProblem(404, 'Pre-solicitud no encontrada', 'La pre-solicitud no existe.');
+      return toPreRequest(row);
+    }
+
+    app.post(
+      '/pre-requests/simulate',
+      {
+        config: { access },
+        schema: { tags: ['originación'], summary: 'Capacidad, tabla, CAT y dictamen de una pre-solicitud, sin guardarla', body: preRequestInputSchema, response: { 200: simulationSchema } },
+      },
+      async (request) => simulate(deps.db, request.body, mexicoToday(deps.clock.now())),
+    );
+
+    app.get(
+      '/pre-requests',
+      {
+        config: { access },
+        schema: {
+          tags: ['originación'],
+          summary: 'Mis pre-solicitudes',
+          querystring: preRequestListQuerySchema,
+          response: { 200: z.object({ items: z.array(preRequestSchema), total: z.number().int() }) },
+        },
+      },
+      async (request) => {
+        const { page, pageSize, status, sort } = request.query;
+        const where: SQL | undefined = and(eq(preRequests.createdBy, request.principal!.userId), status ? eq(preRequests.status, status) : undefined);
+        const column = SORT[sort?.replace(/^-/, '') ?? 'createdAt'] ?? preRequests.createdAt;
+        const descending = sort ? sort.startsWith('-') : true;
+        const [rows, [totals]] = await Promise.all([
+          select(deps)
+            .where(where)
+            .orderBy(descending ? desc(column) : asc(column), descending ? desc(preRequests.number) : asc(preRequests.number))
+            .limit(pageSize)
+            .offset((page - 1) * pageSize),
+          deps.db.select({ total: count() }).from(preRequests).where(where),
+        ]);
+        return { items: rows.map(toPreRequest), total: totals?.total ?? 0 };
+      },
+    );
+
+    app.get(
+      '/pre-requests/:id',
+      { config: { access }, schema: { tags: ['originación'], summary: 'Una pre-solicitud', params: idParams, response: { 200: preRequestSchema } } },
+      async (request) => load(request.params.id),
+    );
+
+    app.post(
+      '/pre-requests',
+      {
+        config: { access },
+        schema: { tags: ['originación'], summary: 'Guarda una pre-solicitud como borrador, con su dictamen', body: preRequestInputSchema, response: { 201: preRequestSchema } },
+      },
+      async (request, reply) => {
+        const now = deps.clock.now();
+        const id = await deps.db.transaction(async (tx) => {
+          const result = await simulate(tx, request.body, mexicoToday(now));
+          const clientId = await upsertClient(tx, request.body, result, now);
+          const [created] = await tx
+            .insert(preRequests)
+            .values({
+              clientId,
+              agreementId: request.body.agreementId,
+              productId: request.body.productId,
+              employeeNumber: request.body.employeeNumber,
+              netSalary: request.body.netSalary,
+              otherDeductions: request.body.otherDeductions,
+              amount: request.body.amount,
+              term: request.body.term,
+              capacity: result.capacity,
+              installment: result.installment,
+              cat: result.cat,
+              result: result.result,
+              reasons: result.reasons,
+              createdBy: request.principal!.userId,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning({ id: preRequests.id });
+          await recordAudit(tx, request, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...request.body, result: result.result, reasons: result.reasons }, occurredAt: now });
+          return created!.id;
+        });
+        return reply.code(201).send(await load(id));
+      },
+    );
+
+    app.put(
+      '/pre-requests/:id',
+      {
+        config: { access },
+        schema: { tags: ['originación'], summary: 'Edita un borrador (vuelve a dictaminar)', params: idParams, body: preRequestInputSchema.extend(versionBody.shape), response: { 200: preRequestSchema } },
+      },
+      async (request) => {
+        const { version, ...input } = request.body;
+        const id = request.params.id;
+        const now = deps.clock.now();
+        await deps.db.transaction(async (tx) => {
+          const current = await lockDraft(tx, id, version, 'editar');
+          const result = await simulate(tx, input, mexicoToday(now), id);
+          const clientId = await upsertClient(tx, input, result, now);
+          await tx
+            .update(preRequests)
+            .set({
+              clientId,
+              agreementId: input.agreementId,
+              productId: input.productId,
+              employeeNumber: input.employeeNumber,
+              netSalary: input.netSalary,
+              otherDeductions: input.otherDeductions,
+              amount: input.amount,
+              term: input.term,
+              capacity: result.capacity,
+              installment: result.installment,
+              cat: result.cat,
+              result: result.result,
+              reasons: result.reasons,
+              updatedAt: now,
+              version: sql`${preRequests.version} + 1`,
+            })
+            .where(eq(preRequests.id, id));
+          await recordAudit(tx, request, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
+        });
+        return load(id);
+      },
+    );
+
+    app.post(
+      '/pre-requests/:id/send',
+      {
+        config: { access },
+        schema: { tags: ['originación'], summary: 'Envía una pre-solicitud pre-aprobada', params: idParams, body: versionBody, response: { 200: preRequestSchema } },
+      },
+      async (request) => {
+        const id = request.params.id;
+        const now = deps.clock.now();
+        await deps.db.transaction(async (tx) => {
+          const current = await lockDraft(tx, id, request.body.version, 'enviar');
+          // The verdict is taken again at the moment of sending: the agreement or another request may have changed.
+          const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
+          const result = await simulate(
+            tx,
+            {
+              curp: client!.curp,
+              rfc: client!.rfc ?? '',
+              firstNames: client!.firstNames,
+              lastName1: client!.lastName1,
+              lastName2: client!.lastName2 ?? '',
+              agreementId: current.agreementId,
+              productId: current.productId,
+              employeeNumber: current.employeeNumber,
+              netSalary: current.netSalary,
+              otherDeductions: current.otherDeductions,
+              amount: current.amount,
+              term: current.term,
+            },
+            mexicoToday(now),
+            id,
+          );
+          if (result.result !== 'pre-aprobada') {
+            throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
+          }
+          await tx.update(preRequests).set({ status: 'enviada', updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
+          await recordAudit(tx, request, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
+        });
+        return load(id);
+      },
+    );
+
+    /** The draft as it is, locked; refused when gone, edited since `version`, or no longer a draft. */
+    async function lockDraft(tx: Parameters<Parameters<typeof deps.db.transaction>[0]>[0], id: string, version: number, action: string) {
+      const [current] = await tx.select().from(preRequests).where(eq(preRequests.id, id)).for('update');
+      if (!current) throw new HttpProblem(404, 'Pre-solicitud no encontrada', 'La pre-solicitud no existe.');
+      if (current.version !== version) {
+        throw new HttpProblem(409, 'La pre-solicitud cambió', 'Otra persona modificó esta pre-solicitud. Recarga la página y vuelve a intentarlo.');
+      }
+      if (current.status !== 'borrador') {
+        throw new HttpProblem(409, 'Acción no permitida', `No se puede ${action} una pre-solicitud en estado ${current.status}; solo los borradores.`);
+      }
+      return current;
+    }
+  };
+}

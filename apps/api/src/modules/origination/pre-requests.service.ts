@@ -1,0 +1,109 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { LendingInputError, assessEligibility, checkCurp, nextDiscountDate } from '@portal/lending';
+import { percentToFraction, type PreRequestInput, type Simulation } from '@portal/contract';
+import type { Db, Tx } from '../../db/client';
+import { agreementProducts, agreements, clients, preRequests } from '../../db/schema';
+import { HttpProblem } from '../../plugins/errors';
+
+type Values = {
+  [K in keyof PreRequestInput]: K extends 'term' ? number : string;
+};
+
+const invalid = (field: string, message: string) => new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [{ field, message }]);
+
+/** Today in the company's time zone: payroll dates are civil dates in Mexico. */
+export const mexicoToday = (now: Date) => now.toLocaleDateString('en-CA', { timeZone: 'America/Mexico_City' });
+
+/**
+ * The pre-request's verdict, computed on the server with packages/lending (the browser shows the same numbers, but
+ * this is the one that is kept): the CURP's birth date and sex, capacity, schedule, CAT and every reason.
+ */
+export async function simulate(db: Db | Tx, input: Values, today: string, exceptId?: string): Promise<Simulation> {
+  const curp = checkCurp(input.curp);
+  if (!curp.ok) throw invalid('curp', curp.message);
+  const [row] = await db
+    .select({ agreement: agreements, product: agreementProducts })
+    .from(agreementProducts)
+    .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
+    .where(and(eq(agreementProducts.id, input.productId), eq(agreementProducts.agreementId, input.agreementId)));
+  if (!row) throw invalid('productId', 'El producto no pertenece al convenio elegido.');
+  const { agreement, product } = row;
+  const firstDueDate = nextDiscountDate(agreement.frequency, today);
+
+  let assessment;
+  try {
+    assessment = assessEligibility({
+      amount: input.amount,
+      annualRate: percentToFraction(trim(product.annualRatePct)),
+      ivaRate: percentToFraction(trim(product.ivaRatePct)),
+      openingFeeRate: percentToFraction(trim(product.openingFeePct)),
+      openingFeeFinanced: product.openingFeeFinanced,
+      term: input.term,
+      frequency: agreement.frequency,
+      firstDueDate,
+      birthDate: curp.birthDate,
+      netSalary: input.netSalary,
+      otherDeductions: input.otherDeductions,
+      maxDeductionRate: percentToFraction(trim(agreement.maxDeductionPct)),
+      product: { terms: product.terms, minAmount: product.minAmount, maxAmount: product.maxAmount, maxAgeAtEnd: product.maxAgeAtEnd },
+    });
+  } catch (error) {
+    if (error instanceof LendingInputError) throw invalid(error.field === 'openingFeeRate' ? 'amount' : error.field, error.message);
+    throw error;
+  }
+
+  const reasons: { code: string; message: string }[] = [...assessment.reasons];
+  if (!agreement.active || agreement.validFrom > today || (agreement.validTo !== null && agreement.validTo < today)) {
+    reasons.unshift({ code: 'agreement', message: `El convenio ${agreement.code} no está vigente o está desactivado.` });
+  }
+  if (!product.active) reasons.unshift({ code: 'product', message: `El producto ${product.name} ya no se ofrece.` });
+  const [open] = await db
+    .select({ number: preRequests.number })
+    .from(preRequests)
+    .innerJoin(clients, eq(clients.id, preRequests.clientId))
+    .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), exceptId ? ne(preRequests.id, exceptId) : undefined));
+  if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${folio(open.number)}).` });
+
+  return {
+    birthDate: curp.birthDate,
+    sex: curp.sex,
+    capacity: assessment.capacity,
+    installment: assessment.quote.schedule.installment,
+    cat: assessment.quote.cat,
+    openingFee: assessment.quote.openingFee,
+    netDisbursement: assessment.quote.netDisbursement,
+    firstDueDate,
+    lastDueDate: assessment.lastDueDate,
+    ageAtEnd: assessment.ageAtEnd,
+    result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada',
+    reasons,
+    schedule: assessment.quote.schedule.rows,
+  };
+}
+
+/** numeric(…, 4) comes back as "36.0000"; lending reads it either way, this keeps the fraction short. */
+function trim(value: string): string {
+  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
+}
+
+export const folio = (number: number) => `PS-${String(number).padStart(6, '0')}`;
+
+/** The client of a CURP, created or refreshed with what the pre-request captured. */
+export async function upsertClient(tx: Tx, input: Values, simulation: Simulation, now: Date): Promise<string> {
+  const values = {
+    curp: input.curp,
+    rfc: input.rfc || null,
+    firstNames: input.firstNames,
+    lastName1: input.lastName1,
+    lastName2: input.lastName2 || null,
+    birthDate: simulation.birthDate,
+    sex: simulation.sex,
+    updatedAt: now,
+  };
+  const [client] = await tx
+    .insert(clients)
+    .values({ ...values, createdAt: now })
+    .onConflictDoUpdate({ target: clients.curp, set: { ...values, updatedAt: sql`excluded.updated_at` } })
+    .returning({ id: clients.id });
+  return client!.id;
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { listQueryBase } from './users';
+
+/** Originación: the pre-request (a client's first quote and its verdict), then the request and the credit. */
+
+const money = (label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, `${label}: escribe un importe en pesos, por ejemplo 8500 o 8500.50.`)
+    .transform((value) => (value.includes('.') ? value.padEnd(value.indexOf('.') + 3, '0') : `${value}.00`));
+
+const name = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Escribe ${label}.`)
+    .max(60, `${label[0]!.toUpperCase()}${label.slice(1)}: máximo 60 caracteres.`)
+    .regex(/^[A-Za-zÁÉÍÓÚÜÑáéíóúüñ' .-]+$/, `${label[0]!.toUpperCase()}${label.slice(1)}: solo letras, espacios, apóstrofo, punto o guion.`);
+
+export const PRE_REQUEST_STATUSES = ['borrador', 'enviada', 'convertida', 'vencida'] as const;
+export type PreRequestStatus = (typeof PRE_REQUEST_STATUSES)[number];
+
+/** What a pre-request captures; the CURP's check (birth date, state, check digit) is the API's, with lending. */
+export const preRequestInputSchema = z.object({
+  curp: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .length(18, 'La CURP debe tener 18 caracteres.'),
+  rfc: z.union([z.literal(''), z.string().trim().toUpperCase().regex(/^[A-ZÑ&]{4}\d{6}[A-Z0-9]{3}$/, 'RFC no válido: 13 caracteres para una persona.')]),
+  firstNames: name('el nombre'),
+  lastName1: name('el primer apellido'),
+  lastName2: z.union([z.literal(''), name('el segundo apellido')]),
+  agreementId: z.uuid('Elige el convenio.'),
+  productId: z.uuid('Elige el producto.'),
+  employeeNumber: z.string().trim().min(1, 'Escribe el número de empleado.').max(30, 'Número de empleado: máximo 30 caracteres.'),
+  netSalary: money('Sueldo neto por periodo'),
+  otherDeductions: money('Otros descuentos'),
+  amount: money('Monto solicitado'),
+  term: z.number('Elige el plazo.').int('Plazo: número entero de pagos.').min(1, 'Elige el plazo.').max(600, 'Plazo: máximo 600 pagos.'),
+});
+export type PreRequestInput = z.input<typeof preRequestInputSchema>;
+
+export const eligibilityReasonSchema = z.object({ code: z.string(), message: z.string() });
+
+export const simulationSchema = z.object({
+  birthDate: z.string(),
+  sex: z.enum(['H', 'M']),
+  capacity: z.string(),
+  installment: z.string(),
+  cat: z.string(),
+  openingFee: z.string(),
+  netDisbursement: z.string(),
+  firstDueDate: z.string(),
+  lastDueDate: z.string(),
+  ageAtEnd: z.number().int(),
+  result: z.enum(['pre-aprobada', 'rechazada']),
+  reasons: z.array(eligibilityReasonSchema),
+  schedule: z.array(
+    z.object({ number: z.number().int(), dueDate: z.string(), principal: z.string(), interest: z.string(), iva: z.string(), payment: z.string(), balance: z.string() }),
+  ),
+});
+export type Simulation = z.infer<typeof simulationSchema>;
+
+export const preRequestSchema = z.object({
+  id: z.string(),
+  folio: z.string(),
+  status: z.enum(PRE_REQUEST_STATUSES),
+  curp: z.string(),
+  rfc: z.string(),
+  firstNames: z.string(),
+  lastName1: z.string(),
+  lastName2: z.string(),
+  agreementId: z.string(),
+  agreement: z.string(),
+  productId: z.string(),
+  product: z.string(),
+  employeeNumber: z.string(),
+  netSalary: z.string(),
+  otherDeductions: z.string(),
+  amount: z.string(),
+  term: z.number().int(),
+  result: z.enum(['pre-aprobada', 'rechazada']),
+  reasons: z.array(eligibilityReasonSchema),
+  capacity: z.string(),
+  installment: z.string(),
+  cat: z.string(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  version: z.number().int(),
+});
+export type PreRequest = z.infer<typeof preRequestSchema>;
+
+export const preRequestListQuerySchema = listQueryBase.extend({
+  status: z.enum(PRE_REQUEST_STATUSES, 'Estado no válido.').optional(),
+  sort: z
+    .string()
+    .regex(/^-?(folio|createdAt|amount|status)$/, 'Orden no válido.')
+    .optional(),
+});
