@@ -99,3 +99,33 @@ export const preRequestListQuerySchema = listQueryBase.extend({
     .regex(/^-?(folio|createdAt|amount|status)$/, 'Orden no válido.')
     .optional(),
 });
+
+/** What the pre-request form offers: active agreements in force and their active products. */
+export const originationCatalogSchema = z.object({
+  agreements: z.array(
+    z.object({
+      id: z.string(),
+      code: z.string(),
+      name: z.string(),
+      frequency: z.enum(['semanal', 'catorcenal', 'quincenal', 'mensual']),
+      maxDeductionPct: z.string(),
+      products: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          annualRatePct: z.string(),
+          ivaRatePct: z.string(),
+          openingFeePct: z.string(),
+          openingFeeFinanced: z.boolean(),
+          terms: z.array(z.number().int()),
+          minAmount: z.string(),
+          maxAmount: z.string(),
+          maxAgeAtEnd: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+  /** The company's business "today", from which the first discount date is placed. */
+  today: z.string(),
+});
+export type OriginationCatalog = z.infer<typeof originationCatalogSchema>;

@@ -23,6 +23,7 @@ import {
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, companies } from '../../db/schema';
 import { productRows } from '../../db/seed-agreements';
+import { trimNumeric } from '../../db/numeric';
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
@@ -115,15 +116,15 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       return {
         ...agreement,
         company: row.company,
-        maxDeductionPct: trimPct(agreement.maxDeductionPct),
+        maxDeductionPct: trimNumeric(agreement.maxDeductionPct),
         contacts: agreement.contacts as AgreementDetail['contacts'],
         layout: agreement.layout as AgreementDetail['layout'],
         products: products.map((product) => ({
           id: product.id,
           name: product.name,
-          annualRatePct: trimPct(product.annualRatePct),
-          ivaRatePct: trimPct(product.ivaRatePct),
-          openingFeePct: trimPct(product.openingFeePct),
+          annualRatePct: trimNumeric(product.annualRatePct),
+          ivaRatePct: trimNumeric(product.ivaRatePct),
+          openingFeePct: trimNumeric(product.openingFeePct),
           openingFeeFinanced: product.openingFeeFinanced,
           terms: product.terms,
           minAmount: product.minAmount,
@@ -365,9 +366,4 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
     );
   };
-}
-
-/** numeric(…, 4) comes back as "36.0000": shown as typed, "36". */
-function trimPct(value: string): string {
-  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
 }

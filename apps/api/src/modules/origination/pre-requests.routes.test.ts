@@ -46,6 +46,13 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     ...overrides,
   });
 
+  it('offers the agreements in force with their active products', async () => {
+    const catalog = (await call('GET', '/api/pre-requests/catalog')).json<{ today: string; agreements: { code: string; products: { name: string }[] }[] }>();
+    expect(catalog.today).toBe('2026-11-23');
+    expect(catalog.agreements.map((agreement) => agreement.code)).toEqual(['ACME-PRIV', 'GOB-JAL', 'IMSS-FED']);
+    expect(catalog.agreements[2]!.products.map((product) => product.name)).toEqual(['Federal 26', 'Federal Express']);
+  });
+
   it('simulates on the server: CURP facts, capacity, schedule and CAT from packages/lending', async () => {
     const response = await call('POST', '/api/pre-requests/simulate', input());
     expect(response.statusCode).toBe(200);
@@ -101,6 +108,7 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   it('answers 401 without a token and 403 without the permission on every route of the module', async () => {
     const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string }>();
     const routes: ['GET' | 'POST' | 'PUT', string, Json?][] = [
+      ['GET', '/api/pre-requests/catalog'],
       ['POST', '/api/pre-requests/simulate', input()],
       ['GET', '/api/pre-requests'],
       ['GET', `/api/pre-requests/${draft.id}`],

@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { preRequestInputSchema, preRequestListQuerySchema, preRequestSchema, simulationSchema, type PreRequest } from '@portal/contract';
+import { originationCatalogSchema, preRequestInputSchema, preRequestListQuerySchema, preRequestSchema, simulationSchema, type PreRequest } from '@portal/contract';
 import { agreementProducts, agreements, clients, preRequests, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
 import { folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { trimNumeric } from '../../db/numeric';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
 const versionBody = z.object({ version: z.number().int().min(1) });
@@ -65,6 +66,48 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       if (!row) throw new HttpProblem(404, 'Pre-solicitud no encontrada', 'La pre-solicitud no existe.');
       return toPreRequest(row);
     }
+
+    app.get(
+      '/pre-requests/catalog',
+      {
+        config: { access },
+        schema: { tags: ['originación'], summary: 'Convenios vigentes y sus productos activos, para capturar', response: { 200: originationCatalogSchema } },
+      },
+      async () => {
+        const today = mexicoToday(deps.clock.now());
+        const rows = await deps.db
+          .select({ agreement: agreements, product: agreementProducts })
+          .from(agreements)
+          .innerJoin(agreementProducts, and(eq(agreementProducts.agreementId, agreements.id), eq(agreementProducts.active, true)))
+          .where(and(eq(agreements.active, true), sql`${agreements.validFrom} <= ${today}`, sql`(${agreements.validTo} is null or ${agreements.validTo} >= ${today})`))
+          .orderBy(asc(agreements.code), asc(agreementProducts.position));
+        const byId = new Map<string, z.infer<typeof originationCatalogSchema>['agreements'][number]>();
+        for (const { agreement, product } of rows) {
+          const entry = byId.get(agreement.id) ?? {
+            id: agreement.id,
+            code: agreement.code,
+            name: agreement.name,
+            frequency: agreement.frequency,
+            maxDeductionPct: trimNumeric(agreement.maxDeductionPct),
+            products: [],
+          };
+          entry.products.push({
+            id: product.id,
+            name: product.name,
+            annualRatePct: trimNumeric(product.annualRatePct),
+            ivaRatePct: trimNumeric(product.ivaRatePct),
+            openingFeePct: trimNumeric(product.openingFeePct),
+            openingFeeFinanced: product.openingFeeFinanced,
+            terms: product.terms,
+            minAmount: product.minAmount,
+            maxAmount: product.maxAmount,
+            maxAgeAtEnd: product.maxAgeAtEnd,
+          });
+          byId.set(agreement.id, entry);
+        }
+        return { agreements: [...byId.values()], today };
+      },
+    );
 
     app.post(
       '/pre-requests/simulate',

@@ -4,6 +4,7 @@ import { percentToFraction, type PreRequestInput, type Simulation } from '@porta
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, clients, preRequests } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
+import { trimNumeric } from '../../db/numeric';
 
 type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
@@ -34,9 +35,9 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
   try {
     assessment = assessEligibility({
       amount: input.amount,
-      annualRate: percentToFraction(trim(product.annualRatePct)),
-      ivaRate: percentToFraction(trim(product.ivaRatePct)),
-      openingFeeRate: percentToFraction(trim(product.openingFeePct)),
+      annualRate: percentToFraction(trimNumeric(product.annualRatePct)),
+      ivaRate: percentToFraction(trimNumeric(product.ivaRatePct)),
+      openingFeeRate: percentToFraction(trimNumeric(product.openingFeePct)),
       openingFeeFinanced: product.openingFeeFinanced,
       term: input.term,
       frequency: agreement.frequency,
@@ -44,7 +45,7 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
       birthDate: curp.birthDate,
       netSalary: input.netSalary,
       otherDeductions: input.otherDeductions,
-      maxDeductionRate: percentToFraction(trim(agreement.maxDeductionPct)),
+      maxDeductionRate: percentToFraction(trimNumeric(agreement.maxDeductionPct)),
       product: { terms: product.terms, minAmount: product.minAmount, maxAmount: product.maxAmount, maxAgeAtEnd: product.maxAgeAtEnd },
     });
   } catch (error) {
@@ -79,11 +80,6 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
     reasons,
     schedule: assessment.quote.schedule.rows,
   };
-}
-
-/** numeric(…, 4) comes back as "36.0000"; lending reads it either way, this keeps the fraction short. */
-function trim(value: string): string {
-  return value.includes('.') ? value.replace(/\.?0+$/, '') : value;
 }
 
 export const folio = (number: number) => `PS-${String(number).padStart(6, '0')}`;
