@@ -32,6 +32,8 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/user/profile-list': () => import('../features/users/profile-list.screen'),
   '/user/user-edit/:id': () => import('../features/users/user-edit.screen'),
   '/catalog/contract-list': () => import('../features/agreements/contract-list.screen'),
+  '/origination/pre-request-new': () => import('../features/origination/pre-request-new.screen'),
+  '/origination/pre-request-edit/:id': () => import('../features/origination/pre-request-edit.screen'),
   '/catalog/contract-new': () => import('../features/agreements/contract-new.screen'),
   '/catalog/contract-edit/:id': () => import('../features/agreements/contract-edit.screen'),
 };

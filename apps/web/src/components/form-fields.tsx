@@ -39,9 +39,14 @@ export function TextFormField<Values extends FieldValues>(
 }
 
 export function SelectFormField<Values extends FieldValues>(
-  props: BaseProps<Values> & { options: { value: string; label: string }[]; disabled?: boolean },
+  props: BaseProps<Values> & {
+    options: { value: string; label: string }[];
+    disabled?: boolean;
+    /** Turns the chosen option back into the field's type (e.g. `Number` for a term). */
+    parse?: (value: string) => unknown;
+  },
 ) {
-  const { control, name, label, options, disabled } = props;
+  const { control, name, label, options, disabled, parse } = props;
   return (
     <Controller
       control={control}
@@ -49,7 +54,9 @@ export function SelectFormField<Values extends FieldValues>(
       render={({ field, fieldState }) => (
         <TextField
           {...field}
-          value={field.value ?? ''}
+          // A value no option carries (an empty or stale choice) shows as unselected.
+          value={options.some((option) => option.value === String(field.value)) ? String(field.value) : ''}
+          onChange={(event) => field.onChange(parse ? parse(event.target.value) : event.target.value)}
           select
           label={label}
           disabled={disabled}

@@ -1,0 +1,59 @@
+import Alert from '@mui/material/Alert';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useNavigate } from 'react-router';
+import type { PreRequest } from '@portal/contract';
+import { ServerDataGrid } from '../../components/server-data-grid';
+import { formatDateTime } from '../../lib/format';
+import { useListState } from '../../lib/list-state';
+import { useMyPreRequests } from './origination.queries';
+
+const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
+
+const columns: GridColDef<PreRequest>[] = [
+  { field: 'folio', headerName: 'Folio', width: 120 },
+  { field: 'createdAt', headerName: 'Capturada', width: 150, valueFormatter: (value: string) => formatDateTime(value) },
+  { field: 'client', headerName: 'Cliente', flex: 1, minWidth: 200, sortable: false, valueGetter: (_value, row) => `${row.firstNames} ${row.lastName1} ${row.lastName2}`.trim() },
+  { field: 'agreement', headerName: 'Convenio', flex: 1, minWidth: 180, sortable: false },
+  { field: 'amount', headerName: 'Monto', width: 130, type: 'number', valueFormatter: (value: string) => money.format(Number(value)) },
+  { field: 'term', headerName: 'Plazo', width: 80, sortable: false },
+  {
+    field: 'result',
+    headerName: 'Dictamen',
+    width: 130,
+    sortable: false,
+    renderCell: ({ row }) => <Chip size="small" color={row.result === 'pre-aprobada' ? 'success' : 'error'} label={row.result === 'pre-aprobada' ? 'Pre-aprobada' : 'Rechazada'} />,
+  },
+  { field: 'status', headerName: 'Estado', width: 120 },
+];
+
+/** The clerk's own pre-requests, newest first; a row opens its edit screen. */
+export function MyPreRequests() {
+  const navigate = useNavigate();
+  const { state, update, queryString } = useListState({ sort: '-createdAt', pageSize: 10 });
+  const list = useMyPreRequests(queryString);
+  return (
+    <Paper sx={{ p: 3, mt: 3 }} component="section" aria-label="Mis pre-solicitudes">
+      <Typography variant="h2" component="h2" sx={{ mb: 2 }}>
+        Mis pre-solicitudes
+      </Typography>
+      {list.isError ? (
+        <Alert severity="error">{list.error.message}</Alert>
+      ) : (
+        <ServerDataGrid<PreRequest>
+          aria-label="Mis pre-solicitudes"
+          columns={columns}
+          rows={list.data?.items ?? []}
+          total={list.data?.total ?? 0}
+          loading={list.isFetching}
+          state={state}
+          onChange={update}
+          onRowClick={(row) => void navigate(`/origination/pre-request-edit/${row.id}`)}
+          emptyText="Todavía no tienes pre-solicitudes."
+        />
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useLocation, useParams } from 'react-router';
+import { RouteLoading } from '../../app/shell/route-loading';
+import { useConfirm } from '../../app/shell/confirm-dialog';
+import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
+import { PreRequestForm } from './pre-request-form';
+
+export default function PreRequestEditScreen() {
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const confirm = useConfirm();
+  const preRequest = usePreRequest(id);
+  const catalog = useOriginationCatalog();
+  const update = useUpdatePreRequest(id);
+  const send = useSendPreRequest(id);
+  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(() => {
+    const text = (location.state as { notice?: string } | null)?.notice;
+    return text ? { kind: 'success', text } : null;
+  });
+
+  if (preRequest.isError) return <Alert severity="error">{preRequest.error.message}</Alert>;
+  if (!preRequest.data || !catalog.data) return <RouteLoading />;
+  const current = preRequest.data;
+  const draft = current.status === 'borrador';
+
+  const sendNow = async () => {
+    if (!(await confirm({ title: 'Enviar pre-solicitud', message: `¿Enviar ${current.folio}? Ya no podrá editarse.` }))) return;
+    try {
+      await send.mutateAsync(current.version);
+      setNotice({ kind: 'success', text: `${current.folio} enviada.` });
+    } catch (error) {
+      setNotice({ kind: 'error', text: (error as Error).message });
+    }
+  };
+
+  return (
+    <>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2, alignItems: { md: 'center' } }}>
+        <Typography variant="h1" component="h1" sx={{ flexGrow: 1 }}>
+          Pre-solicitud {current.folio}
+        </Typography>
+        <Typography color="text.secondary">
+          Estado: <strong>{current.status}</strong> · dictamen del servidor: <strong>{current.result}</strong>
+        </Typography>
+        {draft && (
+          <Button variant="contained" color="secondary" disabled={current.result !== 'pre-aprobada' || send.isPending} onClick={() => void sendNow()}>
+            Enviar
+          </Button>
+        )}
+      </Stack>
+      {notice && (
+        <Alert severity={notice.kind} sx={{ mb: 2 }} onClose={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      )}
+      {current.result === 'rechazada' && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {current.reasons.map((reason) => reason.message).join(' ')}
+        </Alert>
+      )}
+      <PreRequestForm
+        key={current.version}
+        catalog={catalog.data}
+        readOnly={!draft}
+        defaultValues={{
+          curp: current.curp,
+          rfc: current.rfc,
+          firstNames: current.firstNames,
+          lastName1: current.lastName1,
+          lastName2: current.lastName2,
+          agreementId: current.agreementId,
+          productId: current.productId,
+          employeeNumber: current.employeeNumber,
+          netSalary: current.netSalary,
+          otherDeductions: current.otherDeductions,
+          amount: current.amount,
+          term: current.term,
+        }}
+        submitLabel="Guardar cambios"
+        onSubmit={async (values) => {
+          setNotice(null);
+          await update.mutateAsync({ ...values, version: current.version });
+          setNotice({ kind: 'success', text: 'Cambios guardados y dictamen actualizado.' });
+        }}
+      />
+    </>
+  );
+}
