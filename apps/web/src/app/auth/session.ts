@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { permissionSchema, type Permission } from '@portal/contract';
 
 /** The stored session (seed section 9): user, token and permissions under one localStorage key. */
@@ -7,19 +7,19 @@ export const SESSION_KEY = 'portfolio-admin';
 const sessionSchema = z.object({
   user: z.object({
     id: z.string(),
-    avatar: z.string().nullable(),
+    avatar: z.nullable(z.string()),
     email: z.string(),
     name: z.string(),
     role: z.string(),
     company: z.string(),
   }),
   token: z.object({
-    accessToken: z.string().min(1),
-    idToken: z.string().nullable(),
+    accessToken: z.string().check(z.minLength(1)),
+    idToken: z.nullable(z.string()),
     /** Seconds since the epoch. */
     expiresAt: z.number(),
   }),
-  permissions: z.array(permissionSchema).min(1),
+  permissions: z.array(permissionSchema).check(z.minLength(1)),
 });
 export type Session = z.infer<typeof sessionSchema>;
 
