@@ -4,6 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import type { FieldError } from '@portal/contract';
+import { ApiError } from '../lib/api';
 
 /**
  * Form fields bound to react-hook-form: each shows its own error (from the shared zod schema in the browser, or
@@ -104,4 +105,18 @@ export function applyFieldErrors<Values extends FieldValues>(
     else unplaced.push(error);
   }
   return unplaced;
+}
+
+/**
+ * After a failed save: each of the API's field errors goes next to its field; answers what to show above the form
+ * (the API's message when some error has no field here, a generic one for anything that is not an API refusal).
+ */
+export function placeSaveError<Values extends FieldValues>(
+  error: unknown,
+  fields: readonly FieldPath<Values>[],
+  setError: UseFormSetError<Values>,
+): string | null {
+  if (!(error instanceof ApiError)) return 'No se pudo guardar. Inténtalo de nuevo.';
+  const unplaced = applyFieldErrors(error.fieldErrors, fields, setError);
+  return unplaced.length > 0 || error.fieldErrors.length === 0 ? error.message : null;
 }

@@ -34,13 +34,12 @@ import {
 } from '@portal/contract';
 import { SelectFormField, SwitchFormField, TextFormField } from '../../components/form-fields';
 import { ApiError } from '../../lib/api';
+import { formatMoney } from '../../lib/format';
 import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 
-const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
 const shortDate = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeZone: 'UTC' });
-const showMoney = (value: string) => money.format(Number(value));
 const showDate = (iso: string) => shortDate.format(new Date(`${iso}T00:00:00Z`));
 /** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
 const FIELDS = new Set(['companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays', 'validFrom', 'validTo']);
@@ -119,8 +118,8 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
       ) : (
         <>
           <Typography sx={{ mb: 1 }} aria-label="Resumen de la simulación">
-            Descuento por periodo: <strong>{showMoney(result.loan.schedule.installment)}</strong> · CAT: <strong>{result.loan.cat} %</strong> sin IVA · Comisión por apertura:{' '}
-            {showMoney(result.loan.openingFee)} · Monto a dispersar: {showMoney(result.loan.netDisbursement)}
+            Descuento por periodo: <strong>{formatMoney(result.loan.schedule.installment)}</strong> · CAT: <strong>{result.loan.cat} %</strong> sin IVA · Comisión por apertura:{' '}
+            {formatMoney(result.loan.openingFee)} · Monto a dispersar: {formatMoney(result.loan.netDisbursement)}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             Próximos descuentos de nómina: {result.calendar.map(showDate).join(' · ')}
@@ -142,11 +141,11 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
                   <TableRow key={row.number}>
                     <TableCell>{row.number}</TableCell>
                     <TableCell>{showDate(row.dueDate)}</TableCell>
-                    <TableCell align="right">{showMoney(row.principal)}</TableCell>
-                    <TableCell align="right">{showMoney(row.interest)}</TableCell>
-                    <TableCell align="right">{showMoney(row.iva)}</TableCell>
-                    <TableCell align="right">{showMoney(row.payment)}</TableCell>
-                    <TableCell align="right">{showMoney(row.balance)}</TableCell>
+                    <TableCell align="right">{formatMoney(row.principal)}</TableCell>
+                    <TableCell align="right">{formatMoney(row.interest)}</TableCell>
+                    <TableCell align="right">{formatMoney(row.iva)}</TableCell>
+                    <TableCell align="right">{formatMoney(row.payment)}</TableCell>
+                    <TableCell align="right">{formatMoney(row.balance)}</TableCell>
                   </TableRow>
                 ))}
             </TableBody>

@@ -1,12 +1,8 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
 import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link, useNavigate } from 'react-router';
 import { FREQUENCY_LABELS, PAY_FREQUENCIES, SECTORS, SECTOR_LABELS, type AgreementListItem } from '@portal/contract';
@@ -14,16 +10,13 @@ import { hasPermission } from '../../app/auth/session';
 import { useSession } from '../../app/auth/use-session';
 import { useConfirm } from '../../app/shell/confirm-dialog';
 import { FilterBar, SelectFilter } from '../../components/filter-bar';
+import { ExportButton } from '../../components/export-button';
+import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
 import { ServerDataGrid } from '../../components/server-data-grid';
+import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn } from '../../components/status-columns';
 import { useCompanies } from '../../lib/catalogs';
-import { downloadFromApi, exportQuery } from '../../lib/download';
 import { useListState } from '../../lib/list-state';
 import { useAgreementList, useSetAgreementStatus } from './agreements.queries';
-
-const STATUS_OPTIONS = [
-  { value: 'active', label: 'Activos' },
-  { value: 'inactive', label: 'Inactivos' },
-];
 
 export default function ContractListScreen() {
   const navigate = useNavigate();
@@ -33,8 +26,7 @@ export default function ContractListScreen() {
   const list = useAgreementList(queryString);
   const companies = useCompanies();
   const setStatus = useSetAgreementStatus();
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const [message, setMessage] = useState<Notice | null>(null);
 
   const toggle = async (agreement: AgreementListItem) => {
     const deactivate = agreement.active;
@@ -61,30 +53,8 @@ export default function ContractListScreen() {
     { field: 'frequency', headerName: 'Periodicidad', width: 120, valueFormatter: (value: AgreementListItem['frequency']) => FREQUENCY_LABELS[value] },
     { field: 'company', headerName: 'Empresa', flex: 0.8, minWidth: 150 },
     { field: 'activeProducts', headerName: 'Productos', width: 100, sortable: false, type: 'number' },
-    {
-      field: 'active',
-      headerName: 'Estado',
-      width: 110,
-      renderCell: ({ row }) => <Chip size="small" color={row.active ? 'success' : 'default'} label={row.active ? 'Activo' : 'Inactivo'} />,
-    },
-    {
-      field: 'actions',
-      headerName: 'Acciones',
-      sortable: false,
-      width: 120,
-      renderCell: ({ row }) => (
-        <Button
-          size="small"
-          color={row.active ? 'error' : 'primary'}
-          onClick={(event) => {
-            event.stopPropagation();
-            void toggle(row);
-          }}
-        >
-          {row.active ? 'Desactivar' : 'Activar'}
-        </Button>
-      ),
-    },
+    statusColumn<AgreementListItem>(),
+    statusActionColumn<AgreementListItem>({ activateLabel: 'Activar', onToggle: (row) => void toggle(row), width: 120 }),
   ];
 
   return (
@@ -98,19 +68,7 @@ export default function ContractListScreen() {
         searchLabel="Buscar por clave, convenio o patrón"
         actions={
           <>
-            <Button
-              variant="outlined"
-              startIcon={<FileDownloadOutlined />}
-              disabled={exporting}
-              onClick={() => {
-                setExporting(true);
-                downloadFromApi(`/api/agreements/export.xlsx?${exportQuery(queryString)}`, 'convenios.xlsx')
-                  .catch((error: Error) => setMessage({ kind: 'error', text: error.message }))
-                  .finally(() => setExporting(false));
-              }}
-            >
-              {exporting ? 'Exportando…' : 'Exportar a Excel'}
-            </Button>
+            <ExportButton path="/api/agreements/export.xlsx" queryString={queryString} fallbackName="convenios.xlsx" onError={(text) => setMessage({ kind: 'error', text })} />
             {hasPermission(session, '/catalog/contract-new') && (
               <Button variant="contained" startIcon={<AddBusinessOutlined />} component={Link} to="/catalog/contract-new">
                 Nuevo convenio
@@ -137,7 +95,7 @@ export default function ContractListScreen() {
           options={PAY_FREQUENCIES.map((frequency) => ({ value: frequency, label: FREQUENCY_LABELS[frequency] }))}
           onChange={(frequency) => update({ filters: { ...state.filters, frequency } })}
         />
-        <SelectFilter label="Estado" value={state.filters.status ?? ''} options={STATUS_OPTIONS} onChange={(status) => update({ filters: { ...state.filters, status } })} />
+        <SelectFilter label="Estado" value={state.filters.status ?? ''} options={STATUS_FILTER_OPTIONS} onChange={(status) => update({ filters: { ...state.filters, status } })} />
       </FilterBar>
       <ServerDataGrid<AgreementListItem>
         aria-label="Convenios"
@@ -151,13 +109,7 @@ export default function ContractListScreen() {
         onRowClick={(row) => void navigate(`/catalog/contract-edit/${row.id}`)}
         emptyText="No hay convenios con estos filtros."
       />
-      <Snackbar open={message !== null} autoHideDuration={5000} onClose={() => setMessage(null)}>
-        {message ? (
-          <Alert severity={message.kind} onClose={() => setMessage(null)} variant="filled">
-            {message.text}
-          </Alert>
-        ) : undefined}
-      </Snackbar>
+      <NoticeSnackbar notice={message} onClose={() => setMessage(null)} />
     </Paper>
   );
 }

@@ -6,18 +6,16 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useNavigate } from 'react-router';
 import type { PreRequest } from '@portal/contract';
 import { ServerDataGrid } from '../../components/server-data-grid';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatMoney } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
 import { useMyPreRequests } from './origination.queries';
-
-const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
 
 const columns: GridColDef<PreRequest>[] = [
   { field: 'folio', headerName: 'Folio', width: 120 },
   { field: 'createdAt', headerName: 'Capturada', width: 150, valueFormatter: (value: string) => formatDateTime(value) },
   { field: 'client', headerName: 'Cliente', flex: 1, minWidth: 200, sortable: false, valueGetter: (_value, row) => `${row.firstNames} ${row.lastName1} ${row.lastName2}`.trim() },
   { field: 'agreement', headerName: 'Convenio', flex: 1, minWidth: 180, sortable: false },
-  { field: 'amount', headerName: 'Monto', width: 130, type: 'number', valueFormatter: (value: string) => money.format(Number(value)) },
+  { field: 'amount', headerName: 'Monto', width: 130, type: 'number', valueFormatter: (value: string) => formatMoney(value) },
   { field: 'term', headerName: 'Plazo', width: 80, sortable: false },
   {
     field: 'result',

@@ -8,10 +8,10 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { assessEligibility, checkCurp, nextDiscountDate } from '@portal/lending';
+import { formatMoney } from '../../lib/format';
 import { percentToFraction, preRequestInputSchema, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
 import type { z } from 'zod';
-import { SelectFormField, TextFormField, applyFieldErrors } from '../../components/form-fields';
-import { ApiError } from '../../lib/api';
+import { SelectFormField, TextFormField, placeSaveError } from '../../components/form-fields';
 
 type Output = z.output<typeof preRequestInputSchema>;
 const FIELDS = ['curp', 'rfc', 'firstNames', 'lastName1', 'lastName2', 'agreementId', 'productId', 'employeeNumber', 'netSalary', 'otherDeductions', 'amount', 'term'] as const;
@@ -31,8 +31,6 @@ export const EMPTY_PRE_REQUEST: PreRequestInput = {
   term: 0,
 };
 
-const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
-const show = (value: string) => money.format(Number(value));
 
 /** The verdict as the browser computes it with packages/lending while the clerk types; the server's is the one kept. */
 function LiveVerdict({ values, catalog }: { values: PreRequestInput; catalog: OriginationCatalog }) {
@@ -75,11 +73,11 @@ function LiveVerdict({ values, catalog }: { values: PreRequestInput; catalog: Or
         Nacimiento {curp.birthDate} · sexo {curp.sex === 'H' ? 'hombre' : 'mujer'} · {result.ageAtEnd} años al terminar el plazo ({result.lastDueDate})
       </Typography>
       <Typography>
-        Capacidad de pago: <strong>{show(result.capacity)}</strong> por periodo · Descuento: <strong>{show(result.quote.schedule.installment)}</strong> · CAT{' '}
+        Capacidad de pago: <strong>{formatMoney(result.capacity)}</strong> por periodo · Descuento: <strong>{formatMoney(result.quote.schedule.installment)}</strong> · CAT{' '}
         <strong>{result.quote.cat} %</strong> sin IVA
       </Typography>
       <Typography variant="body2">
-        Comisión por apertura {show(result.quote.openingFee)} · monto a dispersar {show(result.quote.netDisbursement)}
+        Comisión por apertura {formatMoney(result.quote.openingFee)} · monto a dispersar {formatMoney(result.quote.netDisbursement)}
       </Typography>
       {result.approved ? (
         <Alert severity="success">Pre-aprobada</Alert>
@@ -115,10 +113,7 @@ export function PreRequestForm(props: {
     try {
       await props.onSubmit(parsed);
     } catch (error) {
-      if (error instanceof ApiError) {
-        const unplaced = applyFieldErrors(error.fieldErrors, FIELDS, form.setError);
-        if (unplaced.length > 0 || error.fieldErrors.length === 0) setFailure(error.message);
-      } else setFailure('No se pudo guardar. Inténtalo de nuevo.');
+      setFailure(placeSaveError(error, FIELDS, form.setError));
     }
   });
 
@@ -189,7 +184,7 @@ export function PreRequestForm(props: {
                 name="amount"
                 label="Monto solicitado"
                 required
-                helperText={product ? `De ${show(product.minAmount)} a ${show(product.maxAmount)}` : undefined}
+                helperText={product ? `De ${formatMoney(product.minAmount)} a ${formatMoney(product.maxAmount)}` : undefined}
               />
             </Grid>
             <Grid size={{ xs: 6, md: 3 }}>

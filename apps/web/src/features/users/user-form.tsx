@@ -7,8 +7,7 @@ import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import { userInputSchema, type Company, type Profile, type UserInput } from '@portal/contract';
 import type { z } from 'zod';
-import { SelectFormField, SwitchFormField, TextFormField, applyFieldErrors } from '../../components/form-fields';
-import { ApiError } from '../../lib/api';
+import { SelectFormField, SwitchFormField, TextFormField, placeSaveError } from '../../components/form-fields';
 
 type Output = z.output<typeof userInputSchema>;
 const FIELDS = ['email', 'name', 'profileId', 'companyId', 'active'] as const;
@@ -35,12 +34,7 @@ export function UserForm(props: {
     try {
       await props.onSubmit(values);
     } catch (error) {
-      if (error instanceof ApiError) {
-        const unplaced = applyFieldErrors(error.fieldErrors, FIELDS, form.setError);
-        if (unplaced.length > 0 || error.fieldErrors.length === 0) setFailure(error.message);
-      } else {
-        setFailure('No se pudo guardar. Inténtalo de nuevo.');
-      }
+      setFailure(placeSaveError(error, FIELDS, form.setError));
     }
   });
 

@@ -1,11 +1,7 @@
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
 import Typography from '@mui/material/Typography';
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link, useNavigate } from 'react-router';
@@ -14,17 +10,14 @@ import { useSession } from '../../app/auth/use-session';
 import { hasPermission } from '../../app/auth/session';
 import { useConfirm } from '../../app/shell/confirm-dialog';
 import { FilterBar, SelectFilter } from '../../components/filter-bar';
+import { ExportButton } from '../../components/export-button';
+import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
 import { ServerDataGrid } from '../../components/server-data-grid';
-import { downloadFromApi, exportQuery } from '../../lib/download';
+import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn } from '../../components/status-columns';
 import { formatDateTime } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
 import { useProfiles, useSetUserStatus, useUserList } from './users.queries';
 import { useCompanies } from '../../lib/catalogs';
-
-const STATUS_OPTIONS = [
-  { value: 'active', label: 'Activos' },
-  { value: 'inactive', label: 'Inactivos' },
-];
 
 export default function UserListScreen() {
   const navigate = useNavigate();
@@ -35,8 +28,7 @@ export default function UserListScreen() {
   const profiles = useProfiles();
   const companies = useCompanies();
   const setStatus = useSetUserStatus();
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const [message, setMessage] = useState<Notice | null>(null);
 
   const toggle = async (user: UserListItem) => {
     const deactivate = user.active;
@@ -60,32 +52,9 @@ export default function UserListScreen() {
     { field: 'name', headerName: 'Nombre', flex: 1, minWidth: 160 },
     { field: 'profile', headerName: 'Perfil', flex: 0.8, minWidth: 130 },
     { field: 'company', headerName: 'Empresa', flex: 0.8, minWidth: 140 },
-    {
-      field: 'active',
-      headerName: 'Estado',
-      width: 110,
-      renderCell: ({ row }) => <Chip size="small" color={row.active ? 'success' : 'default'} label={row.active ? 'Activo' : 'Inactivo'} />,
-    },
+    statusColumn<UserListItem>(),
     { field: 'lastSignInAt', headerName: 'Último acceso', width: 160, valueFormatter: (value: string | null) => formatDateTime(value) },
-    {
-      field: 'actions',
-      headerName: 'Acciones',
-      sortable: false,
-      width: 130,
-      renderCell: ({ row }) =>
-        row.id === session?.user.id ? null : (
-          <Button
-            size="small"
-            color={row.active ? 'error' : 'primary'}
-            onClick={(event) => {
-              event.stopPropagation();
-              void toggle(row);
-            }}
-          >
-            {row.active ? 'Desactivar' : 'Reactivar'}
-          </Button>
-        ),
-    },
+    statusActionColumn<UserListItem>({ activateLabel: 'Reactivar', onToggle: (row) => void toggle(row), hidden: (row) => row.id === session?.user.id }),
   ];
 
   return (
@@ -99,19 +68,7 @@ export default function UserListScreen() {
         searchLabel="Buscar por correo o nombre"
         actions={
           <>
-            <Button
-              variant="outlined"
-              startIcon={<FileDownloadOutlined />}
-              disabled={exporting}
-              onClick={() => {
-                setExporting(true);
-                downloadFromApi(`/api/users/export.xlsx?${exportQuery(queryString)}`, 'usuarios.xlsx')
-                  .catch((error: Error) => setMessage({ kind: 'error', text: error.message }))
-                  .finally(() => setExporting(false));
-              }}
-            >
-              {exporting ? 'Exportando…' : 'Exportar a Excel'}
-            </Button>
+            <ExportButton path="/api/users/export.xlsx" queryString={queryString} fallbackName="usuarios.xlsx" onError={(text) => setMessage({ kind: 'error', text })} />
             {hasPermission(session, '/user/user-new') && (
               <Button variant="contained" startIcon={<PersonAddOutlined />} component={Link} to="/user/user-new">
                 Nuevo usuario
@@ -132,7 +89,7 @@ export default function UserListScreen() {
           options={(companies.data ?? []).map((company) => ({ value: company.id, label: company.name }))}
           onChange={(companyId) => update({ filters: { ...state.filters, companyId } })}
         />
-        <SelectFilter label="Estado" value={state.filters.status ?? ''} options={STATUS_OPTIONS} onChange={(status) => update({ filters: { ...state.filters, status } })} />
+        <SelectFilter label="Estado" value={state.filters.status ?? ''} options={STATUS_FILTER_OPTIONS} onChange={(status) => update({ filters: { ...state.filters, status } })} />
       </FilterBar>
       <ServerDataGrid<UserListItem>
         aria-label="Usuarios"
@@ -146,13 +103,7 @@ export default function UserListScreen() {
         onRowClick={(row) => void navigate(`/user/user-edit/${row.id}`)}
         emptyText="No hay usuarios con estos filtros."
       />
-      <Snackbar open={message !== null} autoHideDuration={5000} onClose={() => setMessage(null)}>
-        {message ? (
-          <Alert severity={message.kind} onClose={() => setMessage(null)} variant="filled">
-            {message.text}
-          </Alert>
-        ) : undefined}
-      </Snackbar>
+      <NoticeSnackbar notice={message} onClose={() => setMessage(null)} />
     </Paper>
   );
 }

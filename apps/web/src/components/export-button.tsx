@@ -1,0 +1,24 @@
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
+import { downloadFromApi, exportQuery } from '../lib/download';
+
+/** "Exportar a Excel" for a list: the API's export of the current filter, with its progress and its failure. */
+export function ExportButton(props: { path: string; queryString: string; fallbackName: string; onError: (message: string) => void }) {
+  const [exporting, setExporting] = useState(false);
+  return (
+    <Button
+      variant="outlined"
+      startIcon={<FileDownloadOutlined />}
+      disabled={exporting}
+      onClick={() => {
+        setExporting(true);
+        downloadFromApi(`${props.path}?${exportQuery(props.queryString)}`, props.fallbackName)
+          .catch((error: Error) => props.onError(error.message))
+          .finally(() => setExporting(false));
+      }}
+    >
+      {exporting ? 'Exportando…' : 'Exportar a Excel'}
+    </Button>
+  );
+}
