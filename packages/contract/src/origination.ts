@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAY_FREQUENCIES, productSchema } from './agreements';
 import { listQueryBase } from './users';
 
 /** Originación: the pre-request (a client's first quote and its verdict), then the request and the credit. */
@@ -107,22 +108,9 @@ export const originationCatalogSchema = z.object({
       id: z.string(),
       code: z.string(),
       name: z.string(),
-      frequency: z.enum(['semanal', 'catorcenal', 'quincenal', 'mensual']),
+      frequency: z.enum(PAY_FREQUENCIES),
       maxDeductionPct: z.string(),
-      products: z.array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          annualRatePct: z.string(),
-          ivaRatePct: z.string(),
-          openingFeePct: z.string(),
-          openingFeeFinanced: z.boolean(),
-          terms: z.array(z.number().int()),
-          minAmount: z.string(),
-          maxAmount: z.string(),
-          maxAgeAtEnd: z.number().int(),
-        }),
-      ),
+      products: z.array(productSchema.omit({ active: true })),
     }),
   ),
   /** The company's business "today", from which the first discount date is placed. */

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import fastifyMultipart from '@fastify/multipart';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -18,19 +16,20 @@ import {
   layoutTestResultSchema,
   type AgreementDetail,
   type AgreementListQuery,
-  type AgreementValues,
 } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, companies } from '../../db/schema';
 import { productRows } from '../../db/seed-agreements';
 import { trimNumeric } from '../../db/numeric';
 import { HttpProblem } from '../../plugins/errors';
+import { sendXlsx } from '../../lib/xlsx-export';
+import { containsPattern } from '../../db/like';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { LayoutFileError, parsePaymentFile } from './layout-parser';
+import { toProduct } from './products';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
-const EXPORT_BATCH = 1000;
 const SAMPLE_ROWS = 20;
 const CODE_TAKEN = { field: 'code', message: 'Ya existe un convenio con esa clave.' };
 
@@ -46,10 +45,8 @@ const SORT: Record<string, AnyPgColumn> = {
   active: agreements.active,
 };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
-
 function filters(query: Omit<AgreementListQuery, 'page' | 'pageSize'>): SQL | undefined {
-  const pattern = query.q ? `%${escapeLike(query.q)}%` : null;
+  const pattern = query.q ? containsPattern(query.q) : null;
   return and(
     pattern ? or(ilike(agreements.code, pattern), ilike(agreements.name, pattern), ilike(agreements.employerName, pattern)) : undefined,
     query.companyId ? eq(agreements.companyId, query.companyId) : undefined,
@@ -94,8 +91,6 @@ function rfcProblems(rfc: string) {
     : [{ field: 'employerRfc', message: 'El dígito verificador del RFC no coincide; se aceptó, pero confírmalo con el patrón.' }];
 }
 
-const snapshot = (agreement: AgreementValues) => agreement;
-
 export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
@@ -119,24 +114,20 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         maxDeductionPct: trimNumeric(agreement.maxDeductionPct),
         contacts: agreement.contacts as AgreementDetail['contacts'],
         layout: agreement.layout as AgreementDetail['layout'],
-        products: products.map((product) => ({
-          id: product.id,
-          name: product.name,
-          annualRatePct: trimNumeric(product.annualRatePct),
-          ivaRatePct: trimNumeric(product.ivaRatePct),
-          openingFeePct: trimNumeric(product.openingFeePct),
-          openingFeeFinanced: product.openingFeeFinanced,
-          terms: product.terms,
-          minAmount: product.minAmount,
-          maxAmount: product.maxAmount,
-          maxAgeAtEnd: product.maxAgeAtEnd,
-          active: product.active,
-        })),
+        products: products.map(toProduct),
         warnings: isValidRfc(agreement.employerRfc, { checkDigit: true })
           ? []
           : [{ field: 'employerRfc', message: 'El dígito verificador del RFC no coincide; confírmalo con el patrón.' }],
         history: await auditHistory(deps.db, 'agreement', id),
       };
+    }
+
+    /** The agreement as it is now, locked for this transaction; 404 when gone, 409 (with `staleMessage`) when edited since `version`. */
+    async function lockAgreement(tx: Tx, id: string, version: number, staleMessage: string) {
+      const [current] = await tx.select().from(agreements).where(eq(agreements.id, id)).for('update');
+      if (!current) throw new HttpProblem(404, 'Convenio no encontrado', 'El convenio no existe.');
+      if (current.version !== version) throw new HttpProblem(409, 'El convenio cambió', staleMessage);
+      return current;
     }
 
     async function assertCompany(tx: Tx, companyId: string) {
@@ -175,42 +166,23 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         schema: { tags: ['convenios'], summary: 'Exporta a Excel la lista con el filtro actual', querystring: agreementListQuerySchema.omit({ page: true, pageSize: true }) },
       },
       async (request, reply) => {
-        const stream = new PassThrough();
-        const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-        const sheet = workbook.addWorksheet('Convenios');
-        sheet.columns = [
-          { header: 'Clave', key: 'code', width: 14 },
-          { header: 'Convenio', key: 'name', width: 40 },
-          { header: 'Patrón', key: 'employerName', width: 40 },
-          { header: 'Sector', key: 'sector', width: 12 },
-          { header: 'Periodicidad', key: 'frequency', width: 14 },
-          { header: 'Empresa', key: 'company', width: 24 },
-          { header: 'Productos activos', key: 'activeProducts', width: 16 },
-          { header: 'Estado', key: 'status', width: 10 },
-        ];
-        sheet.getRow(1).font = { bold: true };
         const where = filters(request.query);
-        const write = async () => {
-          for (let offset = 0; ; offset += EXPORT_BATCH) {
-            const rows = await listSelect(deps.db).where(where).orderBy(...order(request.query.sort)).limit(EXPORT_BATCH).offset(offset);
-            for (const row of rows) {
-              sheet
-                .addRow({ ...row, sector: SECTOR_LABELS[row.sector], frequency: FREQUENCY_LABELS[row.frequency], status: row.active ? 'Activo' : 'Inactivo' })
-                .commit();
-            }
-            if (rows.length < EXPORT_BATCH) break;
-          }
-          sheet.commit();
-          await workbook.commit();
-        };
-        write().catch((error: unknown) => {
-          request.log.error({ err: error }, 'agreements export failed');
-          stream.destroy(error as Error);
+        return sendXlsx(request, reply, {
+          filename: `convenios-${deps.clock.now().toISOString().slice(0, 10)}.xlsx`,
+          sheet: 'Convenios',
+          columns: [
+            { header: 'Clave', key: 'code', width: 14 },
+            { header: 'Convenio', key: 'name', width: 40 },
+            { header: 'Patrón', key: 'employerName', width: 40 },
+            { header: 'Sector', key: 'sector', width: 12 },
+            { header: 'Periodicidad', key: 'frequency', width: 14 },
+            { header: 'Empresa', key: 'company', width: 24 },
+            { header: 'Productos activos', key: 'activeProducts', width: 16 },
+            { header: 'Estado', key: 'status', width: 10 },
+          ],
+          read: (offset, limit) => listSelect(deps.db).where(where).orderBy(...order(request.query.sort)).limit(limit).offset(offset),
+          toCells: (row) => ({ ...row, sector: SECTOR_LABELS[row.sector], frequency: FREQUENCY_LABELS[row.frequency], status: row.active ? 'Activo' : 'Inactivo' }),
         });
-        return reply
-          .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="convenios-${deps.clock.now().toISOString().slice(0, 10)}.xlsx"`)
-          .send(stream);
       },
     );
 
@@ -238,7 +210,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           await assertCodeFree(tx, fields.code);
           const [created] = await tx.insert(agreements).values({ ...fields, createdAt: now, updatedAt: now }).returning({ id: agreements.id });
           await tx.insert(agreementProducts).values(productRows(created!.id, products.map(({ id: _ignored, ...product }) => product)));
-          await recordAudit(tx, request, { action: 'agreement.create', entity: 'agreement', entityId: created!.id, after: snapshot(request.body), occurredAt: now });
+          await recordAudit(tx, request, { action: 'agreement.create', entity: 'agreement', entityId: created!.id, after: request.body, occurredAt: now });
           return created!.id;
         });
         return reply.code(201).send(await loadDetail(id));
@@ -256,13 +228,10 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         rfcProblems(fields.employerRfc);
         const now = deps.clock.now();
-        const before = await loadDetail(id);
         await deps.db.transaction(async (tx) => {
-          const [current] = await tx.select().from(agreements).where(eq(agreements.id, id)).for('update');
-          if (!current) throw new HttpProblem(404, 'Convenio no encontrado', 'El convenio no existe.');
-          if (current.version !== version) {
-            throw new HttpProblem(409, 'El convenio cambió', 'Otra persona modificó este convenio mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.');
-          }
+          const current = await lockAgreement(tx, id, version, 'Otra persona modificó este convenio mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.');
+          // Read under the lock: the audit's "before" and the product reconciliation see the row as it is replaced.
+          const before = await tx.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)).orderBy(asc(agreementProducts.position));
           await assertCompany(tx, fields.companyId);
           await assertCodeFree(tx, fields.code, id);
           await tx
@@ -270,19 +239,26 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             .set({ ...fields, updatedAt: now, version: sql`${agreements.version} + 1` })
             .where(eq(agreements.id, id));
           // Products keep their id: credits will point at them and keep their own snapshot of the terms.
-          const existing = new Set(before.products.map((product) => product.id));
+          const existing = new Set(before.map((product) => product.id));
           const unknown = products.find((product) => product.id && !existing.has(product.id));
           if (unknown) throw new HttpProblem(400, 'Datos inválidos', 'Un producto no pertenece a este convenio.');
           const kept = new Set(products.map((product) => product.id).filter(Boolean));
-          for (const [position, row] of productRows(id, products).entries()) {
-            if (row.id) await tx.update(agreementProducts).set({ ...row, position }).where(eq(agreementProducts.id, row.id));
+          for (const row of productRows(id, products)) {
+            if (row.id) await tx.update(agreementProducts).set(row).where(eq(agreementProducts.id, row.id));
             else await tx.insert(agreementProducts).values(row);
           }
-          for (const product of before.products) {
+          for (const product of before) {
             if (!kept.has(product.id)) await tx.update(agreementProducts).set({ active: false }).where(eq(agreementProducts.id, product.id));
           }
-          const { history: _history, warnings: _warnings, ...beforeSnapshot } = before;
-          await recordAudit(tx, request, { action: 'agreement.update', entity: 'agreement', entityId: id, before: beforeSnapshot, after: request.body, occurredAt: now });
+          const { version: _version, createdAt: _createdAt, updatedAt: _updatedAt, ...agreement } = current;
+          await recordAudit(tx, request, {
+            action: 'agreement.update',
+            entity: 'agreement',
+            entityId: id,
+            before: { ...agreement, maxDeductionPct: trimNumeric(agreement.maxDeductionPct), products: before.map(toProduct) },
+            after: request.body,
+            occurredAt: now,
+          });
         });
         return loadDetail(id);
       },
@@ -304,11 +280,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         const now = deps.clock.now();
         await deps.db.transaction(async (tx) => {
-          const [current] = await tx.select().from(agreements).where(eq(agreements.id, id)).for('update');
-          if (!current) throw new HttpProblem(404, 'Convenio no encontrado', 'El convenio no existe.');
-          if (current.version !== request.body.version) {
-            throw new HttpProblem(409, 'El convenio cambió', 'Otra persona modificó este convenio. Recarga la página y vuelve a intentarlo.');
-          }
+          const current = await lockAgreement(tx, id, request.body.version, 'Otra persona modificó este convenio. Recarga la página y vuelve a intentarlo.');
           await tx.update(agreements).set({ active: request.body.active, updatedAt: now, version: sql`${agreements.version} + 1` }).where(eq(agreements.id, id));
           await recordAudit(tx, request, {
             action: request.body.active ? 'agreement.activate' : 'agreement.deactivate',

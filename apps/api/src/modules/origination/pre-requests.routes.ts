@@ -8,6 +8,7 @@ import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
 import { folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { toProduct } from '../agreements/products';
 import { trimNumeric } from '../../db/numeric';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
@@ -91,18 +92,8 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             maxDeductionPct: trimNumeric(agreement.maxDeductionPct),
             products: [],
           };
-          entry.products.push({
-            id: product.id,
-            name: product.name,
-            annualRatePct: trimNumeric(product.annualRatePct),
-            ivaRatePct: trimNumeric(product.ivaRatePct),
-            openingFeePct: trimNumeric(product.openingFeePct),
-            openingFeeFinanced: product.openingFeeFinanced,
-            terms: product.terms,
-            minAmount: product.minAmount,
-            maxAmount: product.maxAmount,
-            maxAgeAtEnd: product.maxAgeAtEnd,
-          });
+          const { active: _active, ...offered } = toProduct(product);
+          entry.products.push(offered);
           byId.set(agreement.id, entry);
         }
         return { agreements: [...byId.values()], today };

@@ -1,6 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
@@ -15,6 +13,7 @@ import {
 import type { Tx } from '../../db/client';
 import { companies, profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
+import { sendXlsx } from '../../lib/xlsx-export';
 import { issuePasswordLink } from '../../idp/password-links';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
@@ -22,7 +21,6 @@ import { ensureAnAdministratorRemains } from './administrators';
 import { listUsers, toListItem, userFilters, userListSelect, userOrder } from './users.service';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
-const EXPORT_BATCH = 1000;
 
 const EMAIL_TAKEN = { field: 'email', message: 'Ya existe un usuario con ese correo electrónico.' };
 
@@ -77,43 +75,22 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         schema: { tags: ['usuarios'], summary: 'Exporta a Excel la lista con el filtro actual', querystring: userListQuerySchema.omit({ page: true, pageSize: true }) },
       },
       async (request, reply) => {
-        const stream = new PassThrough();
-        const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-        const sheet = workbook.addWorksheet('Usuarios');
-        sheet.columns = [
-          { header: 'Correo electrónico', key: 'email', width: 34 },
-          { header: 'Nombre', key: 'name', width: 30 },
-          { header: 'Perfil', key: 'profile', width: 20 },
-          { header: 'Empresa', key: 'company', width: 24 },
-          { header: 'Estado', key: 'status', width: 10 },
-          { header: 'Último acceso', key: 'lastSignInAt', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
-        ];
-        sheet.getRow(1).font = { bold: true };
         const where = userFilters(request.query);
         const order = userOrder(request.query.sort);
-        // Written batch by batch while the client downloads: a large list is never held in memory.
-        const write = async () => {
-          for (let offset = 0; ; offset += EXPORT_BATCH) {
-            const rows = await userListSelect(deps.db).where(where).orderBy(...order).limit(EXPORT_BATCH).offset(offset);
-            for (const row of rows) {
-              sheet
-                .addRow({ ...row, status: row.active ? 'Activo' : 'Inactivo', lastSignInAt: row.lastSignInAt ?? undefined })
-                .commit();
-            }
-            if (rows.length < EXPORT_BATCH) break;
-          }
-          sheet.commit();
-          await workbook.commit();
-        };
-        write().catch((error: unknown) => {
-          request.log.error({ err: error }, 'users export failed');
-          stream.destroy(error as Error);
+        return sendXlsx(request, reply, {
+          filename: `usuarios-${deps.clock.now().toISOString().slice(0, 10)}.xlsx`,
+          sheet: 'Usuarios',
+          columns: [
+            { header: 'Correo electrónico', key: 'email', width: 34 },
+            { header: 'Nombre', key: 'name', width: 30 },
+            { header: 'Perfil', key: 'profile', width: 20 },
+            { header: 'Empresa', key: 'company', width: 24 },
+            { header: 'Estado', key: 'status', width: 10 },
+            { header: 'Último acceso', key: 'lastSignInAt', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
+          ],
+          read: (offset, limit) => userListSelect(deps.db).where(where).orderBy(...order).limit(limit).offset(offset),
+          toCells: (row) => ({ ...row, status: row.active ? 'Activo' : 'Inactivo', lastSignInAt: row.lastSignInAt ?? undefined }),
         });
-        const day = deps.clock.now().toISOString().slice(0, 10);
-        return reply
-          .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="usuarios-${day}.xlsx"`)
-          .send(stream);
       },
     );
 

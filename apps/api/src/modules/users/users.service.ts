@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { UserListItem, UserListQuery, UserSortField } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { companies, profiles, users } from '../../db/schema';
+import { containsPattern } from '../../db/like';
 
 const SORT_COLUMNS: Record<UserSortField, AnyPgColumn> = {
   email: users.email,
@@ -14,13 +15,11 @@ const SORT_COLUMNS: Record<UserSortField, AnyPgColumn> = {
   createdAt: users.createdAt,
 };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
-
 /** The list's filters, shared by the page, its count and the Excel export. */
 export function userFilters(query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.q) {
-    const pattern = `%${escapeLike(query.q)}%`;
+    const pattern = containsPattern(query.q);
     conditions.push(or(ilike(users.email, pattern), ilike(users.name, pattern)));
   }
   if (query.profileId) conditions.push(eq(users.profileId, query.profileId));
