@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { moneyField } from './fields';
 import { listQueryBase } from './users';
 
 /**
@@ -30,12 +31,7 @@ const percent = (label: string, max = 100) =>
     .regex(/^\d{1,3}(\.\d{1,4})?$/, `${label}: escribe un porcentaje, por ejemplo 36 o 36.5.`)
     .refine((value) => Number(value) <= max, `${label}: no puede pasar de ${max} %.`);
 
-const money = (label: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{1,12}(\.\d{1,2})?$/, `${label}: escribe un importe en pesos, por ejemplo 10000 o 10000.50.`)
-    .transform((value) => (value.includes('.') ? value.padEnd(value.indexOf('.') + 3, '0') : `${value}.00`));
+const money = (label: string) => moneyField(label, '10000');
 
 /** "36.5" (percent) → "0.365" (the fraction packages/lending takes), by moving the decimal point: exact. */
 export function percentToFraction(value: string): string {

@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import { PAY_FREQUENCIES, productSchema } from './agreements';
+import { moneyField } from './fields';
 import { listQueryBase } from './users';
 
 /** Originación: the pre-request (a client's first quote and its verdict), then the request and the credit. */
 
-const money = (label: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{1,12}(\.\d{1,2})?$/, `${label}: escribe un importe en pesos, por ejemplo 8500 o 8500.50.`)
-    .transform((value) => (value.includes('.') ? value.padEnd(value.indexOf('.') + 3, '0') : `${value}.00`));
+const money = (label: string) => moneyField(label, '8500');
 
 const name = (label: string) =>
   z
