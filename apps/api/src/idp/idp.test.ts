@@ -62,7 +62,8 @@ async function startAuthorization(client: ReturnType<typeof browser>) {
   return { interaction, verifier };
 }
 
-async function completeSignIn(ctx: TestContext, client: ReturnType<typeof browser>, email: string, password: string) {
+/** Signs in on the provider's page and follows its redirects back to the client's callback; answers the code. */
+async function loginForCode(client: ReturnType<typeof browser>, email: string, password: string) {
   const { interaction, verifier } = await startAuthorization(client);
   let response = await client.post(`${interaction}/login`, { email, password });
   for (let hops = 0; response.statusCode === 303 && hops < 6; hops += 1) {
@@ -72,8 +73,12 @@ async function completeSignIn(ctx: TestContext, client: ReturnType<typeof browse
   }
   const callback = new URL(response.headers.location as string);
   expect(callback.searchParams.get('state')).toBe('estado-1');
-  const code = callback.searchParams.get('code')!;
-  const token = await ctx.app.inject({
+  return { code: callback.searchParams.get('code')!, verifier };
+}
+
+/** The token request of a public client; without `verifier` it omits the PKCE proof. */
+function exchangeCode(ctx: TestContext, code: string, verifier?: string) {
+  return ctx.app.inject({
     method: 'POST',
     url: '/oidc/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -81,10 +86,15 @@ async function completeSignIn(ctx: TestContext, client: ReturnType<typeof browse
       grant_type: 'authorization_code',
       client_id: 'portal-web',
       code,
-      code_verifier: verifier,
+      ...(verifier ? { code_verifier: verifier } : {}),
       redirect_uri: `${TEST_PUBLIC_URL}/auth-callback.html`,
     }).toString(),
   });
+}
+
+async function completeSignIn(ctx: TestContext, client: ReturnType<typeof browser>, email: string, password: string) {
+  const { code, verifier } = await loginForCode(client, email, password);
+  const token = await exchangeCode(ctx, code, verifier);
   expect(token.statusCode).toBe(200);
   return token.json<{ access_token: string; id_token: string; token_type: string }>();
 }
@@ -120,24 +130,8 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
   });
 
   it('refuses a token request without the PKCE verifier', async () => {
-    const client = browser(ctx);
-    const { interaction } = await startAuthorization(client);
-    let response = await client.post(`${interaction}/login`, { email: 'admin@demo.mx', password: 'Administrador2026' });
-    while (response.statusCode === 303 && !(response.headers.location as string).includes('auth-callback')) {
-      response = await client.get(pathOf(response.headers.location as string));
-    }
-    const code = new URL(response.headers.location as string).searchParams.get('code')!;
-    const token = await ctx.app.inject({
-      method: 'POST',
-      url: '/oidc/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: 'portal-web',
-        code,
-        redirect_uri: `${TEST_PUBLIC_URL}/auth-callback.html`,
-      }).toString(),
-    });
+    const { code } = await loginForCode(browser(ctx), 'admin@demo.mx', 'Administrador2026');
+    const token = await exchangeCode(ctx, code);
     expect(token.statusCode).toBe(400);
     expect(token.json()).toMatchObject({ error: 'invalid_grant' });
   });
