@@ -63,8 +63,12 @@ async function signingKeys(db: Db): Promise<JSONWebKeySet & { keys: JWK[] }> {
 
 const publicPart = ({ kty, n, e, kid, alg, use }: JWK): JWK => ({ kty, n, e, kid, alg, use });
 
-/** A scrypt hash to compare against when the e-mail is unknown, so the answer takes as long either way. */
-const decoyHash = hashPassword('contraseña-de-relleno-0');
+/**
+ * A scrypt hash to compare against when the e-mail is unknown, so the answer takes as long either way. Made on the
+ * first unknown e-mail, not at import: start-up (and an external-provider deployment) does not pay for it.
+ */
+let decoy: Promise<string> | null = null;
+const decoyHash = () => (decoy ??= hashPassword('contraseña-de-relleno-0'));
 
 export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<EmbeddedIdp> {
   const { db, issuer, publicUrl, clientId, audience, clock, log } = options;
@@ -199,7 +203,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       .where(sql`lower(${users.email}) = ${email}`);
     const invalid = { error: 'Correo o contraseña incorrectos.' };
     if (!user || !user.passwordHash || !user.active) {
-      await verifyPassword(password, await decoyHash);
+      await verifyPassword(password, await decoyHash());
       return invalid;
     }
     if (user.lockedUntil && user.lockedUntil > now) {

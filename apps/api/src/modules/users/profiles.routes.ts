@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { companySchema, profileInputSchema, profileSchema, profileUpdateSchema, type Profile } from '@portal/contract';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { companies, profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
@@ -32,6 +32,13 @@ async function listProfiles(db: Db, id?: string): Promise<Profile[]> {
     .where(id ? eq(profiles.id, id) : undefined)
     .orderBy(asc(profiles.name));
   return rows.map((row) => ({ ...row, userCount: Number(row.userCount) }));
+}
+
+/** The profile as it is now, locked for the transaction; 404 when it is gone. */
+async function lockProfile(tx: Tx, id: string) {
+  const [current] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
+  if (!current) throw new HttpProblem(404, 'Perfil no encontrado', 'El perfil no existe o fue eliminado.');
+  return current;
 }
 
 /** Profiles (role code + permission paths) and the companies a user can belong to: the user form's catalogues. */
@@ -89,8 +96,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         const now = deps.clock.now();
         await deps.db.transaction(async (tx) => {
-          const [current] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
-          if (!current) throw new HttpProblem(404, 'Perfil no encontrado', 'El perfil no existe o fue eliminado.');
+          const current = await lockProfile(tx, id);
           if (current.version !== version) {
             throw new HttpProblem(409, 'El perfil cambió', 'Otra persona modificó este perfil mientras lo editabas. Recarga la página y vuelve a intentarlo.');
           }
@@ -128,8 +134,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         const now = deps.clock.now();
         await deps.db.transaction(async (tx) => {
-          const [current] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update');
-          if (!current) throw new HttpProblem(404, 'Perfil no encontrado', 'El perfil no existe o fue eliminado.');
+          const current = await lockProfile(tx, id);
           const [holders] = await tx.select({ total: count() }).from(users).where(eq(users.profileId, id));
           if ((holders?.total ?? 0) > 0) {
             throw new HttpProblem(409, 'Perfil en uso', `No se puede eliminar: ${holders!.total} usuario(s) tienen este perfil. Asígnales otro primero.`);
