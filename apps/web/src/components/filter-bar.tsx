@@ -4,6 +4,7 @@ import TextField from '@mui/material/TextField';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import SearchIcon from '@mui/icons-material/Search';
+import { useCompanies } from '../lib/catalogs';
 
 /** Search box (debounced, so typing does not fire a request per key) plus the screen's own filters and actions. */
 export function FilterBar(props: {
@@ -76,5 +77,18 @@ export function SelectFilter(props: {
         </MenuItem>
       ))}
     </TextField>
+  );
+}
+
+/** The company (brand) filter every list offers, fed by the companies catalogue. */
+export function CompanyFilter(props: { value: string; onChange: (value: string) => void }) {
+  const companies = useCompanies();
+  return (
+    <SelectFilter
+      label="Empresa"
+      value={props.value}
+      options={(companies.data ?? []).map((company) => ({ value: company.id, label: company.name }))}
+      onChange={props.onChange}
+    />
   );
 }

@@ -9,12 +9,11 @@ import { FREQUENCY_LABELS, PAY_FREQUENCIES, SECTORS, SECTOR_LABELS, type Agreeme
 import { hasPermission } from '../../app/auth/session';
 import { useSession } from '../../app/auth/use-session';
 import { useConfirm } from '../../app/shell/confirm-dialog';
-import { FilterBar, SelectFilter } from '../../components/filter-bar';
+import { CompanyFilter, FilterBar, SelectFilter } from '../../components/filter-bar';
 import { ExportButton } from '../../components/export-button';
 import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn } from '../../components/status-columns';
-import { useCompanies } from '../../lib/catalogs';
 import { useListState } from '../../lib/list-state';
 import { useAgreementList, useSetAgreementStatus } from './agreements.queries';
 
@@ -24,7 +23,6 @@ export default function ContractListScreen() {
   const confirm = useConfirm();
   const { state, update, queryString } = useListState({ sort: 'code' });
   const list = useAgreementList(queryString);
-  const companies = useCompanies();
   const setStatus = useSetAgreementStatus();
   const [message, setMessage] = useState<Notice | null>(null);
 
@@ -77,12 +75,7 @@ export default function ContractListScreen() {
           </>
         }
       >
-        <SelectFilter
-          label="Empresa"
-          value={state.filters.companyId ?? ''}
-          options={(companies.data ?? []).map((company) => ({ value: company.id, label: company.name }))}
-          onChange={(companyId) => update({ filters: { ...state.filters, companyId } })}
-        />
+        <CompanyFilter value={state.filters.companyId ?? ''} onChange={(companyId) => update({ filters: { ...state.filters, companyId } })} />
         <SelectFilter
           label="Sector"
           value={state.filters.sector ?? ''}

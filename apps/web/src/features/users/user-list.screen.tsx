@@ -9,7 +9,7 @@ import type { UserListItem } from '@portal/contract';
 import { useSession } from '../../app/auth/use-session';
 import { hasPermission } from '../../app/auth/session';
 import { useConfirm } from '../../app/shell/confirm-dialog';
-import { FilterBar, SelectFilter } from '../../components/filter-bar';
+import { CompanyFilter, FilterBar, SelectFilter } from '../../components/filter-bar';
 import { ExportButton } from '../../components/export-button';
 import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
 import { ServerDataGrid } from '../../components/server-data-grid';
@@ -17,7 +17,6 @@ import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn } from '../../c
 import { formatDateTime } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
 import { useProfiles, useSetUserStatus, useUserList } from './users.queries';
-import { useCompanies } from '../../lib/catalogs';
 
 export default function UserListScreen() {
   const navigate = useNavigate();
@@ -26,7 +25,6 @@ export default function UserListScreen() {
   const { state, update, queryString } = useListState({ sort: 'email' });
   const list = useUserList(queryString);
   const profiles = useProfiles();
-  const companies = useCompanies();
   const setStatus = useSetUserStatus();
   const [message, setMessage] = useState<Notice | null>(null);
 
@@ -83,12 +81,7 @@ export default function UserListScreen() {
           options={(profiles.data ?? []).map((profile) => ({ value: profile.id, label: profile.name }))}
           onChange={(profileId) => update({ filters: { ...state.filters, profileId } })}
         />
-        <SelectFilter
-          label="Empresa"
-          value={state.filters.companyId ?? ''}
-          options={(companies.data ?? []).map((company) => ({ value: company.id, label: company.name }))}
-          onChange={(companyId) => update({ filters: { ...state.filters, companyId } })}
-        />
+        <CompanyFilter value={state.filters.companyId ?? ''} onChange={(companyId) => update({ filters: { ...state.filters, companyId } })} />
         <SelectFilter label="Estado" value={state.filters.status ?? ''} options={STATUS_FILTER_OPTIONS} onChange={(status) => update({ filters: { ...state.filters, status } })} />
       </FilterBar>
       <ServerDataGrid<UserListItem>
