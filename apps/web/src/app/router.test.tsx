@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from './router';
 import { resetSessionCache, saveSession } from './auth/session';
 import { sampleSession } from '../test-support';
@@ -12,6 +12,9 @@ function open(path: string) {
 }
 
 describe('router guards', () => {
+  // Compile the lazy screens once up front, so a cold transform on a busy machine does not eat the waits below.
+  beforeAll(() => Promise.all([import('./shell/guarded-layout'), import('../features/session/signin.screen'), import('./shell/placeholder.screen')]), 30_000);
+
   beforeEach(() => {
     resetSessionCache();
     // No API here: the sign-in page's configuration request fails, which it shows as an error.
