@@ -25,6 +25,8 @@ import { usersRoutes } from './modules/users/users.routes';
 import { profilesRoutes } from './modules/users/profiles.routes';
 import { agreementsRoutes } from './modules/agreements/agreements.routes';
 import { preRequestsRoutes } from './modules/origination/pre-requests.routes';
+import { requestsRoutes } from './modules/origination/requests.routes';
+import { creditsRoutes } from './modules/credits/credits.routes';
 
 z.config(z.locales.es());
 
@@ -100,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(profilesRoutes(deps));
       await api.register(agreementsRoutes(deps));
       await api.register(preRequestsRoutes(deps));
+      await api.register(requestsRoutes(deps));
+      await api.register(creditsRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -4,3 +4,4 @@ export * from './problem';
 export * from './users';
 export * from './agreements';
 export * from './origination';
+export * from './requests';

@@ -17,6 +17,8 @@ const name = (label: string) =>
 
 export const PRE_REQUEST_STATUSES = ['borrador', 'enviada', 'convertida', 'vencida'] as const;
 export type PreRequestStatus = (typeof PRE_REQUEST_STATUSES)[number];
+/** A sent pre-request not converted into a request within this many days becomes vencida. */
+export const PRE_REQUEST_VALID_DAYS = 30;
 
 /** What a pre-request captures; the CURP's check (birth date, state, check digit) is the API's, with lending. */
 export const preRequestInputSchema = z.object({

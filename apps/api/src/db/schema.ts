@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
+  customType,
   boolean,
   date,
   numeric,
@@ -243,10 +244,198 @@ export const preRequests = pgTable(
     result: text('result', { enum: ['pre-aprobada', 'rechazada'] }).notNull(),
     reasons: jsonb('reasons').notNull().default(sql`'[]'::jsonb`),
     status: text('status', { enum: ['borrador', 'enviada', 'convertida', 'vencida'] }).notNull().default('borrador'),
+    /** When it was sent: a sent pre-request not converted within PRE_REQUEST_VALID_DAYS becomes vencida. */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index('pre_requests_client_idx').on(table.clientId), index('pre_requests_created_by_idx').on(table.createdBy, table.createdAt)],
+  (table) => [
+    index('pre_requests_client_idx').on(table.clientId),
+    index('pre_requests_created_by_idx').on(table.createdBy, table.createdAt),
+    index('pre_requests_sent_idx').on(table.sentAt).where(sql`status = 'enviada'`),
+  ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+const money = (name: string) => numeric(name, { precision: 14, scale: 2 });
+
+/** Solicitudes: the full application. Client, address and contact data are kept as captured; the status machine is in packages/contract. */
+export const requests = pgTable(
+  'requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: bigserial('number', { mode: 'number' }).notNull().unique(),
+    /** The sent pre-request it converted, if any: one request per pre-request. */
+    preRequestId: uuid('pre_request_id')
+      .unique()
+      .references(() => preRequests.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => agreements.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => agreementProducts.id),
+    rfc: text('rfc'),
+    firstNames: text('first_names').notNull(),
+    lastName1: text('last_name_1').notNull(),
+    lastName2: text('last_name_2'),
+    employeeNumber: text('employee_number').notNull(),
+    netSalary: money('net_salary').notNull(),
+    otherDeductions: money('other_deductions').notNull(),
+    amount: money('amount').notNull(),
+    term: integer('term').notNull(),
+    street: text('street').notNull(),
+    exteriorNumber: text('exterior_number').notNull(),
+    interiorNumber: text('interior_number').notNull().default(''),
+    neighborhood: text('neighborhood').notNull(),
+    municipality: text('municipality').notNull(),
+    state: text('state').notNull(),
+    postalCode: text('postal_code').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email').notNull(),
+    references: jsonb('references').notNull(),
+    clabe: text('clabe').notNull(),
+    /** The verdict and schedule as shown when captured (packages/lending), kept as they were. */
+    simulation: jsonb('simulation').notNull(),
+    installment: money('installment').notNull(),
+    status: text('status', { enum: ['capturada', 'en validación', 'aprobada', 'rechazada', 'dispersada', 'cancelada'] })
+      .notNull()
+      .default('capturada'),
+    rejectionReason: text('rejection_reason'),
+    cancellationReason: text('cancellation_reason'),
+    decidedBy: uuid('decided_by').references(() => users.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('requests_status_idx').on(table.status, table.createdAt),
+    index('requests_created_idx').on(table.createdAt),
+    index('requests_agreement_idx').on(table.agreementId, table.createdAt),
+    index('requests_client_idx').on(table.clientId),
+    index('requests_company_idx').on(table.companyId, table.createdAt),
+  ],
+);
+
+/** INE, comprobante de domicilio, recibo de nómina: one current file per kind; replacing one is audited. */
+export const requestDocuments = pgTable(
+  'request_documents',
+  {
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => requests.id),
+    kind: text('kind', { enum: ['ine', 'comprobante', 'recibo'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    content: bytea('content').notNull(),
+    uploadedBy: uuid('uploaded_by').references(() => users.id),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.requestId, table.kind] })],
+);
+
+/** A disbursed loan. Its product terms are a snapshot: editing the product never rewrites a credit. */
+export const credits = pgTable(
+  'credits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: bigserial('number', { mode: 'number' }).notNull().unique(),
+    /** Unique: a request disburses once, whatever the clicks or tabs. */
+    requestId: uuid('request_id')
+      .notNull()
+      .unique()
+      .references(() => requests.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => agreements.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => agreementProducts.id),
+    employeeNumber: text('employee_number').notNull(),
+    productName: text('product_name').notNull(),
+    annualRatePct: numeric('annual_rate_pct', { precision: 9, scale: 4 }).notNull(),
+    ivaRatePct: numeric('iva_rate_pct', { precision: 7, scale: 4 }).notNull(),
+    openingFeePct: numeric('opening_fee_pct', { precision: 7, scale: 4 }).notNull(),
+    openingFeeFinanced: boolean('opening_fee_financed').notNull(),
+    frequency: text('frequency', { enum: ['semanal', 'catorcenal', 'quincenal', 'mensual'] }).notNull(),
+    term: integer('term').notNull(),
+    amount: money('amount').notNull(),
+    openingFee: money('opening_fee').notNull(),
+    principal: money('principal').notNull(),
+    netDisbursed: money('net_disbursed').notNull(),
+    installment: money('installment').notNull(),
+    cat: text('cat').notNull(),
+    clabe: text('clabe').notNull(),
+    disbursementDate: date('disbursement_date').notNull(),
+    firstDueDate: date('first_due_date').notNull(),
+    lastDueDate: date('last_due_date').notNull(),
+    status: text('status', { enum: ['vigente', 'vencido', 'liquidado'] }).notNull().default('vigente'),
+    daysPastDue: integer('days_past_due').notNull().default(0),
+    disbursedBy: uuid('disbursed_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('credits_client_idx').on(table.clientId),
+    index('credits_agreement_idx').on(table.agreementId, table.employeeNumber),
+    index('credits_company_idx').on(table.companyId, table.status),
+  ],
+);
+
+/** The schedule: one row per installment (buildSchedule), with what has been paid of each component. */
+export const installments = pgTable(
+  'installments',
+  {
+    creditId: uuid('credit_id')
+      .notNull()
+      .references(() => credits.id),
+    number: integer('number').notNull(),
+    dueDate: date('due_date').notNull(),
+    principal: money('principal').notNull(),
+    interest: money('interest').notNull(),
+    iva: money('iva').notNull(),
+    payment: money('payment').notNull(),
+    balance: money('balance').notNull(),
+    paidPrincipal: money('paid_principal').notNull().default('0'),
+    paidInterest: money('paid_interest').notNull().default('0'),
+    paidIva: money('paid_iva').notNull().default('0'),
+    status: text('status', { enum: ['pendiente', 'vencida', 'pagada'] }).notNull().default('pendiente'),
+  },
+  (table) => [primaryKey({ columns: [table.creditId, table.number] }), index('installments_due_idx').on(table.dueDate)],
+);
+
+/** One payroll deduction expected per installment and discount date: where tránsito will live. */
+export const expectedDeductions = pgTable(
+  'expected_deductions',
+  {
+    creditId: uuid('credit_id')
+      .notNull()
+      .references(() => credits.id),
+    period: integer('period').notNull(),
+    discountDate: date('discount_date').notNull(),
+    amount: money('amount').notNull(),
+    state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado'] }).notNull().default('esperado'),
+  },
+  (table) => [primaryKey({ columns: [table.creditId, table.period] }), index('expected_deductions_date_idx').on(table.discountDate, table.state)],
 );

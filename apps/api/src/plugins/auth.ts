@@ -17,7 +17,7 @@ export type RouteAccess =
   /** A registered, active user whose profile holds this permission path. */
   | { permission: PermissionPath }
   /** A registered, active user holding any of these (e.g. the user form's catalogues, for new and edit alike). */
-  | { anyPermission: PermissionPath[] };
+  | { anyPermission: readonly PermissionPath[] };
 
 export interface Identity {
   subject: string;

@@ -4,10 +4,13 @@ import type { Db, Tx } from '../../db/client';
 import { auditEvents } from '../../db/schema';
 import type { AuditEntry } from '@portal/contract';
 
+/** Who did it: the HTTP request (its principal and id), or a process acting with a principal (seed, bench). */
+export type AuditActor = Pick<FastifyRequest, 'id' | 'principal' | 'identity'>;
+
 /** Records one write, inside the caller's transaction: who (from the request), what, before and after. */
 export async function recordAudit(
   tx: Tx,
-  request: FastifyRequest,
+  request: AuditActor,
   event: { action: string; entity: string; entityId: string; before?: unknown; after?: unknown; occurredAt: Date },
 ): Promise<void> {
   await tx.insert(auditEvents).values({

@@ -46,11 +46,14 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     ...overrides,
   });
 
-  it('offers the agreements in force with their active products', async () => {
+  it('offers the agreements in force of the user\'s company with their active products', async () => {
     const catalog = (await call('GET', '/api/pre-requests/catalog')).json<{ today: string; agreements: { code: string; products: { name: string }[] }[] }>();
     expect(catalog.today).toBe('2026-11-23');
-    expect(catalog.agreements.map((agreement) => agreement.code)).toEqual(['ACME-PRIV', 'GOB-JAL', 'IMSS-FED']);
-    expect(catalog.agreements[2]!.products.map((product) => product.name)).toEqual(['Federal 26', 'Federal Express']);
+    // ACME-PRIV belongs to the second brand: only a role-SA user captures for every company.
+    expect(catalog.agreements.map((agreement) => agreement.code)).toEqual(['GOB-JAL', 'IMSS-FED']);
+    expect(catalog.agreements[1]!.products.map((product) => product.name)).toEqual(['Federal 26', 'Federal Express']);
+    const everyCompany = (await call('GET', '/api/pre-requests/catalog', undefined, await ctx.as('admin@demo.mx'))).json<typeof catalog>();
+    expect(everyCompany.agreements.map((agreement) => agreement.code)).toEqual(['ACME-PRIV', 'GOB-JAL', 'IMSS-FED']);
   });
 
   it('simulates on the server: CURP facts, capacity, schedule and CAT from packages/lending', async () => {

@@ -7,13 +7,16 @@ import { agreementProducts, agreements, clients, preRequests, users } from '../.
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
-import { folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { expirePreRequests, folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { companyScope } from '../../plugins/company-scope';
 import { toProduct } from '../agreements/products';
 import { trimNumeric } from '../../db/numeric';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
 const versionBody = z.object({ version: z.number().int().min(1) });
 const access = { permission: '/origination/pre-request-new' } as const;
+/** The request form reads the same catalog and the clerk's sent pre-requests, to convert one. */
+const readAccess = { anyPermission: ['/origination/pre-request-new', '/origination/request-new'] } as const;
 
 const SORT: Record<string, AnyPgColumn> = { folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status: preRequests.status };
 
@@ -71,16 +74,23 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/pre-requests/catalog',
       {
-        config: { access },
-        schema: { tags: ['originación'], summary: 'Convenios vigentes y sus productos activos, para capturar', response: { 200: originationCatalogSchema } },
+        config: { access: readAccess },
+        schema: { tags: ['originación'], summary: 'Convenios vigentes de la empresa y sus productos activos, para capturar', response: { 200: originationCatalogSchema } },
       },
-      async () => {
+      async (request) => {
         const today = mexicoToday(deps.clock.now());
         const rows = await deps.db
           .select({ agreement: agreements, product: agreementProducts })
           .from(agreements)
           .innerJoin(agreementProducts, and(eq(agreementProducts.agreementId, agreements.id), eq(agreementProducts.active, true)))
-          .where(and(eq(agreements.active, true), sql`${agreements.validFrom} <= ${today}`, sql`(${agreements.validTo} is null or ${agreements.validTo} >= ${today})`))
+          .where(
+            and(
+              eq(agreements.active, true),
+              sql`${agreements.validFrom} <= ${today}`,
+              sql`(${agreements.validTo} is null or ${agreements.validTo} >= ${today})`,
+              companyScope(request.principal!, agreements.companyId),
+            ),
+          )
           .orderBy(asc(agreements.code), asc(agreementProducts.position));
         const byId = new Map<string, z.infer<typeof originationCatalogSchema>['agreements'][number]>();
         for (const { agreement, product } of rows) {
@@ -112,7 +122,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/pre-requests',
       {
-        config: { access },
+        config: { access: readAccess },
         schema: {
           tags: ['originación'],
           summary: 'Mis pre-solicitudes',
@@ -121,6 +131,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
+        await deps.db.transaction((tx) => expirePreRequests(tx, deps.clock.now()));
         const { page, pageSize, status, sort } = request.query;
         const where: SQL | undefined = and(eq(preRequests.createdBy, request.principal!.userId), status ? eq(preRequests.status, status) : undefined);
         const column = SORT[sort?.replace(/^-/, '') ?? 'createdAt'] ?? preRequests.createdAt;
@@ -139,14 +150,17 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/pre-requests/:id',
-      { config: { access }, schema: { tags: ['originación'], summary: 'Una pre-solicitud', params: idParams, response: { 200: preRequestSchema } } },
-      async (request) => load(request.params.id),
+      { config: { access: readAccess }, schema: { tags: ['originación'], summary: 'Una pre-solicitud', params: idParams, response: { 200: preRequestSchema } } },
+      async (request) => {
+        await deps.db.transaction((tx) => expirePreRequests(tx, deps.clock.now()));
+        return load(request.params.id);
+      },
     );
 
     app.post(
       '/pre-requests',
       {
-        config: { access },
+        config: { access: readAccess },
         schema: { tags: ['originación'], summary: 'Guarda una pre-solicitud como borrador, con su dictamen', body: preRequestInputSchema, response: { 201: preRequestSchema } },
       },
       async (request, reply) => {
@@ -194,7 +208,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const now = deps.clock.now();
         await deps.db.transaction(async (tx) => {
           const current = await lockDraft(tx, id, version, 'editar');
-          const result = await simulate(tx, input, mexicoToday(now), id);
+          const result = await simulate(tx, input, mexicoToday(now), { preRequestId: id });
           const clientId = await upsertClient(tx, input, result, now);
           await tx
             .update(preRequests)
@@ -252,12 +266,12 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               term: current.term,
             },
             mexicoToday(now),
-            id,
+            { preRequestId: id },
           );
           if (result.result !== 'pre-aprobada') {
             throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
           }
-          await tx.update(preRequests).set({ status: 'enviada', updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
+          await tx.update(preRequests).set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
           await recordAudit(tx, request, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
         });
         return load(id);

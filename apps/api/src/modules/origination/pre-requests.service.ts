@@ -1,8 +1,8 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { LendingInputError, assessEligibility, checkCurp, nextDiscountDate } from '@portal/lending';
-import { percentToFraction, type PreRequestInput, type Simulation } from '@portal/contract';
+import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequestInput, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
-import { agreementProducts, agreements, clients, preRequests } from '../../db/schema';
+import { agreementProducts, agreements, auditEvents, clients, credits, preRequests, requests } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import { trimNumeric } from '../../db/numeric';
 
@@ -19,7 +19,7 @@ export const mexicoToday = (now: Date) => now.toLocaleDateString('en-CA', { time
  * The pre-request's verdict, computed on the server with packages/lending (the browser shows the same numbers, but
  * this is the one that is kept): the CURP's birth date and sex, capacity, schedule, CAT and every reason.
  */
-export async function simulate(db: Db | Tx, input: Values, today: string, exceptId?: string): Promise<Simulation> {
+export async function simulate(db: Db | Tx, input: Values, today: string, except: { preRequestId?: string | null; requestId?: string } = {}): Promise<Simulation> {
   const curp = checkCurp(input.curp);
   if (!curp.ok) throw invalid('curp', curp.message);
   const [row] = await db
@@ -62,8 +62,22 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
     .select({ number: preRequests.number })
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
-    .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), exceptId ? ne(preRequests.id, exceptId) : undefined));
+    .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
   if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${folio(open.number)}).` });
+  const [inProgress] = await db
+    .select({ number: requests.number, status: requests.status })
+    .from(requests)
+    .innerJoin(clients, eq(clients.id, requests.clientId))
+    .where(and(eq(clients.curp, input.curp), inArray(requests.status, OPEN_REQUEST_STATUSES), except.requestId ? ne(requests.id, except.requestId) : undefined));
+  if (inProgress) {
+    reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una solicitud en curso (${requestFolio(inProgress.number)}, ${inProgress.status}).` });
+  }
+  const [active] = await db
+    .select({ number: credits.number })
+    .from(credits)
+    .innerJoin(clients, eq(clients.id, credits.clientId))
+    .where(and(eq(clients.curp, input.curp), inArray(credits.status, ['vigente', 'vencido'])));
+  if (active) reasons.push({ code: 'active-credit', message: `Esta CURP ya tiene un crédito activo (${creditFolio(active.number)}).` });
 
   return {
     birthDate: curp.birthDate,
@@ -83,6 +97,35 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
 }
 
 export const folio = (number: number) => `PS-${String(number).padStart(6, '0')}`;
+export const requestFolio = (number: number) => `SOL-${String(number).padStart(6, '0')}`;
+export const creditFolio = (number: number) => `CR-${String(number).padStart(8, '0')}`;
+
+/** A request in one of these is still on its way to becoming a credit. */
+const OPEN_REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada'] as const;
+
+/**
+ * Sent pre-requests not converted within PRE_REQUEST_VALID_DAYS become vencida (the quote's salary and terms are
+ * stale by then). Run before reading or converting them; each expiry is audited as the system's.
+ */
+export async function expirePreRequests(tx: Tx, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - PRE_REQUEST_VALID_DAYS * 86_400_000);
+  const expired = await tx
+    .update(preRequests)
+    .set({ status: 'vencida', updatedAt: now, version: sql`${preRequests.version} + 1` })
+    .where(and(eq(preRequests.status, 'enviada'), lt(preRequests.sentAt, cutoff)))
+    .returning({ id: preRequests.id });
+  if (expired.length === 0) return;
+  await tx.insert(auditEvents).values(
+    expired.map(({ id }) => ({
+      occurredAt: now,
+      action: 'pre-request.expire',
+      entity: 'pre-request',
+      entityId: id,
+      before: { status: 'enviada' },
+      after: { status: 'vencida', validDays: PRE_REQUEST_VALID_DAYS },
+    })),
+  );
+}
 
 /** The client of a CURP, created or refreshed with what the pre-request captured. */
 export async function upsertClient(tx: Tx, input: Values, simulation: Simulation, now: Date): Promise<string> {

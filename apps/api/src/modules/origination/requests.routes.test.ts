@@ -1,0 +1,323 @@
+import { count, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildSchedule, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
+import { REQUEST_ACTIONS, REQUEST_STATUSES, type RequestAction, type RequestStatus } from '@portal/contract';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { agreementProducts, agreements, auditEvents, credits, expectedDeductions, installments, preRequests, requests } from '../../db/schema';
+
+type Json = Record<string, unknown>;
+type Headers = { authorization: string };
+type Detail = { id: string; folio: string; status: RequestStatus; version: number; documents: number; creditId: string | null; creditFolio: string | null };
+
+const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
+const curp = (first17: string) => withCheckDigit(first17, curpCheckDigit);
+const CLABE = withCheckDigit('00218012345678901', clabeCheckDigit);
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
+const JPG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(32)]);
+const ALL_DOCUMENTS = { ine: ['ine.png', PNG], comprobante: ['luz.pdf', PDF], recibo: ['recibo.jpg', JPG] } as const;
+
+/** A multipart body as a browser's FormData sends it: the `data` field first, then the files. */
+async function multipart(fields: Record<string, string>, files: Record<string, readonly [string, Buffer]> = {}) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const [name, [fileName, content]] of Object.entries(files)) form.append(name, new Blob([content]), fileName);
+  const response = new Response(form);
+  return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type')! };
+}
+
+describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
+  let ctx: TestContext;
+  let originacion: Headers;
+  let admin: Headers;
+  let jal: { agreementId: string; productId: string };
+
+  beforeEach(async () => {
+    ctx = await createTestApp(engine);
+    originacion = await ctx.as('originacion@demo.mx');
+    admin = await ctx.as('admin@demo.mx');
+    const [row] = await ctx.db
+      .select({ agreementId: agreements.id, productId: agreementProducts.id })
+      .from(agreements)
+      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+      .where(eq(agreements.code, 'GOB-JAL'));
+    jal = row!;
+  });
+  afterEach(() => ctx.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers: Headers = originacion) => ctx.app.inject({ method, url, payload, headers });
+
+  const capture = (overrides: Json = {}) => ({
+    curp: 'PXNE660720HMCXTN06',
+    rfc: '',
+    firstNames: 'Enrique',
+    lastName1: 'Peña',
+    lastName2: 'Nieto',
+    ...jal,
+    employeeNumber: 'J-1001',
+    netSalary: '8000',
+    otherDeductions: '500',
+    amount: '20000',
+    term: 24,
+    street: 'Av. Juárez',
+    exteriorNumber: '100',
+    interiorNumber: '',
+    neighborhood: 'Centro',
+    municipality: 'Guadalajara',
+    state: 'Jalisco',
+    postalCode: '44100',
+    phone: '3312345678',
+    email: 'Enrique@Correo.mx',
+    references: [
+      { name: 'Ana López', relationship: 'Hermana', phone: '3311112222' },
+      { name: 'Luis Pérez', relationship: 'Compañero', phone: '3333334444' },
+    ],
+    clabe: CLABE,
+    preRequestId: null,
+    ...overrides,
+  });
+
+  async function post(data: Json, files: Record<string, readonly [string, Buffer]> = ALL_DOCUMENTS, headers: Headers = originacion) {
+    const body = await multipart({ data: JSON.stringify(data) }, files);
+    return ctx.app.inject({ method: 'POST', url: '/api/requests', payload: body.payload, headers: { ...headers, 'content-type': body.contentType } });
+  }
+
+  async function created(overrides: Json = {}): Promise<Detail> {
+    const response = await post(capture(overrides));
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<Detail>();
+  }
+
+  async function act(request: Detail, action: RequestAction, headers: Headers, extra: Json = {}) {
+    return call('POST', `/api/requests/${request.id}/${action}`, { version: request.version, ...extra }, headers);
+  }
+
+  /** A request carried to `status` by the allowed steps: captured by Originación, decided and disbursed by the administrator. */
+  async function inStatus(status: RequestStatus, curpFirst17: string): Promise<Detail> {
+    let request = await created({ curp: curp(curpFirst17), lastName2: '' });
+    const step = async (action: RequestAction, headers: Headers, extra: Json = {}) => {
+      const response = await act(request, action, headers, extra);
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json<Detail | { request: Detail }>();
+      request = 'request' in body ? body.request : body;
+    };
+    if (status === 'capturada') return request;
+    if (status === 'cancelada') return step('cancel', originacion, { reason: 'El cliente desistió.' }).then(() => request);
+    await step('submit', originacion);
+    if (status === 'rechazada') await step('reject', admin, { reason: 'Recibo de nómina ilegible.' });
+    if (status === 'aprobada' || status === 'dispersada') await step('approve', admin);
+    if (status === 'dispersada') await step('disburse', admin, { disbursementDate: '2026-11-23' });
+    return request;
+  }
+
+  it('converts a sent pre-request into a captured request with its three documents, in one transaction', async () => {
+    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }))).json<{ id: string; version: number; folio: string }>();
+    await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version });
+
+    const request = await created({ preRequestId: draft.id });
+    expect(request).toMatchObject({
+      status: 'capturada',
+      documents: 3,
+      preRequestFolio: draft.folio,
+      email: 'enrique@correo.mx',
+      bank: 'Banamex',
+      createdBy: 'originacion@demo.mx',
+      simulation: { result: 'pre-aprobada', installment: buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30' }).installment },
+    });
+    expect(request.folio).toMatch(/^SOL-\d{6}$/);
+    expect((await call('GET', `/api/pre-requests/${draft.id}`)).json()).toMatchObject({ status: 'convertida' });
+
+    const file = await call('GET', `/api/requests/${request.id}/documents/comprobante`);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.rawPayload.equals(PDF)).toBe(true);
+
+    const again = await post(capture({ preRequestId: draft.id }));
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ detail: string }>().detail).toBe(`No se puede convertir la pre-solicitud ${draft.folio} en estado convertida; solo las enviadas.`);
+    const audit = await ctx.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id));
+    expect(audit.map((event) => event.action).sort()).toEqual(['request.create', 'request.document.upload', 'request.document.upload', 'request.document.upload']);
+  });
+
+  it('refuses bad fields, a bad CLABE and bad documents with the reason, and keeps nothing', async () => {
+    const badClabe = await post(capture({ clabe: `${CLABE.slice(0, 17)}${(Number(CLABE[17]) + 1) % 10}` }));
+    expect(badClabe.statusCode).toBe(400);
+    expect(badClabe.json()).toMatchObject({ errors: [{ field: 'clabe', message: expect.stringMatching(/dígito verificador/) }] });
+
+    const badFields = await post(capture({ postalCode: '441', references: [{ name: 'Ana', relationship: 'Hermana', phone: '33-1111' }, { name: 'Luis', relationship: 'Amigo', phone: '3333334444' }] }));
+    expect(badFields.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
+      { field: 'postalCode', message: 'Código postal: 5 dígitos.' },
+      { field: 'references.0.phone', message: 'Teléfono de la referencia: 10 dígitos, sin espacios ni guiones.' },
+    ]);
+
+    const disguised = await post(capture(), { ine: ['ine.pdf', Buffer.from('MZ\x90\x00 not a pdf')], recibo: ['vacio.pdf', Buffer.alloc(0)] });
+    expect(disguised.statusCode).toBe(400);
+    expect(disguised.json<{ errors: unknown[] }>().errors).toEqual([
+      { field: 'documents.ine', message: 'INE: solo se aceptan PDF, JPG, PNG; «ine.pdf» no es ninguno de ellos.' },
+      { field: 'documents.recibo', message: 'Recibo de nómina: el archivo «vacio.pdf» está vacío.' },
+    ]);
+
+    const huge = await post(capture(), { comprobante: ['escaneo.pdf', Buffer.concat([PDF, Buffer.alloc(5 * 1024 * 1024)])] });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json()).toMatchObject({ errors: [{ field: 'documents.comprobante', message: 'Comprobante de domicilio: el archivo pesa más de 5 MB.' }] });
+
+    const [stored] = await ctx.db.select({ total: count() }).from(requests);
+    expect(stored!.total).toBe(0);
+  });
+
+  it('walks the status machine with two people and disburses into a credit whose schedule is buildSchedule', async () => {
+    let request = await created();
+    const submitted = await act(request, 'submit', originacion);
+    request = submitted.json<Detail>();
+    expect(request.status).toBe('en validación');
+
+    const ownApproval = await act(request, 'approve', originacion);
+    expect(ownApproval.statusCode).toBe(403);
+    expect(ownApproval.json<{ detail: string }>().detail).toMatch(/^Quien capturó la solicitud no puede aprobarla/);
+
+    request = (await act(request, 'approve', admin)).json<Detail>();
+    expect(request).toMatchObject({ status: 'aprobada', decidedBy: 'admin@demo.mx' });
+
+    const tooEarly = await act(request, 'disburse', admin, { disbursementDate: '2026-11-22' });
+    expect(tooEarly.json()).toMatchObject({ errors: [{ field: 'disbursementDate', message: 'La fecha de dispersión debe estar entre la aprobación (2026-11-23) y hoy (2026-11-23).' }] });
+
+    const disbursed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    expect(disbursed.statusCode, disbursed.body).toBe(200);
+    const result = disbursed.json<{ request: Detail; creditId: string; creditFolio: string }>();
+    expect(result.request).toMatchObject({ status: 'dispersada', creditId: result.creditId, creditFolio: result.creditFolio });
+    expect(result.creditFolio).toMatch(/^CR-\d{8}$/);
+
+    const credit = (await call('GET', `/api/credits/${result.creditId}`, undefined, admin)).json<{ installments: Json[] } & Json>();
+    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30' });
+    expect(credit).toMatchObject({
+      status: 'vigente',
+      amount: '20000.00',
+      openingFee: '400.00',
+      principal: '20000.00',
+      netDisbursed: '19600.00',
+      installment: expected.installment,
+      disbursementDate: '2026-11-23',
+      firstDueDate: '2026-11-30',
+      lastDueDate: expected.rows[23]!.dueDate,
+      balance: '20000.00',
+      product: { name: expect.any(String), annualRatePct: '36', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false },
+    });
+    expect(credit.installments.map(({ number, dueDate, principal, interest, iva, payment, balance }) => ({ number, dueDate, principal, interest, iva, payment, balance }))).toEqual(expected.rows);
+    expect(credit.installments.every((row) => row.status === 'pendiente' && row.deductionState === 'esperado')).toBe(true);
+    const [deductions] = await ctx.db.select({ total: count() }).from(expectedDeductions).where(eq(expectedDeductions.creditId, result.creditId));
+    expect(deductions!.total).toBe(24);
+
+    const twice = await act(result.request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json<{ detail: string }>().detail).toBe('No se puede dispersar una solicitud en estado dispersada.');
+    const actions = await ctx.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id));
+    expect(actions.map((event) => event.action)).toEqual(expect.arrayContaining(['request.submit', 'request.approve', 'request.disburse']));
+  });
+
+  it('refuses to send to validation without the three documents, naming what is missing', async () => {
+    const request = (await post(capture(), { ine: ALL_DOCUMENTS.ine })).json<Detail>();
+    const refused = await act(request, 'submit', originacion);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ detail: string }>().detail).toBe('Para enviar a validación faltan: Comprobante de domicilio, Recibo de nómina.');
+
+    const form = await multipart({}, { file: ALL_DOCUMENTS.recibo });
+    const uploaded = await ctx.app.inject({ method: 'PUT', url: `/api/requests/${request.id}/documents/recibo`, payload: form.payload, headers: { ...originacion, 'content-type': form.contentType } });
+    expect(uploaded.json()).toMatchObject({ documents: 2, version: request.version + 1 });
+    const replace = await multipart({}, { file: ['ine-nueva.pdf', PDF] });
+    const replaced = await ctx.app.inject({ method: 'PUT', url: `/api/requests/${request.id}/documents/ine`, payload: replace.payload, headers: { ...originacion, 'content-type': replace.contentType } });
+    expect(replaced.json<{ documentList: { kind: string; fileName: string }[] }>().documentList).toContainEqual(expect.objectContaining({ kind: 'ine', fileName: 'ine-nueva.pdf' }));
+    const audit = await ctx.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id));
+    expect(audit.map((event) => event.action)).toContain('request.document.replace');
+  });
+
+  it('refuses every action outside its statuses with a message naming the status, and stale versions', async () => {
+    const curps: Record<RequestStatus, string> = {
+      capturada: 'GOMA800101HJCRRN0',
+      'en validación': 'LOPA750505MJCPRN0',
+      aprobada: 'RARM700303HJCMRR0',
+      rechazada: 'SAVL820202MJCNLR0',
+      dispersada: 'TOHJ780808HJCRRN0',
+      cancelada: 'MEPC851111MJCNRR0',
+    };
+    for (const status of REQUEST_STATUSES) {
+      const request = await inStatus(status, curps[status]);
+      expect(request.status).toBe(status);
+      for (const [action, step] of Object.entries(REQUEST_ACTIONS) as [RequestAction, (typeof REQUEST_ACTIONS)[RequestAction]][]) {
+        if ((step.from as readonly string[]).includes(status)) continue;
+        const refused = await act(request, action, admin, { reason: 'Motivo de prueba.', disbursementDate: '2026-11-23' });
+        expect(refused.statusCode, `${action} en ${status}`).toBe(409);
+        expect(refused.json<{ detail: string }>().detail).toBe(`No se puede ${step.verb} una solicitud en estado ${status}.`);
+      }
+    }
+    const request = await inStatus('capturada', 'NUAA900909HJCXXN0');
+    const stale = await act({ ...request, version: request.version + 5 }, 'submit', originacion);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json<{ detail: string }>().detail).toMatch(/^Otra persona modificó esta solicitud \(ahora está capturada\)/);
+  });
+
+  it('disburses once when two disbursements of the same request arrive at the same time', async () => {
+    const request = await inStatus('aprobada', 'GOMA800101HJCRRN0');
+    const answers = await Promise.all([1, 2].map(() => act(request, 'disburse', admin, { disbursementDate: '2026-11-23' })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const [made] = await ctx.db.select({ total: count() }).from(credits).where(eq(credits.requestId, request.id));
+    expect(made!.total).toBe(1);
+    const [rows] = await ctx.db.select({ total: count() }).from(installments);
+    expect(rows!.total).toBe(24);
+  });
+
+  it('lists requests in SQL with filters, and hides another company\'s from a user of this one', async () => {
+    await inStatus('capturada', 'GOMA800101HJCRRN0');
+    await inStatus('rechazada', 'LOPA750505MJCPRN0');
+    const list = (query: string, headers = originacion) => call('GET', `/api/requests?${query}`, undefined, headers).then((response) => response.json<{ total: number; items: Detail[] }>());
+    expect((await list('page=1&pageSize=10')).total).toBe(2);
+    expect((await list('status=rechazada')).items.map((item) => item.status)).toEqual(['rechazada']);
+    expect((await list('q=lopa75')).total).toBe(1);
+    expect((await list('capturer=originacion')).total).toBe(2);
+    expect((await list('capturer=admin')).total).toBe(0);
+    expect((await list('from=2026-11-24')).total).toBe(0);
+    expect((await list('sort=folio')).items[0]!.status).toBe('capturada');
+
+    const acme = (await call('GET', '/api/pre-requests/catalog', undefined, admin)).json<{ agreements: { id: string; code: string; products: { id: string }[] }[] }>().agreements.find((agreement) => agreement.code === 'ACME-PRIV')!;
+    const foreign = await post(capture({ curp: curp('RARM700303HJCMRR0'), lastName2: '', agreementId: acme.id, productId: acme.products[0]!.id, amount: '10000', term: 12 }));
+    expect(foreign.json()).toMatchObject({ errors: [{ field: 'agreementId', message: 'El convenio pertenece a otra empresa.' }] });
+  });
+
+  it('expires a sent pre-request after 30 days, after which it cannot be converted', async () => {
+    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }))).json<{ id: string; version: number; folio: string }>();
+    await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version });
+    ctx.clock.advance(31 * 86_400_000);
+    expect((await call('GET', `/api/pre-requests/${draft.id}`)).json()).toMatchObject({ status: 'vencida' });
+    const convert = await post(capture({ preRequestId: draft.id }));
+    expect(convert.json<{ detail: string }>().detail).toBe(`No se puede convertir la pre-solicitud ${draft.folio} en estado vencida; solo las enviadas.`);
+    const [expired] = await ctx.db.select({ status: preRequests.status }).from(preRequests).where(eq(preRequests.id, draft.id));
+    expect(expired!.status).toBe('vencida');
+  });
+
+  it('answers 401 without a token and 403 without the permission on every route of the module', async () => {
+    const request = await inStatus('capturada', 'GOMA800101HJCRRN0');
+    const form = await multipart({ data: JSON.stringify(capture()) });
+    const routes: ['GET' | 'POST' | 'PUT', string, Json?][] = [
+      ['GET', '/api/requests'],
+      ['GET', `/api/requests/${request.id}`],
+      ['PUT', `/api/requests/${request.id}`, { ...capture(), version: 1 }],
+      ['GET', `/api/requests/${request.id}/documents/ine`],
+      ['POST', `/api/requests/${request.id}/submit`, { version: 1 }],
+      ['POST', `/api/requests/${request.id}/approve`, { version: 1 }],
+      ['POST', `/api/requests/${request.id}/reject`, { version: 1, reason: 'Motivo de prueba.' }],
+      ['POST', `/api/requests/${request.id}/cancel`, { version: 1, reason: 'Motivo de prueba.' }],
+      ['POST', `/api/requests/${request.id}/disburse`, { version: 1, disbursementDate: '2026-11-23' }],
+    ];
+    const cartera = await ctx.as('cartera@demo.mx');
+    for (const [method, url, payload] of routes) {
+      expect((await ctx.app.inject({ method, url, payload })).statusCode, `${method} ${url}`).toBe(401);
+      expect((await call(method, url, payload, cartera)).statusCode, `${method} ${url}`).toBe(403);
+    }
+    for (const method of ['POST', 'PUT'] as const) {
+      const url = method === 'POST' ? '/api/requests' : `/api/requests/${request.id}/documents/ine`;
+      const response = await ctx.app.inject({ method, url, payload: form.payload, headers: { ...cartera, 'content-type': form.contentType } });
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect((await call('GET', `/api/credits/${request.id}`, undefined, originacion)).statusCode).toBe(403);
+    expect(ctx.app.registeredRoutes.filter((route) => route.url.startsWith('/api/requests'))).toHaveLength(routes.length + 2);
+  });
+});

@@ -1,0 +1,352 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { checkClabe } from '@portal/lending';
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_LABELS,
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_TYPES,
+  REQUEST_ACTIONS,
+  type DocumentKind,
+  type FieldError,
+  type RequestAction,
+  type RequestInput,
+  type RequestStatus,
+} from '@portal/contract';
+import type { Tx } from '../../db/client';
+import { agreementProducts, agreements, clients, preRequests, requestDocuments, requests } from '../../db/schema';
+import { HttpProblem } from '../../plugins/errors';
+import { inCompanyScope } from '../../plugins/company-scope';
+import type { Principal } from '../../plugins/auth';
+import { recordAudit, type AuditActor } from '../audit/audit';
+import { buildCredit, insertCredits } from '../credits/disbursement';
+import { creditFolio, expirePreRequests, folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+
+/** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
+export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
+
+export type Actor = AuditActor & { principal: Principal };
+
+export interface UploadedDocument {
+  kind: DocumentKind;
+  fileName: string;
+  contentType: keyof typeof DOCUMENT_TYPES;
+  content: Buffer;
+}
+
+const invalid = (errors: FieldError[]) => new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', errors);
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The type a file really is, from its first bytes: a renamed .exe is not a PDF because its name says so. */
+function sniff(content: Buffer): keyof typeof DOCUMENT_TYPES | null {
+  if (content.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  if (content[0] === 0xff && content[1] === 0xd8 && content[2] === 0xff) return 'image/jpeg';
+  if (content.subarray(0, 8).equals(PNG_SIGNATURE)) return 'image/png';
+  return null;
+}
+
+export const isDocumentKind = (value: string): value is DocumentKind => (DOCUMENT_KINDS as readonly string[]).includes(value);
+
+/** Checks one uploaded file against the document rules; the error names the document and says why. */
+export function checkDocument(kind: DocumentKind, fileName: string, content: Buffer, truncated: boolean): UploadedDocument | FieldError {
+  const label = DOCUMENT_LABELS[kind];
+  const field = `documents.${kind}`;
+  const limit = `${DOCUMENT_MAX_BYTES / 1024 / 1024} MB`;
+  if (truncated || content.length > DOCUMENT_MAX_BYTES) return { field, message: `${label}: el archivo pesa más de ${limit}.` };
+  if (content.length === 0) return { field, message: `${label}: el archivo «${fileName}» está vacío.` };
+  const contentType = sniff(content);
+  if (!contentType) {
+    return { field, message: `${label}: solo se aceptan ${Object.values(DOCUMENT_TYPES).join(', ')}; «${fileName}» no es ninguno de ellos.` };
+  }
+  return { kind, fileName: fileName.slice(0, 200) || `${kind}`, contentType, content };
+}
+
+/** Checks the CLABE's bank and check digit with packages/lending; the contract already checked 18 digits. */
+function assertClabe(clabe: string): void {
+  const check = checkClabe(clabe);
+  if (!check.ok) throw invalid([{ field: 'clabe', message: check.message }]);
+}
+
+async function assertAgreementInScope(tx: Tx, principal: Principal, agreementId: string): Promise<string> {
+  const [agreement] = await tx.select({ companyId: agreements.companyId }).from(agreements).where(eq(agreements.id, agreementId));
+  if (!agreement) throw invalid([{ field: 'agreementId', message: 'El convenio elegido no existe.' }]);
+  if (!inCompanyScope(principal, agreement.companyId)) throw invalid([{ field: 'agreementId', message: 'El convenio pertenece a otra empresa.' }]);
+  return agreement.companyId;
+}
+
+function refuseIneligible(reasons: { message: string }[]): never {
+  throw new HttpProblem(409, 'Solicitud no elegible', `El dictamen la rechaza: ${reasons.map((reason) => reason.message).join(' ')}`);
+}
+
+const captured = (input: RequestValues) => ({
+  rfc: input.rfc || null,
+  firstNames: input.firstNames,
+  lastName1: input.lastName1,
+  lastName2: input.lastName2 || null,
+  agreementId: input.agreementId,
+  productId: input.productId,
+  employeeNumber: input.employeeNumber,
+  netSalary: input.netSalary,
+  otherDeductions: input.otherDeductions,
+  amount: input.amount,
+  term: input.term,
+  street: input.street,
+  exteriorNumber: input.exteriorNumber,
+  interiorNumber: input.interiorNumber,
+  neighborhood: input.neighborhood,
+  municipality: input.municipality,
+  state: input.state,
+  postalCode: input.postalCode,
+  phone: input.phone,
+  email: input.email,
+  references: input.references,
+  clabe: input.clabe,
+});
+
+async function storeDocument(tx: Tx, actor: Actor, requestId: string, document: UploadedDocument, now: Date): Promise<{ replaced: boolean }> {
+  const values = {
+    fileName: document.fileName,
+    contentType: document.contentType,
+    size: document.content.length,
+    sha256: createHash('sha256').update(document.content).digest('hex'),
+    content: document.content,
+    uploadedBy: actor.principal.userId,
+    uploadedAt: now,
+  };
+  const [previous] = await tx
+    .select({ fileName: requestDocuments.fileName, sha256: requestDocuments.sha256 })
+    .from(requestDocuments)
+    .where(and(eq(requestDocuments.requestId, requestId), eq(requestDocuments.kind, document.kind)));
+  await tx
+    .insert(requestDocuments)
+    .values({ requestId, kind: document.kind, ...values })
+    .onConflictDoUpdate({ target: [requestDocuments.requestId, requestDocuments.kind], set: values });
+  await recordAudit(tx, actor, {
+    action: previous ? 'request.document.replace' : 'request.document.upload',
+    entity: 'request',
+    entityId: requestId,
+    before: previous ? { kind: document.kind, ...previous } : undefined,
+    after: { kind: document.kind, fileName: values.fileName, size: values.size, sha256: values.sha256 },
+    occurredAt: now,
+  });
+  return { replaced: Boolean(previous) };
+}
+
+/**
+ * Creates a request in status capturada with its documents, in the caller's transaction. Converting a sent pre-request
+ * marks it convertida in the same transaction; the verdict is taken again with the full capture.
+ */
+export async function createRequest(
+  tx: Tx,
+  actor: Actor,
+  input: RequestValues & { preRequestId: string | null },
+  documents: UploadedDocument[],
+  now: Date,
+): Promise<string> {
+  assertClabe(input.clabe);
+  const companyId = await assertAgreementInScope(tx, actor.principal, input.agreementId);
+  await expirePreRequests(tx, now);
+  if (input.preRequestId) {
+    const [source] = await tx
+      .select({ status: preRequests.status, number: preRequests.number, curp: clients.curp })
+      .from(preRequests)
+      .innerJoin(clients, eq(clients.id, preRequests.clientId))
+      .where(eq(preRequests.id, input.preRequestId))
+      .for('update', { of: preRequests });
+    if (!source) throw invalid([{ field: 'preRequestId', message: 'La pre-solicitud no existe.' }]);
+    if (source.status !== 'enviada') {
+      throw new HttpProblem(409, 'Acción no permitida', `No se puede convertir la pre-solicitud ${folio(source.number)} en estado ${source.status}; solo las enviadas.`);
+    }
+    if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${folio(source.number)}.` }]);
+  }
+  const simulation = await simulate(tx, input, mexicoToday(now), { preRequestId: input.preRequestId });
+  if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
+  const clientId = await upsertClient(tx, input, simulation, now);
+  const [created] = await tx
+    .insert(requests)
+    .values({
+      ...captured(input),
+      preRequestId: input.preRequestId,
+      clientId,
+      companyId,
+      simulation,
+      installment: simulation.installment,
+      createdBy: actor.principal.userId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: requests.id });
+  const id = created!.id;
+  await recordAudit(tx, actor, {
+    action: 'request.create',
+    entity: 'request',
+    entityId: id,
+    after: { ...captured(input), curp: input.curp, preRequestId: input.preRequestId, installment: simulation.installment },
+    occurredAt: now,
+  });
+  if (input.preRequestId) {
+    await tx
+      .update(preRequests)
+      .set({ status: 'convertida', updatedAt: now, version: sql`${preRequests.version} + 1` })
+      .where(eq(preRequests.id, input.preRequestId));
+    await recordAudit(tx, actor, {
+      action: 'pre-request.convert',
+      entity: 'pre-request',
+      entityId: input.preRequestId,
+      before: { status: 'enviada' },
+      after: { status: 'convertida', requestId: id },
+      occurredAt: now,
+    });
+  }
+  for (const document of documents) await storeDocument(tx, actor, id, document, now);
+  return id;
+}
+
+type RequestRow = typeof requests.$inferSelect;
+
+/** A stored request back as capture values, to judge it again. */
+const valuesOf = (row: RequestRow, curp: string): RequestValues => ({
+  ...row,
+  curp,
+  rfc: row.rfc ?? '',
+  lastName2: row.lastName2 ?? '',
+  references: row.references as RequestValues['references'],
+});
+
+/** The request locked for a change: refused when missing (or another company's), edited since `version`, or in a status the action does not start from. */
+async function lockRequest(tx: Tx, actor: Actor, id: string, version: number, allowed: readonly RequestStatus[], verb: string): Promise<RequestRow> {
+  const [current] = await tx.select().from(requests).where(eq(requests.id, id)).for('update');
+  if (!current || !inCompanyScope(actor.principal, current.companyId)) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
+  if (current.version !== version) {
+    throw new HttpProblem(409, 'La solicitud cambió', `Otra persona modificó esta solicitud (ahora está ${current.status}). Recarga la página y vuelve a intentarlo.`);
+  }
+  if (!allowed.includes(current.status)) {
+    throw new HttpProblem(409, 'Acción no permitida', `No se puede ${verb} una solicitud en estado ${current.status}.`);
+  }
+  return current;
+}
+
+/** Edits a captured request (only while capturada); the verdict is taken again. */
+export async function updateRequest(tx: Tx, actor: Actor, id: string, version: number, input: RequestValues, now: Date): Promise<void> {
+  const current = await lockRequest(tx, actor, id, version, ['capturada'], 'editar');
+  assertClabe(input.clabe);
+  const companyId = await assertAgreementInScope(tx, actor.principal, input.agreementId);
+  const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
+  if (client!.curp !== input.curp) throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
+  const simulation = await simulate(tx, input, mexicoToday(now), { preRequestId: current.preRequestId, requestId: id });
+  if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
+  await upsertClient(tx, input, simulation, now);
+  await tx
+    .update(requests)
+    .set({ ...captured(input), companyId, simulation, installment: simulation.installment, updatedAt: now, version: sql`${requests.version} + 1` })
+    .where(eq(requests.id, id));
+  const { simulation: _before, ...before } = current;
+  await recordAudit(tx, actor, { action: 'request.update', entity: 'request', entityId: id, before, after: captured(input), occurredAt: now });
+}
+
+/** Uploads or replaces one document, while the request is capturada or en validación. */
+export async function replaceDocument(tx: Tx, actor: Actor, id: string, document: UploadedDocument, now: Date): Promise<void> {
+  const [current] = await tx.select().from(requests).where(eq(requests.id, id)).for('update');
+  if (!current || !inCompanyScope(actor.principal, current.companyId)) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
+  if (current.status !== 'capturada' && current.status !== 'en validación') {
+    throw new HttpProblem(409, 'Acción no permitida', `No se pueden cambiar los documentos de una solicitud en estado ${current.status}.`);
+  }
+  await storeDocument(tx, actor, id, document, now);
+  await tx.update(requests).set({ updatedAt: now, version: sql`${requests.version} + 1` }).where(eq(requests.id, id));
+}
+
+export type ActionBody = { version: number; reason?: string; disbursementDate?: string };
+
+/**
+ * One step of the status machine, in the caller's transaction: checks the status, the version, the two-person rule
+ * and what each step needs (documents to validate, eligibility to approve, a valid date to disburse), then writes
+ * the change and its audit event. Disbursing creates the credit, its schedule and its expected deductions here too,
+ * so all of it exists or none of it does; the row lock and the unique request id make a second disbursement fail.
+ */
+export async function runAction(tx: Tx, actor: Actor, id: string, action: RequestAction, body: ActionBody, now: Date): Promise<{ creditId?: string; creditFolio?: string }> {
+  const step = REQUEST_ACTIONS[action];
+  const current = await lockRequest(tx, actor, id, body.version, step.from, step.verb);
+  const userId = actor.principal.userId;
+  if ((action === 'approve' || action === 'reject') && current.createdBy === userId) {
+    throw new HttpProblem(403, 'Se requiere otra persona', `Quien capturó la solicitud no puede ${step.verb}la; debe hacerlo otra persona con el permiso de aprobación.`);
+  }
+  const changes: Partial<typeof requests.$inferInsert> = { status: step.to };
+  let result: { creditId?: string; creditFolio?: string } = {};
+
+  if (action === 'submit') {
+    const present = await tx.select({ kind: requestDocuments.kind }).from(requestDocuments).where(eq(requestDocuments.requestId, id));
+    const missing = DOCUMENT_KINDS.filter((kind) => !present.some((document) => document.kind === kind));
+    if (missing.length > 0) {
+      throw new HttpProblem(409, 'Faltan documentos', `Para enviar a validación faltan: ${missing.map((kind) => DOCUMENT_LABELS[kind]).join(', ')}.`);
+    }
+  }
+  if (action === 'approve') {
+    const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
+    const simulation = await simulate(tx, valuesOf(current, client!.curp), mexicoToday(now), { preRequestId: current.preRequestId, requestId: id });
+    if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
+    Object.assign(changes, { decidedBy: userId, decidedAt: now, simulation, installment: simulation.installment });
+  }
+  if (action === 'reject') Object.assign(changes, { decidedBy: userId, decidedAt: now, rejectionReason: body.reason });
+  if (action === 'cancel') Object.assign(changes, { cancellationReason: body.reason });
+  if (action === 'disburse') result = await disburse(tx, current, body.disbursementDate!, userId, now);
+
+  await tx
+    .update(requests)
+    .set({ ...changes, updatedAt: now, version: sql`${requests.version} + 1` })
+    .where(eq(requests.id, id));
+  await recordAudit(tx, actor, {
+    action: `request.${action}`,
+    entity: 'request',
+    entityId: id,
+    before: { status: current.status },
+    after: { status: step.to, ...(body.reason ? { reason: body.reason } : {}), ...(body.disbursementDate ? { disbursementDate: body.disbursementDate, ...result } : {}) },
+    occurredAt: now,
+  });
+  if (result.creditId) {
+    await recordAudit(tx, actor, { action: 'credit.create', entity: 'credit', entityId: result.creditId, after: { requestId: id, folio: result.creditFolio }, occurredAt: now });
+  }
+  return result;
+}
+
+async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, userId: string, now: Date) {
+  const today = mexicoToday(now);
+  const approvedOn = request.decidedAt ? mexicoToday(request.decidedAt) : today;
+  if (disbursementDate < approvedOn || disbursementDate > today) {
+    throw invalid([{ field: 'disbursementDate', message: `La fecha de dispersión debe estar entre la aprobación (${approvedOn}) y hoy (${today}).` }]);
+  }
+  const [row] = await tx
+    .select({ agreement: agreements, product: agreementProducts })
+    .from(agreementProducts)
+    .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
+    .where(eq(agreementProducts.id, request.productId));
+  const { agreement, product } = row!;
+  if (!agreement.active || agreement.validFrom > disbursementDate || (agreement.validTo !== null && agreement.validTo < disbursementDate)) {
+    throw new HttpProblem(409, 'Convenio no vigente', `El convenio ${agreement.code} no está vigente o está desactivado; no se puede dispersar.`);
+  }
+  if (!product.active) throw new HttpProblem(409, 'Producto retirado', `El producto ${product.name} ya no se ofrece; cancela la solicitud y captura otra.`);
+  const built = buildCredit({
+    requestId: request.id,
+    clientId: request.clientId,
+    companyId: request.companyId,
+    agreementId: agreement.id,
+    productId: product.id,
+    employeeNumber: request.employeeNumber,
+    amount: request.amount,
+    term: request.term,
+    clabe: request.clabe,
+    frequency: agreement.frequency,
+    product: {
+      name: product.name,
+      annualRatePct: product.annualRatePct,
+      ivaRatePct: product.ivaRatePct,
+      openingFeePct: product.openingFeePct,
+      openingFeeFinanced: product.openingFeeFinanced,
+    },
+    disbursementDate,
+    disbursedBy: userId,
+    createdAt: now,
+  });
+  const [credit] = await insertCredits(tx, [built]);
+  return { creditId: credit!.id, creditFolio: creditFolio(credit!.number) };
+}

@@ -1,0 +1,213 @@
+import { z } from 'zod';
+import { PAY_FREQUENCIES } from './agreements';
+import { preRequestInputSchema, simulationSchema } from './origination';
+import { auditEntrySchema, listQueryBase } from './users';
+
+/** Solicitudes: the full application, its documents and its status machine; and the credit a disbursement creates. */
+
+export const REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada', 'rechazada', 'dispersada', 'cancelada'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+/**
+ * The status machine of DOMAIN.md: capturada → en validación → aprobada | rechazada (motivo) → dispersada | cancelada.
+ * `permission` is what the action needs besides screen access; the API enforces it, the web hides the button.
+ */
+export const REQUEST_ACTIONS = {
+  submit: { from: ['capturada'], to: 'en validación', label: 'Enviar a validación', verb: 'enviar a validación', permission: null },
+  approve: { from: ['en validación'], to: 'aprobada', label: 'Aprobar', verb: 'aprobar', permission: '/actions/origination/approve' },
+  reject: { from: ['en validación'], to: 'rechazada', label: 'Rechazar', verb: 'rechazar', permission: '/actions/origination/approve' },
+  cancel: { from: ['capturada', 'en validación', 'aprobada'], to: 'cancelada', label: 'Cancelar', verb: 'cancelar', permission: null },
+  disburse: { from: ['aprobada'], to: 'dispersada', label: 'Dispersar', verb: 'dispersar', permission: '/actions/origination/disburse' },
+} as const satisfies Record<string, { from: readonly RequestStatus[]; to: RequestStatus; label: string; verb: string; permission: string | null }>;
+export type RequestAction = keyof typeof REQUEST_ACTIONS;
+
+export const DOCUMENT_KINDS = ['ine', 'comprobante', 'recibo'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+export const DOCUMENT_LABELS: Record<DocumentKind, string> = {
+  ine: 'INE',
+  comprobante: 'Comprobante de domicilio',
+  recibo: 'Recibo de nómina',
+};
+/** What an uploaded document may be: the API checks the file's first bytes, not only its declared type. */
+export const DOCUMENT_TYPES = { 'application/pdf': 'PDF', 'image/jpeg': 'JPG', 'image/png': 'PNG' } as const;
+export const DOCUMENT_MAX_BYTES = 5 * 1024 * 1024;
+
+export const MEXICAN_STATES = [
+  'Aguascalientes', 'Baja California', 'Baja California Sur', 'Campeche', 'Chiapas', 'Chihuahua', 'Ciudad de México', 'Coahuila',
+  'Colima', 'Durango', 'Estado de México', 'Guanajuato', 'Guerrero', 'Hidalgo', 'Jalisco', 'Michoacán', 'Morelos', 'Nayarit',
+  'Nuevo León', 'Oaxaca', 'Puebla', 'Querétaro', 'Quintana Roo', 'San Luis Potosí', 'Sinaloa', 'Sonora', 'Tabasco', 'Tamaulipas',
+  'Tlaxcala', 'Veracruz', 'Yucatán', 'Zacatecas',
+] as const;
+
+const text = (label: string, max: number) => z.string().trim().min(1, `Escribe ${label}.`).max(max, `${label[0]!.toUpperCase()}${label.slice(1)}: máximo ${max} caracteres.`);
+const phone = (label: string) => z.string().trim().regex(/^\d{10}$/, `${label}: 10 dígitos, sin espacios ni guiones.`);
+
+export const referenceSchema = z.object({
+  name: text('el nombre de la referencia', 120),
+  relationship: text('el parentesco o relación', 40),
+  phone: phone('Teléfono de la referencia'),
+});
+
+/**
+ * What a request captures on top of the pre-request's data. The CLABE's format is checked here; its check digit and
+ * bank code by packages/lending (in the browser as typed, and again by the API).
+ */
+export const requestInputSchema = preRequestInputSchema.extend({
+  street: text('la calle', 120),
+  exteriorNumber: text('el número exterior', 20),
+  interiorNumber: z.string().trim().max(20, 'Número interior: máximo 20 caracteres.'),
+  neighborhood: text('la colonia', 80),
+  municipality: text('el municipio o alcaldía', 80),
+  state: z.enum(MEXICAN_STATES, 'Elige el estado.'),
+  postalCode: z.string().trim().regex(/^\d{5}$/, 'Código postal: 5 dígitos.'),
+  phone: phone('Teléfono'),
+  email: z.email('Correo electrónico no válido.').trim().toLowerCase(),
+  references: z.tuple([referenceSchema, referenceSchema], 'Captura dos referencias personales.'),
+  clabe: z.string().trim().regex(/^\d{18}$/, 'La CLABE tiene 18 dígitos.'),
+});
+export type RequestInput = z.input<typeof requestInputSchema>;
+
+/** The multipart `data` field of `POST /api/requests`: the capture, and the sent pre-request it converts, if any. */
+export const requestCreateSchema = requestInputSchema.extend({ preRequestId: z.uuid('Pre-solicitud no válida.').nullable() });
+
+export const requestDocumentSchema = z.object({
+  kind: z.enum(DOCUMENT_KINDS),
+  fileName: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  uploadedAt: z.string(),
+  uploadedBy: z.string().nullable(),
+});
+export type RequestDocument = z.infer<typeof requestDocumentSchema>;
+
+/** One row of the Capturas grid. */
+export const requestSummarySchema = z.object({
+  id: z.string(),
+  folio: z.string(),
+  status: z.enum(REQUEST_STATUSES),
+  curp: z.string(),
+  clientName: z.string(),
+  agreementId: z.string(),
+  agreement: z.string(),
+  product: z.string(),
+  amount: z.string(),
+  term: z.number().int(),
+  installment: z.string(),
+  documents: z.number().int(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type RequestSummary = z.infer<typeof requestSummarySchema>;
+
+/** The captured fields the API answers as they are stored: plain strings (the capture schema's transforms only run on the way in). */
+const STORED_TEXT_FIELDS = [
+  'rfc', 'firstNames', 'lastName1', 'lastName2', 'productId', 'employeeNumber', 'netSalary', 'otherDeductions', 'street',
+  'exteriorNumber', 'interiorNumber', 'neighborhood', 'municipality', 'state', 'postalCode', 'phone', 'email', 'clabe',
+] as const;
+const storedText = Object.fromEntries(STORED_TEXT_FIELDS.map((key) => [key, z.string()])) as { [K in (typeof STORED_TEXT_FIELDS)[number]]: z.ZodString };
+
+export const requestSchema = requestSummarySchema.extend({
+  ...storedText,
+  references: z.array(z.object({ name: z.string(), relationship: z.string(), phone: z.string() })),
+  preRequestId: z.string().nullable(),
+  preRequestFolio: z.string().nullable(),
+  companyId: z.string(),
+  /** The bank the CLABE belongs to. */
+  bank: z.string(),
+  simulation: simulationSchema,
+  documentList: z.array(requestDocumentSchema),
+  rejectionReason: z.string().nullable(),
+  cancellationReason: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  creditId: z.string().nullable(),
+  creditFolio: z.string().nullable(),
+  createdById: z.string().nullable(),
+  history: z.array(auditEntrySchema),
+  version: z.number().int(),
+});
+export type Request = z.infer<typeof requestSchema>;
+
+export const requestListQuerySchema = listQueryBase.extend({
+  q: z.string().trim().max(100).optional(),
+  status: z.enum(REQUEST_STATUSES, 'Estado no válido.').optional(),
+  agreementId: z.uuid('Convenio no válido.').optional(),
+  from: z.iso.date('Fecha inicial no válida.').optional(),
+  to: z.iso.date('Fecha final no válida.').optional(),
+  capturer: z.string().trim().max(100).optional(),
+  sort: z
+    .string()
+    .regex(/^-?(folio|createdAt|updatedAt|amount|status|clientName)$/, 'Orden no válido.')
+    .optional(),
+});
+export type RequestListQuery = z.input<typeof requestListQuerySchema>;
+
+const versionField = z.number().int().min(1);
+const reasonField = (label: string) => z.string().trim().min(5, `Escribe el motivo ${label} (al menos 5 caracteres).`).max(500, 'Motivo: máximo 500 caracteres.');
+
+export const requestActionBodySchemas = {
+  submit: z.object({ version: versionField }),
+  approve: z.object({ version: versionField }),
+  reject: z.object({ version: versionField, reason: reasonField('del rechazo') }),
+  cancel: z.object({ version: versionField, reason: reasonField('de la cancelación') }),
+  disburse: z.object({ version: versionField, disbursementDate: z.iso.date('Elige la fecha de dispersión.') }),
+} as const satisfies Record<RequestAction, z.ZodType>;
+
+export const CREDIT_STATUSES = ['vigente', 'vencido', 'liquidado'] as const;
+export const INSTALLMENT_STATUSES = ['pendiente', 'vencida', 'pagada'] as const;
+export const DEDUCTION_STATES = ['esperado', 'en tránsito', 'recibido', 'no aplicado'] as const;
+
+export const creditSchema = z.object({
+  id: z.string(),
+  folio: z.string(),
+  status: z.enum(CREDIT_STATUSES),
+  requestId: z.string(),
+  requestFolio: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  curp: z.string(),
+  agreementId: z.string(),
+  agreement: z.string(),
+  employeeNumber: z.string(),
+  /** The product's terms when the credit was disbursed; editing the product never changes them. */
+  product: z.object({
+    name: z.string(),
+    annualRatePct: z.string(),
+    ivaRatePct: z.string(),
+    openingFeePct: z.string(),
+    openingFeeFinanced: z.boolean(),
+  }),
+  frequency: z.enum(PAY_FREQUENCIES),
+  term: z.number().int(),
+  amount: z.string(),
+  openingFee: z.string(),
+  principal: z.string(),
+  netDisbursed: z.string(),
+  installment: z.string(),
+  cat: z.string(),
+  clabe: z.string(),
+  disbursementDate: z.string(),
+  firstDueDate: z.string(),
+  lastDueDate: z.string(),
+  balance: z.string(),
+  daysPastDue: z.number().int(),
+  disbursedBy: z.string().nullable(),
+  createdAt: z.string(),
+  installments: z.array(
+    z.object({
+      number: z.number().int(),
+      dueDate: z.string(),
+      principal: z.string(),
+      interest: z.string(),
+      iva: z.string(),
+      payment: z.string(),
+      balance: z.string(),
+      status: z.enum(INSTALLMENT_STATUSES),
+      deductionState: z.enum(DEDUCTION_STATES),
+    }),
+  ),
+});
+export type Credit = z.infer<typeof creditSchema>;
+
+export const disbursementResultSchema = z.object({ request: requestSchema, creditId: z.string(), creditFolio: z.string() });
