@@ -4,6 +4,7 @@ import type { AuthConfig } from '@portal/contract';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, migrateDatabase, type Database } from './db/client';
 import { DEMO_ACCOUNTS, isEmpty, seedBootstrapAdmin, seedDemo } from './db/seed';
+import { seedDemoPortfolio } from './db/seed-portfolio';
 import { buildApp, systemClock } from './app';
 import { jwtTokenVerifier, type TokenVerifier } from './plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
@@ -48,8 +49,10 @@ async function start(): Promise<void> {
   await migrateDatabase(database);
 
   const firstStart = await isEmpty(database.db);
-  if (firstStart && config.seedDemo) await seedDemo(database.db);
-  else if (firstStart && config.bootstrapAdminEmail) await seedBootstrapAdmin(database.db, config.bootstrapAdminEmail);
+  if (firstStart && config.seedDemo) {
+    await seedDemo(database.db);
+    await seedDemoPortfolio(database.db, systemClock.now());
+  } else if (firstStart && config.bootstrapAdminEmail) await seedBootstrapAdmin(database.db, config.bootstrapAdminEmail);
 
   let verifier: TokenVerifier;
   let authConfig: AuthConfig;

@@ -15,22 +15,18 @@ const invalid = (field: string, message: string) => new HttpProblem(400, 'Datos 
 /** Today in the company's time zone: payroll dates are civil dates in Mexico. */
 export const mexicoToday = (now: Date) => now.toLocaleDateString('en-CA', { timeZone: 'America/Mexico_City' });
 
+type AgreementRow = typeof agreements.$inferSelect;
+type ProductRow = typeof agreementProducts.$inferSelect;
+
 /**
- * The pre-request's verdict, computed on the server with packages/lending (the browser shows the same numbers, but
- * this is the one that is kept): the CURP's birth date and sex, capacity, schedule, CAT and every reason.
+ * The verdict that needs no other record: the CURP's facts, capacity, product limits, age at the end of the term
+ * and the agreement's and product's validity, with packages/lending. `simulate` adds the checks against other
+ * requests and credits; the demo seed uses this alone for its history.
  */
-export async function simulate(db: Db | Tx, input: Values, today: string, except: { preRequestId?: string | null; requestId?: string } = {}): Promise<Simulation> {
+export function judge(agreement: AgreementRow, product: ProductRow, input: Values, today: string): Simulation {
   const curp = checkCurp(input.curp);
   if (!curp.ok) throw invalid('curp', curp.message);
-  const [row] = await db
-    .select({ agreement: agreements, product: agreementProducts })
-    .from(agreementProducts)
-    .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
-    .where(and(eq(agreementProducts.id, input.productId), eq(agreementProducts.agreementId, input.agreementId)));
-  if (!row) throw invalid('productId', 'El producto no pertenece al convenio elegido.');
-  const { agreement, product } = row;
   const firstDueDate = nextDiscountDate(agreement.frequency, today);
-
   let assessment;
   try {
     assessment = assessEligibility({
@@ -52,12 +48,41 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
     if (error instanceof LendingInputError) throw invalid(error.field === 'openingFeeRate' ? 'amount' : error.field, error.message);
     throw error;
   }
-
   const reasons: { code: string; message: string }[] = [...assessment.reasons];
   if (!agreement.active || agreement.validFrom > today || (agreement.validTo !== null && agreement.validTo < today)) {
     reasons.unshift({ code: 'agreement', message: `El convenio ${agreement.code} no está vigente o está desactivado.` });
   }
   if (!product.active) reasons.unshift({ code: 'product', message: `El producto ${product.name} ya no se ofrece.` });
+  return {
+    birthDate: curp.birthDate,
+    sex: curp.sex,
+    capacity: assessment.capacity,
+    installment: assessment.quote.schedule.installment,
+    cat: assessment.quote.cat,
+    openingFee: assessment.quote.openingFee,
+    netDisbursement: assessment.quote.netDisbursement,
+    firstDueDate,
+    lastDueDate: assessment.lastDueDate,
+    ageAtEnd: assessment.ageAtEnd,
+    result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada',
+    reasons,
+    schedule: assessment.quote.schedule.rows,
+  };
+}
+
+/**
+ * The pre-request's verdict, computed on the server with packages/lending (the browser shows the same numbers, but
+ * this is the one that is kept): `judge`, plus an open pre-request or request, or an active credit, for the same CURP.
+ */
+export async function simulate(db: Db | Tx, input: Values, today: string, except: { preRequestId?: string | null; requestId?: string } = {}): Promise<Simulation> {
+  const [row] = await db
+    .select({ agreement: agreements, product: agreementProducts })
+    .from(agreementProducts)
+    .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
+    .where(and(eq(agreementProducts.id, input.productId), eq(agreementProducts.agreementId, input.agreementId)));
+  if (!row) throw invalid('productId', 'El producto no pertenece al convenio elegido.');
+  const verdict = judge(row.agreement, row.product, input, today);
+  const reasons = [...verdict.reasons];
   const [open] = await db
     .select({ number: preRequests.number })
     .from(preRequests)
@@ -79,21 +104,7 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
     .where(and(eq(clients.curp, input.curp), inArray(credits.status, ['vigente', 'vencido'])));
   if (active) reasons.push({ code: 'active-credit', message: `Esta CURP ya tiene un crédito activo (${creditFolio(active.number)}).` });
 
-  return {
-    birthDate: curp.birthDate,
-    sex: curp.sex,
-    capacity: assessment.capacity,
-    installment: assessment.quote.schedule.installment,
-    cat: assessment.quote.cat,
-    openingFee: assessment.quote.openingFee,
-    netDisbursement: assessment.quote.netDisbursement,
-    firstDueDate,
-    lastDueDate: assessment.lastDueDate,
-    ageAtEnd: assessment.ageAtEnd,
-    result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada',
-    reasons,
-    schedule: assessment.quote.schedule.rows,
-  };
+  return { ...verdict, result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada', reasons };
 }
 
 export const folio = (number: number) => `PS-${String(number).padStart(6, '0')}`;

@@ -1,0 +1,322 @@
+import { createHash } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
+import { DOCUMENT_KINDS, DOCUMENT_LABELS, MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
+import type { Db, Tx } from './client';
+import { agreementProducts, agreements, auditEvents, clients, preRequests, requestDocuments, requests, users } from './schema';
+import { judge, mexicoToday } from '../modules/origination/pre-requests.service';
+import { buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
+
+/** How many disbursed credits the demo portfolio starts with, besides the requests in every other status. */
+export const DEMO_CREDITS = 300;
+
+/** Requests left in each status before disbursement, so that every action of Capturas has something to act on. */
+const OPEN_REQUESTS: Partial<Record<RequestStatus, number>> = { capturada: 4, 'en validación': 4, aprobada: 3, rechazada: 3, cancelada: 2 };
+
+const MALE = ['José', 'Juan', 'Luis', 'Carlos', 'Jorge', 'Miguel', 'Raúl', 'Fernando', 'Ricardo', 'Alejandro', 'Roberto', 'Arturo'];
+const FEMALE = ['María', 'Guadalupe', 'Ana', 'Lucía', 'Sofía', 'Elena', 'Paola', 'Verónica', 'Patricia', 'Claudia', 'Adriana', 'Laura'];
+const SURNAMES = ['García', 'Hernández', 'López', 'Martínez', 'González', 'Pérez', 'Rodríguez', 'Sánchez', 'Ramírez', 'Torres', 'Flores', 'Rivera', 'Gómez', 'Díaz', 'Cruz', 'Morales', 'Reyes', 'Ortiz', 'Jiménez', 'Vázquez'];
+const STREETS = ['Av. Juárez', 'Calle Hidalgo', 'Av. Revolución', 'Calle Morelos', 'Av. Independencia', 'Calle Allende'];
+const NEIGHBORHOODS = ['Centro', 'Americana', 'Chapultepec', 'Las Águilas', 'Del Valle', 'Jardines del Bosque'];
+const CURP_STATES = ['JC', 'DF', 'MC', 'NL', 'GT', 'PL', 'VZ', 'MN'];
+
+/** A small deterministic generator (mulberry32): the same demo data on every fresh start. */
+function generator(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+const plain = (value: string) => value.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+const firstInnerVowel = (value: string) => plain(value).slice(1).match(/[AEIOU]/)?.[0] ?? 'X';
+const firstInnerConsonant = (value: string) => plain(value).slice(1).match(/[B-DF-HJ-NP-TV-Z]/)?.[0] ?? 'X';
+
+/** A CURP built the way RENAPO builds one from the name and birth facts, with a valid check digit. */
+function curpFor(person: { firstNames: string; lastName1: string; lastName2: string; birthDate: string; sex: 'H' | 'M'; state: string }, homoclave: number): string {
+  let initials = `${plain(person.lastName1)[0]}${firstInnerVowel(person.lastName1)}${plain(person.lastName2)[0]}${plain(person.firstNames)[0]}`;
+  if (CURP_OFFENSIVE_WORDS.has(initials)) initials = `${initials[0]}X${initials.slice(2)}`;
+  const [year, month, day] = person.birthDate.split('-');
+  const first17 = `${initials}${year!.slice(2)}${month}${day}${person.sex}${person.state}${firstInnerConsonant(person.lastName1)}${firstInnerConsonant(person.lastName2)}${firstInnerConsonant(person.firstNames)}${homoclave}`;
+  return `${first17}${curpCheckDigit(first17)}`;
+}
+
+async function demoDocument(kind: (typeof DOCUMENT_KINDS)[number]): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.setCreationDate(new Date('2026-01-01T00:00:00Z'));
+  const page = pdf.addPage([420, 260]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  page.drawText(`${DOCUMENT_LABELS[kind]} (documento de demostración)`, { x: 30, y: 200, size: 14, font });
+  page.drawText('Archivo generado por el seed de la demo; no es un documento real.', { x: 30, y: 170, size: 10, font });
+  return Buffer.from(await pdf.save());
+}
+
+const addDaysIso = (isoDate: string, days: number) => new Date(Date.parse(`${isoDate}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The demo portfolio: clients, pre-requests in every status, requests in every status with their documents, and
+ * DEMO_CREDITS disbursed credits with schedules and expected deductions, spread over the last fourteen months.
+ * Every verdict, schedule and credit comes from the same code the API uses (judge, buildCredit).
+ */
+export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDITS): Promise<void> {
+  const random = generator(20261123);
+  const today = mexicoToday(now);
+  const documents = await Promise.all(DOCUMENT_KINDS.map(async (kind) => ({ kind, content: await demoDocument(kind) })));
+
+  await db.transaction(async (tx: Tx) => {
+    const catalog = await tx.select({ agreement: agreements, product: agreementProducts }).from(agreementProducts).innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId));
+    const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, ['originacion@demo.mx', 'admin@demo.mx']));
+    const capturer = staff.find((user) => user.email === 'originacion@demo.mx')?.id ?? null;
+    const approver = staff.find((user) => user.email === 'admin@demo.mx')?.id ?? null;
+    const usedCurps = new Set<string>();
+
+    /** One applicant whose salary leaves room for the installment: every seeded verdict is pre-aprobada. */
+    const applicant = (createdOn: string) => {
+      for (;;) {
+        const { agreement, product } = random.pick(catalog);
+        if (agreement.validFrom > createdOn || (agreement.validTo !== null && agreement.validTo < createdOn)) continue;
+        const sex = random.next() < 0.5 ? 'H' : 'M';
+        const person = {
+          firstNames: random.pick(sex === 'H' ? MALE : FEMALE),
+          lastName1: random.pick(SURNAMES),
+          lastName2: random.pick(SURNAMES),
+          birthDate: `${random.int(1968, 1998)}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`,
+          sex: sex as 'H' | 'M',
+          state: random.pick(CURP_STATES),
+        };
+        let curp = curpFor(person, 0);
+        for (let homoclave = 1; usedCurps.has(curp) && homoclave < 10; homoclave++) curp = curpFor(person, homoclave);
+        if (usedCurps.has(curp)) continue;
+        const term = random.pick(product.terms);
+        const steps = Math.floor((Math.min(Number(product.maxAmount), 90_000) - Number(product.minAmount)) / 500);
+        const amount = (Number(product.minAmount) + 500 * random.int(0, steps)).toFixed(2);
+        const otherDeductions = (100 * random.int(0, 15)).toFixed(2);
+        const input = { curp, rfc: '', ...person, agreementId: agreement.id, productId: product.id, employeeNumber: `E-${random.int(10_000, 99_999)}`, netSalary: '999999.00', otherDeductions, amount, term };
+        const probe = judge(agreement, product, input, createdOn);
+        // Salary so that the agreement's cap covers the installment with a margin, rounded up to the hundred.
+        const cap = Number(agreement.maxDeductionPct) / 100;
+        const netSalary = (Math.ceil(((Number(probe.installment) + Number(otherDeductions)) / cap) * (1.05 + random.next() * 0.6) / 100) * 100).toFixed(2);
+        const simulation = judge(agreement, product, { ...input, netSalary }, createdOn);
+        if (simulation.result !== 'pre-aprobada') continue;
+        usedCurps.add(curp);
+        return { agreement, product, input: { ...input, netSalary }, simulation };
+      }
+    };
+
+    type Applicant = ReturnType<typeof applicant>;
+    const clientRows = new Map<string, Applicant>();
+    const requestRows: (typeof requests.$inferInsert & { id: string })[] = [];
+    const builtCredits: CreditRows[] = [];
+    const preRequestRows: (typeof preRequests.$inferInsert)[] = [];
+
+    const captured = (entry: Applicant, status: RequestStatus, createdAt: Date, id: string): typeof requests.$inferInsert & { id: string } => {
+      const { input, simulation, agreement } = entry;
+      const number = random.int(1000, 9999);
+      return {
+        id,
+        clientId: input.curp, // replaced by the client's id once clients are written
+        companyId: agreement.companyId,
+        agreementId: input.agreementId,
+        productId: input.productId,
+        rfc: null,
+        firstNames: input.firstNames,
+        lastName1: input.lastName1,
+        lastName2: input.lastName2,
+        employeeNumber: input.employeeNumber,
+        netSalary: input.netSalary,
+        otherDeductions: input.otherDeductions,
+        amount: input.amount,
+        term: input.term,
+        street: random.pick(STREETS),
+        exteriorNumber: String(random.int(1, 3000)),
+        interiorNumber: random.next() < 0.3 ? String(random.int(1, 40)) : '',
+        neighborhood: random.pick(NEIGHBORHOODS),
+        municipality: 'Guadalajara',
+        state: MEXICAN_STATES[13],
+        postalCode: String(random.int(44100, 45999)),
+        phone: `33${random.int(10_000_000, 99_999_999)}`,
+        email: `${plain(input.firstNames).toLowerCase()}.${plain(input.lastName1).toLowerCase()}${number}@correo.mx`,
+        references: [
+          { name: `${random.pick(FEMALE)} ${random.pick(SURNAMES)}`, relationship: 'Hermana', phone: `33${random.int(10_000_000, 99_999_999)}` },
+          { name: `${random.pick(MALE)} ${random.pick(SURNAMES)}`, relationship: 'Compañero de trabajo', phone: `33${random.int(10_000_000, 99_999_999)}` },
+        ],
+        clabe: (() => {
+          const first17 = `${random.pick(['002', '012', '014', '021', '072'])}320${String(random.int(0, 99_999_999_999)).padStart(11, '0')}`;
+          return `${first17}${clabeCheckDigit(first17)}`;
+        })(),
+        simulation: simulation as Simulation,
+        installment: simulation.installment,
+        status,
+        createdBy: capturer,
+        createdAt,
+        updatedAt: createdAt,
+      };
+    };
+
+    // Disbursed credits, from fourteen months ago to a week ago.
+    for (let index = 0; index < credits; index++) {
+      const disbursementDate = addDaysIso(today, -random.int(7, 420));
+      const createdOn = addDaysIso(disbursementDate, -random.int(2, 10));
+      const entry = applicant(createdOn);
+      clientRows.set(entry.input.curp, entry);
+      const id = crypto.randomUUID();
+      const createdAt = new Date(`${createdOn}T16:00:00Z`);
+      const decidedAt = new Date(`${addDaysIso(createdOn, 1)}T17:00:00Z`);
+      requestRows.push({ ...captured(entry, 'dispersada', createdAt, id), decidedBy: approver, decidedAt, updatedAt: new Date(`${disbursementDate}T18:00:00Z`) });
+      builtCredits.push(
+        buildCredit({
+          requestId: id,
+          clientId: entry.input.curp,
+          companyId: entry.agreement.companyId,
+          agreementId: entry.agreement.id,
+          productId: entry.product.id,
+          employeeNumber: entry.input.employeeNumber,
+          amount: entry.input.amount,
+          term: entry.input.term,
+          clabe: requestRows.at(-1)!.clabe,
+          frequency: entry.agreement.frequency,
+          product: entry.product,
+          disbursementDate,
+          disbursedBy: approver,
+          createdAt: new Date(`${disbursementDate}T18:00:00Z`),
+        }),
+      );
+    }
+
+    // Requests still in progress (or closed without a credit), from the last three weeks.
+    for (const [status, total] of Object.entries(OPEN_REQUESTS) as [RequestStatus, number][]) {
+      for (let index = 0; index < total; index++) {
+        const createdOn = addDaysIso(today, -random.int(1, 21));
+        const entry = applicant(createdOn);
+        clientRows.set(entry.input.curp, entry);
+        const createdAt = new Date(`${createdOn}T16:00:00Z`);
+        const decided = status === 'aprobada' || status === 'rechazada';
+        requestRows.push({
+          ...captured(entry, status, createdAt, crypto.randomUUID()),
+          ...(decided ? { decidedBy: approver, decidedAt: new Date(`${createdOn}T20:00:00Z`) } : {}),
+          ...(status === 'rechazada' ? { rejectionReason: 'El recibo de nómina no corresponde al empleado.' } : {}),
+          ...(status === 'cancelada' ? { cancellationReason: 'El cliente desistió del crédito.' } : {}),
+        });
+      }
+    }
+
+    // Pre-requests: drafts, sent ones within their 30 days, and expired ones.
+    for (const [status, total, daysAgo] of [['borrador', 3, [0, 5]], ['enviada', 3, [1, 20]], ['vencida', 2, [40, 70]]] as const) {
+      for (let index = 0; index < total; index++) {
+        const createdOn = addDaysIso(today, -random.int(daysAgo[0], daysAgo[1]));
+        const entry = applicant(createdOn);
+        clientRows.set(entry.input.curp, entry);
+        preRequestRows.push({
+          clientId: entry.input.curp,
+          agreementId: entry.input.agreementId,
+          productId: entry.input.productId,
+          employeeNumber: entry.input.employeeNumber,
+          netSalary: entry.input.netSalary,
+          otherDeductions: entry.input.otherDeductions,
+          amount: entry.input.amount,
+          term: entry.input.term,
+          capacity: entry.simulation.capacity,
+          installment: entry.simulation.installment,
+          cat: entry.simulation.cat,
+          result: entry.simulation.result,
+          reasons: entry.simulation.reasons,
+          status,
+          sentAt: status === 'borrador' ? null : new Date(`${createdOn}T17:00:00Z`),
+          createdBy: capturer,
+          createdAt: new Date(`${createdOn}T16:00:00Z`),
+          updatedAt: new Date(`${createdOn}T17:00:00Z`),
+        });
+      }
+    }
+
+    const clientIds = new Map<string, string>();
+    const entries = [...clientRows.values()];
+    for (let start = 0; start < entries.length; start += 500) {
+      const written = await tx
+        .insert(clients)
+        .values(
+          entries.slice(start, start + 500).map(({ input, simulation }) => ({
+            curp: input.curp,
+            firstNames: input.firstNames,
+            lastName1: input.lastName1,
+            lastName2: input.lastName2,
+            birthDate: simulation.birthDate,
+            sex: simulation.sex,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        )
+        .returning({ id: clients.id, curp: clients.curp });
+      for (const client of written) clientIds.set(client.curp, client.id);
+    }
+    const clientOf = (curp: string) => clientIds.get(curp)!;
+
+    // Converted pre-requests: the first requests came from one each.
+    const converted = requestRows.slice(0, 5).map((request) => ({ ...request, preRequestId: crypto.randomUUID() }));
+    const allPreRequests = [
+      ...preRequestRows,
+      ...converted.map((request) => ({
+        id: request.preRequestId,
+        clientId: request.clientId,
+        agreementId: request.agreementId,
+        productId: request.productId,
+        employeeNumber: request.employeeNumber,
+        netSalary: request.netSalary,
+        otherDeductions: request.otherDeductions,
+        amount: request.amount,
+        term: request.term,
+        capacity: (request.simulation as Simulation).capacity,
+        installment: request.installment,
+        cat: (request.simulation as Simulation).cat,
+        result: 'pre-aprobada' as const,
+        status: 'convertida' as const,
+        sentAt: request.createdAt,
+        createdBy: capturer,
+        createdAt: request.createdAt,
+        updatedAt: request.createdAt,
+      })),
+    ].sort((left, right) => left.createdAt!.getTime() - right.createdAt!.getTime());
+    await tx.insert(preRequests).values(allPreRequests.map((row) => ({ ...row, clientId: clientOf(row.clientId) })));
+
+    const orderedRequests = [...converted, ...requestRows.slice(5)].sort((left, right) => left.createdAt!.getTime() - right.createdAt!.getTime());
+    for (let start = 0; start < orderedRequests.length; start += 200) {
+      await tx.insert(requests).values(orderedRequests.slice(start, start + 200).map((row) => ({ ...row, clientId: clientOf(row.clientId) })));
+    }
+    const documentRows = orderedRequests.flatMap((request) =>
+      documents.map(({ kind, content }) => ({
+        requestId: request.id,
+        kind,
+        fileName: `${kind}-demo.pdf`,
+        contentType: 'application/pdf',
+        size: content.length,
+        sha256: createHash('sha256').update(content).digest('hex'),
+        content,
+        uploadedBy: capturer,
+        uploadedAt: request.createdAt!,
+      })),
+    );
+    for (let start = 0; start < documentRows.length; start += 300) await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
+
+    const creditsInOrder = builtCredits
+      .map((built) => ({ ...built, credit: { ...built.credit, clientId: clientOf(built.credit.clientId) } }))
+      .sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
+    await insertCredits(tx, creditsInOrder);
+
+    await tx.insert(auditEvents).values({
+      occurredAt: now,
+      action: 'seed',
+      entity: 'portfolio',
+      entityId: capturer ?? 'demo',
+      after: { clients: clientIds.size, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
+    });
+  });
+}
