@@ -3,10 +3,10 @@
  * PostgreSQL (BENCH_DATABASE_URL, default the local server) and on PGlite, through the whole HTTP stack
  * (token check, permission, validation, SQL, serialization) with `app.inject`.
  */
-import pg from 'pg';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
 import { buildApp, systemClock } from '../src/app';
 import { migrateDatabase, openDatabase, type Database } from '../src/db/client';
+import { postgresDatabase } from './bench-database';
 import { seedDemo } from '../src/db/seed';
 import { seedSyntheticUsers } from '../src/db/seed-users';
 import { jwtTokenVerifier } from '../src/plugins/auth';
@@ -16,33 +16,6 @@ const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const RUNS = 300;
 const ISSUER = 'https://bench.local/oidc';
 const AUDIENCE = 'https://bench.local/api';
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function postgresDatabase(): Promise<{ database: Database; drop: () => Promise<void> } | null> {
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `portal_bench_${process.pid}`;
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
-}
 
 async function measure(label: string, database: Database) {
   await migrateDatabase(database);

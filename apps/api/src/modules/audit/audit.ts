@@ -7,23 +7,23 @@ import type { AuditEntry } from '@portal/contract';
 /** Who did it: the HTTP request (its principal and id), or a process acting with a principal (seed, bench). */
 export type AuditActor = Pick<FastifyRequest, 'id' | 'principal' | 'identity'>;
 
+type AuditEvent = { action: string; entity: string; entityId: string; before?: unknown; after?: unknown; occurredAt: Date };
+
 /** Records one write, inside the caller's transaction: who (from the request), what, before and after. */
-export async function recordAudit(
-  tx: Tx,
-  request: AuditActor,
-  event: { action: string; entity: string; entityId: string; before?: unknown; after?: unknown; occurredAt: Date },
-): Promise<void> {
-  await tx.insert(auditEvents).values({
-    occurredAt: event.occurredAt,
-    actorId: request.principal?.userId ?? null,
-    actorEmail: request.principal?.email ?? request.identity?.email ?? null,
-    action: event.action,
-    entity: event.entity,
-    entityId: event.entityId,
-    before: event.before ?? null,
-    after: event.after ?? null,
-    requestId: request.id,
-  });
+export async function recordAudit(tx: Tx, request: AuditActor, ...events: AuditEvent[]): Promise<void> {
+  await tx.insert(auditEvents).values(
+    events.map((event) => ({
+      occurredAt: event.occurredAt,
+      actorId: request.principal?.userId ?? null,
+      actorEmail: request.principal?.email ?? request.identity?.email ?? null,
+      action: event.action,
+      entity: event.entity,
+      entityId: event.entityId,
+      before: event.before ?? null,
+      after: event.after ?? null,
+      requestId: request.id,
+    })),
+  );
 }
 
 export async function auditHistory(db: Db, entity: string, entityId: string, limit = 50): Promise<AuditEntry[]> {

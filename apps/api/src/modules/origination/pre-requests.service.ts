@@ -12,8 +12,11 @@ type Values = {
 
 const invalid = (field: string, message: string) => new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [{ field, message }]);
 
-/** Today in the company's time zone: payroll dates are civil dates in Mexico. */
-export const mexicoToday = (now: Date) => now.toLocaleDateString('en-CA', { timeZone: 'America/Mexico_City' });
+/** One formatter for every call: `toLocaleDateString` with options builds a new one each time, which is slow. */
+const MEXICO_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' });
+
+/** Today in the company's time zone (YYYY-MM-DD): payroll dates are civil dates in Mexico. */
+export const mexicoToday = (now: Date) => MEXICO_DATE.format(now);
 
 type AgreementRow = typeof agreements.$inferSelect;
 type ProductRow = typeof agreementProducts.$inferSelect;

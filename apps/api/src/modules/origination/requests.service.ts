@@ -295,17 +295,19 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
     .update(requests)
     .set({ ...changes, updatedAt: now, version: sql`${requests.version} + 1` })
     .where(eq(requests.id, id));
-  await recordAudit(tx, actor, {
-    action: `request.${action}`,
-    entity: 'request',
-    entityId: id,
-    before: { status: current.status },
-    after: { status: step.to, ...(body.reason ? { reason: body.reason } : {}), ...(body.disbursementDate ? { disbursementDate: body.disbursementDate, ...result } : {}) },
-    occurredAt: now,
-  });
-  if (result.creditId) {
-    await recordAudit(tx, actor, { action: 'credit.create', entity: 'credit', entityId: result.creditId, after: { requestId: id, folio: result.creditFolio }, occurredAt: now });
-  }
+  await recordAudit(
+    tx,
+    actor,
+    {
+      action: `request.${action}`,
+      entity: 'request',
+      entityId: id,
+      before: { status: current.status },
+      after: { status: step.to, ...(body.reason ? { reason: body.reason } : {}), ...(body.disbursementDate ? { disbursementDate: body.disbursementDate, ...result } : {}) },
+      occurredAt: now,
+    },
+    ...(result.creditId ? [{ action: 'credit.create', entity: 'credit', entityId: result.creditId, after: { requestId: id, folio: result.creditFolio }, occurredAt: now }] : []),
+  );
   return result;
 }
 

@@ -1,0 +1,86 @@
+/**
+ * `npm run bench:disburse -w @portal/api` (also part of `npm run bench`): disbursements per second on PostgreSQL (BENCH_DATABASE_URL, default the
+ * local server). Seeds BENCH_DISBURSEMENTS approved requests for 24-installment quincenal credits, then disburses
+ * each one through the same transaction the API runs (row lock, status and version checks, the credit, its 24
+ * installments and 24 expected deductions, the request's new status and two audit events), BENCH_CONCURRENCY at a time.
+ */
+import { count, eq } from 'drizzle-orm';
+import { clabeCheckDigit } from '@portal/lending';
+import { migrateDatabase } from '../src/db/client';
+import { seedDemo } from '../src/db/seed';
+import { agreementProducts, agreements, clients, credits, expectedDeductions, installments, requests, users } from '../src/db/schema';
+import { judge, mexicoToday } from '../src/modules/origination/pre-requests.service';
+import { runAction, type Actor } from '../src/modules/origination/requests.service';
+import { postgresDatabase } from './bench-database';
+
+const TOTAL = Number(process.env.BENCH_DISBURSEMENTS ?? 10_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+
+const postgres = await postgresDatabase();
+if (!postgres) {
+  console.log('PostgreSQL no responde en BENCH_DATABASE_URL: se omite.');
+  process.exit(0);
+}
+const { db } = postgres.database;
+try {
+  await migrateDatabase(postgres.database);
+  await seedDemo(db);
+  const now = new Date();
+  const today = mexicoToday(now);
+  const [jal] = await db
+    .select({ agreement: agreements, product: agreementProducts })
+    .from(agreementProducts)
+    .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
+    .where(eq(agreements.code, 'GOB-JAL'));
+  const { agreement, product } = jal!;
+  const [admin] = await db.select().from(users).where(eq(users.email, 'admin@demo.mx'));
+  const capture = {
+    curp: 'PXNE660720HMCXTN06', rfc: '', firstNames: 'Enrique', lastName1: 'Peña', lastName2: 'Nieto', agreementId: agreement.id, productId: product.id,
+    employeeNumber: 'J-1001', netSalary: '9000.00', otherDeductions: '0.00', amount: '20000.00', term: 24,
+  };
+  const simulation = judge(agreement, product, capture, today);
+  const [client] = await db
+    .insert(clients)
+    .values({ curp: capture.curp, firstNames: capture.firstNames, lastName1: capture.lastName1, lastName2: capture.lastName2, birthDate: simulation.birthDate, sex: simulation.sex })
+    .returning();
+  const ids: string[] = [];
+  for (let start = 0; start < TOTAL; start += 500) {
+    const batch = await db
+      .insert(requests)
+      .values(
+        Array.from({ length: Math.min(500, TOTAL - start) }, () => ({
+          ...capture, rfc: null, clientId: client!.id, companyId: agreement.companyId, street: 'Av. Juárez', exteriorNumber: '100', neighborhood: 'Centro',
+          municipality: 'Guadalajara', state: 'Jalisco', postalCode: '44100', phone: '3312345678', email: 'bench@correo.mx', references: [], clabe: `00218012345678901${clabeCheckDigit('00218012345678901')}`,
+          simulation, installment: simulation.installment, status: 'aprobada' as const, decidedBy: admin!.id, decidedAt: now,
+        })),
+      )
+      .returning({ id: requests.id });
+    ids.push(...batch.map((row) => row.id));
+  }
+
+  const actor: Actor = {
+    id: 'bench',
+    identity: null,
+    principal: { userId: admin!.id, email: admin!.email, name: null, companyId: admin!.companyId, profileId: admin!.profileId, role: 'SA', permissions: new Set() },
+  };
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        await db.transaction((tx) => runAction(tx, actor, id, 'disburse', { version: 1, disbursementDate: today }, now));
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const [made] = await db.select({ total: count() }).from(credits);
+  const [rows] = await db.select({ total: count() }).from(installments);
+  const [expected] = await db.select({ total: count() }).from(expectedDeductions);
+  console.log(
+    `PostgreSQL: ${TOTAL.toLocaleString('en-US')} dispersiones de 24 pagos en ${seconds.toFixed(1)} s = ${Math.round(TOTAL / seconds).toLocaleString('en-US')}/s ` +
+      `(${CONCURRENCY} a la vez; ${made!.total.toLocaleString('en-US')} créditos, ${rows!.total.toLocaleString('en-US')} pagos, ${expected!.total.toLocaleString('en-US')} descuentos esperados)`,
+  );
+} finally {
+  await postgres.drop();
+}
