@@ -34,6 +34,9 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/catalog/contract-list': () => import('../features/agreements/contract-list.screen'),
   '/origination/pre-request-new': () => import('../features/origination/pre-request-new.screen'),
   '/origination/pre-request-edit/:id': () => import('../features/origination/pre-request-edit.screen'),
+  '/origination/request-new': () => import('../features/origination/request-new.screen'),
+  '/origination/request-list': () => import('../features/origination/request-list.screen'),
+  '/wallet/credits/credits-view/:id': () => import('../features/wallet/credit-view.screen'),
   '/catalog/contract-new': () => import('../features/agreements/contract-new.screen'),
   '/catalog/contract-edit/:id': () => import('../features/agreements/contract-edit.screen'),
 };

@@ -6,7 +6,19 @@ import MenuItem from '@mui/material/MenuItem';
 import SearchIcon from '@mui/icons-material/Search';
 import { useCompanies } from '../lib/catalogs';
 
-/** Search box (debounced, so typing does not fire a request per key) plus the screen's own filters and actions. */
+/** What a text filter shows while typing; it is committed after a pause, so typing does not fire a request per key. */
+function useDebouncedText(value: string, onCommit: (value: string) => void) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => onCommit(text), 350);
+    return () => clearTimeout(timer);
+  }, [text, value, onCommit]);
+  return [text, setText] as const;
+}
+
+/** Search box (debounced) plus the screen's own filters and actions. */
 export function FilterBar(props: {
   search: string;
   onSearch: (value: string) => void;
@@ -14,14 +26,7 @@ export function FilterBar(props: {
   children?: ReactNode;
   actions?: ReactNode;
 }) {
-  const { search, onSearch } = props;
-  const [text, setText] = useState(search);
-  useEffect(() => setText(search), [search]);
-  useEffect(() => {
-    if (text === search) return;
-    const timer = setTimeout(() => onSearch(text), 350);
-    return () => clearTimeout(timer);
-  }, [text, search, onSearch]);
+  const [text, setText] = useDebouncedText(props.search, props.onSearch);
 
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} useFlexGap sx={{ mb: 2, alignItems: { md: 'center' }, flexWrap: 'wrap' }}>
@@ -89,6 +94,27 @@ export function CompanyFilter(props: { value: string; onChange: (value: string) 
       value={props.value}
       options={(companies.data ?? []).map((company) => ({ value: company.id, label: company.name }))}
       onChange={props.onChange}
+    />
+  );
+}
+
+/** A free-text filter (e.g. who captured), debounced like the search box. */
+export function TextFilter(props: { label: string; value: string; onChange: (value: string) => void }) {
+  const [text, setText] = useDebouncedText(props.value, props.onChange);
+  return <TextField size="small" label={props.label} value={text} onChange={(event) => setText(event.target.value)} sx={{ minWidth: 180 }} />;
+}
+
+/** A native date input ("YYYY-MM-DD") for one end of a date range. */
+export function DateFilter(props: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <TextField
+      size="small"
+      type="date"
+      label={props.label}
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+      slotProps={{ inputLabel: { shrink: true } }}
+      sx={{ minWidth: 160 }}
     />
   );
 }

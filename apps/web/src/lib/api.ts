@@ -17,23 +17,39 @@ export class ApiError extends Error {
   }
 }
 
-/** fetch with the session's token; a 401 means the session is no longer valid and signs the user out. */
-export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+const OFFLINE: Problem = { type: 'about:blank', title: 'Sin conexión', status: 0, detail: 'No se pudo contactar al servidor. Revisa tu conexión.' };
+
+/** The request could not reach the API at all. */
+export const offlineError = () => new ApiError(0, OFFLINE);
+
+/** The `authorization` header of the signed-in session, if any. */
+export function authorizationHeader(): string | null {
   const session = getSession();
+  return session ? `Bearer ${session.token.accessToken}` : null;
+}
+
+/** A refused answer as the ApiError every caller sees; a 401 means the session is no longer valid and signs the user out. */
+export function refusal(status: number, problem: Problem | null): ApiError {
+  if (status === 401) expireSession('Tu sesión ya no es válida. Inicia sesión de nuevo.');
+  return new ApiError(status, problem);
+}
+
+/** fetch with the session's token; a refusal becomes an ApiError. */
+export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  if (session) headers.set('authorization', `Bearer ${session.token.accessToken}`);
+  const authorization = authorizationHeader();
+  if (authorization) headers.set('authorization', authorization);
   if (!headers.has('accept')) headers.set('accept', 'application/json');
   if (init.body && typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers });
   } catch {
-    throw new ApiError(0, { type: 'about:blank', title: 'Sin conexión', status: 0, detail: 'No se pudo contactar al servidor. Revisa tu conexión.' });
+    throw offlineError();
   }
   if (response.ok) return response;
   const problem = (await response.json().catch(() => null)) as Problem | null;
-  if (response.status === 401) expireSession('Tu sesión ya no es válida. Inicia sesión de nuevo.');
-  throw new ApiError(response.status, problem);
+  throw refusal(response.status, problem);
 }
 
 export async function apiJson<T>(path: string, init: RequestInit = {}): Promise<T> {

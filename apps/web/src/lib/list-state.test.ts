@@ -8,6 +8,10 @@ describe('list state in the URL', () => {
     expect(readListState(new URLSearchParams('page=-1&pageSize=7'))).toMatchObject({ page: 1, pageSize: 25 });
   });
 
+  it('leaves the keys a screen keeps for itself out of the filters', () => {
+    expect(readListState(new URLSearchParams('status=aprobada&id=r1'), {}, ['id']).filters).toEqual({ status: 'aprobada' });
+  });
+
   it('writes back what it reads, without empty values', () => {
     const params = listStateToParams({ page: 2, pageSize: 25, sort: null, q: '  ', filters: { companyId: 'x', status: '' } });
     expect(params.toString()).toBe('page=2&pageSize=25&companyId=x');

@@ -18,12 +18,13 @@ export interface ListState {
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 const RESERVED = new Set(['page', 'pageSize', 'sort', 'q']);
 
-export function readListState(params: URLSearchParams, defaults: Partial<ListState> = {}): ListState {
+/** `kept`: URL keys the screen owns beside its list (e.g. `id` of an open detail panel); neither filters nor dropped. */
+export function readListState(params: URLSearchParams, defaults: Partial<ListState> = {}, kept: readonly string[] = []): ListState {
   const page = Number(params.get('page'));
   const pageSize = Number(params.get('pageSize'));
   const filters: Record<string, string> = { ...defaults.filters };
   params.forEach((value, key) => {
-    if (!RESERVED.has(key) && value !== '') filters[key] = value;
+    if (!RESERVED.has(key) && !kept.includes(key) && value !== '') filters[key] = value;
   });
   return {
     page: Number.isInteger(page) && page >= 1 ? page : (defaults.page ?? 1),
@@ -46,22 +47,28 @@ export function listStateToParams(state: ListState): URLSearchParams {
   return params;
 }
 
-export function useListState(defaults: Partial<ListState> = {}) {
+export function useListState(defaults: Partial<ListState> = {}, kept: readonly string[] = []) {
   const [params, setParams] = useSearchParams();
-  // `defaults` is usually an inline object: key the memo on its content, not its identity.
+  // `defaults` and `kept` are usually inline literals: key the memos on their content, not their identity.
   const defaultsKey = JSON.stringify(defaults);
+  const keptKey = JSON.stringify(kept);
   const state = useMemo(
-    () => readListState(params, JSON.parse(defaultsKey) as Partial<ListState>),
-    [params, defaultsKey],
+    () => readListState(params, JSON.parse(defaultsKey) as Partial<ListState>, JSON.parse(keptKey) as string[]),
+    [params, defaultsKey, keptKey],
   );
   const update = useCallback(
     (change: Partial<ListState>) => {
       const next = { ...state, ...change };
       // A new search, filter or sort starts again at the first page.
       if (change.q !== undefined || change.filters !== undefined || change.sort !== undefined) next.page = change.page ?? 1;
-      setParams(listStateToParams(next), { replace: true });
+      const nextParams = listStateToParams(next);
+      for (const key of JSON.parse(keptKey) as string[]) {
+        const value = params.get(key);
+        if (value !== null) nextParams.set(key, value);
+      }
+      setParams(nextParams, { replace: true });
     },
-    [state, setParams],
+    [state, params, keptKey, setParams],
   );
   return { state, update, queryString: listStateToParams(state).toString() };
 }

@@ -17,6 +17,8 @@ const versionBody = z.object({ version: z.number().int().min(1) });
 const access = { permission: '/origination/pre-request-new' } as const;
 /** The request form reads the same catalog and the clerk's sent pre-requests, to convert one. */
 const readAccess = { anyPermission: ['/origination/pre-request-new', '/origination/request-new'] } as const;
+/** Capturas filters by the same agreements and dates disbursements from the same business "today". */
+const catalogAccess = { anyPermission: [...readAccess.anyPermission, '/origination/request-list'] } as const;
 
 const SORT: Record<string, AnyPgColumn> = { folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status: preRequests.status };
 
@@ -74,7 +76,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/pre-requests/catalog',
       {
-        config: { access: readAccess },
+        config: { access: catalogAccess },
         schema: { tags: ['originación'], summary: 'Convenios vigentes de la empresa y sus productos activos, para capturar', response: { 200: originationCatalogSchema } },
       },
       async (request) => {

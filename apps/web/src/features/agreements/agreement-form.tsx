@@ -7,7 +7,6 @@ import Divider from '@mui/material/Divider';
 import Grid from '@mui/material/Grid';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -33,14 +32,13 @@ import {
   type PayFrequency,
 } from '@portal/contract';
 import { SelectFormField, SwitchFormField, TextFormField } from '../../components/form-fields';
+import { Section } from '../../components/section';
 import { ApiError } from '../../lib/api';
-import { formatMoney } from '../../lib/format';
+import { formatDate, formatMoney } from '../../lib/format';
 import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 
-const shortDate = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeZone: 'UTC' });
-const showDate = (iso: string) => shortDate.format(new Date(`${iso}T00:00:00Z`));
 /** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
 const FIELDS = new Set(['companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays', 'validFrom', 'validTo']);
 const DELIMITERS = [
@@ -49,17 +47,6 @@ const DELIMITERS = [
   { value: '|', label: 'Barra (|)' },
   { value: '\t', label: 'Tabulador' },
 ];
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Paper sx={{ p: 3, mb: 3 }} component="section" aria-label={title}>
-      <Typography variant="h2" component="h2" sx={{ mb: 2 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
 
 /** Schedule and CAT of a sample loan of one product, and the next discount dates: computed in the browser, exactly. */
 function ProductPreview({ control, today }: { control: Control<AgreementForm>; today: string }) {
@@ -122,7 +109,7 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
             {formatMoney(result.loan.openingFee)} · Monto a dispersar: {formatMoney(result.loan.netDisbursement)}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            Próximos descuentos de nómina: {result.calendar.map(showDate).join(' · ')}
+            Próximos descuentos de nómina: {result.calendar.map(formatDate).join(' · ')}
           </Typography>
           <Table size="small" aria-label="Tabla de amortización de ejemplo">
             <TableHead>
@@ -140,7 +127,7 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
                 .map((row) => (
                   <TableRow key={row.number}>
                     <TableCell>{row.number}</TableCell>
-                    <TableCell>{showDate(row.dueDate)}</TableCell>
+                    <TableCell>{formatDate(row.dueDate)}</TableCell>
                     <TableCell align="right">{formatMoney(row.principal)}</TableCell>
                     <TableCell align="right">{formatMoney(row.interest)}</TableCell>
                     <TableCell align="right">{formatMoney(row.iva)}</TableCell>

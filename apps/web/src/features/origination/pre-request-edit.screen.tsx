@@ -3,7 +3,9 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
+import { hasPermission } from '../../app/auth/session';
+import { useSession } from '../../app/auth/use-session';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { useConfirm } from '../../app/shell/confirm-dialog';
 import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
@@ -13,6 +15,7 @@ export default function PreRequestEditScreen() {
   const { id = '' } = useParams();
   const location = useLocation();
   const confirm = useConfirm();
+  const session = useSession();
   const preRequest = usePreRequest(id);
   const catalog = useOriginationCatalog();
   const update = useUpdatePreRequest(id);
@@ -49,6 +52,11 @@ export default function PreRequestEditScreen() {
         {draft && (
           <Button variant="contained" color="secondary" disabled={current.result !== 'pre-aprobada' || send.isPending} onClick={() => void sendNow()}>
             Enviar
+          </Button>
+        )}
+        {current.status === 'enviada' && hasPermission(session, '/origination/request-new') && (
+          <Button variant="contained" component={Link} to={`/origination/request-new?preRequest=${current.id}`}>
+            Convertir en solicitud
           </Button>
         )}
       </Stack>

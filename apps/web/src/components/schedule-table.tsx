@@ -1,0 +1,64 @@
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import { formatDate, formatMoney } from '../lib/format';
+
+interface ScheduleRow {
+  number: number;
+  dueDate: string;
+  principal: string;
+  interest: string;
+  iva: string;
+  payment: string;
+  balance: string;
+  /** A credit's installment status; a simulation has none. */
+  status?: string;
+}
+
+const MONEY_COLUMNS = [
+  ['principal', 'Capital'],
+  ['interest', 'Interés'],
+  ['iva', 'IVA'],
+  ['payment', 'Pago'],
+  ['balance', 'Saldo'],
+] as const;
+
+/** An amortization schedule, one plain-text cell per figure so it reads the same on screen and to a test. */
+export function ScheduleTable({ rows, 'aria-label': label }: { rows: ScheduleRow[]; 'aria-label': string }) {
+  const withStatus = rows.some((row) => row.status !== undefined);
+  return (
+    <TableContainer sx={{ maxHeight: 480 }}>
+      <Table size="small" stickyHeader aria-label={label}>
+        <TableHead>
+          <TableRow>
+            <TableCell>No.</TableCell>
+            <TableCell>Fecha de descuento</TableCell>
+            {MONEY_COLUMNS.map(([key, title]) => (
+              <TableCell key={key} align="right">
+                {title}
+              </TableCell>
+            ))}
+            {withStatus && <TableCell>Estado</TableCell>}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.number}>
+              <TableCell>{row.number}</TableCell>
+              <TableCell>{formatDate(row.dueDate)}</TableCell>
+              {MONEY_COLUMNS.map(([key]) => (
+                <TableCell key={key} align="right">
+                  {formatMoney(row[key])}
+                </TableCell>
+              ))}
+              {withStatus && <TableCell>{row.status}</TableCell>}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,136 @@
+import { clabeCheckDigit } from '@portal/lending';
+import type { OriginationCatalog, PreRequest, Request as LoanRequest } from '@portal/contract';
+
+/** Shared data of the origination screen tests. */
+const clabeStart = '01218000118359719';
+export const VALID_CLABE = `${clabeStart}${clabeCheckDigit(clabeStart)}`;
+export const WRONG_CHECK_DIGIT_CLABE = `${clabeStart}${(clabeCheckDigit(clabeStart) + 1) % 10}`;
+
+export const catalog: OriginationCatalog = {
+  today: '2026-02-10',
+  agreements: [
+    {
+      id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
+      code: 'GOB-JAL',
+      name: 'Gobierno de Jalisco',
+      frequency: 'quincenal',
+      maxDeductionPct: '30',
+      products: [
+        {
+          id: '7a1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e',
+          name: 'Nómina Jalisco 24',
+          annualRatePct: '36',
+          ivaRatePct: '16',
+          openingFeePct: '2',
+          openingFeeFinanced: false,
+          terms: [24, 48],
+          minAmount: '3000',
+          maxAmount: '120000',
+          maxAgeAtEnd: 75,
+        },
+      ],
+    },
+  ],
+};
+
+const agreement = catalog.agreements[0]!;
+
+export const sentPreRequest: PreRequest = {
+  id: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+  folio: 'PS-000012',
+  status: 'enviada',
+  curp: 'PXNE660720HMCXTN06',
+  rfc: '',
+  firstNames: 'Enrique',
+  lastName1: 'Peña',
+  lastName2: 'Nieto',
+  agreementId: agreement.id,
+  agreement: agreement.name,
+  productId: agreement.products[0]!.id,
+  product: agreement.products[0]!.name,
+  employeeNumber: 'J-1001',
+  netSalary: '8000.00',
+  otherDeductions: '0.00',
+  amount: '20000.00',
+  term: 24,
+  result: 'pre-aprobada',
+  reasons: [],
+  capacity: '2400.00',
+  installment: '1180.00',
+  cat: '48.1',
+  createdBy: 'ana@demo.mx',
+  createdAt: '2026-02-09T16:00:00Z',
+  version: 2,
+};
+
+export function sampleRequest(overrides: Partial<LoanRequest> = {}): LoanRequest {
+  return {
+    id: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+    folio: 'SOL-000007',
+    status: 'capturada',
+    curp: sentPreRequest.curp,
+    rfc: '',
+    firstNames: 'Enrique',
+    lastName1: 'Peña',
+    lastName2: 'Nieto',
+    clientName: 'Enrique Peña Nieto',
+    agreementId: agreement.id,
+    agreement: agreement.name,
+    productId: agreement.products[0]!.id,
+    product: agreement.products[0]!.name,
+    employeeNumber: 'J-1001',
+    netSalary: '8000.00',
+    otherDeductions: '0.00',
+    amount: '20000.00',
+    term: 24,
+    installment: '1180.00',
+    documents: 3,
+    street: 'Av. Juárez',
+    exteriorNumber: '100',
+    interiorNumber: '',
+    neighborhood: 'Centro',
+    municipality: 'Guadalajara',
+    state: 'Jalisco',
+    postalCode: '44100',
+    phone: '3312345678',
+    email: 'enrique@correo.mx',
+    references: [
+      { name: 'Ana López', relationship: 'Hermana', phone: '3311112222' },
+      { name: 'Luis Ruiz', relationship: 'Compañero', phone: '3333334444' },
+    ],
+    clabe: VALID_CLABE,
+    bank: 'BBVA México',
+    preRequestId: sentPreRequest.id,
+    preRequestFolio: sentPreRequest.folio,
+    companyId: 'c1',
+    simulation: {
+      birthDate: '1966-07-20',
+      sex: 'H',
+      capacity: '2400.00',
+      installment: '1180.00',
+      cat: '48.1',
+      openingFee: '400.00',
+      netDisbursement: '19600.00',
+      firstDueDate: '2026-02-28',
+      lastDueDate: '2027-01-31',
+      ageAtEnd: 60,
+      result: 'pre-aprobada',
+      reasons: [],
+      schedule: [{ number: 1, dueDate: '2026-02-28', principal: '880.00', interest: '300.00', iva: '48.00', payment: '1180.00', balance: '19120.00' }],
+    },
+    documentList: [],
+    rejectionReason: null,
+    cancellationReason: null,
+    decidedBy: null,
+    decidedAt: null,
+    creditId: null,
+    creditFolio: null,
+    createdBy: 'ana@demo.mx',
+    createdById: 'someone-else',
+    createdAt: '2026-02-10T15:00:00Z',
+    updatedAt: '2026-02-10T15:00:00Z',
+    history: [],
+    version: 3,
+    ...overrides,
+  };
+}

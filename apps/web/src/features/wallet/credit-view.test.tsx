@@ -1,0 +1,69 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Credit } from '@portal/contract';
+import { resetSessionCache, saveSession } from '../../app/auth/session';
+import { sampleSession } from '../../test-support';
+import { renderScreen, stubApi } from '../../test-render';
+import CreditViewScreen from './credit-view.screen';
+
+const credit: Credit = {
+  id: 'cr-1',
+  folio: 'CR-000001',
+  status: 'vigente',
+  requestId: 'r1',
+  requestFolio: 'SOL-000007',
+  clientId: 'c1',
+  clientName: 'Enrique Peña Nieto',
+  curp: 'PXNE660720HMCXTN06',
+  agreementId: 'a1',
+  agreement: 'Gobierno de Jalisco',
+  employeeNumber: 'J-1001',
+  product: { name: 'Nómina Jalisco 24', annualRatePct: '36', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false },
+  frequency: 'quincenal',
+  term: 2,
+  amount: '2000.00',
+  openingFee: '40.00',
+  principal: '2000.00',
+  netDisbursed: '1960.00',
+  installment: '1020.00',
+  cat: '48.1',
+  clabe: '012180001183597190',
+  disbursementDate: '2026-02-11',
+  firstDueDate: '2026-02-28',
+  lastDueDate: '2026-03-15',
+  balance: '2000.00',
+  daysPastDue: 0,
+  disbursedBy: 'tesoreria@demo.mx',
+  createdAt: '2026-02-11T15:00:00Z',
+  installments: [
+    { number: 1, dueDate: '2026-02-28', principal: '990.00', interest: '25.86', iva: '4.14', payment: '1020.00', balance: '1010.00', status: 'pendiente', deductionState: 'esperado' },
+    { number: 2, dueDate: '2026-03-15', principal: '1010.00', interest: '8.62', iva: '1.38', payment: '1020.00', balance: '0.00', status: 'pendiente', deductionState: 'esperado' },
+  ],
+};
+
+describe('credit view', () => {
+  beforeEach(() => {
+    resetSessionCache();
+    saveSession(sampleSession());
+    return () => vi.unstubAllGlobals();
+  });
+
+  it('shows the summary and every schedule row as plain text', async () => {
+    stubApi(() => credit);
+    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    expect(await screen.findByRole('heading', { name: 'Crédito CR-000001' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Monto dispersado$1,960.00');
+    const rows = within(screen.getByRole('table', { name: 'Tabla de amortización' })).getAllByRole('row');
+    expect(rows.map((row) => within(row).getAllByRole(row.querySelector('th') ? 'columnheader' : 'cell').map((cell) => cell.textContent))).toEqual([
+      ['No.', 'Fecha de descuento', 'Capital', 'Interés', 'IVA', 'Pago', 'Saldo', 'Estado'],
+      ['1', '28 feb 2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'pendiente'],
+      ['2', '15 mar 2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'pendiente'],
+    ]);
+  });
+
+  it('says so when the credit does not exist', async () => {
+    stubApi(() => [404, { type: 'about:blank', title: 'No encontrado', status: 404 }]);
+    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/nope' });
+    expect(await screen.findByText('El crédito no existe.')).toBeInTheDocument();
+  });
+});
