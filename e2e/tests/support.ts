@@ -4,6 +4,7 @@ export const ACCOUNTS = {
   admin: { email: 'admin@demo.mx', password: 'Administrador2026' },
   originacion: { email: 'originacion@demo.mx', password: 'Originacion2026' },
   cartera: { email: 'cartera@demo.mx', password: 'Cartera2026' },
+  mesa: { email: 'mesa@demo.mx', password: 'MesaControl2026' },
   sinPermisos: { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026' },
 } as const;
 

@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm';
-import { ALL_PERMISSION_PATHS, groupPermissionPaths } from '@portal/contract';
+import { ALL_PERMISSION_PATHS, groupPermissionPaths, type PermissionPath } from '@portal/contract';
 import type { Db } from './client';
 import { auditEvents, companies, profiles, users } from './schema';
 import { hashPassword } from '../idp/passwords';
@@ -16,6 +16,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'admin@demo.mx', password: 'Administrador2026', profile: 'Administrador' },
   { email: 'originacion@demo.mx', password: 'Originacion2026', profile: 'Originación' },
   { email: 'cartera@demo.mx', password: 'Cartera2026', profile: 'Cartera' },
+  { email: 'mesa@demo.mx', password: 'MesaControl2026', profile: 'Mesa de control' },
   { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026', profile: 'Sin permisos' },
 ];
 
@@ -23,6 +24,12 @@ export const DEMO_PROFILES = [
   { name: 'Administrador', roleCode: 'SA', permissions: [...ALL_PERMISSION_PATHS] },
   { name: 'Originación', roleCode: 'ORIGINACION', permissions: groupPermissionPaths('origination') },
   { name: 'Cartera', roleCode: 'CARTERA', permissions: groupPermissionPaths('wallet') },
+  // The second person of the two-person rule: validates, approves and disburses what Originación captured.
+  {
+    name: 'Mesa de control',
+    roleCode: 'MESA',
+    permissions: ['/origination/request-list', '/actions/origination/approve', '/actions/origination/disburse', '/wallet/credits/credits-list'] satisfies PermissionPath[],
+  },
   // Shows what a user whose profile grants nothing sees at sign-in: "El usuario no tiene permisos".
   { name: 'Sin permisos', roleCode: 'CONSULTA', permissions: [] },
 ];

@@ -1,0 +1,119 @@
+import { expect, test, type Page } from '@playwright/test';
+import { buildSchedule, clabeCheckDigit, nextDiscountDate } from '@portal/lending';
+import { ACCOUNTS, sidebar, signIn } from './support';
+
+const CURP = 'GOMA800101HJCRRN01';
+const CLABE = `00218012345678901${clabeCheckDigit('00218012345678901')}`;
+const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+
+async function chooseOption(page: Page, label: string, option: string | RegExp) {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Menú de usuario' }).click();
+  await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+  await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
+  await expect(page).toHaveURL(/\/session\/signin/);
+}
+
+test('pre-request → request with documents → approval by a second person → disbursement → the credit schedule is buildSchedule', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The administrator captures: a sent pre-request for a new client.
+  await signIn(page, ACCOUNTS.admin);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto('/origination/pre-request-new');
+  await page.getByLabel('CURP').fill(CURP);
+  await page.getByLabel('Número de empleado').fill('J-2040');
+  await page.getByLabel('Nombre(s)').fill('Marta');
+  await page.getByLabel('Primer apellido').fill('Gómez');
+  await page.getByLabel('Segundo apellido').fill('Ramos');
+  await chooseOption(page, 'Convenio', /^GOB-JAL/);
+  await chooseOption(page, 'Producto', /^Nómina Jalisco 24/);
+  await page.getByLabel('Sueldo neto por periodo').fill('9000');
+  await page.getByLabel('Monto solicitado').fill('20000');
+  await chooseOption(page, 'Plazo', '24 pagos');
+  await expect(page.getByLabel('Dictamen en vivo')).toContainText('Pre-aprobada');
+  await page.getByRole('button', { name: 'Guardar borrador' }).click();
+  await expect(page).toHaveURL(/\/origination\/pre-request-edit\//);
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  await page.getByRole('dialog', { name: 'Enviar pre-solicitud' }).getByRole('button', { name: 'Sí' }).click();
+  await expect(page.getByText('Estado: enviada')).toBeVisible();
+
+  // Convert it: the request form arrives prefilled; the rest is captured with the three documents.
+  await page.getByRole('link', { name: 'Convertir en solicitud' }).click();
+  await expect(page).toHaveURL(/\/origination\/request-new\?preRequest=/);
+  await expect(page.getByLabel('CURP')).toHaveValue(CURP);
+  await expect(page.getByLabel('Monto solicitado')).toHaveValue('20000.00');
+  await page.getByLabel('Calle').fill('Av. Vallarta');
+  await page.getByLabel('Número exterior').fill('1200');
+  await page.getByLabel('Colonia').fill('Americana');
+  await page.getByLabel('Municipio o alcaldía').fill('Guadalajara');
+  await chooseOption(page, 'Estado', 'Jalisco');
+  await page.getByLabel('Código postal').fill('44160');
+  await page.getByRole('textbox', { name: 'Teléfono', exact: true }).fill('3312345678');
+  await page.getByLabel('Correo electrónico').fill('marta.gomez@correo.mx');
+  const references = [
+    ['Referencia 1', 'Ana Ramos', 'Hermana', '3311112222'],
+    ['Referencia 2', 'Luis Peña', 'Compañero', '3333334444'],
+  ] as const;
+  for (const [group, name, relationship, phone] of references) {
+    const reference = page.getByRole('group', { name: group });
+    await reference.getByLabel('Nombre completo').fill(name);
+    await reference.getByLabel('Parentesco o relación').fill(relationship);
+    await reference.getByLabel('Teléfono de la referencia').fill(phone);
+  }
+  await page.getByLabel('CLABE').fill(`${CLABE.slice(0, 17)}${(Number(CLABE[17]) + 1) % 10}`);
+  await expect(page.getByText(/dígito verificador/)).toBeVisible();
+  await page.getByLabel('CLABE').fill(CLABE);
+  await expect(page.getByText('Banco: Banamex')).toBeVisible();
+  await page.getByLabel('Archivo: INE').setInputFiles({ name: 'ine.png', mimeType: 'image/png', buffer: PNG });
+  await page.getByLabel('Archivo: Comprobante de domicilio').setInputFiles({ name: 'luz.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await page.getByLabel('Archivo: Recibo de nómina').setInputFiles({ name: 'recibo.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await page.getByRole('button', { name: 'Guardar solicitud' }).click();
+
+  // Capturas opens the new request; the capturer sends it to validation and cannot approve it.
+  await expect(page).toHaveURL(/\/origination\/request-list\?id=/);
+  const panel = page.getByRole('region', { name: 'Detalle de la solicitud' });
+  await expect(panel).toContainText('capturada');
+  await expect(panel.getByRole('table', { name: 'Documentos de la solicitud' })).toContainText('recibo.pdf');
+  await panel.getByRole('button', { name: 'Enviar a validación' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sí' }).click();
+  await expect(panel).toContainText('en validación');
+  await expect(panel.getByRole('button', { name: 'Aprobar' })).toHaveCount(0);
+  const detailUrl = page.url();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+
+  // The second person (Mesa de control) approves and disburses.
+  await signOut(page);
+  await signIn(page, ACCOUNTS.mesa);
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(sidebar(page).getByRole('link', { name: 'Capturas' })).toBeVisible();
+  await page.goto(detailUrl.replace(/^https?:\/\/[^/]+/, ''));
+  await expect(panel).toContainText('en validación');
+  await panel.getByRole('button', { name: 'Aprobar' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sí' }).click();
+  await expect(panel).toContainText('aprobada');
+  await panel.getByRole('button', { name: 'Dispersar' }).click();
+  const dialog = page.getByRole('dialog', { name: /Dispersar la solicitud/ });
+  await expect(dialog.getByLabel('Resumen de la dispersión')).toContainText(money.format(19600));
+  await dialog.getByRole('button', { name: 'Dispersar' }).click();
+  await expect(page.getByText(/dispersada: crédito CR-\d{8}/)).toBeVisible();
+  await page.getByRole('link', { name: 'Ver crédito' }).first().click();
+
+  // The credit's schedule on screen is the one packages/lending builds for its terms.
+  await expect(page).toHaveURL(/\/wallet\/credits\/credits-view\//);
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date());
+  const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: nextDiscountDate('quincenal', today) });
+  const table = page.getByRole('table', { name: 'Tabla de amortización' });
+  await expect(table.locator('tbody tr')).toHaveCount(24);
+  const shown = await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '')));
+  expect(shown.map((cells) => [cells[0], ...cells.slice(2, 7)])).toEqual(
+    expected.rows.map((row) => [String(row.number), ...[row.principal, row.interest, row.iva, row.payment, row.balance].map((value) => money.format(Number(value)))]),
+  );
+  await expect(page.getByLabel('Resumen del crédito')).toContainText(money.format(19600));
+});
