@@ -174,6 +174,10 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const ownApproval = await act(request, 'approve', originacion);
     expect(ownApproval.statusCode).toBe(403);
     expect(ownApproval.json<{ detail: string }>().detail).toMatch(/^Quien capturó la solicitud no puede aprobarla/);
+    const ownRejection = await act(request, 'reject', originacion, { reason: 'Me equivoqué de monto.' });
+    expect(ownRejection.statusCode).toBe(403);
+    const openRequest = await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined, amount: '5000' }));
+    expect(openRequest.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'open-request', message: `Esta CURP ya tiene una solicitud en curso (${request.folio}, en validación).` }] });
 
     request = (await act(request, 'approve', admin)).json<Detail>();
     expect(request).toMatchObject({ status: 'aprobada', decidedBy: 'admin@demo.mx' });
@@ -206,6 +210,9 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(credit.installments.every((row) => row.status === 'pendiente' && row.deductionState === 'esperado')).toBe(true);
     const [deductions] = await ctx.db.select({ total: count() }).from(expectedDeductions).where(eq(expectedDeductions.creditId, result.creditId));
     expect(deductions!.total).toBe(24);
+
+    const again = await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined, amount: '5000' }));
+    expect(again.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'active-credit', message: `Esta CURP ya tiene un crédito activo (${result.creditFolio}).` }] });
 
     const twice = await act(result.request, 'disburse', admin, { disbursementDate: '2026-11-23' });
     expect(twice.statusCode).toBe(409);
