@@ -108,7 +108,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         const simulation = judge(agreement, product, { ...input, netSalary }, createdOn);
         if (simulation.result !== 'pre-aprobada') continue;
         usedCurps.add(curp);
-        return { agreement, product, input: { ...input, netSalary }, simulation };
+        return { clientId: crypto.randomUUID(), agreement, product, input: { ...input, netSalary }, simulation };
       }
     };
 
@@ -123,7 +123,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       const number = random.int(1000, 9999);
       return {
         id,
-        clientId: input.curp, // replaced by the client's id once clients are written
+        clientId: entry.clientId,
         companyId: agreement.companyId,
         agreementId: input.agreementId,
         productId: input.productId,
@@ -175,7 +175,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       builtCredits.push(
         buildCredit({
           requestId: id,
-          clientId: entry.input.curp,
+          clientId: entry.clientId,
           companyId: entry.agreement.companyId,
           agreementId: entry.agreement.id,
           productId: entry.product.id,
@@ -216,7 +216,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         const entry = applicant(createdOn);
         clientRows.set(entry.input.curp, entry);
         preRequestRows.push({
-          clientId: entry.input.curp,
+          clientId: entry.clientId,
           agreementId: entry.input.agreementId,
           productId: entry.input.productId,
           employeeNumber: entry.input.employeeNumber,
@@ -238,27 +238,22 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       }
     }
 
-    const clientIds = new Map<string, string>();
     const entries = [...clientRows.values()];
     for (let start = 0; start < entries.length; start += 500) {
-      const written = await tx
-        .insert(clients)
-        .values(
-          entries.slice(start, start + 500).map(({ input, simulation }) => ({
-            curp: input.curp,
-            firstNames: input.firstNames,
-            lastName1: input.lastName1,
-            lastName2: input.lastName2,
-            birthDate: simulation.birthDate,
-            sex: simulation.sex,
-            createdAt: now,
-            updatedAt: now,
-          })),
-        )
-        .returning({ id: clients.id, curp: clients.curp });
-      for (const client of written) clientIds.set(client.curp, client.id);
+      await tx.insert(clients).values(
+        entries.slice(start, start + 500).map(({ clientId, input, simulation }) => ({
+          id: clientId,
+          curp: input.curp,
+          firstNames: input.firstNames,
+          lastName1: input.lastName1,
+          lastName2: input.lastName2,
+          birthDate: simulation.birthDate,
+          sex: simulation.sex,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      );
     }
-    const clientOf = (curp: string) => clientIds.get(curp)!;
 
     // Converted pre-requests: the first requests came from one each.
     const converted = requestRows.slice(0, 5).map((request) => ({ ...request, preRequestId: crypto.randomUUID() }));
@@ -285,11 +280,11 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         updatedAt: request.createdAt,
       })),
     ].sort((left, right) => left.createdAt!.getTime() - right.createdAt!.getTime());
-    await tx.insert(preRequests).values(allPreRequests.map((row) => ({ ...row, clientId: clientOf(row.clientId) })));
+    await tx.insert(preRequests).values(allPreRequests);
 
     const orderedRequests = [...converted, ...requestRows.slice(5)].sort((left, right) => left.createdAt!.getTime() - right.createdAt!.getTime());
     for (let start = 0; start < orderedRequests.length; start += 200) {
-      await tx.insert(requests).values(orderedRequests.slice(start, start + 200).map((row) => ({ ...row, clientId: clientOf(row.clientId) })));
+      await tx.insert(requests).values(orderedRequests.slice(start, start + 200));
     }
     const documentRows = orderedRequests.flatMap((request) =>
       documents.map(({ kind, content }) => ({
@@ -306,9 +301,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     );
     for (let start = 0; start < documentRows.length; start += 300) await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
 
-    const creditsInOrder = builtCredits
-      .map((built) => ({ ...built, credit: { ...built.credit, clientId: clientOf(built.credit.clientId) } }))
-      .sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
+    const creditsInOrder = builtCredits.sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
     await insertCredits(tx, creditsInOrder);
 
     await tx.insert(auditEvents).values({
@@ -316,7 +309,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       action: 'seed',
       entity: 'portfolio',
       entityId: capturer ?? 'demo',
-      after: { clients: clientIds.size, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
+      after: { clients: entries.length, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
     });
   });
 }

@@ -54,16 +54,18 @@ const SORT: Record<string, AnyPgColumn | SQL> = {
   clientName,
 };
 
+const summaryFields = {
+  request: requests,
+  curp: clients.curp,
+  agreement: agreements.name,
+  product: agreementProducts.name,
+  createdBy: capturer.email,
+  documents: documentCount,
+};
+
 function summaryQuery(deps: AppDeps) {
   return deps.db
-    .select({
-      request: requests,
-      curp: clients.curp,
-      agreement: agreements.name,
-      product: agreementProducts.name,
-      createdBy: capturer.email,
-      documents: documentCount,
-    })
+    .select(summaryFields)
     .from(requests)
     .innerJoin(clients, eq(clients.id, requests.clientId))
     .innerJoin(agreements, eq(agreements.id, requests.agreementId))
@@ -150,9 +152,19 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     await app.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_KINDS.length, fields: 2, fieldSize: 64 * 1024 } });
 
     async function load(request: FastifyRequest, id: string): Promise<Request> {
-      const [row] = await summaryQuery(deps).where(eq(requests.id, id));
+      const [row] = await deps.db
+        .select({ ...summaryFields, decidedBy: decider.email, preRequestNumber: preRequests.number, creditId: credits.id, creditNumber: credits.number })
+        .from(requests)
+        .innerJoin(clients, eq(clients.id, requests.clientId))
+        .innerJoin(agreements, eq(agreements.id, requests.agreementId))
+        .innerJoin(agreementProducts, eq(agreementProducts.id, requests.productId))
+        .leftJoin(capturer, eq(capturer.id, requests.createdBy))
+        .leftJoin(decider, eq(decider.id, requests.decidedBy))
+        .leftJoin(preRequests, eq(preRequests.id, requests.preRequestId))
+        .leftJoin(credits, eq(credits.requestId, requests.id))
+        .where(eq(requests.id, id));
       if (!row || !inCompanyScope(request.principal!, row.request.companyId)) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
-      const [documentList, history, [extra]] = await Promise.all([
+      const [documentList, history] = await Promise.all([
         deps.db
           .select({
             kind: requestDocuments.kind,
@@ -167,13 +179,6 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           .where(eq(requestDocuments.requestId, id))
           .orderBy(asc(requestDocuments.kind)),
         auditHistory(deps.db, 'request', id),
-        deps.db
-          .select({ decidedBy: decider.email, preRequestNumber: preRequests.number, creditId: credits.id, creditNumber: credits.number })
-          .from(requests)
-          .leftJoin(decider, eq(decider.id, requests.decidedBy))
-          .leftJoin(preRequests, eq(preRequests.id, requests.preRequestId))
-          .leftJoin(credits, eq(credits.requestId, requests.id))
-          .where(eq(requests.id, id)),
       ]);
       const { request: stored } = row;
       return {
@@ -199,16 +204,16 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         clabe: stored.clabe,
         bank: bankForCode(stored.clabe.slice(0, 3))?.name ?? 'Banco no identificado',
         preRequestId: stored.preRequestId,
-        preRequestFolio: extra?.preRequestNumber ? folio(extra.preRequestNumber) : null,
+        preRequestFolio: row.preRequestNumber ? folio(row.preRequestNumber) : null,
         companyId: stored.companyId,
         simulation: simulationSchema.parse(stored.simulation),
         documentList: documentList.map((document) => ({ ...document, uploadedAt: document.uploadedAt.toISOString() })),
         rejectionReason: stored.rejectionReason,
         cancellationReason: stored.cancellationReason,
-        decidedBy: extra?.decidedBy ?? null,
+        decidedBy: row.decidedBy,
         decidedAt: stored.decidedAt?.toISOString() ?? null,
-        creditId: extra?.creditId ?? null,
-        creditFolio: extra?.creditNumber ? creditFolio(extra.creditNumber) : null,
+        creditId: row.creditId,
+        creditFolio: row.creditNumber ? creditFolio(row.creditNumber) : null,
         createdById: stored.createdBy,
         history,
         version: stored.version,
