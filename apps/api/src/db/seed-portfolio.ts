@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
-import { DOCUMENT_KINDS, DOCUMENT_LABELS, MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
+import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from './client';
 import { agreementProducts, agreements, auditEvents, clients, preRequests, requestDocuments, requests, users } from './schema';
 import { judge, mexicoToday } from '../modules/origination/pre-requests.service';
@@ -74,9 +74,10 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
 
   await db.transaction(async (tx: Tx) => {
     const catalog = await tx.select({ agreement: agreements, product: agreementProducts }).from(agreementProducts).innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId));
-    const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, ['originacion@demo.mx', 'admin@demo.mx']));
+    // Originación captures, Mesa de control decides and disburses: the two people of the demo's two-person rule.
+    const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, ['originacion@demo.mx', 'mesa@demo.mx']));
     const capturer = staff.find((user) => user.email === 'originacion@demo.mx')?.id ?? null;
-    const approver = staff.find((user) => user.email === 'admin@demo.mx')?.id ?? null;
+    const approver = staff.find((user) => user.email === 'mesa@demo.mx')?.id ?? null;
     const usedCurps = new Set<string>();
 
     /** One applicant whose salary leaves room for the installment: every seeded verdict is pre-aprobada. */
@@ -141,7 +142,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         interiorNumber: random.next() < 0.3 ? String(random.int(1, 40)) : '',
         neighborhood: random.pick(NEIGHBORHOODS),
         municipality: 'Guadalajara',
-        state: MEXICAN_STATES[13],
+        state: 'Jalisco' satisfies (typeof MEXICAN_STATES)[number],
         postalCode: String(random.int(44100, 45999)),
         phone: `33${random.int(10_000_000, 99_999_999)}`,
         email: `${plain(input.firstNames).toLowerCase()}.${plain(input.lastName1).toLowerCase()}${number}@correo.mx`,

@@ -73,7 +73,7 @@ describe('request form', () => {
     expect(await within(ine).findByText('ine.png · 1 KB')).toBeInTheDocument();
     expect(within(ine).queryByText(/el archivo debe ser/)).not.toBeInTheDocument();
     expect(screen.getByText('Recibo de nómina: el archivo pesa 6 MB y el máximo es 5 MB.')).toBeInTheDocument();
-    expect(screen.getByText(/Falta Comprobante de domicilio, Recibo de nómina\. Puedes guardar la solicitud sin documentos/)).toBeInTheDocument();
+    expect(screen.getByText(/Faltan: Comprobante de domicilio, Recibo de nómina\. Puedes guardar la solicitud sin documentos/)).toBeInTheDocument();
   });
 
   it('derives birth date and sex from the CURP, submits the capture and the files apart, and places the API refusals', async () => {

@@ -332,7 +332,7 @@ export function RequestForm(props: {
           </Grid>
           {missing.length > 0 && (
             <Alert severity="warning" sx={{ mt: 2 }}>
-              Falta {missing.map((kind) => DOCUMENT_LABELS[kind]).join(', ')}. Puedes guardar la solicitud sin documentos, pero para enviarla a validación se necesitan los
+              {missing.length === 1 ? 'Falta' : 'Faltan'}: {missing.map((kind) => DOCUMENT_LABELS[kind]).join(', ')}. Puedes guardar la solicitud sin documentos, pero para enviarla a validación se necesitan los
               tres.
             </Alert>
           )}
