@@ -97,7 +97,7 @@ test('pre-request → request with documents → approval by a second person →
   await expect(panel).toContainText('en validación');
   await panel.getByRole('button', { name: 'Aprobar' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Sí' }).click();
-  await expect(panel).toContainText('aprobada');
+  // Only an approved request offers Dispersar ('aprobada' alone would also match the verdict's 'pre-aprobada').
   await panel.getByRole('button', { name: 'Dispersar' }).click();
   const dialog = page.getByRole('dialog', { name: /Dispersar la solicitud/ });
   await expect(dialog.getByLabel('Resumen de la dispersión')).toContainText(money.format(19600));
@@ -109,7 +109,8 @@ test('pre-request → request with documents → approval by a second person →
   await expect(page).toHaveURL(/\/wallet\/credits\/credits-view\//);
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date());
   const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: nextDiscountDate('quincenal', today) });
-  const table = page.getByRole('table', { name: 'Tabla de amortización' });
+  // Exact: until the lazy credit screen renders, the request's own simulation table may still be on screen.
+  const table = page.getByRole('table', { name: 'Tabla de amortización', exact: true });
   await expect(table.locator('tbody tr')).toHaveCount(24);
   const shown = await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '')));
   expect(shown.map((cells) => [cells[0], ...cells.slice(2, 7)])).toEqual(
