@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSchedule } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { agreementProducts, agreements, auditEvents } from '../../db/schema';
+import { agreementProducts, agreements, auditEvents, profiles, users } from '../../db/schema';
 
 type Json = Record<string, unknown>;
 
@@ -125,5 +125,23 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
       expect((await call(method, url, payload, cartera)).statusCode, `${method} ${url}`).toBe(403);
     }
     expect(ctx.app.registeredRoutes.filter((route) => route.url.startsWith('/api/pre-requests'))).toHaveLength(routes.length);
+  });
+
+  it('lets a user who only captures requests read the catalog and their sent pre-requests, and nothing more', async () => {
+    const [admin] = await ctx.db.select().from(users).where(eq(users.email, 'admin@demo.mx'));
+    const [profile] = await ctx.db.insert(profiles).values({ name: 'Solo solicitudes', roleCode: 'SOLICITUDES', permissions: ['/origination/request-new'] }).returning();
+    await ctx.db.insert(users).values({ email: 'solicitudes@demo.mx', profileId: profile!.id, companyId: admin!.companyId });
+    const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string }>();
+    const clerk = await ctx.as('solicitudes@demo.mx');
+    for (const url of ['/api/pre-requests/catalog', '/api/pre-requests?status=enviada', `/api/pre-requests/${draft.id}`]) {
+      expect((await call('GET', url, undefined, clerk)).statusCode, url).toBe(200);
+    }
+    const writes: ['POST' | 'PUT', string, Json][] = [
+      ['POST', '/api/pre-requests/simulate', input()],
+      ['POST', '/api/pre-requests', input()],
+      ['PUT', `/api/pre-requests/${draft.id}`, { ...input(), version: 1 }],
+      ['POST', `/api/pre-requests/${draft.id}/send`, { version: 1 }],
+    ];
+    for (const [method, url, payload] of writes) expect((await call(method, url, payload, clerk)).statusCode, `${method} ${url}`).toBe(403);
   });
 });

@@ -162,7 +162,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.post(
       '/pre-requests',
       {
-        config: { access: readAccess },
+        config: { access },
         schema: { tags: ['originación'], summary: 'Guarda una pre-solicitud como borrador, con su dictamen', body: preRequestInputSchema, response: { 201: preRequestSchema } },
       },
       async (request, reply) => {
