@@ -1,10 +1,10 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchedule, checkClabe, checkCurp, nextDiscountDate } from '@portal/lending';
-import { PRE_REQUEST_STATUSES, REQUEST_STATUSES, percentToFraction } from '@portal/contract';
+import { PRE_REQUEST_STATUSES, REQUEST_STATUSES } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { agreements, clients, credits, expectedDeductions, installments, preRequests, requestDocuments, requests } from './schema';
-import { trimNumeric } from './numeric';
+import { loanPricing } from '../modules/agreements/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
 
 describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
@@ -38,10 +38,11 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
     expect(deductions!.total).toBe(rows.reduce((sum, row) => sum + row.credit.term, 0));
     for (const { credit, frequency } of rows.slice(0, 40)) {
       expect(credit.firstDueDate).toBe(nextDiscountDate(frequency, credit.disbursementDate));
+      const { annualRate, ivaRate } = loanPricing(credit);
       const expected = buildSchedule({
         principal: credit.principal,
-        annualRate: percentToFraction(trimNumeric(credit.annualRatePct)),
-        ivaRate: percentToFraction(trimNumeric(credit.ivaRatePct)),
+        annualRate,
+        ivaRate,
         term: credit.term,
         frequency,
         firstDueDate: credit.firstDueDate,

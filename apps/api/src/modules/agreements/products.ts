@@ -1,4 +1,4 @@
-import type { AgreementDetail } from '@portal/contract';
+import { percentToFraction, type AgreementDetail } from '@portal/contract';
 import { trimNumeric } from '../../db/numeric';
 import type { agreementProducts } from '../../db/schema';
 
@@ -16,5 +16,18 @@ export function toProduct(product: typeof agreementProducts.$inferSelect): Agree
     maxAmount: product.maxAmount,
     maxAgeAtEnd: product.maxAgeAtEnd,
     active: product.active,
+  };
+}
+
+/**
+ * A product's stored percentages as the fractions packages/lending prices a loan with. Works on a product row and
+ * on a credit's snapshot of one, so a quote and a disbursement read the same terms the same way.
+ */
+export function loanPricing(product: { annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean }) {
+  return {
+    annualRate: percentToFraction(trimNumeric(product.annualRatePct)),
+    ivaRate: percentToFraction(trimNumeric(product.ivaRatePct)),
+    openingFeeRate: percentToFraction(trimNumeric(product.openingFeePct)),
+    openingFeeFinanced: product.openingFeeFinanced,
   };
 }

@@ -1,9 +1,8 @@
 import { nextDiscountDate, quoteLoan, type Frequency } from '@portal/lending';
-import { percentToFraction } from '@portal/contract';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { credits, expectedDeductions, installments } from '../../db/schema';
-import { trimNumeric } from '../../db/numeric';
+import { loanPricing } from '../agreements/products';
 
 export interface DisbursementTerms {
   requestId: string;
@@ -37,11 +36,8 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
   const { product } = terms;
   const firstDueDate = nextDiscountDate(terms.frequency, terms.disbursementDate);
   const quote = quoteLoan({
+    ...loanPricing(product),
     amount: terms.amount,
-    annualRate: percentToFraction(trimNumeric(product.annualRatePct)),
-    ivaRate: percentToFraction(trimNumeric(product.ivaRatePct)),
-    openingFeeRate: percentToFraction(trimNumeric(product.openingFeePct)),
-    openingFeeFinanced: product.openingFeeFinanced,
     term: terms.term,
     frequency: terms.frequency,
     firstDueDate,

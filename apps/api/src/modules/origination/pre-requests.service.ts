@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, auditEvents, clients, credits, preRequests, requests } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import { trimNumeric } from '../../db/numeric';
+import { loanPricing } from '../agreements/products';
 
 type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
@@ -33,11 +34,8 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
   let assessment;
   try {
     assessment = assessEligibility({
+      ...loanPricing(product),
       amount: input.amount,
-      annualRate: percentToFraction(trimNumeric(product.annualRatePct)),
-      ivaRate: percentToFraction(trimNumeric(product.ivaRatePct)),
-      openingFeeRate: percentToFraction(trimNumeric(product.openingFeePct)),
-      openingFeeFinanced: product.openingFeeFinanced,
       term: input.term,
       frequency: agreement.frequency,
       firstDueDate,
