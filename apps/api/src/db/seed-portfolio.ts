@@ -5,7 +5,7 @@ import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/l
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from './client';
 import { agreementProducts, agreements, auditEvents, clients, preRequests, requestDocuments, requests, users } from './schema';
-import { judge, mexicoToday } from '../modules/origination/pre-requests.service';
+import { identityColumns, judge, loanColumns, mexicoToday, verdictColumns } from '../modules/origination/pre-requests.service';
 import { buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
 
 /** How many disbursed credits the demo portfolio starts with, besides the requests in every other status. */
@@ -114,7 +114,8 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     };
 
     type Applicant = ReturnType<typeof applicant>;
-    const clientRows = new Map<string, Applicant>();
+    /** Everyone seeded, once each (CURPs are unique): written as the clients table. */
+    const applicants: Applicant[] = [];
     const requestRows: (typeof requests.$inferInsert & { id: string })[] = [];
     const builtCredits: CreditRows[] = [];
     const preRequestRows: (typeof preRequests.$inferInsert)[] = [];
@@ -126,17 +127,8 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         id,
         clientId: entry.clientId,
         companyId: agreement.companyId,
-        agreementId: input.agreementId,
-        productId: input.productId,
-        rfc: null,
-        firstNames: input.firstNames,
-        lastName1: input.lastName1,
-        lastName2: input.lastName2,
-        employeeNumber: input.employeeNumber,
-        netSalary: input.netSalary,
-        otherDeductions: input.otherDeductions,
-        amount: input.amount,
-        term: input.term,
+        ...identityColumns(input),
+        ...loanColumns(input),
         street: random.pick(STREETS),
         exteriorNumber: String(random.int(1, 3000)),
         interiorNumber: random.next() < 0.3 ? String(random.int(1, 40)) : '',
@@ -168,7 +160,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       const disbursementDate = addDaysIso(today, -random.int(7, 420));
       const createdOn = addDaysIso(disbursementDate, -random.int(2, 10));
       const entry = applicant(createdOn);
-      clientRows.set(entry.input.curp, entry);
+      applicants.push(entry);
       const id = crypto.randomUUID();
       const createdAt = new Date(`${createdOn}T16:00:00Z`);
       const decidedAt = new Date(`${addDaysIso(createdOn, 1)}T17:00:00Z`);
@@ -198,7 +190,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       for (let index = 0; index < total; index++) {
         const createdOn = addDaysIso(today, -random.int(1, 21));
         const entry = applicant(createdOn);
-        clientRows.set(entry.input.curp, entry);
+        applicants.push(entry);
         const createdAt = new Date(`${createdOn}T16:00:00Z`);
         const decided = status === 'aprobada' || status === 'rechazada';
         requestRows.push({
@@ -215,21 +207,11 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       for (let index = 0; index < total; index++) {
         const createdOn = addDaysIso(today, -random.int(daysAgo[0], daysAgo[1]));
         const entry = applicant(createdOn);
-        clientRows.set(entry.input.curp, entry);
+        applicants.push(entry);
         preRequestRows.push({
           clientId: entry.clientId,
-          agreementId: entry.input.agreementId,
-          productId: entry.input.productId,
-          employeeNumber: entry.input.employeeNumber,
-          netSalary: entry.input.netSalary,
-          otherDeductions: entry.input.otherDeductions,
-          amount: entry.input.amount,
-          term: entry.input.term,
-          capacity: entry.simulation.capacity,
-          installment: entry.simulation.installment,
-          cat: entry.simulation.cat,
-          result: entry.simulation.result,
-          reasons: entry.simulation.reasons,
+          ...loanColumns(entry.input),
+          ...verdictColumns(entry.simulation),
           status,
           sentAt: status === 'borrador' ? null : new Date(`${createdOn}T17:00:00Z`),
           createdBy: capturer,
@@ -239,15 +221,12 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       }
     }
 
-    const entries = [...clientRows.values()];
-    for (let start = 0; start < entries.length; start += 500) {
+    for (let start = 0; start < applicants.length; start += 500) {
       await tx.insert(clients).values(
-        entries.slice(start, start + 500).map(({ clientId, input, simulation }) => ({
+        applicants.slice(start, start + 500).map(({ clientId, input, simulation }) => ({
           id: clientId,
           curp: input.curp,
-          firstNames: input.firstNames,
-          lastName1: input.lastName1,
-          lastName2: input.lastName2,
+          ...identityColumns(input),
           birthDate: simulation.birthDate,
           sex: simulation.sex,
           createdAt: now,
@@ -310,7 +289,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       action: 'seed',
       entity: 'portfolio',
       entityId: capturer ?? 'demo',
-      after: { clients: entries.length, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
+      after: { clients: applicants.length, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
     });
   });
 }

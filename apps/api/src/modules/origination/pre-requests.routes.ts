@@ -7,7 +7,7 @@ import { agreementProducts, agreements, clients, preRequests, users } from '../.
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
-import { expirePreRequests, folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
 import { companyScope } from '../../plugins/company-scope';
 import { toProduct } from '../agreements/products';
 import { trimNumeric } from '../../db/numeric';
@@ -174,18 +174,8 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             .insert(preRequests)
             .values({
               clientId,
-              agreementId: request.body.agreementId,
-              productId: request.body.productId,
-              employeeNumber: request.body.employeeNumber,
-              netSalary: request.body.netSalary,
-              otherDeductions: request.body.otherDeductions,
-              amount: request.body.amount,
-              term: request.body.term,
-              capacity: result.capacity,
-              installment: result.installment,
-              cat: result.cat,
-              result: result.result,
-              reasons: result.reasons,
+              ...loanColumns(request.body),
+              ...verdictColumns(result),
               createdBy: request.principal!.userId,
               createdAt: now,
               updatedAt: now,
@@ -216,18 +206,8 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             .update(preRequests)
             .set({
               clientId,
-              agreementId: input.agreementId,
-              productId: input.productId,
-              employeeNumber: input.employeeNumber,
-              netSalary: input.netSalary,
-              otherDeductions: input.otherDeductions,
-              amount: input.amount,
-              term: input.term,
-              capacity: result.capacity,
-              installment: result.installment,
-              cat: result.cat,
-              result: result.result,
-              reasons: result.reasons,
+              ...loanColumns(input),
+              ...verdictColumns(result),
               updatedAt: now,
               version: sql`${preRequests.version} + 1`,
             })

@@ -139,14 +139,39 @@ export async function expirePreRequests(tx: Tx, now: Date): Promise<void> {
   );
 }
 
+/** The client's RFC and names as stored: an optional field left empty is null. */
+export const identityColumns = (input: Values) => ({
+  rfc: input.rfc || null,
+  firstNames: input.firstNames,
+  lastName1: input.lastName1,
+  lastName2: input.lastName2 || null,
+});
+
+/** The loan asked for, as a pre-request and a request both store it. */
+export const loanColumns = (input: Values) => ({
+  agreementId: input.agreementId,
+  productId: input.productId,
+  employeeNumber: input.employeeNumber,
+  netSalary: input.netSalary,
+  otherDeductions: input.otherDeductions,
+  amount: input.amount,
+  term: input.term,
+});
+
+/** The verdict as a pre-request keeps it. */
+export const verdictColumns = (result: Simulation) => ({
+  capacity: result.capacity,
+  installment: result.installment,
+  cat: result.cat,
+  result: result.result,
+  reasons: result.reasons,
+});
+
 /** The client of a CURP, created or refreshed with what the pre-request captured. */
 export async function upsertClient(tx: Tx, input: Values, simulation: Simulation, now: Date): Promise<string> {
   const values = {
     curp: input.curp,
-    rfc: input.rfc || null,
-    firstNames: input.firstNames,
-    lastName1: input.lastName1,
-    lastName2: input.lastName2 || null,
+    ...identityColumns(input),
     birthDate: simulation.birthDate,
     sex: simulation.sex,
     updatedAt: now,

@@ -20,7 +20,7 @@ import { inCompanyScope } from '../../plugins/company-scope';
 import type { Principal } from '../../plugins/auth';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { buildCredit, insertCredits } from '../credits/disbursement';
-import { creditFolio, expirePreRequests, folio, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { creditFolio, expirePreRequests, folio, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
 export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
@@ -80,17 +80,8 @@ function refuseIneligible(reasons: { message: string }[]): never {
 }
 
 const captured = (input: RequestValues) => ({
-  rfc: input.rfc || null,
-  firstNames: input.firstNames,
-  lastName1: input.lastName1,
-  lastName2: input.lastName2 || null,
-  agreementId: input.agreementId,
-  productId: input.productId,
-  employeeNumber: input.employeeNumber,
-  netSalary: input.netSalary,
-  otherDeductions: input.otherDeductions,
-  amount: input.amount,
-  term: input.term,
+  ...identityColumns(input),
+  ...loanColumns(input),
   street: input.street,
   exteriorNumber: input.exteriorNumber,
   interiorNumber: input.interiorNumber,
