@@ -205,10 +205,16 @@ const valuesOf = (row: RequestRow, curp: string): RequestValues => ({
   references: row.references as RequestValues['references'],
 });
 
-/** The request locked for a change: refused when missing (or another company's), edited since `version`, or in a status the action does not start from. */
-async function lockRequest(tx: Tx, actor: Actor, id: string, version: number, allowed: readonly RequestStatus[], verb: string): Promise<RequestRow> {
+/** The request locked for a change; another company's is as missing as one that does not exist. */
+async function lockVisible(tx: Tx, actor: Actor, id: string): Promise<RequestRow> {
   const [current] = await tx.select().from(requests).where(eq(requests.id, id)).for('update');
   if (!current || !inCompanyScope(actor.principal, current.companyId)) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
+  return current;
+}
+
+/** The request locked for a change: refused when missing (or another company's), edited since `version`, or in a status the action does not start from. */
+async function lockRequest(tx: Tx, actor: Actor, id: string, version: number, allowed: readonly RequestStatus[], verb: string): Promise<RequestRow> {
+  const current = await lockVisible(tx, actor, id);
   if (current.version !== version) {
     throw new HttpProblem(409, 'La solicitud cambió', `Otra persona modificó esta solicitud (ahora está ${current.status}). Recarga la página y vuelve a intentarlo.`);
   }
@@ -238,8 +244,7 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
 
 /** Uploads or replaces one document, while the request is capturada or en validación. */
 export async function replaceDocument(tx: Tx, actor: Actor, id: string, document: UploadedDocument, now: Date): Promise<void> {
-  const [current] = await tx.select().from(requests).where(eq(requests.id, id)).for('update');
-  if (!current || !inCompanyScope(actor.principal, current.companyId)) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
+  const current = await lockVisible(tx, actor, id);
   if (current.status !== 'capturada' && current.status !== 'en validación') {
     throw new HttpProblem(409, 'Acción no permitida', `No se pueden cambiar los documentos de una solicitud en estado ${current.status}.`);
   }
