@@ -4,19 +4,11 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import type { ScheduleRow } from '@portal/lending';
 import { formatDate, formatMoney } from '../lib/format';
 
-interface ScheduleRow {
-  number: number;
-  dueDate: string;
-  principal: string;
-  interest: string;
-  iva: string;
-  payment: string;
-  balance: string;
-  /** A credit's installment status; a simulation has none. */
-  status?: string;
-}
+/** A row of packages/lending's schedule; a credit's installment also has a status, a simulation's has none. */
+type Row = ScheduleRow & { status?: string };
 
 const MONEY_COLUMNS = [
   ['principal', 'Capital'],
@@ -27,7 +19,7 @@ const MONEY_COLUMNS = [
 ] as const;
 
 /** An amortization schedule, one plain-text cell per figure so it reads the same on screen and to a test. */
-export function ScheduleTable({ rows, 'aria-label': label }: { rows: ScheduleRow[]; 'aria-label': string }) {
+export function ScheduleTable({ rows, 'aria-label': label }: { rows: Row[]; 'aria-label': string }) {
   const withStatus = rows.some((row) => row.status !== undefined);
   return (
     <TableContainer sx={{ maxHeight: 480 }}>
