@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { openDatabase, type Database } from '../src/db/client';
+import type { Database } from '../src/db/client';
+import { scratchDatabase } from '../src/db/scratch';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -13,19 +14,13 @@ export async function postgresDatabase(): Promise<{ database: Database; drop: ()
   }
   const name = `portal_bench_${process.pid}`;
   await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+  const { database, drop } = await scratchDatabase(adminUrl, name);
   return {
     database,
     drop: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await drop();
     },
   };
 }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { inject } from 'vitest';
 import { openDatabase, type Database, type Db } from '../db/client';
+import { scratchDatabase } from '../db/scratch';
 import { buildApp, type App, type Clock } from '../app';
 import { jwtTokenVerifier } from '../plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
@@ -80,23 +80,7 @@ async function openEngine(engine: Engine): Promise<{ database: Database; drop: (
   const template = inject('postgresTemplate')!;
   // Named after the run's template so the global teardown finds and drops it even if a test crashed.
   const name = `${template.replace('portal_tpl_', 'portal_t_')}_${randomBytes(4).toString('hex')}`;
-  const adminUrl = inject('postgresAdminUrl');
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name} template ${template}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-  return {
-    database,
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
+  return scratchDatabase(inject('postgresAdminUrl'), name, template);
 }
 
 /** A fresh, seeded database on the given engine and the app built on it, as `main.ts` builds it. */

@@ -1,0 +1,24 @@
+import pg from 'pg';
+import { openDatabase, type Database } from './client';
+
+async function runAsAdmin(adminUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A throwaway database on the PostgreSQL server of `adminUrl`, for tests and benchmarks: empty, or a copy of
+ * `template`. `drop` removes it (force-closing what is still connected); close its pool first.
+ */
+export async function scratchDatabase(adminUrl: string, name: string, template?: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+  await runAsAdmin(adminUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+  return { database, drop: () => runAsAdmin(adminUrl, `drop database if exists ${name} with (force)`) };
+}
