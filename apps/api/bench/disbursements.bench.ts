@@ -6,7 +6,7 @@
  */
 import { count, eq } from 'drizzle-orm';
 import { clabeCheckDigit } from '@portal/lending';
-import { migrateDatabase } from '../src/db/client';
+import { asSystem, withScope } from '../src/db/scope';
 import { seedDemo } from '../src/db/seed';
 import { agreementProducts, agreements, clients, credits, expectedDeductions, installments, requests, users } from '../src/db/schema';
 import { judge, mexicoToday } from '../src/modules/origination/pre-requests.service';
@@ -21,11 +21,12 @@ if (!postgres) {
   console.log('PostgreSQL no responde en BENCH_DATABASE_URL: se omite.');
   process.exit(0);
 }
-const { db } = postgres.database;
+const { db: raw } = postgres.database;
 try {
-  await migrateDatabase(postgres.database);
-  await seedDemo(db);
+  await seedDemo(raw);
   const now = new Date();
+  // Setting up is the system's work across companies; each disbursement then runs in its company's scope, as in the API.
+  const { agreement, admin, ids, today } = await asSystem(raw, async (db) => {
   const today = mexicoToday(now);
   const [jal] = await db
     .select({ agreement: agreements, product: agreementProducts })
@@ -41,7 +42,7 @@ try {
   const simulation = judge(agreement, product, capture, today);
   const [client] = await db
     .insert(clients)
-    .values({ curp: capture.curp, firstNames: capture.firstNames, lastName1: capture.lastName1, lastName2: capture.lastName2, birthDate: simulation.birthDate, sex: simulation.sex })
+    .values({ companyId: agreement.companyId, curp: capture.curp, firstNames: capture.firstNames, lastName1: capture.lastName1, lastName2: capture.lastName2, birthDate: simulation.birthDate, sex: simulation.sex })
     .returning();
   const ids: string[] = [];
   for (let start = 0; start < TOTAL; start += 500) {
@@ -57,6 +58,8 @@ try {
       .returning({ id: requests.id });
     ids.push(...batch.map((row) => row.id));
   }
+  return { agreement, admin, ids, today };
+  });
 
   const actor: Actor = {
     id: 'bench',
@@ -69,14 +72,14 @@ try {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        await db.transaction((tx) => runAction(tx, actor, id, 'disburse', { version: 1, disbursementDate: today }, now));
+        await withScope(raw, { companyId: agreement.companyId }, (tx) => runAction(tx, actor, id, 'disburse', { version: 1, disbursementDate: today }, now));
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const [made] = await db.select({ total: count() }).from(credits);
-  const [rows] = await db.select({ total: count() }).from(installments);
-  const [expected] = await db.select({ total: count() }).from(expectedDeductions);
+  const [[made], [rows], [expected]] = await asSystem(raw, (db) =>
+    Promise.all([db.select({ total: count() }).from(credits), db.select({ total: count() }).from(installments), db.select({ total: count() }).from(expectedDeductions)]),
+  );
   console.log(
     `PostgreSQL: ${TOTAL.toLocaleString('en-US')} dispersiones de 24 pagos en ${seconds.toFixed(1)} s = ${Math.round(TOTAL / seconds).toLocaleString('en-US')}/s ` +
       `(${CONCURRENCY} a la vez; ${made!.total.toLocaleString('en-US')} créditos, ${rows!.total.toLocaleString('en-US')} pagos, ${expected!.total.toLocaleString('en-US')} descuentos esperados)`,

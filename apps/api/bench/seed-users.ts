@@ -3,7 +3,7 @@
  * the PGlite folder of DATA_DIR / ./data), migrating it first.
  */
 import { loadConfig } from '../src/config';
-import { migrateDatabase, openDatabase } from '../src/db/client';
+import { openDatabase } from '../src/db/client';
 import { isEmpty, seedDemo } from '../src/db/seed';
 import { seedSyntheticUsers } from '../src/db/seed-users';
 
@@ -13,8 +13,7 @@ if (!Number.isInteger(total) || total < 1) {
   process.exit(1);
 }
 const config = loadConfig();
-const database = await openDatabase(config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir });
-await migrateDatabase(database);
+const database = await openDatabase(config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir }, { migrate: true });
 if (await isEmpty(database.db)) await seedDemo(database.db);
 const started = performance.now();
 await seedSyntheticUsers(database.db, total);

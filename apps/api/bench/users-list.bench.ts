@@ -5,7 +5,7 @@
  */
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
 import { buildApp, systemClock } from '../src/app';
-import { migrateDatabase, openDatabase, type Database } from '../src/db/client';
+import { openDatabase, type Database } from '../src/db/client';
 import { postgresDatabase } from './bench-database';
 import { seedDemo } from '../src/db/seed';
 import { seedSyntheticUsers } from '../src/db/seed-users';
@@ -18,7 +18,6 @@ const ISSUER = 'https://bench.local/oidc';
 const AUDIENCE = 'https://bench.local/api';
 
 async function measure(label: string, database: Database) {
-  await migrateDatabase(database);
   await seedDemo(database.db);
   const seeded = performance.now();
   await seedSyntheticUsers(database.db, USERS);
@@ -72,6 +71,6 @@ if (postgres) {
 } else {
   console.log('PostgreSQL no responde en BENCH_DATABASE_URL: se omite.');
 }
-const pglite = await openDatabase({ kind: 'pglite' });
+const pglite = await openDatabase({ kind: 'pglite' }, { migrate: true });
 await measure('PGlite', pglite);
 await pglite.close();

@@ -2,7 +2,8 @@ import pino from 'pino';
 import { createRemoteJWKSet } from 'jose';
 import type { AuthConfig } from '@portal/contract';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase, migrateDatabase, type Database } from './db/client';
+import { openDatabase, type Database } from './db/client';
+import { checkCompanyIsolation } from './db/scope';
 import { DEMO_ACCOUNTS, isEmpty, seedBootstrapAdmin, seedDemo } from './db/seed';
 import { seedDemoPortfolio } from './db/seed-portfolio';
 import { buildApp, systemClock } from './app';
@@ -40,13 +41,19 @@ async function start(): Promise<void> {
   try {
     database = await openDatabase(
       config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir },
+      { migrate: true },
     );
   } catch (error) {
     const where = config.database.kind === 'postgres' ? 'DATABASE_URL' : `DATA_DIR (${config.database.dataDir})`;
     console.error(`No se pudo abrir la base de datos de ${where}: ${(error as Error).message}`);
     process.exit(1);
   }
-  await migrateDatabase(database);
+  // Company scope is the database's job: a company-owned table without its policy would leak, so do not serve at all.
+  const unprotected = await checkCompanyIsolation(database.db);
+  if (unprotected.length > 0) {
+    console.error(`Tablas de empresa sin aislamiento: ${unprotected.map((item) => `${item.table} (${item.problem})`).join('; ')}`);
+    process.exit(1);
+  }
 
   const firstStart = await isEmpty(database.db);
   if (firstStart && config.seedDemo) {

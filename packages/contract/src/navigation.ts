@@ -80,6 +80,8 @@ export const SCREEN_PATHS: ScreenPath[] = NAV_GROUPS.flatMap((group) => group.it
 
 /** Actions that change money or status: granted separately from screen access (DOMAIN.md, "Profile"). */
 export const ACTION_PERMISSIONS = [
+  { path: '/actions/users/change-profile', label: 'Cambiar el perfil de un usuario', group: 'users' },
+  { path: '/actions/users/change-email', label: 'Cambiar el correo de un usuario', group: 'users' },
   { path: '/actions/origination/approve', label: 'Aprobar o rechazar solicitudes', group: 'origination' },
   { path: '/actions/origination/disburse', label: 'Dispersar créditos', group: 'origination' },
   { path: '/actions/wallet/apply-file', label: 'Aplicar archivos de pagos', group: 'wallet' },

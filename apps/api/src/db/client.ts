@@ -26,9 +26,23 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.m
 
 export type DatabaseTarget = { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string };
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+/**
+ * The role the API's queries run as: row-level security applies to it (see 0005_company_scope.sql and scope.ts). The
+ * tables' owner only migrates; nothing the application does runs as the owner, so a query that forgets the company
+ * still cannot read or write another company's rows.
+ */
+export const APP_ROLE = 'portal_app';
+
+/**
+ * Opens the database for the application, as APP_ROLE. With `migrate`, first applies the migrations as the connecting
+ * (owner) role, on a connection of their own.
+ */
+export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    if (options.migrate) await migratePostgres(target.url);
+    // The role is a startup parameter: a connection that cannot take it (an unmigrated database) fails instead of
+    // silently running as the owner.
+    const pool = new pg.Pool({ connectionString: target.url, max: 10, options: `-c role=${APP_ROLE}` });
     // An idle connection the server closed (restart, failover, a dropped test database) is replaced by the pool on
     // the next query; without a listener its 'error' event would end the whole process.
     pool.on('error', () => undefined);
@@ -44,16 +58,19 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // PGlite has one connection: migrate as its owner, then become APP_ROLE for the rest of its life.
+  if (options.migrate) await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_FOLDER });
+  await client.exec(`set role ${APP_ROLE}`);
   return { db, driver: 'pglite', pglite: client, close: () => client.close() };
 }
 
-/** Applies drizzle-kit's SQL migrations; safe to run at every start. */
-export async function migrateDatabase(database: Database): Promise<void> {
-  const config = { migrationsFolder: MIGRATIONS_FOLDER };
-  if (database.driver === 'postgres') {
-    await migratePg(database.db as unknown as Parameters<typeof migratePg>[0], config);
-  } else {
-    await migratePglite(database.db as unknown as Parameters<typeof migratePglite>[0], config);
+async function migratePostgres(url: string): Promise<void> {
+  const owner = new pg.Client({ connectionString: url });
+  await owner.connect();
+  try {
+    await migratePg(drizzlePg(owner), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await owner.end();
   }
 }
 

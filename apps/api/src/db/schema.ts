@@ -101,6 +101,10 @@ export const auditEvents = pgTable(
 /** Messages the embedded mode would e-mail (reset and set-password links), readable by administrators. */
 export const outbox = pgTable('outbox', {
   id: uuid('id').primaryKey().defaultRandom(),
+  /** The addressee's company: an administrator reads only the links of its own company's users. */
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id),
   toEmail: text('to_email').notNull(),
   subject: text('subject').notNull(),
   body: text('body').notNull(),
@@ -189,6 +193,9 @@ export const agreementProducts = pgTable(
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
     name: text('name').notNull(),
     annualRatePct: numeric('annual_rate_pct', { precision: 9, scale: 4 }).notNull(),
     ivaRatePct: numeric('iva_rate_pct', { precision: 7, scale: 4 }).notNull(),
@@ -204,10 +211,18 @@ export const agreementProducts = pgTable(
   (table) => [index('agreement_products_agreement_idx').on(table.agreementId)],
 );
 
-/** Acreditados: one row per CURP; what a request adds (address, contact) comes with the request. */
-export const clients = pgTable('clients', {
+/**
+ * Acreditados: one row per CURP and company (each company keeps its own client data, isolated like the rest of its
+ * portfolio); what a request adds (address, contact) comes with the request.
+ */
+export const clients = pgTable(
+  'clients',
+  {
   id: uuid('id').primaryKey().defaultRandom(),
-  curp: text('curp').notNull().unique(),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id),
+  curp: text('curp').notNull(),
   rfc: text('rfc'),
   firstNames: text('first_names').notNull(),
   lastName1: text('last_name_1').notNull(),
@@ -216,7 +231,9 @@ export const clients = pgTable('clients', {
   sex: text('sex', { enum: ['H', 'M'] }).notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+  },
+  (table) => [uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp)],
+);
 
 /** Pre-solicitudes: a quote with its verdict, computed by packages/lending and kept as it was shown. */
 export const preRequests = pgTable(
@@ -227,6 +244,9 @@ export const preRequests = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
@@ -253,6 +273,7 @@ export const preRequests = pgTable(
   },
   (table) => [
     index('pre_requests_client_idx').on(table.clientId),
+    index('pre_requests_company_idx').on(table.companyId, table.createdAt),
     index('pre_requests_created_by_idx').on(table.createdBy, table.createdAt),
     index('pre_requests_sent_idx').on(table.sentAt).where(sql`status = 'enviada'`),
   ],
@@ -338,6 +359,9 @@ export const requestDocuments = pgTable(
     requestId: uuid('request_id')
       .notNull()
       .references(() => requests.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
     kind: text('kind', { enum: ['ine', 'comprobante', 'recibo'] }).notNull(),
     fileName: text('file_name').notNull(),
     contentType: text('content_type').notNull(),
@@ -410,6 +434,9 @@ export const installments = pgTable(
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
     number: integer('number').notNull(),
     dueDate: date('due_date').notNull(),
     principal: money('principal').notNull(),
@@ -432,6 +459,9 @@ export const expectedDeductions = pgTable(
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
     period: integer('period').notNull(),
     discountDate: date('discount_date').notNull(),
     amount: money('amount').notNull(),

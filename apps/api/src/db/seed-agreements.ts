@@ -71,10 +71,11 @@ export const DEMO_AGREEMENTS: DemoAgreement[] = [
 ];
 
 /** Inserts an agreement's products in the given order; ids are kept for products that have one. */
-export function productRows(agreementId: string, products: AgreementValues['products']) {
+export function productRows(agreement: { id: string; companyId: string }, products: AgreementValues['products']) {
   return products.map((product, position) => ({
     ...(product.id ? { id: product.id } : {}),
-    agreementId,
+    agreementId: agreement.id,
+    companyId: agreement.companyId,
     name: product.name,
     annualRatePct: product.annualRatePct,
     ivaRatePct: product.ivaRatePct,
@@ -96,6 +97,6 @@ export async function seedDemoAgreements(tx: Tx, companyIds: [string, string]): 
       .insert(agreements)
       .values({ ...fields, companyId: companyIds[brand] })
       .returning({ id: agreements.id });
-    await tx.insert(agreementProducts).values(productRows(created!.id, products));
+    await tx.insert(agreementProducts).values(productRows({ id: created!.id, companyId: companyIds[brand] }, products));
   }
 }

@@ -16,25 +16,25 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
   afterAll(() => ctx.close());
 
   it('has pre-requests and requests in every status, and the disbursed credits with documents', async () => {
-    const preByStatus = await ctx.db.select({ status: preRequests.status, total: count() }).from(preRequests).groupBy(preRequests.status);
+    const preByStatus = await ctx.system((db) => db.select({ status: preRequests.status, total: count() }).from(preRequests).groupBy(preRequests.status));
     expect(preByStatus.map((row) => row.status).sort()).toEqual([...PRE_REQUEST_STATUSES].sort());
-    const byStatus = await ctx.db.select({ status: requests.status, total: count() }).from(requests).groupBy(requests.status);
+    const byStatus = await ctx.system((db) => db.select({ status: requests.status, total: count() }).from(requests).groupBy(requests.status));
     expect(byStatus.map((row) => row.status).sort()).toEqual([...REQUEST_STATUSES].sort());
     expect(byStatus.find((row) => row.status === 'dispersada')!.total).toBe(DEMO_CREDITS);
-    const [made] = await ctx.db.select({ total: count() }).from(credits);
+    const [made] = await ctx.system((db) => db.select({ total: count() }).from(credits));
     expect(made!.total).toBe(DEMO_CREDITS);
-    const [docs] = await ctx.db.select({ total: count() }).from(requestDocuments);
-    const [all] = await ctx.db.select({ total: count() }).from(requests);
+    const [docs] = await ctx.system((db) => db.select({ total: count() }).from(requestDocuments));
+    const [all] = await ctx.system((db) => db.select({ total: count() }).from(requests));
     expect(docs!.total).toBe(all!.total * 3);
-    const people = await ctx.db.select({ curp: clients.curp }).from(clients);
+    const people = await ctx.system((db) => db.select({ curp: clients.curp }).from(clients));
     expect(people.every((client) => checkCurp(client.curp).ok)).toBe(true);
-    const accounts = await ctx.db.select({ clabe: requests.clabe }).from(requests);
+    const accounts = await ctx.system((db) => db.select({ clabe: requests.clabe }).from(requests));
     expect(accounts.every((request) => checkClabe(request.clabe).ok)).toBe(true);
   });
 
   it('gives every credit the schedule buildSchedule makes from its snapshot, and one expected deduction per installment', async () => {
-    const rows = await ctx.db.select({ credit: credits, frequency: agreements.frequency }).from(credits).innerJoin(agreements, eq(agreements.id, credits.agreementId));
-    const [deductions] = await ctx.db.select({ total: count() }).from(expectedDeductions);
+    const rows = await ctx.system((db) => db.select({ credit: credits, frequency: agreements.frequency }).from(credits).innerJoin(agreements, eq(agreements.id, credits.agreementId)));
+    const [deductions] = await ctx.system((db) => db.select({ total: count() }).from(expectedDeductions));
     expect(deductions!.total).toBe(rows.reduce((sum, row) => sum + row.credit.term, 0));
     for (const { credit, frequency } of rows.slice(0, 40)) {
       expect(credit.firstDueDate).toBe(nextDiscountDate(frequency, credit.disbursementDate));
@@ -47,11 +47,11 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
         frequency,
         firstDueDate: credit.firstDueDate,
       });
-      const stored = await ctx.db
+      const stored = await ctx.system((db) => db
         .select({ number: installments.number, dueDate: installments.dueDate, principal: installments.principal, interest: installments.interest, iva: installments.iva, payment: installments.payment, balance: installments.balance })
         .from(installments)
         .where(eq(installments.creditId, credit.id))
-        .orderBy(asc(installments.number));
+        .orderBy(asc(installments.number)));
       expect(stored).toEqual(expected.rows);
       expect(credit.installment).toBe(expected.installment);
     }

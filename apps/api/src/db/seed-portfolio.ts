@@ -4,6 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from './client';
+import { asSystem } from './scope';
 import { agreementProducts, agreements, auditEvents, clients, preRequests, requestDocuments, requests, users } from './schema';
 import { identityColumns, judge, loanColumns, mexicoToday, verdictColumns } from '../modules/origination/pre-requests.service';
 import { buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
@@ -72,7 +73,8 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
   const today = mexicoToday(now);
   const documents = await Promise.all(DOCUMENT_KINDS.map(async (kind) => ({ kind, content: await demoDocument(kind) })));
 
-  await db.transaction(async (tx: Tx) => {
+  // The seed is the system's own work, across both companies.
+  await asSystem(db, async (tx: Tx) => {
     const catalog = await tx.select({ agreement: agreements, product: agreementProducts }).from(agreementProducts).innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId));
     // Originación captures, Mesa de control decides and disburses: the two people of the demo's two-person rule.
     const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, ['originacion@demo.mx', 'mesa@demo.mx']));
@@ -210,6 +212,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         applicants.push(entry);
         preRequestRows.push({
           clientId: entry.clientId,
+          companyId: entry.agreement.companyId,
           ...loanColumns(entry.input),
           ...verdictColumns(entry.simulation),
           status,
@@ -223,8 +226,9 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
 
     for (let start = 0; start < applicants.length; start += 500) {
       await tx.insert(clients).values(
-        applicants.slice(start, start + 500).map(({ clientId, input, simulation }) => ({
+        applicants.slice(start, start + 500).map(({ clientId, agreement, input, simulation }) => ({
           id: clientId,
+          companyId: agreement.companyId,
           curp: input.curp,
           ...identityColumns(input),
           birthDate: simulation.birthDate,
@@ -242,6 +246,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       ...converted.map((request) => ({
         id: request.preRequestId,
         clientId: request.clientId,
+        companyId: request.companyId,
         agreementId: request.agreementId,
         productId: request.productId,
         employeeNumber: request.employeeNumber,
@@ -269,6 +274,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     const documentRows = orderedRequests.flatMap((request) =>
       documents.map(({ kind, content }) => ({
         requestId: request.id,
+        companyId: request.companyId,
         kind,
         fileName: `${kind}-demo.pdf`,
         contentType: 'application/pdf',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { asSystem } from './scope';
 import { companies, profiles, users } from './schema';
 
 const FIRST = ['Ana', 'Luis', 'María', 'José', 'Lucía', 'Carlos', 'Sofía', 'Jorge', 'Elena', 'Miguel', 'Paola', 'Raúl'];
@@ -12,7 +13,7 @@ const LAST = ['García', 'Hernández', 'López', 'Martínez', 'González', 'Pér
  */
 export async function seedSyntheticUsers(db: Db, total: number, batchSize = 1000): Promise<void> {
   const profileIds = (await db.select({ id: profiles.id }).from(profiles)).map((row) => row.id);
-  const companyIds = (await db.select({ id: companies.id }).from(companies)).map((row) => row.id);
+  const companyIds = (await asSystem(db, (tx) => tx.select({ id: companies.id }).from(companies))).map((row) => row.id);
   if (profileIds.length === 0 || companyIds.length === 0) throw new Error('Primero siembra perfiles y empresas (npm start o SEED_DEMO=true).');
   const runId = randomUUID().slice(0, 8);
   const start = Date.UTC(2026, 0, 1);
@@ -30,7 +31,7 @@ export async function seedSyntheticUsers(db: Db, total: number, batchSize = 1000
         lastSignInAt: n % 3 === 0 ? null : new Date(start + (n % 300) * 86_400_000 + (n % 1440) * 60_000),
       };
     });
-    await db.insert(users).values(rows);
+    await asSystem(db, (tx) => tx.insert(users).values(rows));
   }
   // What autovacuum would do after a bulk load: statistics for the planner and a fresh visibility map.
   await db.execute(sql`vacuum analyze users`);

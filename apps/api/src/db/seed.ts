@@ -1,6 +1,7 @@
 import { count } from 'drizzle-orm';
 import { ALL_PERMISSION_PATHS, groupPermissionPaths, type PermissionPath } from '@portal/contract';
 import type { Db } from './client';
+import { asSystem } from './scope';
 import { auditEvents, companies, profiles, users } from './schema';
 import { hashPassword } from '../idp/passwords';
 import { seedDemoAgreements } from './seed-agreements';
@@ -9,6 +10,8 @@ export interface DemoAccount {
   email: string;
   password: string;
   profile: string;
+  /** The company's code; Financiera Demo's when absent. */
+  company?: 'DEMO' | 'PLUS';
 }
 
 /** Demo sign-ins printed at start (and in the README). Change them with the forgot-password flow. */
@@ -18,6 +21,8 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'cartera@demo.mx', password: 'Cartera2026', profile: 'Cartera' },
   { email: 'mesa@demo.mx', password: 'MesaControl2026', profile: 'Mesa de control' },
   { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026', profile: 'Sin permisos' },
+  // The second company's staff: sees only Crédito Nómina Plus's agreements, requests, credits and users.
+  { email: 'plus@demo.mx', password: 'NominaPlus2026', profile: 'Operación', company: 'PLUS' },
 ];
 
 export const DEMO_PROFILES = [
@@ -30,20 +35,26 @@ export const DEMO_PROFILES = [
     roleCode: 'MESA',
     permissions: ['/origination/request-list', '/actions/origination/approve', '/actions/origination/disburse', '/wallet/credits/credits-list'] satisfies PermissionPath[],
   },
+  // A company's own operation, not role SA: row-level security keeps it within its company.
+  {
+    name: 'Operación',
+    roleCode: 'OPERACION',
+    permissions: [...groupPermissionPaths('origination'), '/wallet/credits/credits-list', '/catalog/contract-list', '/user/user-list'] satisfies PermissionPath[],
+  },
   // Shows what a user whose profile grants nothing sees at sign-in: "El usuario no tiene permisos".
   { name: 'Sin permisos', roleCode: 'CONSULTA', permissions: [] },
 ];
 
 /** True when the database holds no company yet: the first start of a fresh data folder. */
 export async function isEmpty(db: Db): Promise<boolean> {
-  const [row] = await db.select({ total: count() }).from(companies);
+  const [row] = await asSystem(db, (tx) => tx.select({ total: count() }).from(companies));
   return (row?.total ?? 0) === 0;
 }
 
 /** Seeds the demo company, its profiles and one user per profile, in one transaction. */
 export async function seedDemo(db: Db): Promise<void> {
   const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => hashPassword(account.password)));
-  await db.transaction(async (tx) => {
+  await asSystem(db, async (tx) => {
     const [company] = await tx
       .insert(companies)
       .values({ code: 'DEMO', name: 'Financiera Demo', legalName: 'Financiera Demo, S.A. de C.V., SOFOM, E.N.R.', rfc: 'FDE150101AB1' })
@@ -62,7 +73,7 @@ export async function seedDemo(db: Db): Promise<void> {
           email: account.email,
           name: `Demo ${account.profile}`,
           profileId: profileId(account.profile),
-          companyId: company!.id,
+          companyId: account.company === 'PLUS' ? secondBrand!.id : company!.id,
           passwordHash: hashes[index]!,
         })),
       )
@@ -81,7 +92,7 @@ export async function seedDemo(db: Db): Promise<void> {
  * tokens carry) so that someone can sign in and create everyone else.
  */
 export async function seedBootstrapAdmin(db: Db, email: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await asSystem(db, async (tx) => {
     const [company] = await tx
       .insert(companies)
       .values({ code: 'PRINCIPAL', name: 'Empresa principal', legalName: 'Empresa principal', rfc: 'XAXX010101000' })

@@ -177,7 +177,7 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     // Same answer either way, so the page does not reveal who has an account.
     expect(unknown.body).toBe(known.body);
     expect(known.body).toContain('Si el correo está registrado, enviamos un enlace para restablecer la contraseña.');
-    const messages = await ctx.db.select().from(outbox);
+    const messages = await ctx.system((db) => db.select().from(outbox));
     expect(messages).toHaveLength(1);
     const link = messages[0]!.link!;
     expect(printed.join('\n')).toContain(link);
@@ -199,7 +199,7 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
       confirmation: 'NuevaClave2027',
     });
     expect(saved.body).toContain('Tu contraseña se actualizó');
-    const [user] = await ctx.db.select().from(users).where(eq(users.email, 'originacion@demo.mx'));
+    const [user] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'originacion@demo.mx')));
     expect(await verifyPassword('NuevaClave2027', user!.passwordHash!)).toBe(true);
 
     const reused = await client.get(path);

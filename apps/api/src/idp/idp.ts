@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
+import { asSystem } from '../db/scope';
 import { appSecrets, users } from '../db/schema';
 import type { Clock } from '../app';
 import { verifyPassword, hashPassword } from './passwords';
@@ -78,6 +79,9 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
   const cookieKeys = await persistentSecret(db, 'oidc.cookie-keys', async () => [randomBytes(32).toString('base64url')]);
   const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
 
+  /** The provider works before any company is known: its account lookups and counters span companies. */
+  const system = <T>(work: (tx: Db) => Promise<T>) => asSystem(db, work);
+
   const configuration: Configuration = {
     adapter: databaseAdapter(db, () => clock.now()),
     clients: [
@@ -142,14 +146,14 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     },
     extraTokenClaims: async (_ctx, token) => {
       if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
-      const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, token.accountId));
+      const accountId = token.accountId;
+      const [user] = await system((tx) => tx.select({ email: users.email }).from(users).where(eq(users.id, accountId)));
       return user ? { email: user.email } : undefined;
     },
     findAccount: async (_ctx, id) => {
-      const [user] = await db
-        .select({ id: users.id, email: users.email, name: users.name, active: users.active })
-        .from(users)
-        .where(eq(users.id, id));
+      const [user] = await system((tx) =>
+        tx.select({ id: users.id, email: users.email, name: users.name, active: users.active }).from(users).where(eq(users.id, id)),
+      );
       if (!user?.active) return undefined;
       return {
         accountId: user.id,
@@ -191,16 +195,18 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
   async function authenticate(emailInput: string, password: string): Promise<{ accountId: string } | { error: string }> {
     const email = emailInput.trim().toLowerCase();
     const now = clock.now();
-    const [user] = await db
-      .select({
-        id: users.id,
-        passwordHash: users.passwordHash,
-        active: users.active,
-        lockedUntil: users.lockedUntil,
-        failedAttempts: users.failedAttempts,
-      })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${email}`);
+    const [user] = await system((tx) =>
+      tx
+        .select({
+          id: users.id,
+          passwordHash: users.passwordHash,
+          active: users.active,
+          lockedUntil: users.lockedUntil,
+          failedAttempts: users.failedAttempts,
+        })
+        .from(users)
+        .where(sql`lower(${users.email}) = ${email}`),
+    );
     const invalid = { error: 'Correo o contraseña incorrectos.' };
     if (!user || !user.passwordHash || !user.active) {
       await verifyPassword(password, await decoyHash());
@@ -211,20 +217,24 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       return lockedMessage(minutes);
     }
     if (await verifyPassword(password, user.passwordHash)) {
-      await db.update(users).set({ failedAttempts: 0, lockedUntil: null }).where(eq(users.id, user.id));
+      await system((tx) => tx.update(users).set({ failedAttempts: 0, lockedUntil: null }).where(eq(users.id, user.id)));
       return { accountId: user.id };
     }
     // Counted in SQL so concurrent attempts cannot undercount.
-    const [counted] = await db
-      .update(users)
-      .set({ failedAttempts: sql`${users.failedAttempts} + 1` })
-      .where(eq(users.id, user.id))
-      .returning({ failedAttempts: users.failedAttempts });
-    if ((counted?.failedAttempts ?? 0) >= MAX_FAILED_ATTEMPTS) {
-      await db
+    const [counted] = await system((tx) =>
+      tx
         .update(users)
-        .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000) })
-        .where(eq(users.id, user.id));
+        .set({ failedAttempts: sql`${users.failedAttempts} + 1` })
+        .where(eq(users.id, user.id))
+        .returning({ failedAttempts: users.failedAttempts }),
+    );
+    if ((counted?.failedAttempts ?? 0) >= MAX_FAILED_ATTEMPTS) {
+      await system((tx) =>
+        tx
+          .update(users)
+          .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000) })
+          .where(eq(users.id, user.id)),
+      );
       log.warn({ userId: user.id }, 'cuenta bloqueada por intentos fallidos');
       return lockedMessage(LOCK_MINUTES);
     }
@@ -293,12 +303,14 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
         return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, email, error: 'Escribe un correo electrónico válido.' }), 400);
       }
-      const [user] = await db
-        .select({ id: users.id, email: users.email, active: users.active })
-        .from(users)
-        .where(sql`lower(${users.email}) = ${email}`);
       // The same answer whether or not the account exists: the page must not reveal who has one.
-      if (user?.active) await issuePasswordLink(db, user, 'reset', { issuer, now: clock.now(), print });
+      await system(async (tx) => {
+        const [user] = await tx
+          .select({ id: users.id, email: users.email, companyId: users.companyId, active: users.active })
+          .from(users)
+          .where(sql`lower(${users.email}) = ${email}`);
+        if (user?.active) await issuePasswordLink(tx, user, 'reset', { issuer, now: clock.now(), print });
+      });
       return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, sent: true }));
     });
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import { asSystem } from '../db/scope';
 import { auditEvents, outbox, passwordTokens, users } from '../db/schema';
 import { hashPassword, passwordProblem } from './passwords';
 
@@ -24,7 +25,7 @@ export interface LinkOptions {
  */
 export async function issuePasswordLink(
   db: Db | Tx,
-  user: { id: string; email: string },
+  user: { id: string; email: string; companyId: string },
   purpose: LinkPurpose,
   options: LinkOptions,
 ): Promise<string> {
@@ -42,10 +43,19 @@ export async function issuePasswordLink(
       purpose,
       expiresAt: new Date(options.now.getTime() + LIFETIME_MS[purpose]),
     });
-    await tx.insert(outbox).values({ toEmail: user.email, subject, body, link });
+    await notify(tx, { companyId: user.companyId, toEmail: user.email, subject, body, link, print: () => undefined });
   });
   options.print(`[correo a ${user.email}] ${subject}: ${link}`);
   return link;
+}
+
+/** "Mails" a message: to the outbox, visible to the addressee's company's administrators, and to the console. */
+export async function notify(
+  db: Db | Tx,
+  message: { companyId: string; toEmail: string; subject: string; body: string; link?: string; print: (line: string) => void },
+): Promise<void> {
+  await db.insert(outbox).values({ companyId: message.companyId, toEmail: message.toEmail, subject: message.subject, body: message.body, link: message.link ?? null });
+  message.print(`[correo a ${message.toEmail}] ${message.subject}`);
 }
 
 export type LinkState =
@@ -54,15 +64,18 @@ export type LinkState =
 
 const INVALID_LINK = 'El enlace no es válido, ya se usó o expiró. Pide uno nuevo.';
 
+/** Links are redeemed before anyone signs in: the lookup spans companies, as the provider's own work. */
 export async function inspectPasswordLink(db: Db, token: string, now: Date): Promise<LinkState> {
-  const [row] = await db
+  const [row] = await asSystem(db, (tx) =>
+    tx
     .select({ userId: users.id, email: users.email, purpose: passwordTokens.purpose, active: users.active })
     .from(passwordTokens)
     .innerJoin(users, eq(users.id, passwordTokens.userId))
     .where(
       and(eq(passwordTokens.tokenHash, hashToken(token)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now)),
     )
-    .limit(1);
+    .limit(1),
+  );
   if (!row || !row.active) return { valid: false, reason: INVALID_LINK };
   return { valid: true, userId: row.userId, email: row.email, purpose: row.purpose };
 }
@@ -80,7 +93,7 @@ export async function redeemPasswordLink(
   const weakness = passwordProblem(input.password);
   if (weakness) return { ok: false, error: weakness, linkUsable: true };
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
+  return asSystem(db, async (tx) => {
     const [spent] = await tx
       .update(passwordTokens)
       .set({ usedAt: now })

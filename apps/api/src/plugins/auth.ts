@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { PermissionPath } from '@portal/contract';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { profiles, users } from '../db/schema';
+import { asSystem, withScope } from '../db/scope';
 import { sendProblem } from './errors';
+import { scopeOf } from './company-scope';
 
 /**
  * What a route needs. Every route under /api declares one (a test lists them all); a route that declares
@@ -37,10 +39,25 @@ export interface Principal {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /**
+     * The route streams an answer that outlives its handler (an export): it gets no request transaction, since the
+     * stream's reads would wait for it, and reads through request.inScope instead, a transaction per batch.
+     */
+    streamsAnswer?: true;
   }
   interface FastifyRequest {
     identity: Identity | null;
     principal: Principal | null;
+    /**
+     * The database as this request's user may see it: one transaction, limited by row-level security to the user's
+     * company (every company for role SA), around the whole handler. A protected route touches data only through it.
+     */
+    db: Tx;
+    /**
+     * A separate transaction in the same scope, for work that outlives the handler (a streamed export). Never awaited
+     * inside the handler: on PGlite's single connection it would wait for the handler's own transaction.
+     */
+    inScope<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   }
 }
 
@@ -82,8 +99,10 @@ export function jwtTokenVerifier(options: {
   };
 }
 
+/** Who the token's e-mail is: looked up across companies, since the company is what it tells. */
 export async function loadPrincipal(db: Db, email: string): Promise<Principal | null> {
-  const [row] = await db
+  const [row] = await asSystem(db, (tx) =>
+    tx
     .select({
       userId: users.id,
       email: users.email,
@@ -96,7 +115,8 @@ export async function loadPrincipal(db: Db, email: string): Promise<Principal | 
     .from(users)
     .innerJoin(profiles, eq(profiles.id, users.profileId))
     .where(and(sql`lower(${users.email}) = lower(${email})`, eq(users.active, true)))
-    .limit(1);
+    .limit(1),
+  );
   if (!row) return null;
   return { ...row, permissions: new Set(row.permissions) };
 }
@@ -107,18 +127,26 @@ export interface RegisteredRoute {
   access: RouteAccess | undefined;
 }
 
-/** Installs deny-by-default protection on every /api route and returns the live list of routes it saw. */
+/**
+ * Installs deny-by-default protection on every route of the server (API, provider, static files) and returns the live
+ * list of routes it saw. Access comes from the route that matched (its declared `config.access`), never from the URL
+ * string, so a percent-encoded, doubled-slash or absolute-form spelling of a path meets the same rule as the plain one.
+ * Every protected handler runs inside one transaction scoped to the user's company (request.db).
+ */
 export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: TokenVerifier }): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
   app.decorateRequest('identity', null);
   app.decorateRequest('principal', null);
+  app.decorateRequest('db', null as unknown as Tx);
+  app.decorateRequest('inScope', function inScope<T>(this: FastifyRequest, work: (tx: Tx) => Promise<T>) {
+    return withScope(deps.db, scopeOf(this.principal), work);
+  });
 
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      // Read lazily: a plugin's own onRoute hook (the docs) may set the rule after this hook has run.
+      // Read lazily: a plugin's own onRoute hook (the docs, the provider, static files) sets the rule after this one.
       routes.push({
         method,
         url: route.url,
@@ -127,10 +155,28 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: Toke
         },
       });
     }
+    const handler = route.handler;
+    route.handler = function scopedHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      const { access, streamsAnswer } = request.routeOptions.config;
+      if (!access || 'public' in access || streamsAnswer) return handler.call(this, request, reply);
+      // The answer goes out only after the transaction commits: a handler returns it. Sending it from inside would
+      // tell the client of a write that could still roll back (and the next request might not see it yet).
+      reply.send = refuseEarlySend;
+      return withScope(deps.db, scopeOf(request.principal), async (tx) => {
+        request.db = tx;
+        try {
+          return await handler.call(this, request, reply);
+        } finally {
+          request.db = null as unknown as Tx;
+          delete (reply as Partial<FastifyReply>).send;
+        }
+      });
+    };
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api') || request.is404) return;
+    // No route matched: the not-found handler answers (and serves no data).
+    if (request.is404) return;
     const access = request.routeOptions.config.access;
     if (!access) {
       request.log.error({ url: request.routeOptions.url }, 'route declares no access rule');
@@ -174,6 +220,10 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: Toke
   });
 
   return routes;
+}
+
+function refuseEarlySend(): never {
+  throw new Error('A protected handler returns its answer; reply.send() inside the request transaction would answer before it commits.');
 }
 
 async function authenticate(request: FastifyRequest, verifier: TokenVerifier): Promise<Identity | null> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrateDatabase, openDatabase } from '../db/client';
+import { openDatabase } from '../db/client';
 import { seedDemo } from '../db/seed';
 
 /**
@@ -41,8 +41,7 @@ export function databaseUrl(name: string): string {
 
 export default async function setup(project: TestProject) {
   const folder = await mkdtemp(path.join(tmpdir(), 'portal-api-test-'));
-  const embedded = await openDatabase({ kind: 'pglite' });
-  await migrateDatabase(embedded);
+  const embedded = await openDatabase({ kind: 'pglite' }, { migrate: true });
   await seedDemo(embedded.db);
   const dump = await embedded.pglite!.dumpDataDir('none');
   await embedded.close();
@@ -59,8 +58,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`drop database if exists ${template}`);
     await admin.query(`create database ${template}`);
     await admin.end();
-    const server = await openDatabase({ kind: 'postgres', url: databaseUrl(template) });
-    await migrateDatabase(server);
+    const server = await openDatabase({ kind: 'postgres', url: databaseUrl(template) }, { migrate: true });
     await seedDemo(server.db);
     await server.close();
   } else {

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { inject } from 'vitest';
-import { openDatabase, type Database, type Db } from '../db/client';
+import { openDatabase, type Database, type Db, type Tx } from '../db/client';
+import { asSystem } from '../db/scope';
 import { scratchDatabase } from '../db/scratch';
 import { buildApp, type App, type Clock } from '../app';
 import { jwtTokenVerifier } from '../plugins/auth';
@@ -66,6 +67,8 @@ export interface TestContext {
   db: Db;
   clock: MutableClock;
   engine: Engine;
+  /** Fixtures and checks across companies, as the system (row-level security limits `db` to nothing otherwise). */
+  system<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** `Authorization` header for a signed-in user. */
   as(email: string): Promise<{ authorization: string }>;
   close(): Promise<void>;
@@ -131,6 +134,7 @@ export async function createTestApp(
     db: database.db,
     clock,
     engine,
+    system: (work) => asSystem(database.db, work),
     as: async (email) => ({ authorization: `Bearer ${await signToken(email)}` }),
     close: async () => {
       await app.close();

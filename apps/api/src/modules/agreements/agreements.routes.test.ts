@@ -13,7 +13,7 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
   beforeEach(async () => {
     ctx = await createTestApp(engine);
     admin = await ctx.as('admin@demo.mx');
-    companyId = (await ctx.db.select().from(companies).where(eq(companies.code, 'DEMO')))[0]!.id;
+    companyId = (await ctx.system((db) => db.select().from(companies).where(eq(companies.code, 'DEMO'))))[0]!.id;
   });
   afterEach(() => ctx.close());
 
@@ -115,12 +115,12 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
 
     const fewer = agreement({ version: 2, products: [{ id: keptId, name: 'Maestros 24', annualRatePct: '30', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false, terms: [24], minAmount: '5000', maxAmount: '120000', maxAgeAtEnd: 75 }] });
     await call('PUT', `/api/agreements/${created.id}`, fewer);
-    const rows = await ctx.db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, created.id));
+    const rows = await ctx.system((db) => db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, created.id)));
     expect(rows.map((row) => [row.name, row.active]).sort()).toEqual([
       ['Maestros 12', false],
       ['Maestros 24', true],
     ]);
-    const audit = await ctx.db.select().from(auditEvents).where(eq(auditEvents.entityId, created.id));
+    const audit = await ctx.system((db) => db.select().from(auditEvents).where(eq(auditEvents.entityId, created.id)));
     expect(audit.map((event) => event.action).sort()).toEqual(['agreement.create', 'agreement.update', 'agreement.update']);
   });
 

@@ -95,14 +95,14 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 5 } });
 
-    async function loadDetail(id: string): Promise<AgreementDetail> {
-      const [row] = await deps.db
+    async function loadDetail(db: Db, id: string): Promise<AgreementDetail> {
+      const [row] = await db
         .select({ agreement: agreements, company: companies.name })
         .from(agreements)
         .innerJoin(companies, eq(companies.id, agreements.companyId))
         .where(eq(agreements.id, id));
       if (!row) throw new HttpProblem(404, 'Convenio no encontrado', 'El convenio no existe.');
-      const products = await deps.db
+      const products = await db
         .select()
         .from(agreementProducts)
         .where(eq(agreementProducts.agreementId, id))
@@ -118,7 +118,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         warnings: isValidRfc(agreement.employerRfc, { checkDigit: true })
           ? []
           : [{ field: 'employerRfc', message: 'El dígito verificador del RFC no coincide; confírmalo con el patrón.' }],
-        history: await auditHistory(deps.db, 'agreement', id),
+        history: await auditHistory(db, 'agreement', id),
       };
     }
 
@@ -152,8 +152,8 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const where = filters(request.query);
         const [items, [totals]] = await Promise.all([
-          listSelect(deps.db).where(where).orderBy(...order(request.query.sort)).limit(request.query.pageSize).offset((request.query.page - 1) * request.query.pageSize),
-          deps.db.select({ total: count() }).from(agreements).where(where),
+          listSelect(request.db).where(where).orderBy(...order(request.query.sort)).limit(request.query.pageSize).offset((request.query.page - 1) * request.query.pageSize),
+          request.db.select({ total: count() }).from(agreements).where(where),
         ]);
         return { items, total: totals?.total ?? 0 };
       },
@@ -162,7 +162,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get(
       '/agreements/export.xlsx',
       {
-        config: { access: { permission: '/catalog/contract-list' } },
+        config: { streamsAnswer: true, access: { permission: '/catalog/contract-list' } },
         schema: { tags: ['convenios'], summary: 'Exporta a Excel la lista con el filtro actual', querystring: agreementListQuerySchema.omit({ page: true, pageSize: true }) },
       },
       async (request, reply) => {
@@ -180,7 +180,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             { header: 'Productos activos', key: 'activeProducts', width: 16 },
             { header: 'Estado', key: 'status', width: 10 },
           ],
-          read: (offset, limit) => listSelect(deps.db).where(where).orderBy(...order(request.query.sort)).limit(limit).offset(offset),
+          read: (offset, limit) => request.inScope((tx) => listSelect(tx).where(where).orderBy(...order(request.query.sort)).limit(limit).offset(offset)),
           toCells: (row) => ({ ...row, sector: SECTOR_LABELS[row.sector], frequency: FREQUENCY_LABELS[row.frequency], status: row.active ? 'Activo' : 'Inactivo' }),
         });
       },
@@ -192,7 +192,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { access: { permission: '/catalog/contract-list' } },
         schema: { tags: ['convenios'], summary: 'Un convenio con sus productos, layout e historial', params: idParams, response: { 200: agreementDetailSchema } },
       },
-      async (request) => loadDetail(request.params.id),
+      async (request) => loadDetail(request.db, request.params.id),
     );
 
     app.post(
@@ -205,15 +205,14 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const { products, ...fields } = request.body;
         rfcProblems(fields.employerRfc);
         const now = deps.clock.now();
-        const id = await deps.db.transaction(async (tx) => {
-          await assertCompany(tx, fields.companyId);
-          await assertCodeFree(tx, fields.code);
-          const [created] = await tx.insert(agreements).values({ ...fields, createdAt: now, updatedAt: now }).returning({ id: agreements.id });
-          await tx.insert(agreementProducts).values(productRows(created!.id, products.map(({ id: _ignored, ...product }) => product)));
-          await recordAudit(tx, request, { action: 'agreement.create', entity: 'agreement', entityId: created!.id, after: request.body, occurredAt: now });
-          return created!.id;
-        });
-        return reply.code(201).send(await loadDetail(id));
+        const tx = request.db;
+        await assertCompany(tx, fields.companyId);
+        await assertCodeFree(tx, fields.code);
+        const [created] = await tx.insert(agreements).values({ ...fields, createdAt: now, updatedAt: now }).returning({ id: agreements.id });
+        await tx.insert(agreementProducts).values(productRows({ id: created!.id, companyId: fields.companyId }, products.map(({ id: _ignored, ...product }) => product)));
+        await recordAudit(tx, request, { action: 'agreement.create', entity: 'agreement', entityId: created!.id, after: request.body, occurredAt: now });
+        reply.code(201);
+        return await loadDetail(tx, created!.id);
       },
     );
 
@@ -228,39 +227,38 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         rfcProblems(fields.employerRfc);
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const current = await lockAgreement(tx, id, version, 'Otra persona modificó este convenio mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.');
-          // Read under the lock: the audit's "before" and the product reconciliation see the row as it is replaced.
-          const before = await tx.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)).orderBy(asc(agreementProducts.position));
-          await assertCompany(tx, fields.companyId);
-          await assertCodeFree(tx, fields.code, id);
-          await tx
-            .update(agreements)
-            .set({ ...fields, updatedAt: now, version: sql`${agreements.version} + 1` })
-            .where(eq(agreements.id, id));
-          // Products keep their id: credits will point at them and keep their own snapshot of the terms.
-          const existing = new Set(before.map((product) => product.id));
-          const unknown = products.find((product) => product.id && !existing.has(product.id));
-          if (unknown) throw new HttpProblem(400, 'Datos inválidos', 'Un producto no pertenece a este convenio.');
-          const kept = new Set(products.map((product) => product.id).filter(Boolean));
-          for (const row of productRows(id, products)) {
-            if (row.id) await tx.update(agreementProducts).set(row).where(eq(agreementProducts.id, row.id));
-            else await tx.insert(agreementProducts).values(row);
-          }
-          for (const product of before) {
-            if (!kept.has(product.id)) await tx.update(agreementProducts).set({ active: false }).where(eq(agreementProducts.id, product.id));
-          }
-          const { version: _version, createdAt: _createdAt, updatedAt: _updatedAt, ...agreement } = current;
-          await recordAudit(tx, request, {
-            action: 'agreement.update',
-            entity: 'agreement',
-            entityId: id,
-            before: { ...agreement, maxDeductionPct: trimNumeric(agreement.maxDeductionPct), products: before.map(toProduct) },
-            after: request.body,
-            occurredAt: now,
-          });
+        const tx = request.db;
+        const current = await lockAgreement(tx, id, version, 'Otra persona modificó este convenio mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.');
+        // Read under the lock: the audit's "before" and the product reconciliation see the row as it is replaced.
+        const before = await tx.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)).orderBy(asc(agreementProducts.position));
+        await assertCompany(tx, fields.companyId);
+        await assertCodeFree(tx, fields.code, id);
+        await tx
+          .update(agreements)
+          .set({ ...fields, updatedAt: now, version: sql`${agreements.version} + 1` })
+          .where(eq(agreements.id, id));
+        // Products keep their id: credits will point at them and keep their own snapshot of the terms.
+        const existing = new Set(before.map((product) => product.id));
+        const unknown = products.find((product) => product.id && !existing.has(product.id));
+        if (unknown) throw new HttpProblem(400, 'Datos inválidos', 'Un producto no pertenece a este convenio.');
+        const kept = new Set(products.map((product) => product.id).filter(Boolean));
+        for (const row of productRows({ id, companyId: fields.companyId }, products)) {
+          if (row.id) await tx.update(agreementProducts).set(row).where(eq(agreementProducts.id, row.id));
+          else await tx.insert(agreementProducts).values(row);
+        }
+        for (const product of before) {
+          if (!kept.has(product.id)) await tx.update(agreementProducts).set({ active: false }).where(eq(agreementProducts.id, product.id));
+        }
+        const { version: _version, createdAt: _createdAt, updatedAt: _updatedAt, ...agreement } = current;
+        await recordAudit(tx, request, {
+          action: 'agreement.update',
+          entity: 'agreement',
+          entityId: id,
+          before: { ...agreement, maxDeductionPct: trimNumeric(agreement.maxDeductionPct), products: before.map(toProduct) },
+          after: request.body,
+          occurredAt: now,
         });
-        return loadDetail(id);
+        return loadDetail(tx, id);
       },
     );
 
@@ -279,19 +277,18 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const id = request.params.id;
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const current = await lockAgreement(tx, id, request.body.version, 'Otra persona modificó este convenio. Recarga la página y vuelve a intentarlo.');
-          await tx.update(agreements).set({ active: request.body.active, updatedAt: now, version: sql`${agreements.version} + 1` }).where(eq(agreements.id, id));
-          await recordAudit(tx, request, {
-            action: request.body.active ? 'agreement.activate' : 'agreement.deactivate',
-            entity: 'agreement',
-            entityId: id,
-            before: { active: current.active },
-            after: { active: request.body.active },
-            occurredAt: now,
-          });
+        const tx = request.db;
+        const current = await lockAgreement(tx, id, request.body.version, 'Otra persona modificó este convenio. Recarga la página y vuelve a intentarlo.');
+        await tx.update(agreements).set({ active: request.body.active, updatedAt: now, version: sql`${agreements.version} + 1` }).where(eq(agreements.id, id));
+        await recordAudit(tx, request, {
+          action: request.body.active ? 'agreement.activate' : 'agreement.deactivate',
+          entity: 'agreement',
+          entityId: id,
+          before: { active: current.active },
+          after: { active: request.body.active },
+          occurredAt: now,
         });
-        return loadDetail(id);
+        return loadDetail(tx, id);
       },
     );
 

@@ -27,7 +27,7 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
 
   it('records the sign-in time of the user looking themselves up', async () => {
     await lookup('Cartera@Demo.MX', await ctx.as('cartera@demo.mx'));
-    const [row] = await ctx.db.select().from(users).where(eq(users.email, 'cartera@demo.mx'));
+    const [row] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
     expect(row!.lastSignInAt?.toISOString()).toBe(ctx.clock.now().toISOString());
   });
 
@@ -73,7 +73,7 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
   });
 
   it('answers 403 for a deactivated user', async () => {
-    await ctx.db.update(users).set({ active: false }).where(eq(users.email, 'originacion@demo.mx'));
+    await ctx.system((db) => db.update(users).set({ active: false }).where(eq(users.email, 'originacion@demo.mx')));
     const response = await lookup('originacion@demo.mx', await ctx.as('originacion@demo.mx'));
     expect(response.statusCode).toBe(403);
     expect(response.json().title).toBe('Usuario inactivo');

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { userLookupResponseSchema, type UserLookupRecord } from '@portal/contract';
 import { profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
+import { acrossCompanies } from '../../db/scope';
 import type { AppDeps } from '../../app';
 
 /**
@@ -29,7 +30,9 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         if (!own && !request.principal?.permissions.has('/user/user-list')) {
           throw new HttpProblem(403, 'Acceso denegado', 'Solo puedes consultar tu propio usuario.');
         }
-        const [row] = await deps.db
+        // One's own row is found whatever one's company (an inactive user is told so); anyone else's, only within scope.
+        const lookup = (db: typeof request.db) =>
+          db
           .select({
             id: users.id,
             email: users.email,
@@ -43,11 +46,12 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           .innerJoin(profiles, eq(profiles.id, users.profileId))
           .where(sql`lower(${users.email}) = ${wanted}`)
           .limit(1);
+        const [row] = own ? await acrossCompanies(request.db, lookup) : await lookup(request.db);
         if (!row) throw new HttpProblem(404, 'Usuario no encontrado', 'El usuario no está registrado en el portal.');
         if (!row.active) throw new HttpProblem(403, 'Usuario inactivo', 'El usuario está desactivado en el portal.');
         if (own) {
           // The browser calls this right after the provider's sign-in: it is the user's last sign-in.
-          await deps.db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, row.id));
+          await acrossCompanies(request.db, (db) => db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, row.id)));
         }
         const record: UserLookupRecord = {
           id: row.id,

@@ -74,6 +74,7 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
     },
     installments: rows.map((row) => ({
       creditId: id,
+      companyId: terms.companyId,
       number: row.number,
       dueDate: row.dueDate,
       principal: row.principal,
@@ -82,7 +83,7 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
       payment: row.payment,
       balance: row.balance,
     })),
-    deductions: rows.map((row) => ({ creditId: id, period: row.number, discountDate: row.dueDate, amount: row.payment })),
+    deductions: rows.map((row) => ({ creditId: id, companyId: terms.companyId, period: row.number, discountDate: row.dueDate, amount: row.payment })),
   };
 }
 
@@ -95,14 +96,14 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
     .returning({ id: credits.id, number: credits.number });
   // Schedules and expected deductions go in as one statement with one JSON parameter each: far fewer round trips
   // and bound parameters than row-by-row values (foreign keys are checked at the end of the statement).
-  const schedule = built.flatMap((entry) => entry.installments.map((row) => ({ credit_id: row.creditId, number: row.number, due_date: row.dueDate, principal: row.principal, interest: row.interest, iva: row.iva, payment: row.payment, balance: row.balance })));
-  const deductions = built.flatMap((entry) => entry.deductions.map((row) => ({ credit_id: row.creditId, period: row.period, discount_date: row.discountDate, amount: row.amount })));
+  const schedule = built.flatMap((entry) => entry.installments.map((row) => ({ credit_id: row.creditId, company_id: row.companyId, number: row.number, due_date: row.dueDate, principal: row.principal, interest: row.interest, iva: row.iva, payment: row.payment, balance: row.balance })));
+  const deductions = built.flatMap((entry) => entry.deductions.map((row) => ({ credit_id: row.creditId, company_id: row.companyId, period: row.period, discount_date: row.discountDate, amount: row.amount })));
   await tx.execute(sql`
     with schedule as (
-      insert into ${installments} (credit_id, number, due_date, principal, interest, iva, payment, balance)
-      select credit_id, number, due_date, principal, interest, iva, payment, balance from json_populate_recordset(null::installments, ${JSON.stringify(schedule)}::json)
+      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance)
+      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance from json_populate_recordset(null::installments, ${JSON.stringify(schedule)}::json)
     )
-    insert into ${expectedDeductions} (credit_id, period, discount_date, amount)
-    select credit_id, period, discount_date, amount from json_populate_recordset(null::expected_deductions, ${JSON.stringify(deductions)}::json)`);
+    insert into ${expectedDeductions} (credit_id, company_id, period, discount_date, amount)
+    select credit_id, company_id, period, discount_date, amount from json_populate_recordset(null::expected_deductions, ${JSON.stringify(deductions)}::json)`);
   return created;
 }

@@ -13,11 +13,11 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   let acme: { agreementId: string; productId: string };
 
   const productOf = async (code: string) => {
-    const [row] = await ctx.db
+    const [row] = await ctx.system((db) => db
       .select({ agreementId: agreements.id, productId: agreementProducts.id })
       .from(agreements)
       .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(eq(agreements.code, code));
+      .where(eq(agreements.code, code)));
     return row!;
   };
 
@@ -67,7 +67,8 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   });
 
   it('rejects with every reason, and refuses a bad CURP or a product of another agreement', async () => {
-    const rejected = await call('POST', '/api/pre-requests/simulate', input({ curp: 'LOOA531113HTCPBN07', ...acme, amount: '1000', term: 30, netSalary: '3000', otherDeductions: '700' }));
+    // ACME is Crédito Nómina Plus's agreement: judged for its own staff.
+    const rejected = await call('POST', '/api/pre-requests/simulate', input({ curp: 'LOOA531113HTCPBN07', ...acme, amount: '1000', term: 30, netSalary: '3000', otherDeductions: '700' }), await ctx.as('plus@demo.mx'));
     expect(rejected.json<{ reasons: { code: string }[] }>().reasons.map((reason) => reason.code)).toEqual(['capacity', 'amount', 'term', 'age']);
     const badCurp = await call('POST', '/api/pre-requests/simulate', input({ curp: 'PXNE661320HMCXTN06' }));
     expect(badCurp.statusCode).toBe(400);
@@ -94,7 +95,7 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
 
     const second = await call('POST', '/api/pre-requests/simulate', input({ amount: '5000' }));
     expect(second.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${draft.folio}).` }] });
-    const audit = await ctx.db.select().from(auditEvents).where(eq(auditEvents.entityId, draft.id));
+    const audit = await ctx.system((db) => db.select().from(auditEvents).where(eq(auditEvents.entityId, draft.id)));
     expect(audit.map((event) => event.action).sort()).toEqual(['pre-request.create', 'pre-request.send']);
   });
 
@@ -128,9 +129,9 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   });
 
   it('lets a user who only captures requests read the catalog and their sent pre-requests, and nothing more', async () => {
-    const [admin] = await ctx.db.select().from(users).where(eq(users.email, 'admin@demo.mx'));
-    const [profile] = await ctx.db.insert(profiles).values({ name: 'Solo solicitudes', roleCode: 'SOLICITUDES', permissions: ['/origination/request-new'] }).returning();
-    await ctx.db.insert(users).values({ email: 'solicitudes@demo.mx', profileId: profile!.id, companyId: admin!.companyId });
+    const [admin] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'admin@demo.mx')));
+    const [profile] = await ctx.system((db) => db.insert(profiles).values({ name: 'Solo solicitudes', roleCode: 'SOLICITUDES', permissions: ['/origination/request-new'] }).returning());
+    await ctx.system((db) => db.insert(users).values({ email: 'solicitudes@demo.mx', profileId: profile!.id, companyId: admin!.companyId }));
     const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string }>();
     const clerk = await ctx.as('solicitudes@demo.mx');
     for (const url of ['/api/pre-requests/catalog', '/api/pre-requests?status=enviada', `/api/pre-requests/${draft.id}`]) {

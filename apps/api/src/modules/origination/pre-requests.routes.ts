@@ -7,8 +7,8 @@ import { agreementProducts, agreements, clients, preRequests, users } from '../.
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
-import { expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
-import { companyScope } from '../../plugins/company-scope';
+import { agreementCompany, expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
+import type { Db } from '../../db/client';
 import { toProduct } from '../agreements/products';
 import { trimNumeric } from '../../db/numeric';
 
@@ -22,8 +22,8 @@ const catalogAccess = { anyPermission: [...readAccess.anyPermission, '/originati
 
 const SORT: Record<string, AnyPgColumn> = { folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status: preRequests.status };
 
-function select(deps: AppDeps) {
-  return deps.db
+function select(db: Db) {
+  return db
     .select({ request: preRequests, client: clients, agreement: agreements.name, product: agreementProducts.name, createdBy: users.email })
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
@@ -67,8 +67,8 @@ function toPreRequest({ request, client, agreement, product, createdBy }: Row): 
 /** Pre-solicitudes: simulate, save as draft, edit a draft, send. Conversion into a request comes with requests. */
 export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    async function load(id: string): Promise<PreRequest> {
-      const [row] = await select(deps).where(eq(preRequests.id, id));
+    async function load(db: Db, id: string): Promise<PreRequest> {
+      const [row] = await select(db).where(eq(preRequests.id, id));
       if (!row) throw new HttpProblem(404, 'Pre-solicitud no encontrada', 'La pre-solicitud no existe.');
       return toPreRequest(row);
     }
@@ -81,7 +81,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const today = mexicoToday(deps.clock.now());
-        const rows = await deps.db
+        const rows = await request.db
           .select({ agreement: agreements, product: agreementProducts })
           .from(agreements)
           .innerJoin(agreementProducts, and(eq(agreementProducts.agreementId, agreements.id), eq(agreementProducts.active, true)))
@@ -90,7 +90,6 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               eq(agreements.active, true),
               sql`${agreements.validFrom} <= ${today}`,
               sql`(${agreements.validTo} is null or ${agreements.validTo} >= ${today})`,
-              companyScope(request.principal!, agreements.companyId),
             ),
           )
           .orderBy(asc(agreements.code), asc(agreementProducts.position));
@@ -118,7 +117,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { access },
         schema: { tags: ['originación'], summary: 'Capacidad, tabla, CAT y dictamen de una pre-solicitud, sin guardarla', body: preRequestInputSchema, response: { 200: simulationSchema } },
       },
-      async (request) => simulate(deps.db, request.body, mexicoToday(deps.clock.now())),
+      async (request) => simulate(request.db, request.body, mexicoToday(deps.clock.now())),
     );
 
     app.get(
@@ -133,18 +132,18 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await deps.db.transaction((tx) => expirePreRequests(tx, deps.clock.now()));
+        await expirePreRequests(request.db, deps.clock.now());
         const { page, pageSize, status, sort } = request.query;
         const where: SQL | undefined = and(eq(preRequests.createdBy, request.principal!.userId), status ? eq(preRequests.status, status) : undefined);
         const column = SORT[sort?.replace(/^-/, '') ?? 'createdAt'] ?? preRequests.createdAt;
         const descending = sort ? sort.startsWith('-') : true;
         const [rows, [totals]] = await Promise.all([
-          select(deps)
+          select(request.db)
             .where(where)
             .orderBy(descending ? desc(column) : asc(column), descending ? desc(preRequests.number) : asc(preRequests.number))
             .limit(pageSize)
             .offset((page - 1) * pageSize),
-          deps.db.select({ total: count() }).from(preRequests).where(where),
+          request.db.select({ total: count() }).from(preRequests).where(where),
         ]);
         return { items: rows.map(toPreRequest), total: totals?.total ?? 0 };
       },
@@ -154,8 +153,8 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/pre-requests/:id',
       { config: { access: readAccess }, schema: { tags: ['originación'], summary: 'Una pre-solicitud', params: idParams, response: { 200: preRequestSchema } } },
       async (request) => {
-        await deps.db.transaction((tx) => expirePreRequests(tx, deps.clock.now()));
-        return load(request.params.id);
+        await expirePreRequests(request.db, deps.clock.now());
+        return load(request.db, request.params.id);
       },
     );
 
@@ -167,24 +166,25 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const now = deps.clock.now();
-        const id = await deps.db.transaction(async (tx) => {
-          const result = await simulate(tx, request.body, mexicoToday(now));
-          const clientId = await upsertClient(tx, request.body, result, now);
-          const [created] = await tx
-            .insert(preRequests)
-            .values({
-              clientId,
-              ...loanColumns(request.body),
-              ...verdictColumns(result),
-              createdBy: request.principal!.userId,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .returning({ id: preRequests.id });
-          await recordAudit(tx, request, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...request.body, result: result.result, reasons: result.reasons }, occurredAt: now });
-          return created!.id;
-        });
-        return reply.code(201).send(await load(id));
+        const tx = request.db;
+        const result = await simulate(tx, request.body, mexicoToday(now));
+        const companyId = await agreementCompany(tx, request.body.agreementId);
+        const clientId = await upsertClient(tx, companyId, request.body, result, now);
+        const [created] = await tx
+          .insert(preRequests)
+          .values({
+            clientId,
+            companyId,
+            ...loanColumns(request.body),
+            ...verdictColumns(result),
+            createdBy: request.principal!.userId,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: preRequests.id });
+        await recordAudit(tx, request, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...request.body, result: result.result, reasons: result.reasons }, occurredAt: now });
+        reply.code(201);
+        return await load(tx, created!.id);
       },
     );
 
@@ -198,23 +198,24 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const { version, ...input } = request.body;
         const id = request.params.id;
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const current = await lockDraft(tx, id, version, 'editar');
-          const result = await simulate(tx, input, mexicoToday(now), { preRequestId: id });
-          const clientId = await upsertClient(tx, input, result, now);
-          await tx
-            .update(preRequests)
-            .set({
-              clientId,
-              ...loanColumns(input),
-              ...verdictColumns(result),
-              updatedAt: now,
-              version: sql`${preRequests.version} + 1`,
-            })
-            .where(eq(preRequests.id, id));
-          await recordAudit(tx, request, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
-        });
-        return load(id);
+        const tx = request.db;
+        const current = await lockDraft(tx, id, version, 'editar');
+        const result = await simulate(tx, input, mexicoToday(now), { preRequestId: id });
+        const companyId = await agreementCompany(tx, input.agreementId);
+        const clientId = await upsertClient(tx, companyId, input, result, now);
+        await tx
+          .update(preRequests)
+          .set({
+            clientId,
+            companyId,
+            ...loanColumns(input),
+            ...verdictColumns(result),
+            updatedAt: now,
+            version: sql`${preRequests.version} + 1`,
+          })
+          .where(eq(preRequests.id, id));
+        await recordAudit(tx, request, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
+        return load(tx, id);
       },
     );
 
@@ -227,41 +228,40 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const id = request.params.id;
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const current = await lockDraft(tx, id, request.body.version, 'enviar');
-          // The verdict is taken again at the moment of sending: the agreement or another request may have changed.
-          const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
-          const result = await simulate(
-            tx,
-            {
-              curp: client!.curp,
-              rfc: client!.rfc ?? '',
-              firstNames: client!.firstNames,
-              lastName1: client!.lastName1,
-              lastName2: client!.lastName2 ?? '',
-              agreementId: current.agreementId,
-              productId: current.productId,
-              employeeNumber: current.employeeNumber,
-              netSalary: current.netSalary,
-              otherDeductions: current.otherDeductions,
-              amount: current.amount,
-              term: current.term,
-            },
-            mexicoToday(now),
-            { preRequestId: id },
-          );
-          if (result.result !== 'pre-aprobada') {
-            throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
-          }
-          await tx.update(preRequests).set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
-          await recordAudit(tx, request, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
-        });
-        return load(id);
+        const tx = request.db;
+        const current = await lockDraft(tx, id, request.body.version, 'enviar');
+        // The verdict is taken again at the moment of sending: the agreement or another request may have changed.
+        const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
+        const result = await simulate(
+          tx,
+          {
+            curp: client!.curp,
+            rfc: client!.rfc ?? '',
+            firstNames: client!.firstNames,
+            lastName1: client!.lastName1,
+            lastName2: client!.lastName2 ?? '',
+            agreementId: current.agreementId,
+            productId: current.productId,
+            employeeNumber: current.employeeNumber,
+            netSalary: current.netSalary,
+            otherDeductions: current.otherDeductions,
+            amount: current.amount,
+            term: current.term,
+          },
+          mexicoToday(now),
+          { preRequestId: id },
+        );
+        if (result.result !== 'pre-aprobada') {
+          throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
+        }
+        await tx.update(preRequests).set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
+        await recordAudit(tx, request, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
+        return load(tx, id);
       },
     );
 
     /** The draft as it is, locked; refused when gone, edited since `version`, or no longer a draft. */
-    async function lockDraft(tx: Parameters<Parameters<typeof deps.db.transaction>[0]>[0], id: string, version: number, action: string) {
+    async function lockDraft(tx: Db, id: string, version: number, action: string) {
       const [current] = await tx.select().from(preRequests).where(eq(preRequests.id, id)).for('update');
       if (!current) throw new HttpProblem(404, 'Pre-solicitud no encontrada', 'La pre-solicitud no existe.');
       if (current.version !== version) {

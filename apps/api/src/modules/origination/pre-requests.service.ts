@@ -76,6 +76,7 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
  * this is the one that is kept): `judge`, plus an open pre-request or request, or an active credit, for the same CURP.
  */
 export async function simulate(db: Db | Tx, input: Values, today: string, except: { preRequestId?: string | null; requestId?: string } = {}): Promise<Simulation> {
+  await agreementCompany(db, input.agreementId);
   const [row] = await db
     .select({ agreement: agreements, product: agreementProducts })
     .from(agreementProducts)
@@ -119,7 +120,7 @@ const OPEN_REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada'] as con
  * Sent pre-requests not converted within PRE_REQUEST_VALID_DAYS become vencida (the quote's salary and terms are
  * stale by then). Run before reading or converting them; each expiry is audited as the system's.
  */
-export async function expirePreRequests(tx: Tx, now: Date): Promise<void> {
+export async function expirePreRequests(tx: Db | Tx, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - PRE_REQUEST_VALID_DAYS * 86_400_000);
   const expired = await tx
     .update(preRequests)
@@ -167,9 +168,17 @@ export const verdictColumns = (result: Simulation) => ({
   reasons: result.reasons,
 });
 
-/** The client of a CURP, created or refreshed with what the pre-request captured. */
-export async function upsertClient(tx: Tx, input: Values, simulation: Simulation, now: Date): Promise<string> {
+/** The company that owns an agreement the user can see (row-level security hides the others). */
+export async function agreementCompany(tx: Db | Tx, agreementId: string): Promise<string> {
+  const [row] = await tx.select({ companyId: agreements.companyId }).from(agreements).where(eq(agreements.id, agreementId));
+  if (!row) throw invalid('agreementId', 'El convenio no existe o no es de tu empresa.');
+  return row.companyId;
+}
+
+/** The company's client of a CURP, created or refreshed with what the pre-request captured. */
+export async function upsertClient(tx: Db | Tx, companyId: string, input: Values, simulation: Simulation, now: Date): Promise<string> {
   const values = {
+    companyId,
     curp: input.curp,
     ...identityColumns(input),
     birthDate: simulation.birthDate,
@@ -179,7 +188,7 @@ export async function upsertClient(tx: Tx, input: Values, simulation: Simulation
   const [client] = await tx
     .insert(clients)
     .values({ ...values, createdAt: now })
-    .onConflictDoUpdate({ target: clients.curp, set: { ...values, updatedAt: sql`excluded.updated_at` } })
+    .onConflictDoUpdate({ target: [clients.companyId, clients.curp], set: { ...values, updatedAt: sql`excluded.updated_at` } })
     .returning({ id: clients.id });
   return client!.id;
 }

@@ -37,11 +37,11 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     ctx = await createTestApp(engine);
     originacion = await ctx.as('originacion@demo.mx');
     admin = await ctx.as('admin@demo.mx');
-    const [row] = await ctx.db
+    const [row] = await ctx.system((db) => db
       .select({ agreementId: agreements.id, productId: agreementProducts.id })
       .from(agreements)
       .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(eq(agreements.code, 'GOB-JAL'));
+      .where(eq(agreements.code, 'GOB-JAL')));
     jal = row!;
   });
   afterEach(() => ctx.close());
@@ -135,7 +135,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const again = await post(capture({ preRequestId: draft.id }));
     expect(again.statusCode).toBe(409);
     expect(again.json<{ detail: string }>().detail).toBe(`No se puede convertir la pre-solicitud ${draft.folio} en estado convertida; solo las enviadas.`);
-    const audit = await ctx.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id));
+    const audit = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
     expect(audit.map((event) => event.action).sort()).toEqual(['request.create', 'request.document.upload', 'request.document.upload', 'request.document.upload']);
   });
 
@@ -161,7 +161,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(huge.statusCode).toBe(400);
     expect(huge.json()).toMatchObject({ errors: [{ field: 'documents.comprobante', message: 'Comprobante de domicilio: el archivo pesa más de 5 MB.' }] });
 
-    const [stored] = await ctx.db.select({ total: count() }).from(requests);
+    const [stored] = await ctx.system((db) => db.select({ total: count() }).from(requests));
     expect(stored!.total).toBe(0);
   });
 
@@ -208,7 +208,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     });
     expect(credit.installments.map(({ number, dueDate, principal, interest, iva, payment, balance }) => ({ number, dueDate, principal, interest, iva, payment, balance }))).toEqual(expected.rows);
     expect(credit.installments.every((row) => row.status === 'pendiente' && row.deductionState === 'esperado')).toBe(true);
-    const [deductions] = await ctx.db.select({ total: count() }).from(expectedDeductions).where(eq(expectedDeductions.creditId, result.creditId));
+    const [deductions] = await ctx.system((db) => db.select({ total: count() }).from(expectedDeductions).where(eq(expectedDeductions.creditId, result.creditId)));
     expect(deductions!.total).toBe(24);
 
     const again = await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined, amount: '5000' }));
@@ -217,7 +217,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const twice = await act(result.request, 'disburse', admin, { disbursementDate: '2026-11-23' });
     expect(twice.statusCode).toBe(409);
     expect(twice.json<{ detail: string }>().detail).toBe('No se puede dispersar una solicitud en estado dispersada.');
-    const actions = await ctx.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id));
+    const actions = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
     expect(actions.map((event) => event.action)).toEqual(expect.arrayContaining(['request.submit', 'request.approve', 'request.disburse']));
   });
 
@@ -233,7 +233,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const replace = await multipart({}, { file: ['ine-nueva.pdf', PDF] });
     const replaced = await ctx.app.inject({ method: 'PUT', url: `/api/requests/${request.id}/documents/ine`, payload: replace.payload, headers: { ...originacion, 'content-type': replace.contentType } });
     expect(replaced.json<{ documentList: { kind: string; fileName: string }[] }>().documentList).toContainEqual(expect.objectContaining({ kind: 'ine', fileName: 'ine-nueva.pdf' }));
-    const audit = await ctx.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id));
+    const audit = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
     expect(audit.map((event) => event.action)).toContain('request.document.replace');
   });
 
@@ -266,9 +266,9 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const request = await inStatus('aprobada', 'GOMA800101HJCRRN0');
     const answers = await Promise.all([1, 2].map(() => act(request, 'disburse', admin, { disbursementDate: '2026-11-23' })));
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
-    const [made] = await ctx.db.select({ total: count() }).from(credits).where(eq(credits.requestId, request.id));
+    const [made] = await ctx.system((db) => db.select({ total: count() }).from(credits).where(eq(credits.requestId, request.id)));
     expect(made!.total).toBe(1);
-    const [rows] = await ctx.db.select({ total: count() }).from(installments);
+    const [rows] = await ctx.system((db) => db.select({ total: count() }).from(installments));
     expect(rows!.total).toBe(24);
   });
 
@@ -286,7 +286,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
     const acme = (await call('GET', '/api/pre-requests/catalog', undefined, admin)).json<{ agreements: { id: string; code: string; products: { id: string }[] }[] }>().agreements.find((agreement) => agreement.code === 'ACME-PRIV')!;
     const foreign = await post(capture({ curp: curp('RARM700303HJCMRR0'), lastName2: '', agreementId: acme.id, productId: acme.products[0]!.id, amount: '10000', term: 12 }));
-    expect(foreign.json()).toMatchObject({ errors: [{ field: 'agreementId', message: 'El convenio pertenece a otra empresa.' }] });
+    expect(foreign.json()).toMatchObject({ errors: [{ field: 'agreementId', message: 'El convenio no existe o no es de tu empresa.' }] });
   });
 
   it('expires a sent pre-request after 30 days, after which it cannot be converted', async () => {
@@ -296,7 +296,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect((await call('GET', `/api/pre-requests/${draft.id}`)).json()).toMatchObject({ status: 'vencida' });
     const convert = await post(capture({ preRequestId: draft.id }));
     expect(convert.json<{ detail: string }>().detail).toBe(`No se puede convertir la pre-solicitud ${draft.folio} en estado vencida; solo las enviadas.`);
-    const [expired] = await ctx.db.select({ status: preRequests.status }).from(preRequests).where(eq(preRequests.id, draft.id));
+    const [expired] = await ctx.system((db) => db.select({ status: preRequests.status }).from(preRequests).where(eq(preRequests.id, draft.id)));
     expect(expired!.status).toBe('vencida');
   });
 

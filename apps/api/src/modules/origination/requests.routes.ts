@@ -24,10 +24,10 @@ import {
 } from '@portal/contract';
 import { agreementProducts, agreements, clients, credits, preRequests, requestDocuments, requests, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
-import { companyScope, inCompanyScope } from '../../plugins/company-scope';
 import type { AppDeps } from '../../app';
 import { auditHistory } from '../audit/audit';
-import { containsPattern } from '../../db/like';
+import { containsPattern, prefixPattern } from '../../db/like';
+import type { Db } from '../../db/client';
 import { creditFolio, folio, requestFolio } from './pre-requests.service';
 import { checkDocument, createRequest, isDocumentKind, replaceDocument, runAction, updateRequest, type Actor, type UploadedDocument } from './requests.service';
 
@@ -63,8 +63,8 @@ const summaryFields = {
   documents: documentCount,
 };
 
-function summaryQuery(deps: AppDeps) {
-  return deps.db
+function summaryQuery(db: Db) {
+  return db
     .select(summaryFields)
     .from(requests)
     .innerJoin(clients, eq(clients.id, requests.clientId))
@@ -152,7 +152,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     await app.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_KINDS.length, fields: 2, fieldSize: 64 * 1024 } });
 
     async function load(request: FastifyRequest, id: string): Promise<Request> {
-      const [row] = await deps.db
+      const [row] = await request.db
         .select({ ...summaryFields, decidedBy: decider.email, preRequestNumber: preRequests.number, creditId: credits.id, creditNumber: credits.number })
         .from(requests)
         .innerJoin(clients, eq(clients.id, requests.clientId))
@@ -163,9 +163,9 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         .leftJoin(preRequests, eq(preRequests.id, requests.preRequestId))
         .leftJoin(credits, eq(credits.requestId, requests.id))
         .where(eq(requests.id, id));
-      if (!row || !inCompanyScope(request.principal!, row.request.companyId)) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
+      if (!row) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
       const [documentList, history] = await Promise.all([
-        deps.db
+        request.db
           .select({
             kind: requestDocuments.kind,
             fileName: requestDocuments.fileName,
@@ -178,7 +178,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           .leftJoin(users, eq(users.id, requestDocuments.uploadedBy))
           .where(eq(requestDocuments.requestId, id))
           .orderBy(asc(requestDocuments.kind)),
-        auditHistory(deps.db, 'request', id),
+        auditHistory(request.db, 'request', id),
       ]);
       const { request: stored } = row;
       return {
@@ -237,7 +237,6 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const search = q?.trim();
         const folioNumber = search?.toUpperCase().match(/^(?:SOL-?)?0*(\d{1,12})$/)?.[1];
         const where = and(
-          companyScope(request.principal!, requests.companyId),
           status ? eq(requests.status, status) : undefined,
           agreementId ? eq(requests.agreementId, agreementId) : undefined,
           from ? gte(createdOn, from) : undefined,
@@ -246,7 +245,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           search
             ? or(
                 folioNumber ? eq(requests.number, Number(folioNumber)) : undefined,
-                ilike(clients.curp, `${search.toUpperCase().replace(/[%_\\]/g, '')}%`),
+                ilike(clients.curp, prefixPattern(search.toUpperCase())),
                 ilike(clientName, containsPattern(search)),
               )
             : undefined,
@@ -255,12 +254,12 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const column = SORT[key] ?? requests.createdAt;
         const descending = sort ? sort.startsWith('-') : true;
         const [rows, [totals]] = await Promise.all([
-          summaryQuery(deps)
+          summaryQuery(request.db)
             .where(where)
             .orderBy(descending ? desc(column) : asc(column), descending ? desc(requests.number) : asc(requests.number))
             .limit(pageSize)
             .offset((page - 1) * pageSize),
-          deps.db
+          request.db
             .select({ total: count() })
             .from(requests)
             .innerJoin(clients, eq(clients.id, requests.clientId))
@@ -291,8 +290,9 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const { data, documents } = await readCapture(request);
         const input = parseData(data);
         const now = deps.clock.now();
-        const id = await deps.db.transaction((tx) => createRequest(tx, actorOf(request), input, documents, now));
-        return reply.code(201).send(await load(request, id));
+        const id = await createRequest(request.db, actorOf(request), input, documents, now);
+        reply.code(201);
+        return await load(request, id);
       },
     );
 
@@ -311,7 +311,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { version, ...input } = request.body;
         const now = deps.clock.now();
-        await deps.db.transaction((tx) => updateRequest(tx, actorOf(request), request.params.id, version, input, now));
+        await updateRequest(request.db, actorOf(request), request.params.id, version, input, now);
         return load(request, request.params.id);
       },
     );
@@ -329,7 +329,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const checked = await readFilePart(part, request.params.kind);
         if ('field' in checked) throw new HttpProblem(400, 'Documento no válido', checked.message, [checked]);
         const now = deps.clock.now();
-        await deps.db.transaction((tx) => replaceDocument(tx, actorOf(request), request.params.id, checked, now));
+        await replaceDocument(request.db, actorOf(request), request.params.id, checked, now);
         return load(request, request.params.id);
       },
     );
@@ -338,18 +338,17 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/requests/:id/documents/:kind',
       { config: { access: workAccess }, schema: { tags, summary: 'El archivo de un documento', params: documentParams } },
       async (request, reply) => {
-        const [document] = await deps.db
-          .select({ fileName: requestDocuments.fileName, contentType: requestDocuments.contentType, content: requestDocuments.content, companyId: requests.companyId })
+        const [document] = await request.db
+          .select({ fileName: requestDocuments.fileName, contentType: requestDocuments.contentType, content: requestDocuments.content })
           .from(requestDocuments)
-          .innerJoin(requests, eq(requests.id, requestDocuments.requestId))
           .where(and(eq(requestDocuments.requestId, request.params.id), eq(requestDocuments.kind, request.params.kind)));
-        if (!document || !inCompanyScope(request.principal!, document.companyId)) throw new HttpProblem(404, 'Documento no encontrado', 'La solicitud no tiene ese documento.');
-        return reply
+        if (!document) throw new HttpProblem(404, 'Documento no encontrado', 'La solicitud no tiene ese documento.');
+        reply
           .header('content-type', document.contentType)
           .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(document.fileName)}`)
           .header('x-content-type-options', 'nosniff')
-          .header('cache-control', 'private, no-store')
-          .send(document.content);
+          .header('cache-control', 'private, no-store');
+        return document.content;
       },
     );
 
@@ -367,7 +366,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
         async (request) => {
           const now = deps.clock.now();
-          await deps.db.transaction((tx) => runAction(tx, actorOf(request), request.params.id, action, request.body, now));
+          await runAction(request.db, actorOf(request), request.params.id, action, request.body, now);
           return load(request, request.params.id);
         },
       );
@@ -387,7 +386,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const now = deps.clock.now();
-        const result = await deps.db.transaction((tx) => runAction(tx, actorOf(request), request.params.id, 'disburse', request.body, now));
+        const result = await runAction(request.db, actorOf(request), request.params.id, 'disburse', request.body, now);
         return { request: await load(request, request.params.id), creditId: result.creditId!, creditFolio: result.creditFolio! };
       },
     );

@@ -16,11 +16,10 @@ import {
 import type { Tx } from '../../db/client';
 import { agreementProducts, agreements, clients, preRequests, requestDocuments, requests } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
-import { inCompanyScope } from '../../plugins/company-scope';
 import type { Principal } from '../../plugins/auth';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { buildCredit, insertCredits } from '../credits/disbursement';
-import { creditFolio, expirePreRequests, folio, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { agreementCompany, creditFolio, expirePreRequests, folio, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
 export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
@@ -68,12 +67,6 @@ function assertClabe(clabe: string): void {
   if (!check.ok) throw invalid([{ field: 'clabe', message: check.message }]);
 }
 
-async function assertAgreementInScope(tx: Tx, principal: Principal, agreementId: string): Promise<string> {
-  const [agreement] = await tx.select({ companyId: agreements.companyId }).from(agreements).where(eq(agreements.id, agreementId));
-  if (!agreement) throw invalid([{ field: 'agreementId', message: 'El convenio elegido no existe.' }]);
-  if (!inCompanyScope(principal, agreement.companyId)) throw invalid([{ field: 'agreementId', message: 'El convenio pertenece a otra empresa.' }]);
-  return agreement.companyId;
-}
 
 function refuseIneligible(reasons: { message: string }[]): never {
   throw new HttpProblem(409, 'Solicitud no elegible', `El dictamen la rechaza: ${reasons.map((reason) => reason.message).join(' ')}`);
@@ -95,7 +88,8 @@ const captured = (input: RequestValues) => ({
   clabe: input.clabe,
 });
 
-async function storeDocument(tx: Tx, actor: Actor, requestId: string, document: UploadedDocument, now: Date): Promise<{ replaced: boolean }> {
+async function storeDocument(tx: Tx, actor: Actor, owner: { requestId: string; companyId: string }, document: UploadedDocument, now: Date): Promise<{ replaced: boolean }> {
+  const { requestId, companyId } = owner;
   const values = {
     fileName: document.fileName,
     contentType: document.contentType,
@@ -111,7 +105,7 @@ async function storeDocument(tx: Tx, actor: Actor, requestId: string, document: 
     .where(and(eq(requestDocuments.requestId, requestId), eq(requestDocuments.kind, document.kind)));
   await tx
     .insert(requestDocuments)
-    .values({ requestId, kind: document.kind, ...values })
+    .values({ requestId, companyId, kind: document.kind, ...values })
     .onConflictDoUpdate({ target: [requestDocuments.requestId, requestDocuments.kind], set: values });
   await recordAudit(tx, actor, {
     action: previous ? 'request.document.replace' : 'request.document.upload',
@@ -136,7 +130,7 @@ export async function createRequest(
   now: Date,
 ): Promise<string> {
   assertClabe(input.clabe);
-  const companyId = await assertAgreementInScope(tx, actor.principal, input.agreementId);
+  const companyId = await agreementCompany(tx, input.agreementId);
   await expirePreRequests(tx, now);
   if (input.preRequestId) {
     const [source] = await tx
@@ -153,7 +147,7 @@ export async function createRequest(
   }
   const simulation = await simulate(tx, input, mexicoToday(now), { preRequestId: input.preRequestId });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
-  const clientId = await upsertClient(tx, input, simulation, now);
+  const clientId = await upsertClient(tx, companyId, input, simulation, now);
   const [created] = await tx
     .insert(requests)
     .values({
@@ -190,7 +184,7 @@ export async function createRequest(
       occurredAt: now,
     });
   }
-  for (const document of documents) await storeDocument(tx, actor, id, document, now);
+  for (const document of documents) await storeDocument(tx, actor, { requestId: id, companyId }, document, now);
   return id;
 }
 
@@ -208,7 +202,7 @@ const valuesOf = (row: RequestRow, curp: string): RequestValues => ({
 /** The request locked for a change; another company's is as missing as one that does not exist. */
 async function lockVisible(tx: Tx, actor: Actor, id: string): Promise<RequestRow> {
   const [current] = await tx.select().from(requests).where(eq(requests.id, id)).for('update');
-  if (!current || !inCompanyScope(actor.principal, current.companyId)) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
+  if (!current) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
   return current;
 }
 
@@ -228,15 +222,15 @@ async function lockRequest(tx: Tx, actor: Actor, id: string, version: number, al
 export async function updateRequest(tx: Tx, actor: Actor, id: string, version: number, input: RequestValues, now: Date): Promise<void> {
   const current = await lockRequest(tx, actor, id, version, ['capturada'], 'editar');
   assertClabe(input.clabe);
-  const companyId = await assertAgreementInScope(tx, actor.principal, input.agreementId);
+  const companyId = await agreementCompany(tx, input.agreementId);
   const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
   if (client!.curp !== input.curp) throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
   const simulation = await simulate(tx, input, mexicoToday(now), { preRequestId: current.preRequestId, requestId: id });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
-  await upsertClient(tx, input, simulation, now);
+  const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
     .update(requests)
-    .set({ ...captured(input), companyId, simulation, installment: simulation.installment, updatedAt: now, version: sql`${requests.version} + 1` })
+    .set({ ...captured(input), clientId, companyId, simulation, installment: simulation.installment, updatedAt: now, version: sql`${requests.version} + 1` })
     .where(eq(requests.id, id));
   const { simulation: _before, ...before } = current;
   await recordAudit(tx, actor, { action: 'request.update', entity: 'request', entityId: id, before, after: captured(input), occurredAt: now });
@@ -248,7 +242,7 @@ export async function replaceDocument(tx: Tx, actor: Actor, id: string, document
   if (current.status !== 'capturada' && current.status !== 'en validación') {
     throw new HttpProblem(409, 'Acción no permitida', `No se pueden cambiar los documentos de una solicitud en estado ${current.status}.`);
   }
-  await storeDocument(tx, actor, id, document, now);
+  await storeDocument(tx, actor, { requestId: id, companyId: current.companyId }, document, now);
   await tx.update(requests).set({ updatedAt: now, version: sql`${requests.version} + 1` }).where(eq(requests.id, id));
 }
 

@@ -1,20 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { outbox } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import { companies, outbox } from '../../db/schema';
 
 describe.each(ENGINES)('GET /api/outbox (%s)', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp(engine);
-    await ctx.db.insert(outbox).values(
+    const [company] = await ctx.system((db) => db.select().from(companies).where(eq(companies.code, 'DEMO')));
+    await ctx.system((db) => db.insert(outbox).values(
       Array.from({ length: 3 }, (_, index) => ({
+        companyId: company!.id,
         toEmail: `persona${index}@demo.mx`,
         subject: 'Restablece tu contraseña del portal',
         body: 'enlace',
         link: `https://portal.test/oidc/reset-password?token=t${index}`,
         createdAt: new Date(Date.UTC(2026, 10, 20, 10, index)),
       })),
-    );
+    ));
   });
   afterAll(() => ctx.close());
 

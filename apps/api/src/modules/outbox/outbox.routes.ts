@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { count, desc } from 'drizzle-orm';
+import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { outbox } from '../../db/schema';
+import { outbox, profiles, users } from '../../db/schema';
+import type { Principal } from '../../plugins/auth';
+import { ALL_COMPANIES_ROLE } from '../../plugins/company-scope';
 import type { AppDeps } from '../../app';
 
 const outboxMessageSchema = z.object({
@@ -17,7 +19,17 @@ const outboxMessageSchema = z.object({
  * The embedded mode's mail: password-reset and invitation links, newest first, for administrators (who manage
  * users) to pass on when there is no mail server.
  */
-export function outboxRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+/**
+ * A set-password link is the account it opens: a reader sees (besides row-level security's company) only messages to
+ * users whose profile grants nothing the reader lacks (privileges.ts), never a more privileged colleague's link.
+ */
+function withinReach(reader: Principal): SQL {
+  const held = sql`array[${sql.join([...reader.permissions].map((path) => sql`${path}`), sql`, `)}]::text[]`;
+  const roleOk = reader.role === ALL_COMPANIES_ROLE ? sql`true` : sql`${profiles.roleCode} <> ${ALL_COMPANIES_ROLE}`;
+  return sql`(${profiles.id} is null or (${profiles.permissions} <@ ${held} and ${roleOk}))`;
+}
+
+export function outboxRoutes(_deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/outbox',
@@ -35,14 +47,23 @@ export function outboxRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { page, pageSize } = request.query;
+        const where = withinReach(request.principal!);
         const [rows, [totals]] = await Promise.all([
-          deps.db
-            .select()
+          request.db
+            .select({ id: outbox.id, toEmail: outbox.toEmail, subject: outbox.subject, body: outbox.body, link: outbox.link, createdAt: outbox.createdAt })
             .from(outbox)
+            .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
+            .leftJoin(profiles, eq(profiles.id, users.profileId))
+            .where(where)
             .orderBy(desc(outbox.createdAt), desc(outbox.id))
             .limit(pageSize)
             .offset((page - 1) * pageSize),
-          deps.db.select({ total: count() }).from(outbox),
+          request.db
+            .select({ total: count() })
+            .from(outbox)
+            .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
+            .leftJoin(profiles, eq(profiles.id, users.profileId))
+            .where(where),
         ]);
         return {
           items: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),

@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { ALL_PERMISSION_PATHS } from '@portal/contract';
 import type { Tx } from '../../db/client';
+import { acrossCompanies } from '../../db/scope';
 import { profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 
@@ -13,11 +14,14 @@ export async function ensureAnAdministratorRemains(tx: Tx): Promise<void> {
     ALL_PERMISSION_PATHS.map((path) => sql`${path}`),
     sql`, `,
   )}]::text[]`;
-  const [row] = await tx
-    .select({ total: count() })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.id, users.profileId))
-    .where(and(eq(users.active, true), sql`${profiles.permissions} @> ${every}`));
+  // A rule of the whole portal: counted across companies, whoever's change it checks.
+  const [row] = await acrossCompanies(tx, (all) =>
+    all
+      .select({ total: count() })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.id, users.profileId))
+      .where(and(eq(users.active, true), sql`${profiles.permissions} @> ${every}`)),
+  );
   if ((row?.total ?? 0) === 0) {
     throw new HttpProblem(
       409,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { companySchema, profileInputSchema, profileSchema, profileUpdateSchema, type Profile } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
@@ -8,6 +8,8 @@ import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
+import { profileChangeRefusals, type Refusal } from './privileges';
+import { acrossCompanies } from '../../db/scope';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
 const NAME_TAKEN = { field: 'name', message: 'Ya existe un perfil con ese nombre.' };
@@ -41,6 +43,18 @@ async function lockProfile(tx: Tx, id: string) {
   return current;
 }
 
+/** Whether users of a company other than `companyId` hold the profile: only SA may then change it. */
+async function heldInOtherCompanies(tx: Tx, profileId: string, companyId: string): Promise<boolean> {
+  const [row] = await acrossCompanies(tx, (all) =>
+    all.select({ total: count() }).from(users).where(and(eq(users.profileId, profileId), ne(users.companyId, companyId))),
+  );
+  return (row?.total ?? 0) > 0;
+}
+
+function assertAllowed(refusals: Refusal[]): void {
+  if (refusals.length > 0) throw new HttpProblem(refusals[0]!.status, 'Acceso denegado', refusals[0]!.message, refusals.map(({ field, message }) => ({ field, message })));
+}
+
 /** Profiles (role code + permission paths) and the companies a user can belong to: the user form's catalogues. */
 export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -52,7 +66,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { access: { anyPermission: [...catalogAccess.anyPermission] } },
         schema: { tags: ['usuarios'], summary: 'Perfiles con sus permisos y cuántos usuarios los tienen', response: { 200: z.object({ items: z.array(profileSchema) }) } },
       },
-      async () => ({ items: await listProfiles(deps.db) }),
+      async (request) => ({ items: await listProfiles(request.db) }),
     );
 
     app.get(
@@ -62,7 +76,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { access: { anyPermission: [...catalogAccess.anyPermission, '/catalog/contract-list', '/catalog/contract-new'] } },
         schema: { tags: ['usuarios'], summary: 'Empresas a las que puede pertenecer un usuario', response: { 200: z.object({ items: z.array(companySchema) }) } },
       },
-      async () => ({ items: await deps.db.select({ id: companies.id, code: companies.code, name: companies.name }).from(companies).orderBy(asc(companies.name)) }),
+      async (request) => ({ items: await request.db.select({ id: companies.id, code: companies.code, name: companies.name }).from(companies).orderBy(asc(companies.name)) }),
     );
 
     app.post(
@@ -73,15 +87,15 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const now = deps.clock.now();
-        const id = await deps.db.transaction(async (tx) => {
-          const [taken] = await tx.select({ id: profiles.id }).from(profiles).where(sql`lower(${profiles.name}) = ${request.body.name.toLowerCase()}`);
-          if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
-          const [created] = await tx.insert(profiles).values({ ...request.body, createdAt: now, updatedAt: now }).returning();
-          await recordAudit(tx, request, { action: 'profile.create', entity: 'profile', entityId: created!.id, after: request.body, occurredAt: now });
-          return created!.id;
-        });
-        const [profile] = await listProfiles(deps.db, id);
-        return reply.code(201).send(profile!);
+        const tx = request.db;
+        assertAllowed(profileChangeRefusals(request.principal!, null, request.body));
+        const [taken] = await tx.select({ id: profiles.id }).from(profiles).where(sql`lower(${profiles.name}) = ${request.body.name.toLowerCase()}`);
+        if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
+        const [created] = await tx.insert(profiles).values({ ...request.body, createdAt: now, updatedAt: now }).returning();
+        await recordAudit(tx, request, { action: 'profile.create', entity: 'profile', entityId: created!.id, after: request.body, occurredAt: now });
+        const [profile] = await listProfiles(tx, created!.id);
+        reply.code(201);
+        return profile!;
       },
     );
 
@@ -95,31 +109,31 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const { version, ...input } = request.body;
         const id = request.params.id;
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const current = await lockProfile(tx, id);
-          if (current.version !== version) {
-            throw new HttpProblem(409, 'El perfil cambió', 'Otra persona modificó este perfil mientras lo editabas. Recarga la página y vuelve a intentarlo.');
-          }
-          const [taken] = await tx
-            .select({ id: profiles.id })
-            .from(profiles)
-            .where(sql`lower(${profiles.name}) = ${input.name.toLowerCase()} and ${profiles.id} <> ${id}`);
-          if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
-          await tx
-            .update(profiles)
-            .set({ ...input, updatedAt: now, version: sql`${profiles.version} + 1` })
-            .where(eq(profiles.id, id));
-          await ensureAnAdministratorRemains(tx);
-          await recordAudit(tx, request, {
-            action: 'profile.update',
-            entity: 'profile',
-            entityId: id,
-            before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
-            after: input,
-            occurredAt: now,
-          });
+        const tx = request.db;
+        const current = await lockProfile(tx, id);
+        assertAllowed(profileChangeRefusals(request.principal!, { ...current, heldInOtherCompanies: await heldInOtherCompanies(tx, id, request.principal!.companyId) }, input));
+        if (current.version !== version) {
+          throw new HttpProblem(409, 'El perfil cambió', 'Otra persona modificó este perfil mientras lo editabas. Recarga la página y vuelve a intentarlo.');
+        }
+        const [taken] = await tx
+          .select({ id: profiles.id })
+          .from(profiles)
+          .where(sql`lower(${profiles.name}) = ${input.name.toLowerCase()} and ${profiles.id} <> ${id}`);
+        if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
+        await tx
+          .update(profiles)
+          .set({ ...input, updatedAt: now, version: sql`${profiles.version} + 1` })
+          .where(eq(profiles.id, id));
+        await ensureAnAdministratorRemains(tx);
+        await recordAudit(tx, request, {
+          action: 'profile.update',
+          entity: 'profile',
+          entityId: id,
+          before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
+          after: input,
+          occurredAt: now,
         });
-        const [profile] = await listProfiles(deps.db, id);
+        const [profile] = await listProfiles(tx, id);
         return profile!;
       },
     );
@@ -133,22 +147,23 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const id = request.params.id;
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const current = await lockProfile(tx, id);
-          const [holders] = await tx.select({ total: count() }).from(users).where(eq(users.profileId, id));
-          if ((holders?.total ?? 0) > 0) {
-            throw new HttpProblem(409, 'Perfil en uso', `No se puede eliminar: ${holders!.total} usuario(s) tienen este perfil. Asígnales otro primero.`);
-          }
-          await tx.delete(profiles).where(eq(profiles.id, id));
-          await recordAudit(tx, request, {
-            action: 'profile.delete',
-            entity: 'profile',
-            entityId: id,
-            before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
-            occurredAt: now,
-          });
+        const tx = request.db;
+        const current = await lockProfile(tx, id);
+        assertAllowed(profileChangeRefusals(request.principal!, { ...current, heldInOtherCompanies: await heldInOtherCompanies(tx, id, request.principal!.companyId) }, current));
+        const [holders] = await acrossCompanies(tx, (all) => all.select({ total: count() }).from(users).where(eq(users.profileId, id)));
+        if ((holders?.total ?? 0) > 0) {
+          throw new HttpProblem(409, 'Perfil en uso', `No se puede eliminar: ${holders!.total} usuario(s) tienen este perfil. Asígnales otro primero.`);
+        }
+        await tx.delete(profiles).where(eq(profiles.id, id));
+        await recordAudit(tx, request, {
+          action: 'profile.delete',
+          entity: 'profile',
+          entityId: id,
+          before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
+          occurredAt: now,
         });
-        return reply.code(204).send();
+        reply.code(204);
+        return null;
       },
     );
   };

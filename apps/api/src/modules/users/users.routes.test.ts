@@ -14,12 +14,12 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
   beforeEach(async () => {
     ctx = await createTestApp(engine);
     admin = await ctx.as('admin@demo.mx');
-    const byName = async (name: string) => (await ctx.db.select().from(profiles).where(eq(profiles.name, name)))[0]!.id;
+    const byName = async (name: string) => (await ctx.system((db) => db.select().from(profiles).where(eq(profiles.name, name))))[0]!.id;
     ids = {
       cartera: await byName('Cartera'),
       originacion: await byName('Originación'),
       admin: await byName('Administrador'),
-      company: (await ctx.db.select().from(companies))[0]!.id,
+      company: (await ctx.system((db) => db.select().from(companies)))[0]!.id,
     };
   });
   afterEach(() => ctx.close());
@@ -44,7 +44,7 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
       companyId: ids.company,
       active: index % 5 !== 0,
     }));
-    await ctx.db.insert(users).values(rows);
+    await ctx.system((db) => db.insert(users).values(rows));
   }
 
   it('pages, sorts and filters in SQL', async () => {
@@ -82,7 +82,7 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     const user = created.json<{ id: string; email: string; version: number; history: { action: string; actorEmail: string }[] }>();
     expect(user.email).toBe('nueva.persona@demo.mx');
     expect(user.history).toEqual([expect.objectContaining({ action: 'user.create', actorEmail: 'admin@demo.mx' })]);
-    const [message] = await ctx.db.select().from(outbox).where(eq(outbox.toEmail, 'nueva.persona@demo.mx'));
+    const [message] = await ctx.system((db) => db.select().from(outbox).where(eq(outbox.toEmail, 'nueva.persona@demo.mx')));
     expect(message?.link).toMatch(/\/reset-password\?token=/);
   });
 
@@ -114,7 +114,7 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json<{ detail: string }>().detail).toContain('Recarga la página');
 
-    const audit = await ctx.db.select().from(auditEvents).where(eq(auditEvents.entityId, created.id));
+    const audit = await ctx.system((db) => db.select().from(auditEvents).where(eq(auditEvents.entityId, created.id)));
     const change = audit.find((event) => event.action === 'user.update')!;
     expect(change.before).toMatchObject({ name: 'Nueva Persona', profileId: ids.cartera });
     expect(change.after).toMatchObject({ name: 'Nombre Nuevo', profileId: ids.originacion });
@@ -122,34 +122,34 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
   });
 
   it('deactivates and reactivates with the current version', async () => {
-    const [cartera] = await ctx.db.select().from(users).where(eq(users.email, 'cartera@demo.mx'));
+    const [cartera] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
     const off = await call('POST', `/api/users/${cartera!.id}/status`, { active: false, version: cartera!.version });
     expect(off.json()).toMatchObject({ active: false });
     const on = await call('POST', `/api/users/${cartera!.id}/status`, { active: true, version: cartera!.version + 1 });
     expect(on.json()).toMatchObject({ active: true, history: [expect.objectContaining({ action: 'user.reactivate' }), expect.objectContaining({ action: 'user.deactivate' })] });
   });
 
-  it('refuses to deactivate oneself and to leave the portal without an administrator', async () => {
-    const [me] = await ctx.db.select().from(users).where(eq(users.email, 'admin@demo.mx'));
+  it('refuses to deactivate oneself, to change one\'s own profile, and to edit the profile one holds', async () => {
+    const [me] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'admin@demo.mx')));
     const self = await call('POST', `/api/users/${me!.id}/status`, { active: false, version: me!.version });
     expect(self.statusCode).toBe(409);
     expect(self.json()).toMatchObject({ detail: 'No puedes desactivar tu propio usuario.' });
 
     // A second administrator tries to take the last full profile away from the first one.
-    await ctx.db.insert(users).values({ email: 'otra.admin@demo.mx', name: 'Otra', profileId: ids.cartera, companyId: ids.company });
+    await ctx.system((db) => db.insert(users).values({ email: 'otra.admin@demo.mx', name: 'Otra', profileId: ids.cartera, companyId: ids.company }));
     const other = await ctx.as('otra.admin@demo.mx');
     // Cartera cannot touch users at all…
     expect((await call('PUT', `/api/users/${me!.id}`, { ...newUser({ email: 'admin@demo.mx', profileId: ids.cartera }), version: me!.version }, other)).statusCode).toBe(403);
-    // …and the administrator cannot demote the last administrator (themself included).
+    // …and nobody changes their own profile, not even to demote themself (privileges.ts).
     const demote = await call('PUT', `/api/users/${me!.id}`, { ...newUser({ email: 'admin@demo.mx', profileId: ids.cartera }), version: me!.version });
-    expect(demote.statusCode).toBe(409);
-    expect(demote.json<{ title: string }>().title).toBe('Debe quedar un administrador');
-    const [unchanged] = await ctx.db.select().from(users).where(eq(users.id, me!.id));
+    expect(demote.statusCode).toBe(403);
+    expect(demote.json()).toMatchObject({ detail: 'No puedes cambiar tu propio perfil.' });
+    const [unchanged] = await ctx.system((db) => db.select().from(users).where(eq(users.id, me!.id)));
     expect(unchanged!.profileId).toBe(ids.admin);
 
     const stripProfile = await call('PUT', `/api/profiles/${ids.admin}`, { name: 'Administrador', roleCode: 'SA', permissions: ['/user/user-list'], version: 1 });
-    expect(stripProfile.statusCode).toBe(409);
-    expect(stripProfile.json<{ title: string }>().title).toBe('Debe quedar un administrador');
+    expect(stripProfile.statusCode).toBe(403);
+    expect(stripProfile.json()).toMatchObject({ detail: 'No puedes modificar el perfil que tú tienes.' });
   });
 
   it('exports the current filter to a real .xlsx', async () => {
@@ -187,7 +187,7 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
   });
 
   it('answers 401 without a token and 403 without the permission on every route of the module', async () => {
-    const [cartera] = await ctx.db.select().from(users).where(eq(users.email, 'cartera@demo.mx'));
+    const [cartera] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
     const routes: ['GET' | 'POST' | 'PUT' | 'DELETE', string, Json?][] = [
       ['GET', '/api/users'],
       ['GET', '/api/users/export.xlsx'],

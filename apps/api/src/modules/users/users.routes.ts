@@ -10,14 +10,16 @@ import {
   userUpdateSchema,
   type UserDetail,
 } from '@portal/contract';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
+import { acrossCompanies } from '../../db/scope';
 import { companies, profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import { sendXlsx } from '../../lib/xlsx-export';
-import { issuePasswordLink } from '../../idp/password-links';
+import { issuePasswordLink, notify } from '../../idp/password-links';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
+import { userChangeRefusals, type UserState } from './privileges';
 import { listUsers, toListItem, userFilters, userListSelect, userOrder } from './users.service';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
@@ -35,28 +37,48 @@ const snapshot = (row: { email: string; name: string | null; profileId: string; 
 
 export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    async function loadDetail(id: string): Promise<UserDetail> {
-      const [row] = await userListSelect(deps.db).where(eq(users.id, id));
+    async function loadDetail(db: Db, id: string): Promise<UserDetail> {
+      const [row] = await userListSelect(db).where(eq(users.id, id));
       if (!row) throw new HttpProblem(404, 'Usuario no encontrado', 'El usuario no existe o fue eliminado.');
-      return { ...toListItem(row), createdAt: row.createdAt.toISOString(), history: await auditHistory(deps.db, 'user', id) };
+      return { ...toListItem(row), createdAt: row.createdAt.toISOString(), history: await auditHistory(db, 'user', id) };
     }
 
-    async function assertReferences(tx: Tx, input: { profileId: string; companyId: string }) {
-      const [profile] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, input.profileId));
+    /** The profile being granted (which the privilege rules weigh) and the company, both as the actor may see them. */
+    async function loadReferences(tx: Tx, input: { profileId: string; companyId: string }) {
+      const [profile] = await tx.select().from(profiles).where(eq(profiles.id, input.profileId));
       const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, input.companyId));
       const errors = [
         ...(profile ? [] : [{ field: 'profileId', message: 'El perfil elegido ya no existe.' }]),
-        ...(company ? [] : [{ field: 'companyId', message: 'La empresa elegida no existe.' }]),
+        ...(company ? [] : [{ field: 'companyId', message: 'La empresa elegida no existe o no es la tuya.' }]),
       ];
       if (errors.length) throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', errors);
+      return profile!;
     }
 
+    /** E-mails are unique across companies (they identify a person at the identity provider). */
     async function assertEmailFree(tx: Tx, email: string, exceptId?: string) {
-      const [taken] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId ? sql`${users.id} <> ${exceptId}` : undefined));
+      const [taken] = await acrossCompanies(tx, (all) =>
+        all
+          .select({ id: users.id })
+          .from(users)
+          .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId ? sql`${users.id} <> ${exceptId}` : undefined)),
+      );
       if (taken) throw new HttpProblem(409, 'Correo ya registrado', EMAIL_TAKEN.message, [EMAIL_TAKEN]);
+    }
+
+    /** Applies the privilege rules (privileges.ts) to a change, refusing with the first rule's status. */
+    function assertAllowed(actor: Parameters<typeof userChangeRefusals>[0], before: UserState | null, after: UserState) {
+      const refusals = userChangeRefusals(actor, before, after);
+      if (refusals.length === 0) return;
+      const errors = refusals.map(({ field, message }) => ({ field, message }));
+      throw new HttpProblem(refusals[0]!.status, refusals[0]!.status === 403 ? 'Acceso denegado' : 'Cambio no permitido', refusals[0]!.message, errors);
+    }
+
+    /** The user as it is now, locked, with its profile: what the privilege rules compare against. */
+    async function lockState(tx: Tx, id: string, version: number) {
+      const before = await lockCurrent(tx, id, version);
+      const [profile] = await tx.select().from(profiles).where(eq(profiles.id, before.profileId));
+      return { row: before, state: { id, email: before.email, active: before.active, profileId: before.profileId, profile: profile! } };
     }
 
     app.get(
@@ -65,13 +87,13 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { access: { permission: '/user/user-list' } },
         schema: { tags: ['usuarios'], summary: 'Lista de usuarios (paginada, ordenada y filtrada en SQL)', querystring: userListQuerySchema, response: { 200: userListResponseSchema } },
       },
-      async (request) => listUsers(deps.db, request.query),
+      async (request) => listUsers(request.db, request.query),
     );
 
     app.get(
       '/users/export.xlsx',
       {
-        config: { access: { permission: '/user/user-list' } },
+        config: { streamsAnswer: true, access: { permission: '/user/user-list' } },
         schema: { tags: ['usuarios'], summary: 'Exporta a Excel la lista con el filtro actual', querystring: userListQuerySchema.omit({ page: true, pageSize: true }) },
       },
       async (request, reply) => {
@@ -88,7 +110,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             { header: 'Estado', key: 'status', width: 10 },
             { header: 'Último acceso', key: 'lastSignInAt', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
           ],
-          read: (offset, limit) => userListSelect(deps.db).where(where).orderBy(...order).limit(limit).offset(offset),
+          read: (offset, limit) => request.inScope((tx) => userListSelect(tx).where(where).orderBy(...order).limit(limit).offset(offset)),
           toCells: (row) => ({ ...row, status: row.active ? 'Activo' : 'Inactivo', lastSignInAt: row.lastSignInAt ?? undefined }),
         });
       },
@@ -100,7 +122,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { access: { permission: '/user/user-list' } },
         schema: { tags: ['usuarios'], summary: 'Un usuario con su historial de cambios', params: idParams, response: { 200: userDetailSchema } },
       },
-      async (request) => loadDetail(request.params.id),
+      async (request) => loadDetail(request.db, request.params.id),
     );
 
     app.post(
@@ -112,20 +134,20 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const input = request.body;
         const now = deps.clock.now();
-        const id = await deps.db.transaction(async (tx) => {
-          await assertReferences(tx, input);
-          await assertEmailFree(tx, input.email);
-          const [created] = await tx
-            .insert(users)
-            .values({ ...input, createdAt: now, updatedAt: now })
-            .returning();
-          await recordAudit(tx, request, { action: 'user.create', entity: 'user', entityId: created!.id, after: snapshot(created!), occurredAt: now });
-          if (deps.authConfig.embedded && created!.active) {
-            await issuePasswordLink(tx, created!, 'invite', { issuer: deps.authConfig.issuer, now, print: deps.print ?? console.log });
-          }
-          return created!.id;
-        });
-        return reply.code(201).send(await loadDetail(id));
+        const tx = request.db;
+        const profile = await loadReferences(tx, input);
+        assertAllowed(request.principal!, null, { id: '', email: input.email, active: input.active, profileId: input.profileId, profile });
+        await assertEmailFree(tx, input.email);
+        const [created] = await tx
+          .insert(users)
+          .values({ ...input, createdAt: now, updatedAt: now })
+          .returning();
+        await recordAudit(tx, request, { action: 'user.create', entity: 'user', entityId: created!.id, after: snapshot(created!), occurredAt: now });
+        if (deps.authConfig.embedded && created!.active) {
+          await issuePasswordLink(tx, created!, 'invite', { issuer: deps.authConfig.issuer, now, print: deps.print ?? console.log });
+        }
+        reply.code(201);
+        return await loadDetail(tx, created!.id);
       },
     );
 
@@ -139,22 +161,23 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const { version, ...input } = request.body;
         const id = request.params.id;
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const before = await lockCurrent(tx, id, version);
-          if (!input.active && id === request.principal!.userId) {
-            throw new HttpProblem(409, 'No puedes desactivarte', 'No puedes desactivar tu propio usuario.', [{ field: 'active', message: 'No puedes desactivar tu propio usuario.' }]);
-          }
-          await assertReferences(tx, input);
-          await assertEmailFree(tx, input.email, id);
-          const [after] = await tx
-            .update(users)
-            .set({ ...input, updatedAt: now, version: sql`${users.version} + 1` })
-            .where(eq(users.id, id))
-            .returning();
-          await ensureAnAdministratorRemains(tx);
-          await recordAudit(tx, request, { action: 'user.update', entity: 'user', entityId: id, before: snapshot(before), after: snapshot(after!), occurredAt: now });
-        });
-        return loadDetail(id);
+        const tx = request.db;
+        const { row: before, state } = await lockState(tx, id, version);
+        const profile = await loadReferences(tx, input);
+        assertAllowed(request.principal!, state, { id, email: input.email, active: input.active, profileId: input.profileId, profile });
+        await assertEmailFree(tx, input.email, id);
+        const [after] = await tx
+          .update(users)
+          .set({ ...input, updatedAt: now, version: sql`${users.version} + 1` })
+          .where(eq(users.id, id))
+          .returning();
+        await ensureAnAdministratorRemains(tx);
+        await recordAudit(tx, request, { action: 'user.update', entity: 'user', entityId: id, before: snapshot(before), after: snapshot(after!), occurredAt: now });
+        if (before.email.toLowerCase() !== after!.email.toLowerCase()) {
+          // The old address hears of it: if the change was not wanted, its owner can tell someone.
+          await notify(tx, { companyId: after!.companyId, toEmail: before.email, subject: 'Cambió el correo de tu acceso al portal', body: `El correo de tu usuario del portal cambió de ${before.email} a ${after!.email}. Si no lo pediste, avisa de inmediato al administrador del portal.`, print: deps.print ?? console.log });
+        }
+        return loadDetail(tx, id);
       },
     );
 
@@ -168,27 +191,24 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         const { active, version } = request.body;
         const now = deps.clock.now();
-        await deps.db.transaction(async (tx) => {
-          const before = await lockCurrent(tx, id, version);
-          if (!active && id === request.principal!.userId) {
-            throw new HttpProblem(409, 'No puedes desactivarte', 'No puedes desactivar tu propio usuario.');
-          }
-          const [after] = await tx
-            .update(users)
-            .set({ active, updatedAt: now, version: sql`${users.version} + 1` })
-            .where(eq(users.id, id))
-            .returning();
-          await ensureAnAdministratorRemains(tx);
-          await recordAudit(tx, request, {
-            action: active ? 'user.reactivate' : 'user.deactivate',
-            entity: 'user',
-            entityId: id,
-            before: snapshot(before),
-            after: snapshot(after!),
-            occurredAt: now,
-          });
+        const tx = request.db;
+        const { row: before, state } = await lockState(tx, id, version);
+        assertAllowed(request.principal!, state, { ...state, active });
+        const [after] = await tx
+          .update(users)
+          .set({ active, updatedAt: now, version: sql`${users.version} + 1` })
+          .where(eq(users.id, id))
+          .returning();
+        await ensureAnAdministratorRemains(tx);
+        await recordAudit(tx, request, {
+          action: active ? 'user.reactivate' : 'user.deactivate',
+          entity: 'user',
+          entityId: id,
+          before: snapshot(before),
+          after: snapshot(after!),
+          occurredAt: now,
         });
-        return loadDetail(id);
+        return loadDetail(tx, id);
       },
     );
 

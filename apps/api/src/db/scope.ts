@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from './client';
+
+/**
+ * Whose rows a transaction may see and write. Row-level security (0005_company_scope.sql) reads it from two
+ * transaction-local settings; without them a query sees no company-owned row at all.
+ */
+export type DataScope = { companyId: string } | 'all-companies';
+
+/**
+ * Runs `work` in one transaction limited to `scope`. The settings are local to the transaction, so a pooled
+ * connection never carries one request's company into the next.
+ */
+export function withScope<T>(db: Db, scope: DataScope, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const all = scope === 'all-companies';
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select set_config('app.company_id', ${all ? '' : scope.companyId}, true), set_config('app.all_companies', ${all ? 'on' : 'off'}, true)`,
+    );
+    return work(tx);
+  });
+}
+
+/**
+ * The system's own work, across companies: sign-in and the user lookup before a company is known, the seed, expiry
+ * of pre-requests. Never reached from a user's request with that user's rights.
+ */
+export function asSystem<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return withScope(db, 'all-companies', work);
+}
+
+export interface IsolationProblem {
+  table: string;
+  problem: string;
+}
+
+/**
+ * Every table with a company_id column must have row-level security on and a policy for the application's role.
+ * The API refuses to start otherwise, and a test creates a table without one to see this fail.
+ */
+export async function checkCompanyIsolation(db: Db): Promise<IsolationProblem[]> {
+  const result = await db.execute(sql`
+    select c.relname as "table", c.relrowsecurity as rls,
+           (select count(*)::int from pg_policies p where p.schemaname = n.nspname and p.tablename = c.relname
+              and 'portal_app' = any(p.roles)) as policies
+    from information_schema.columns col
+    join pg_namespace n on n.nspname = col.table_schema
+    join pg_class c on c.relnamespace = n.oid and c.relname = col.table_name and c.relkind in ('r', 'p')
+    where col.table_schema = 'public' and col.column_name = 'company_id'
+    order by 1`);
+  const { rows } = result as unknown as { rows: { table: string; rls: boolean; policies: number }[] };
+  return rows.flatMap((row) => [
+    ...(row.rls ? [] : [{ table: row.table, problem: 'sin seguridad por fila (ENABLE ROW LEVEL SECURITY)' }]),
+    ...(row.policies > 0 ? [] : [{ table: row.table, problem: 'sin política de empresa para portal_app' }]),
+  ]);
+}
+
+/**
+ * Inside a request's scoped transaction, runs a check of a rule that spans companies (the last administrator, a
+ * unique e-mail, who else holds a profile), then restores the request's scope. Only for counting and existence
+ * checks: what it reads is never returned to the user.
+ */
+export async function acrossCompanies<D extends Db, T>(tx: D, check: (tx: D) => Promise<T>): Promise<T> {
+  const { rows: before } = (await tx.execute(sql`select current_setting('app.all_companies', true) as value`)) as unknown as { rows: { value: string | null }[] };
+  const restore = () => tx.execute(sql`select set_config('app.all_companies', ${before[0]?.value ?? 'off'}, true)`);
+  await tx.execute(sql`select set_config('app.all_companies', 'on', true)`);
+  let result: T;
+  try {
+    result = await check(tx);
+  } catch (error) {
+    // The transaction is aborted after a database error: nothing can run in it, and it will roll back anyway.
+    await restore().catch(() => undefined);
+    throw error;
+  }
+  await restore();
+  return result;
+}
