@@ -17,6 +17,7 @@ import type { AuthConfig } from '@portal/contract';
 import type { Db } from './db/client';
 import { installAuth, type RegisteredRoute, type TokenVerifier } from './plugins/auth';
 import { installErrorHandling, sendProblem } from './plugins/errors';
+import { installInputHygiene } from './plugins/input-hygiene';
 import { coreRoutes } from './modules/core/core.routes';
 import { healthRoutes, APP_VERSION } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
@@ -64,6 +65,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // One spelling per route: "//api//users/" reaches /api/users and meets its access rule (plugins/auth.ts).
+    routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
+    rewriteUrl: (request) => originFormPath(request.url ?? '/'),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -74,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // gzip/brotli for the SPA's assets and JSON answers: the browser downloads what the budget measures.
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);
+  installInputHygiene(app);
   const registeredRoutes = installAuth(app, { db: deps.db, verifier: deps.verifier });
 
   await app.register(fastifySwagger, {
@@ -112,7 +117,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const webDist = deps.webDist && existsSync(path.join(deps.webDist, 'index.html')) ? deps.webDist : undefined;
   if (webDist) {
-    await app.register(fastifyStatic, {
+    await app.register(async (assets) => {
+      // The built SPA's files are public (the sign-in page needs them); declared so, like every other route.
+      assets.addHook('onRoute', (route) => {
+        route.config = { ...route.config, access: { public: true } };
+      });
+      await assets.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
       index: false,
@@ -120,11 +130,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
+      });
     });
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api') || request.url.startsWith('/oidc');
+    const isApi = /^\/(api|oidc)(\/|$)/i.test(decodedPath(request.url));
     if (!isApi && webDist && request.method === 'GET') {
       // Client-side routes (/home, /user/user-list, unknown paths too: the SPA shows its 404 page).
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
@@ -133,4 +144,28 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   return Object.assign(app, { registeredRoutes }) as unknown as App;
+}
+
+/**
+ * The request target as a path: an absolute-form target ("GET http://host/api/users", which a proxy may send) becomes
+ * its path, so it is routed, and guarded, like the path itself. Anything else that is not a path is left to 404.
+ */
+function originFormPath(url: string): string {
+  if (url.startsWith('/')) return url;
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
+}
+
+/** The path part, percent-decoded where it can be, for deciding what kind of 404 to answer. */
+function decodedPath(url: string): string {
+  const path = (url.split('?')[0] ?? '').replace(/\/{2,}/g, '/');
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

@@ -76,6 +76,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (pgError?.code === '23505') {
       return sendProblem(request, reply, 409, 'Registro duplicado', 'Ya existe un registro con esos datos.');
     }
+    if (pgError?.code === '42501') {
+      // Row-level security refused a write into another company's data (db/scope.ts).
+      return sendProblem(request, reply, 403, 'Acceso denegado', 'El registro pertenece a otra empresa.');
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type).
@@ -95,4 +99,19 @@ export function installErrorHandling(app: FastifyInstance): void {
       `Ocurrió un error inesperado. Si continúa, comunica este folio a soporte: ${request.id}`,
     );
   });
+}
+
+/**
+ * Reads a multipart body, turning the parser's own failures (a missing boundary, a cut-off part, a malformed header)
+ * into a 400 that says so, instead of a 500. Refusals the reader throws on purpose pass through.
+ */
+export async function readMultipart<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof HttpProblem) throw error;
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500 && status !== 400) throw error;
+    throw new HttpProblem(400, 'Formulario mal formado', 'El formulario (multipart/form-data) llegó incompleto o mal formado. Vuelve a enviarlo.');
+  }
 }

@@ -21,7 +21,7 @@ import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, companies } from '../../db/schema';
 import { productRows } from '../../db/seed-agreements';
 import { trimNumeric } from '../../db/numeric';
-import { HttpProblem } from '../../plugins/errors';
+import { HttpProblem, readMultipart } from '../../plugins/errors';
 import { sendXlsx } from '../../lib/xlsx-export';
 import { containsPattern } from '../../db/like';
 import type { AppDeps } from '../../app';
@@ -304,7 +304,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el layout y el archivo como formulario (multipart/form-data).');
-        const part = await request.file();
+        const part = await readMultipart(() => request.file());
         if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta un archivo de muestra.');
         const layoutField = part.fields.layout;
         const layoutText = layoutField && 'value' in layoutField ? String(layoutField.value) : '';
@@ -323,7 +323,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             layout.error.issues.map((issue) => ({ field: ['layout', ...issue.path].join('.'), message: issue.message })),
           );
         }
-        const content = await part.toBuffer();
+        const content = await readMultipart(() => part.toBuffer());
         if (part.file.truncated) throw new HttpProblem(413, 'Archivo demasiado grande', 'La muestra puede pesar hasta 5 MB.');
         try {
           const rows = await parsePaymentFile(content, layout.data);

@@ -23,7 +23,8 @@ import {
   type RequestSummary,
 } from '@portal/contract';
 import { agreementProducts, agreements, clients, credits, preRequests, requestDocuments, requests, users } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
+import { HttpProblem, readMultipart } from '../../plugins/errors';
+import { assertSafeText } from '../../plugins/input-hygiene';
 import type { AppDeps } from '../../app';
 import { auditHistory } from '../audit/audit';
 import { containsPattern, prefixPattern } from '../../db/like';
@@ -103,15 +104,17 @@ async function readCapture(request: FastifyRequest): Promise<{ data: unknown; do
   let data: unknown = undefined;
   const documents: UploadedDocument[] = [];
   const errors: FieldError[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === 'field') {
-      if (part.fieldname === 'data') data = part.value;
-      continue;
+  await readMultipart(async () => {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'data') data = part.value;
+        continue;
+      }
+      const checked = await readFilePart(part, part.fieldname);
+      if ('field' in checked) errors.push(checked);
+      else documents.push(checked);
     }
-    const checked = await readFilePart(part, part.fieldname);
-    if ('field' in checked) errors.push(checked);
-    else documents.push(checked);
-  }
+  });
   if (errors.length > 0) throw new HttpProblem(400, 'Documentos no válidos', 'Revisa los documentos marcados; no se guardó nada.', errors);
   return { data, documents };
 }
@@ -133,6 +136,7 @@ function parseData(data: unknown) {
     json = undefined;
   }
   if (json === undefined) throw new HttpProblem(400, 'Datos inválidos', 'Envía los datos de la solicitud (campo "data", JSON) antes de los documentos.');
+  assertSafeText(json);
   const parsed = requestCreateSchema.safeParse(json);
   if (!parsed.success) {
     throw new HttpProblem(
