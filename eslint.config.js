@@ -28,4 +28,19 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    // Data is reached through request.db: one transaction per request, limited to the user's company by row-level
+    // security (apps/api/src/db/scope.ts). A second handle inside a handler would escape the request's transaction
+    // (and, on PGlite's single connection, wait for it forever).
+    files: ['apps/api/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='deps'][property.name='db']",
+          message: 'Modules reach data through request.db (the request transaction, scoped by row-level security), never deps.db.',
+        },
+      ],
+    },
+  },
 );

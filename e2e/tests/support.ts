@@ -6,6 +6,7 @@ export const ACCOUNTS = {
   cartera: { email: 'cartera@demo.mx', password: 'Cartera2026' },
   mesa: { email: 'mesa@demo.mx', password: 'MesaControl2026' },
   sinPermisos: { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026' },
+  plus: { email: 'plus@demo.mx', password: 'NominaPlus2026' },
 } as const;
 
 export const SESSION_KEY = 'portfolio-admin';

@@ -123,15 +123,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         route.config = { ...route.config, access: { public: true } };
       });
       await assets.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      setHeaders: (res, filePath) => {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
+        root: webDist,
+        wildcard: false,
+        index: false,
+        setHeaders: (res, filePath) => {
+          const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
       });
     });
+    // The not-found handler serves index.html for the SPA's own routes: only the reply decorator, no routes.
+    await app.register(fastifyStatic, { root: webDist, serve: false });
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -17,14 +17,14 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           response: { 200: healthSchema, 503: healthSchema },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
         const started = performance.now();
         let ok = true;
         try {
-          await pingDatabase(deps.db);
+          await request.inScope((tx) => pingDatabase(tx));
         } catch (error) {
           ok = false;
-          _request.log.error({ err: error }, 'database ping failed');
+          request.log.error({ err: error }, 'database ping failed');
         }
         const latencyMs = Math.round((performance.now() - started) * 10) / 10;
         return reply.code(ok ? 200 : 503).send({
