@@ -23,7 +23,7 @@ if (!postgres) {
 const { database } = postgres;
 try {
   await seedDemo(database.db);
-  await seedDemoPortfolio(database.db, new Date(), 3000);
+  await seedDemoPortfolio(database.db, new Date(), 1000);
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
   const app = await buildApp({

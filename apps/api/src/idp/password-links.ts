@@ -58,6 +58,11 @@ export async function notify(
   message.print(`[correo a ${message.toEmail}] ${message.subject}`);
 }
 
+/** Spends every unused link of a user (its e-mail changed: links sent to the old address must open nothing). */
+export async function revokePasswordLinks(db: Db | Tx, userId: string, now: Date): Promise<void> {
+  await db.update(passwordTokens).set({ usedAt: now }).where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));
+}
+
 export type LinkState =
   | { valid: true; userId: string; email: string; purpose: LinkPurpose }
   | { valid: false; reason: string };

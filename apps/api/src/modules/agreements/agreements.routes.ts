@@ -229,6 +229,12 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const now = deps.clock.now();
         const tx = request.db;
         const current = await lockAgreement(tx, id, version, 'Otra persona modificó este convenio mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.');
+        if (fields.companyId !== current.companyId) {
+          // Its products, requests and credits belong to that company: an agreement does not change hands.
+          throw new HttpProblem(409, 'Cambio no permitido', 'La empresa de un convenio no se cambia; da de alta el convenio en la otra empresa.', [
+            { field: 'companyId', message: 'La empresa de un convenio no se cambia.' },
+          ]);
+        }
         // Read under the lock: the audit's "before" and the product reconciliation see the row as it is replaced.
         const before = await tx.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)).orderBy(asc(agreementProducts.position));
         await assertCompany(tx, fields.companyId);

@@ -345,6 +345,8 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const [document] = await request.db
           .select({ fileName: requestDocuments.fileName, contentType: requestDocuments.contentType, content: requestDocuments.content })
           .from(requestDocuments)
+          // Through its request: a document is shown only with a request the user may see.
+          .innerJoin(requests, eq(requests.id, requestDocuments.requestId))
           .where(and(eq(requestDocuments.requestId, request.params.id), eq(requestDocuments.kind, request.params.kind)));
         if (!document) throw new HttpProblem(404, 'Documento no encontrado', 'La solicitud no tiene ese documento.');
         reply

@@ -223,6 +223,10 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
   const current = await lockRequest(tx, actor, id, version, ['capturada'], 'editar');
   assertClabe(input.clabe);
   const companyId = await agreementCompany(tx, input.agreementId);
+  if (companyId !== current.companyId) {
+    // Its documents, client and history belong to the company that captured it.
+    throw invalid([{ field: 'agreementId', message: 'Elige un convenio de la misma empresa de la solicitud.' }]);
+  }
   const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
   if (client!.curp !== input.curp) throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
   const simulation = await simulate(tx, input, mexicoToday(now), { preRequestId: current.preRequestId, requestId: id });
@@ -230,7 +234,7 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
     .update(requests)
-    .set({ ...captured(input), clientId, companyId, simulation, installment: simulation.installment, updatedAt: now, version: sql`${requests.version} + 1` })
+    .set({ ...captured(input), clientId, simulation, installment: simulation.installment, updatedAt: now, version: sql`${requests.version} + 1` })
     .where(eq(requests.id, id));
   const { simulation: _before, ...before } = current;
   await recordAudit(tx, actor, { action: 'request.update', entity: 'request', entityId: id, before, after: captured(input), occurredAt: now });

@@ -50,7 +50,15 @@ export function outboxRoutes(_deps: AppDeps): FastifyPluginAsyncZod {
         const where = withinReach(request.principal!);
         const [rows, [totals]] = await Promise.all([
           request.db
-            .select({ id: outbox.id, toEmail: outbox.toEmail, subject: outbox.subject, body: outbox.body, link: outbox.link, createdAt: outbox.createdAt })
+            .select({
+              id: outbox.id,
+              toEmail: outbox.toEmail,
+              subject: outbox.subject,
+              body: outbox.body,
+              // A link to an address that is no longer a user's opens nothing it should: it is not shown.
+              link: sql<string | null>`case when ${profiles.id} is null then null else ${outbox.link} end`,
+              createdAt: outbox.createdAt,
+            })
             .from(outbox)
             .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
             .leftJoin(profiles, eq(profiles.id, users.profileId))

@@ -15,7 +15,7 @@ import { acrossCompanies } from '../../db/scope';
 import { companies, profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import { sendXlsx } from '../../lib/xlsx-export';
-import { issuePasswordLink, notify } from '../../idp/password-links';
+import { issuePasswordLink, notify, revokePasswordLinks } from '../../idp/password-links';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
@@ -174,6 +174,8 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         await ensureAnAdministratorRemains(tx);
         await recordAudit(tx, request, { action: 'user.update', entity: 'user', entityId: id, before: snapshot(before), after: snapshot(after!), occurredAt: now });
         if (before.email.toLowerCase() !== after!.email.toLowerCase()) {
+          // Links sent to the old address stop working: they would open the account behind the new one.
+          await revokePasswordLinks(tx, id, now);
           // The old address hears of it: if the change was not wanted, its owner can tell someone.
           await notify(tx, { companyId: after!.companyId, toEmail: before.email, subject: 'Cambió el correo de tu acceso al portal', body: `El correo de tu usuario del portal cambió de ${before.email} a ${after!.email}. Si no lo pediste, avisa de inmediato al administrador del portal.`, print: deps.print ?? console.log });
         }
