@@ -51,7 +51,11 @@ export interface AppDeps {
   webDist?: string;
   /** The process's pino logger (request logs carry the request id); none in tests. */
   logger?: FastifyBaseLogger;
+  /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); none by default. */
+  trustProxy?: boolean | number | string[];
 }
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 export type App = FastifyInstance & { registeredRoutes: RegisteredRoute[] };
 
@@ -62,7 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    // A hop count becomes Fastify's function form (its types accept no number): trust the nearest N proxies.
+    trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
