@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fastifyCompress from '@fastify/compress';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -55,6 +56,39 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
 }
 
+/**
+ * Helmet's headers with a Content-Security-Policy the SPA, the provider's pages and Swagger UI all pass: scripts
+ * only from this origin (no inline script anywhere), inline styles allowed because MUI/emotion injects them, no
+ * framing by other sites. An external provider's origin is added where the browser talks to it (discovery and
+ * token requests, the silent-renew frame).
+ */
+function securityHeaders(authConfig: AuthConfig): FastifyHelmetOptions {
+  const provider = authConfig.embedded ? [] : [new URL(authConfig.issuer).origin];
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...provider],
+        frameSrc: ["'self'", ...provider],
+        frameAncestors: ["'self'"],
+        formAction: ["'self'", ...provider],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    frameguard: { action: 'sameorigin' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // The sign-in popup must keep its opener (the portal) even when it visits an external provider.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  };
+}
+
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 export type App = FastifyInstance & { registeredRoutes: RegisteredRoute[] };
@@ -76,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
+  await app.register(fastifyHelmet, securityHeaders(deps.authConfig));
   // gzip/brotli for the SPA's assets and JSON answers: the browser downloads what the budget measures.
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);
@@ -97,7 +132,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         docs.addHook('onRoute', (route) => {
           route.config = { ...route.config, access: { public: true } };
         });
-        await docs.register(fastifySwaggerUi, { routePrefix: '/docs' });
+        // indexPrefix: the page's asset links must include /api, also when it is opened without a trailing slash.
+        await docs.register(fastifySwaggerUi, { routePrefix: '/docs', indexPrefix: '/api' });
       });
       await api.register(healthRoutes(deps));
       await api.register(sessionRoutes(deps));
@@ -121,6 +157,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       root: webDist,
       wildcard: false,
       index: false,
+      // Source maps stay on the server (vite's 'hidden' maps), for whoever reads a stack trace, not for the public.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
       setHeaders: (res, filePath) => {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -130,7 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api') || request.url.startsWith('/oidc');
-    if (!isApi && webDist && request.method === 'GET') {
+    if (!isApi && webDist && request.method === 'GET' && !request.url.split('?')[0]!.endsWith('.map')) {
       // Client-side routes (/home, /user/user-list, unknown paths too: the SPA shows its 404 page).
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

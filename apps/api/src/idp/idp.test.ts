@@ -244,6 +244,7 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     expect(confirm.body).toContain('id="op.logoutForm"');
     expect(confirm.body).toContain('<script src="/oidc/submit-logout.js"></script>');
     expect(confirm.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/i);
+    expect(String(confirm.headers['content-security-policy'])).toContain("script-src 'self'");
   });
 
   it('keeps its signing keys in the database: a second provider on the same data accepts the first one\'s tokens', async () => {
