@@ -334,6 +334,17 @@ describe.each(ENGINES)('sign-in lockout and rate limits under pressure (%s)', (e
     expect(code).toBeTruthy();
   });
 
+  it('counts only attempts that did not sign in: a success gives its hit back', async () => {
+    ctx = await createTestApp(engine, {
+      embeddedIdp: {
+        print: () => undefined,
+        rateLimits: { signInPerAddress: { limit: 2, windowMinutes: 15 }, signInPerAccount: { limit: 2, windowMinutes: 15 } },
+      },
+    });
+    // Three sign-ins of one account from one address, past both limits of two: each one succeeds.
+    for (let signIn = 0; signIn < 3; signIn += 1) await completeSignIn(ctx, browser(ctx), 'admin@demo.mx', 'Administrador2026');
+  });
+
   it('sends at most three reset mails per account per hour with the same answer, and 429 past the per-address limit', async () => {
     ctx = await createTestApp(engine, { embeddedIdp: { print: () => undefined } });
     const client = browser(ctx);

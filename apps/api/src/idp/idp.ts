@@ -12,7 +12,7 @@ import { verifyPassword, hashPassword } from './passwords';
 import { databaseAdapter } from './oidc-adapter';
 import { forgotPasswordPage, loginPage, messagePage, page, resetPasswordPage } from './pages';
 import { inspectPasswordLink, issuePasswordLink, redeemPasswordLink } from './password-links';
-import { DEFAULT_RATE_LIMITS, hitRateLimit, type IdpRateLimits } from './rate-limits';
+import { DEFAULT_RATE_LIMITS, hitRateLimit, releaseRateLimit, type IdpRateLimits } from './rate-limits';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MINUTES = 15;
@@ -214,7 +214,8 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
   async function authenticate(emailInput: string, password: string, address: string): Promise<SignInOutcome> {
     const email = emailInput.trim().toLowerCase();
     const now = clock.now();
-    for (const [key, limit] of [[`sign-in:address:${address}`, limits.signInPerAddress], [`sign-in:account:${email}`, limits.signInPerAccount]] as const) {
+    const counters = [[`sign-in:address:${address}`, limits.signInPerAddress], [`sign-in:account:${email}`, limits.signInPerAccount]] as const;
+    for (const [key, limit] of counters) {
       const outcome = await hitRateLimit(db, key, limit, now);
       if (!outcome.allowed) return tooMany(outcome.retryAfterMinutes);
     }
@@ -237,6 +238,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     if (reserved) {
       if (await verifyPassword(password, reserved.passwordHash!)) {
         await db.update(users).set({ failedAttempts: 0, lockedUntil: null }).where(eq(users.id, reserved.id));
+        for (const [key, limit] of counters) await releaseRateLimit(db, key, limit, now);
         return { accountId: reserved.id };
       }
       if (reserved.failedAttempts >= MAX_FAILED_ATTEMPTS) log.warn({ userId: reserved.id }, 'cuenta bloqueada por intentos fallidos');

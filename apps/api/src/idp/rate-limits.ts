@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rateLimits } from '../db/schema';
 
@@ -8,7 +8,10 @@ export interface RateLimit {
   windowMinutes: number;
 }
 
-/** The provider's limits; sign-in's are per 15 minutes (the lockout's span), forgot-password's per hour. */
+/**
+ * The provider's limits; sign-in's are per 15 minutes (the lockout's span) and count attempts that did not sign in
+ * (a success gives its hit back), forgot-password's are per hour.
+ */
 export interface IdpRateLimits {
   signInPerAccount: RateLimit;
   signInPerAddress: RateLimit;
@@ -27,6 +30,11 @@ export const DEFAULT_RATE_LIMITS: IdpRateLimits = {
 /** Rows older than this are of no use to any window above. */
 const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
 
+const windowOf = (now: Date, { windowMinutes }: RateLimit) => {
+  const windowMs = windowMinutes * 60_000;
+  return { windowMs, windowStart: new Date(Math.floor(now.getTime() / windowMs) * windowMs) };
+};
+
 export interface RateLimitOutcome {
   allowed: boolean;
   /** Whole minutes until the window ends, for the "try again in" message and Retry-After. */
@@ -37,9 +45,8 @@ export interface RateLimitOutcome {
  * Counts one request against `key` and says whether it is within the limit. One INSERT … ON CONFLICT … RETURNING,
  * so concurrent requests (in one process or several on one PostgreSQL) each get a distinct count and never all pass.
  */
-export async function hitRateLimit(db: Db, key: string, { limit, windowMinutes }: RateLimit, now: Date): Promise<RateLimitOutcome> {
-  const windowMs = windowMinutes * 60_000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+export async function hitRateLimit(db: Db, key: string, rule: RateLimit, now: Date): Promise<RateLimitOutcome> {
+  const { windowMs, windowStart } = windowOf(now, rule);
   const [row] = await db
     .insert(rateLimits)
     .values({ key, windowStart, count: 1 })
@@ -55,7 +62,19 @@ export async function hitRateLimit(db: Db, key: string, { limit, windowMinutes }
   // The first request of a key's window prunes what no window needs any more: a bounded, occasional delete.
   if (count === 1) await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - PRUNE_AFTER_MS)));
   return {
-    allowed: count <= limit,
+    allowed: count <= rule.limit,
     retryAfterMinutes: Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 60_000)),
   };
+}
+
+/**
+ * Gives back a hit that turned out legitimate (a successful sign-in), so the limits count failures, not an office
+ * of people signing in from one address every morning. Only ever after the hit, so it cannot open a race.
+ */
+export async function releaseRateLimit(db: Db, key: string, rule: RateLimit, now: Date): Promise<void> {
+  const { windowStart } = windowOf(now, rule);
+  await db
+    .update(rateLimits)
+    .set({ count: sql`${rateLimits.count} - 1` })
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart), gt(rateLimits.count, 0)));
 }
