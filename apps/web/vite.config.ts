@@ -9,7 +9,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for whoever debugs a build, without the comment that points browsers at them; the API
+    // does not serve *.map files.
+    sourcemap: 'hidden',
     rollupOptions: {
       // The SPA, and the tiny page the provider redirects the popup (and the silent-renew frame) to.
       input: {

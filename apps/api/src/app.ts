@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fastifyCompress from '@fastify/compress';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -52,7 +53,44 @@ export interface AppDeps {
   webDist?: string;
   /** The process's pino logger (request logs carry the request id); none in tests. */
   logger?: FastifyBaseLogger;
+  /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); none by default. */
+  trustProxy?: boolean | number | string[];
 }
+
+/**
+ * Helmet's headers with a Content-Security-Policy the SPA, the provider's pages and Swagger UI all pass: scripts
+ * only from this origin (no inline script anywhere), inline styles allowed because MUI/emotion injects them, no
+ * framing by other sites. An external provider's origin is added where the browser talks to it (discovery and
+ * token requests, the silent-renew frame).
+ */
+function securityHeaders(authConfig: AuthConfig): FastifyHelmetOptions {
+  const provider = authConfig.embedded ? [] : [new URL(authConfig.issuer).origin];
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...provider],
+        frameSrc: ["'self'", ...provider],
+        frameAncestors: ["'self'"],
+        formAction: ["'self'", ...provider],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    frameguard: { action: 'sameorigin' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // The sign-in popup must keep its opener (the portal) even when it visits an external provider.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  };
+}
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 export type App = FastifyInstance & { registeredRoutes: RegisteredRoute[] };
 
@@ -63,7 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    // A hop count becomes Fastify's function form (its types accept no number): trust the nearest N proxies.
+    trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     bodyLimit: 1024 * 1024,
     // One spelling per route: "//api//users/" reaches /api/users and meets its access rule (plugins/auth.ts).
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
@@ -75,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
+  await app.register(fastifyHelmet, securityHeaders(deps.authConfig));
   // gzip/brotli for the SPA's assets and JSON answers: the browser downloads what the budget measures.
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);
@@ -97,7 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         docs.addHook('onRoute', (route) => {
           route.config = { ...route.config, access: { public: true } };
         });
-        await docs.register(fastifySwaggerUi, { routePrefix: '/docs' });
+        // indexPrefix: the page's asset links must include /api, also when it is opened without a trailing slash.
+        await docs.register(fastifySwaggerUi, { routePrefix: '/docs', indexPrefix: '/api' });
       });
       await api.register(healthRoutes(deps));
       await api.register(sessionRoutes(deps));
@@ -126,6 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         root: webDist,
         wildcard: false,
         index: false,
+        // Source maps stay on the server (vite's 'hidden' maps), for whoever reads a stack trace, not for the public.
+        allowedPath: (pathName) => !pathName.endsWith('.map'),
         setHeaders: (res, filePath) => {
           const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
           res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -137,8 +180,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = /^\/(api|oidc)(\/|$)/i.test(decodedPath(request.url));
-    if (!isApi && webDist && request.method === 'GET') {
+    const wanted = decodedPath(request.url);
+    const isApi = /^\/(api|oidc)(\/|$)/i.test(wanted);
+    if (!isApi && webDist && request.method === 'GET' && !wanted.endsWith('.map')) {
       // Client-side routes (/home, /user/user-list, unknown paths too: the SPA shows its 404 page).
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -15,6 +15,14 @@ describe('loadConfig', () => {
       accessTokenTtl: 900,
     });
     expect(config.seedDemo).toBe(true);
+    expect(config.trustProxy).toBe(false);
+  });
+
+  it('believes proxy headers only when TRUST_PROXY says whose', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
   });
 
   it('switches to PostgreSQL and an external provider by environment, without demo data', () => {
@@ -41,6 +49,8 @@ describe('loadConfig', () => {
     [{ OIDC_ISSUER: 'ftp://idp', OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER debe empezar con https: o http: (recibido: "ftp://idp")'],
     [{ SEED_DEMO: 'quizá' }, 'Configuración inválida: SEED_DEMO debe ser true o false (recibido: "quizá")'],
     [{ ACCESS_TOKEN_TTL: '30' }, 'Configuración inválida: ACCESS_TOKEN_TTL debe ser un número de segundos entre 90 y 86400 (recibido: "30")'],
+    [{ TRUST_PROXY: 'sí' }, 'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "sí")'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "10.0.0.0/33")'],
   ])('stops with one line naming the bad value: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

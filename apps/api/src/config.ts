@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -27,6 +28,11 @@ export interface Config {
   seedDemo: boolean;
   bootstrapAdminEmail: string | null;
   webDist: string;
+  /**
+   * Which proxies' X-Forwarded-For/-Host/-Proto headers are believed (Fastify's `trustProxy`): none by default, every
+   * one (`true`), the nearest N hops, or the listed addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {}
@@ -47,6 +53,23 @@ function parseUrl(variable: string, value: string, protocols: string[]): string 
   }
   if (!protocols.includes(url.protocol)) fail(variable, `debe empezar con ${protocols.join(' o ')}`, value);
   return value.replace(/\/+$/, '');
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const valid = (entry: string) => {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (version === 0 || rest.length > 0) return false;
+    return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+  };
+  if (entries.length === 0 || !entries.every(valid)) {
+    fail('TRUST_PROXY', 'debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas', value);
+  }
+  return entries;
 }
 
 const booleanText = z.enum(['true', 'false', '1', '0']);
@@ -110,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fail('BOOTSTRAP_ADMIN_EMAIL', 'debe ser un correo electrónico', bootstrapAdminEmail);
   }
 
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
+
   return {
     port,
     host,
@@ -120,5 +145,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo,
     bootstrapAdminEmail,
     webDist: path.resolve(REPO_ROOT, 'apps/web/dist'),
+    trustProxy,
   };
 }

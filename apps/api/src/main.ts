@@ -74,6 +74,7 @@ async function start(): Promise<void> {
       accessTokenTtl: config.oidc.accessTokenTtl,
       clock: systemClock,
       log: log.child({ module: 'idp' }),
+      trustProxy: config.trustProxy !== false,
     });
     verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true });
     authConfig = { ...config.oidc, scope: `openid email profile ${API_SCOPE}`, embedded: true, passwordResetUrl: null };
@@ -102,6 +103,7 @@ async function start(): Promise<void> {
     ...(idp ? { idp: idp.plugin } : {}),
     webDist: config.webDist,
     logger: log,
+    trustProxy: config.trustProxy,
   });
 
   const shutdown = async (signal: string) => {

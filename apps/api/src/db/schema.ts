@@ -152,6 +152,21 @@ export const appSecrets = pgTable('app_secrets', {
   createdAt: createdAt(),
 });
 
+/**
+ * Fixed-window request counters (sign-in and forgot-password, per account and per address), kept in the database so
+ * that every API process behind a load balancer counts against the same limit. One row per key; a new window
+ * restarts its count. Rows of windows long gone are pruned by the code that counts.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (table) => [index('rate_limits_window_idx').on(table.windowStart)],
+);
+
 /** Convenios: the agreement with an employer (its frequency, cap, products and payment-file layout). */
 export const agreements = pgTable(
   'agreements',

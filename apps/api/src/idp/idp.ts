@@ -3,7 +3,7 @@ import Provider, { errors as oidcErrors, type Configuration, type KoaContextWith
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
 import { asSystem } from '../db/scope';
@@ -13,11 +13,15 @@ import { verifyPassword, hashPassword } from './passwords';
 import { databaseAdapter } from './oidc-adapter';
 import { forgotPasswordPage, loginPage, messagePage, page, resetPasswordPage } from './pages';
 import { inspectPasswordLink, issuePasswordLink, redeemPasswordLink } from './password-links';
+import { DEFAULT_RATE_LIMITS, hitRateLimit, releaseRateLimit, type IdpRateLimits } from './rate-limits';
 
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MINUTES = 15;
 /** The single scope of the portal's API (the resource server); the web client asks for it. */
 export const API_SCOPE = 'api';
+
+/** The sign-out page's auto-submit, served as a file so the CSP needs no inline script. */
+const LOGOUT_SCRIPT = 'submit-logout.js';
 
 export interface EmbeddedIdpOptions {
   db: Db;
@@ -34,6 +38,10 @@ export interface EmbeddedIdpOptions {
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Where the embedded mode "mails" links; the console by default. */
   print?: (line: string) => void;
+  /** Whether X-Forwarded-Host/-Proto are believed (TRUST_PROXY); off, the provider builds its URLs from the request itself. */
+  trustProxy?: boolean;
+  /** Sign-in and forgot-password limits; tests lower or raise them. */
+  rateLimits?: Partial<IdpRateLimits>;
 }
 
 export interface EmbeddedIdp {
@@ -122,7 +130,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
             body: `<p>Estamos cerrando tu sesión…</p>${form}
 <input type="hidden" form="op.logoutForm" name="logout" value="yes">
 <noscript><button type="submit" form="op.logoutForm">Cerrar sesión</button></noscript>`,
-            script: `<script>document.getElementById('op.logoutForm').submit()</script>`,
+            scriptSrc: `${mountPath}/${LOGOUT_SCRIPT}`,
           });
         },
         postLogoutSuccessSource: async (ctx) => {
@@ -188,63 +196,77 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
   };
 
   const provider = new Provider(issuer, configuration);
-  provider.proxy = true;
+  provider.proxy = options.trustProxy ?? false;
   provider.on('server_error', (_ctx: KoaContextWithOIDC, error: Error) => log.error({ err: error }, 'oidc server error'));
 
-  /** Checks the password with lockout; every path takes one scrypt, so timing does not reveal accounts. */
-  async function authenticate(emailInput: string, password: string): Promise<{ accountId: string } | { error: string }> {
+  const limits: IdpRateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const INVALID = `Correo o contraseña incorrectos. Después de ${MAX_FAILED_ATTEMPTS} intentos fallidos la cuenta se bloquea ${LOCK_MINUTES} minutos.`;
+  const tooMany = (minutes: number) => ({
+    error: `Demasiados intentos. Espera ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} e inténtalo de nuevo.`,
+    status: 429,
+    retryAfterMinutes: minutes,
+  });
+
+  type SignInOutcome = { accountId: string } | { error: string; status: number; retryAfterMinutes?: number };
+
+  /**
+   * Checks a password with rate limits and lockout. The attempt is counted in the database before the password is
+   * verified (one UPDATE that refuses a locked account), so concurrent guesses, in this process or another, can
+   * never evaluate more than MAX_FAILED_ATTEMPTS passwords. Unknown, wrong and locked all answer the same after one
+   * scrypt; only the right password of a locked account learns that it is locked.
+   */
+  async function authenticate(emailInput: string, password: string, address: string): Promise<SignInOutcome> {
     const email = emailInput.trim().toLowerCase();
     const now = clock.now();
-    const [user] = await system((tx) =>
-      tx
-        .select({
-          id: users.id,
-          passwordHash: users.passwordHash,
-          active: users.active,
-          lockedUntil: users.lockedUntil,
-          failedAttempts: users.failedAttempts,
-        })
+    const counters = [[`sign-in:address:${address}`, limits.signInPerAddress], [`sign-in:account:${email}`, limits.signInPerAccount]] as const;
+    for (const [key, limit] of counters) {
+      const outcome = await hitRateLimit(db, key, limit, now);
+      if (!outcome.allowed) return tooMany(outcome.retryAfterMinutes);
+    }
+    const lockEnd = new Date(now.getTime() + LOCK_MINUTES * 60_000);
+    const lockExpired = and(sql`${users.lockedUntil} is not null`, lte(users.lockedUntil, now));
+    const attempts = sql`case when ${lockExpired} then 1 else ${users.failedAttempts} + 1 end`;
+    const [reserved] = await system((db) =>
+      db
+      .update(users)
+      // The attempt that reaches the limit locks at once; a right password among them lifts the lock below.
+      .set({ failedAttempts: attempts, lockedUntil: sql`case when ${attempts} >= ${MAX_FAILED_ATTEMPTS} then ${lockEnd.toISOString()}::timestamptz end` })
+      .where(
+        and(
+          sql`lower(${users.email}) = ${email}`,
+          eq(users.active, true),
+          sql`${users.passwordHash} is not null`,
+          or(isNull(users.lockedUntil), lte(users.lockedUntil, now)),
+        ),
+      )
+      .returning({ id: users.id, passwordHash: users.passwordHash, failedAttempts: users.failedAttempts }),
+    );
+    if (reserved) {
+      if (await verifyPassword(password, reserved.passwordHash!)) {
+        await system((db) => db.update(users).set({ failedAttempts: 0, lockedUntil: null }).where(eq(users.id, reserved.id)));
+        for (const [key, limit] of counters) await releaseRateLimit(db, key, limit, now);
+        return { accountId: reserved.id };
+      }
+      if (reserved.failedAttempts >= MAX_FAILED_ATTEMPTS) log.warn({ userId: reserved.id }, 'cuenta bloqueada por intentos fallidos');
+      return { error: INVALID, status: 401 };
+    }
+    // Not reserved: unknown, inactive or locked. Still one scrypt, against the real hash when there is one.
+    const [locked] = await system((db) =>
+      db
+        .select({ passwordHash: users.passwordHash, lockedUntil: users.lockedUntil })
         .from(users)
-        .where(sql`lower(${users.email}) = ${email}`),
+        .where(and(sql`lower(${users.email}) = ${email}`, eq(users.active, true), gt(users.lockedUntil, now))),
     );
-    const invalid = { error: 'Correo o contraseña incorrectos.' };
-    if (!user || !user.passwordHash || !user.active) {
-      await verifyPassword(password, await decoyHash());
-      return invalid;
+    const rightPassword = await verifyPassword(password, locked?.passwordHash ?? (await decoyHash()));
+    if (locked?.lockedUntil && locked.passwordHash && rightPassword) {
+      const minutes = Math.ceil((locked.lockedUntil.getTime() - now.getTime()) / 60_000);
+      return {
+        error: `La cuenta está bloqueada por demasiados intentos fallidos. Intenta de nuevo en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} o restablece tu contraseña.`,
+        status: 401,
+      };
     }
-    if (user.lockedUntil && user.lockedUntil > now) {
-      const minutes = Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 60_000);
-      return lockedMessage(minutes);
-    }
-    if (await verifyPassword(password, user.passwordHash)) {
-      await system((tx) => tx.update(users).set({ failedAttempts: 0, lockedUntil: null }).where(eq(users.id, user.id)));
-      return { accountId: user.id };
-    }
-    // Counted in SQL so concurrent attempts cannot undercount.
-    const [counted] = await system((tx) =>
-      tx
-        .update(users)
-        .set({ failedAttempts: sql`${users.failedAttempts} + 1` })
-        .where(eq(users.id, user.id))
-        .returning({ failedAttempts: users.failedAttempts }),
-    );
-    if ((counted?.failedAttempts ?? 0) >= MAX_FAILED_ATTEMPTS) {
-      await system((tx) =>
-        tx
-          .update(users)
-          .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCK_MINUTES * 60_000) })
-          .where(eq(users.id, user.id)),
-      );
-      log.warn({ userId: user.id }, 'cuenta bloqueada por intentos fallidos');
-      return lockedMessage(LOCK_MINUTES);
-    }
-    const left = MAX_FAILED_ATTEMPTS - (counted?.failedAttempts ?? 0);
-    return { error: `Correo o contraseña incorrectos. Te ${left === 1 ? 'queda 1 intento' : `quedan ${left} intentos`} antes de que la cuenta se bloquee.` };
+    return { error: INVALID, status: 401 };
   }
-
-  const lockedMessage = (minutes: number) => ({
-    error: `La cuenta está bloqueada por demasiados intentos fallidos. Intenta de nuevo en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} o restablece tu contraseña.`,
-  });
 
   const html = (reply: FastifyReply, body: string, status = 200) =>
     reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
@@ -254,6 +276,11 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     raw.originalUrl = raw.url;
+    if (provider.proxy) {
+      // Koa believes any X-Forwarded-* header; hand it only what Fastify's TRUST_PROXY rule accepted.
+      raw.headers['x-forwarded-host'] = request.host;
+      raw.headers['x-forwarded-proto'] = request.protocol;
+    }
     raw.url = (raw.url ?? '/').slice(mountPath.length) || '/';
     if (!raw.url.startsWith('/')) raw.url = `/${raw.url}`;
     void callback(raw, reply.raw);
@@ -279,12 +306,13 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       const details = await provider.interactionDetails(request.raw, reply.raw);
       const email = request.body?.email ?? '';
       const password = request.body?.password ?? '';
-      const outcome = await authenticate(email, password);
+      const outcome = await authenticate(email, password, request.ip);
       if ('error' in outcome) {
+        if (outcome.retryAfterMinutes) reply.header('retry-after', String(outcome.retryAfterMinutes * 60));
         return html(
           reply,
           loginPage({ action: `${mountPath}/interaction/${details.uid}/login`, email, error: outcome.error, forgotUrl: `${mountPath}/forgot-password` }),
-          401,
+          outcome.status,
         );
       }
       reply.hijack();
@@ -296,6 +324,10 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       );
     });
 
+    app.get(`/${LOGOUT_SCRIPT}`, async (_request, reply) =>
+      reply.header('cache-control', 'no-cache').type('text/javascript; charset=utf-8').send("document.getElementById('op.logoutForm').submit();\n"),
+    );
+
     app.get('/forgot-password', async (_request, reply) => html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password` })));
 
     app.post<{ Body: Form }>('/forgot-password', async (request, reply) => {
@@ -303,14 +335,25 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
         return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, email, error: 'Escribe un correo electrónico válido.' }), 400);
       }
+      const now = clock.now();
+      const perAddress = await hitRateLimit(db, `forgot-password:address:${request.ip}`, limits.forgotPasswordPerAddress, now);
+      if (!perAddress.allowed) {
+        const { error, retryAfterMinutes } = tooMany(perAddress.retryAfterMinutes);
+        reply.header('retry-after', String(retryAfterMinutes * 60));
+        return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, email, error }), 429);
+      }
+      // Counted per e-mail as typed, known or not; past the limit the answer stays the same and no mail goes out.
+      const perAccount = await hitRateLimit(db, `forgot-password:account:${email}`, limits.resetMailsPerAccount, now);
       // The same answer whether or not the account exists: the page must not reveal who has one.
-      await system(async (tx) => {
-        const [user] = await tx
-          .select({ id: users.id, email: users.email, companyId: users.companyId, active: users.active })
-          .from(users)
-          .where(sql`lower(${users.email}) = ${email}`);
-        if (user?.active) await issuePasswordLink(tx, user, 'reset', { issuer, now: clock.now(), print });
-      });
+      if (perAccount.allowed) {
+        await system(async (tx) => {
+          const [user] = await tx
+            .select({ id: users.id, email: users.email, companyId: users.companyId, active: users.active })
+            .from(users)
+            .where(sql`lower(${users.email}) = ${email}`);
+          if (user?.active) await issuePasswordLink(tx, user, 'reset', { issuer, now, print });
+        });
+      }
       return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, sent: true }));
     });
 

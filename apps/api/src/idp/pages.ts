@@ -1,6 +1,6 @@
 /**
  * The embedded provider's own pages (sign-in, forgot password, reset, sign-out, errors): server-rendered,
- * Spanish, no script and no external font, styled like the portal (its blue theme and card).
+ * Spanish, no inline script and no external font, styled like the portal (its blue theme and card).
  */
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -34,11 +34,14 @@ a{color:#1e88e5}
 export interface PageOptions {
   title: string;
   body: string;
-  /** Extra markup after the card's content, e.g. an auto-submitting form. */
-  script?: string;
+  /**
+   * A script file to load after the card (the sign-out page's auto-submit). Never inline: the Content-Security-Policy
+   * allows scripts from the portal's own origin only.
+   */
+  scriptSrc?: string;
 }
 
-export function page({ title, body, script }: PageOptions): string {
+export function page({ title, body, scriptSrc }: PageOptions): string {
   return `<!doctype html>
 <html lang="es-MX">
 <head>
@@ -54,7 +57,7 @@ export function page({ title, body, script }: PageOptions): string {
 <h1>${escapeHtml(title)}</h1>
 ${body}
 </main>
-${script ?? ''}
+${scriptSrc ? `<script src="${escapeHtml(scriptSrc)}"></script>` : ''}
 </body>
 </html>`;
 }

@@ -27,6 +27,7 @@ const TYPE_BY_STATUS: Record<number, string> = {
   422: 'unprocessable',
   429: 'too-many-requests',
   500: 'internal',
+  503: 'unavailable',
 };
 
 export function sendProblem(
@@ -59,6 +60,27 @@ function isPgError(error: unknown): error is { code: string; constraint?: string
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
 }
 
+/** Connection-level failures: the database is down, restarting or unreachable, not the request's fault. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|PGlite is closed/i;
+
+/**
+ * Whether an error (or one of its causes) means the database cannot be reached: socket errors, PostgreSQL's class 08
+ * (connection exception) and 57P01–57P03 (shutting down, cannot connect now), and the drivers' own messages for a
+ * closed pool or a connection cut mid-query.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
+    const { code, message, errors } = current as { code?: unknown; message?: unknown; errors?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    // node-postgres reports a refused localhost (IPv4 and IPv6) as an AggregateError.
+    if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpProblem) {
@@ -89,6 +111,17 @@ export function installErrorHandling(app: FastifyInstance): void {
         415: 'Tipo de contenido no admitido',
       };
       return sendProblem(request, reply, status, titles[status] ?? 'Solicitud inválida', (error as Error).message);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      reply.header('retry-after', '30');
+      return sendProblem(
+        request,
+        reply,
+        503,
+        'Servicio no disponible',
+        `La base de datos no responde en este momento. Intenta de nuevo en unos minutos; si continúa, comunica este folio a soporte: ${request.id}`,
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(

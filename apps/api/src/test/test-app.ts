@@ -9,6 +9,7 @@ import { buildApp, type App, type Clock } from '../app';
 import { jwtTokenVerifier } from '../plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
 import type { Logger } from 'pino';
+import type { IdpRateLimits } from '../idp/rate-limits';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -71,6 +72,8 @@ export interface TestContext {
   system<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** `Authorization` header for a signed-in user. */
   as(email: string): Promise<{ authorization: string }>;
+  /** Closes the database under the running app, as when PostgreSQL goes down. */
+  closeDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,7 +92,14 @@ async function openEngine(engine: Engine): Promise<{ database: Database; drop: (
 /** A fresh, seeded database on the given engine and the app built on it, as `main.ts` builds it. */
 export async function createTestApp(
   engine: Engine,
-  options: { clock?: MutableClock; embeddedIdp?: { print: (line: string) => void } } = {},
+  options: {
+    clock?: MutableClock;
+    embeddedIdp?: { print: (line: string) => void; rateLimits?: Partial<IdpRateLimits> };
+    /** TRUST_PROXY, as main.ts passes it; off by default like the configuration. */
+    trustProxy?: boolean;
+    /** A built SPA folder to serve, as `npm start` does. */
+    webDist?: string;
+  } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openEngine(engine);
   const clock = options.clock ?? fixedClock();
@@ -105,6 +115,8 @@ export async function createTestApp(
         clock,
         log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger,
         print: options.embeddedIdp.print,
+        trustProxy: options.trustProxy ?? false,
+        ...(options.embeddedIdp.rateLimits ? { rateLimits: options.embeddedIdp.rateLimits } : {}),
       })
     : undefined;
   const app = await buildApp({
@@ -119,6 +131,8 @@ export async function createTestApp(
     }),
     ...(idp ? { idp: idp.plugin } : {}),
     print: options.embeddedIdp?.print ?? (() => undefined),
+    trustProxy: options.trustProxy ?? false,
+    ...(options.webDist ? { webDist: options.webDist } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',
@@ -129,6 +143,11 @@ export async function createTestApp(
     },
   });
   await app.ready();
+  let databaseOpen = true;
+  const closeDatabase = async () => {
+    if (databaseOpen) await database.close();
+    databaseOpen = false;
+  };
   return {
     app,
     db: database.db,
@@ -136,9 +155,10 @@ export async function createTestApp(
     engine,
     system: (work) => asSystem(database.db, work),
     as: async (email) => ({ authorization: `Bearer ${await signToken(email)}` }),
+    closeDatabase,
     close: async () => {
       await app.close();
-      await database.close();
+      await closeDatabase();
       await drop();
     },
   };

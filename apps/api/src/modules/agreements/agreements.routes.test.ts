@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts, auditEvents, companies } from '../../db/schema';
+import { xlsxBomb } from '../../test/zip-bomb';
 
 type Json = Record<string, unknown>;
 
@@ -159,6 +160,41 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
       rows: [{ line: 2, fields: { employeeNumber: '1001', amount: '1250.50' }, errors: [] }, { line: 3, errors: expect.arrayContaining(['Importe no válido: "abc".']) }],
     });
   });
+
+  it('answers 400 with the limit to an .xlsx that would expand to a 400 MB cell, without expanding it', async () => {
+    const boundary = 'limite456';
+    const body = Buffer.concat([
+      Buffer.from(
+        [
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="layout"',
+          '',
+          JSON.stringify({ format: 'xlsx', hasHeader: false, columns: { creditId: 1, amount: 2 } }),
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="file"; filename="bomba.xlsx"',
+          'Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          '',
+          '',
+        ].join('\r\n'),
+      ),
+      await xlsxBomb(400),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const before = process.resourceUsage().maxRSS;
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/agreements/layout-test',
+      headers: { ...admin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      status: 400,
+      title: 'Archivo fuera de los límites de lectura',
+      detail: expect.stringContaining('El archivo descomprimido ocupa más de 50 MB, el máximo que se lee.'),
+    });
+    expect((process.resourceUsage().maxRSS - before) / 1024).toBeLessThan(150);
+  }, 60_000);
 
   it('answers 401 without a token and 403 without the permission on every route of the module', async () => {
     const [jal] = (await call('GET', '/api/agreements?q=GOB-JAL')).json<{ items: { id: string }[] }>().items;

@@ -27,6 +27,7 @@ import { containsPattern } from '../../db/like';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { LayoutFileError, parsePaymentFile } from './layout-parser';
+import { SpreadsheetLimitError } from '../../lib/xlsx-read';
 import { toProduct } from './products';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
@@ -336,6 +337,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           return { rows: rows.slice(0, SAMPLE_ROWS), totalRows: rows.length, errorRows: rows.filter((row) => row.errors.length > 0).length };
         } catch (error) {
           if (error instanceof LayoutFileError) throw new HttpProblem(400, 'Archivo no legible', error.message);
+          if (error instanceof SpreadsheetLimitError) throw new HttpProblem(400, 'Archivo fuera de los límites de lectura', error.message);
           throw error;
         }
       },

@@ -2,6 +2,8 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { layoutSchema, type Layout } from '@portal/contract';
 import { LayoutFileError, parsePaymentFile, splitCsv } from './layout-parser';
+import { SpreadsheetLimitError, limitMessages } from '../../lib/xlsx-read';
+import { minimalXlsx, xlsxBomb } from '../../test/zip-bomb';
 
 const csvLayout: Layout = { format: 'csv', delimiter: ',', hasHeader: true, columns: { employeeNumber: 1, curpRfc: 2, amount: 3, period: 4 } };
 
@@ -53,6 +55,49 @@ describe('payment-file layouts', () => {
     ]);
     await expect(parsePaymentFile(content, { format: 'xlsx', sheet: 'Otra', hasHeader: true, columns: { creditId: 1, amount: 4 } })).rejects.toThrow('El archivo no tiene la hoja "Otra".');
     await expect(parsePaymentFile(Buffer.from('no soy excel'), { format: 'xlsx', hasHeader: false, columns: { creditId: 1, amount: 2 } })).rejects.toBeInstanceOf(LayoutFileError);
+  });
+
+  it('stops inflating a 400 MB cell at the limit, whatever size the zip declares, with bounded memory', async () => {
+    const bomb = await xlsxBomb(400);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const before = process.resourceUsage().maxRSS;
+    const started = performance.now();
+    const refused = parsePaymentFile(bomb, { format: 'xlsx', hasHeader: false, columns: { creditId: 1, amount: 2 } });
+    await expect(refused).rejects.toBeInstanceOf(SpreadsheetLimitError);
+    await expect(refused).rejects.toThrow('El archivo descomprimido ocupa más de 50 MB, el máximo que se lee.');
+    // The process's peak memory grew by less than the cap and a margin, not by the 400 MB the cell would take.
+    expect((process.resourceUsage().maxRSS - before) / 1024).toBeLessThan(120);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    // The same bomb declaring a 1 KB sheet is refused the same way: no declared size is believed.
+    await expect(parsePaymentFile(await xlsxBomb(400, { lie: true }), { format: 'xlsx', hasHeader: false, columns: { creditId: 1, amount: 2 } })).rejects.toThrow(
+      limitMessages().uncompressed,
+    );
+  }, 60_000);
+
+  it('reads the hand-made minimal workbook the limit tests use, so they fail for the limit and nothing else', async () => {
+    const rows = await parsePaymentFile(
+      minimalXlsx('<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>CR-1</t></is></c><c r="B1"><v>150.5</v></c></row></sheetData></worksheet>'),
+      { format: 'xlsx', sheet: 'Descuentos', hasHeader: false, columns: { creditId: 1, amount: 2 } },
+    );
+    expect(rows.map((row) => row.fields)).toEqual([{ creditId: 'CR-1', amount: '150.50' }]);
+  });
+
+  it('refuses a sheet with more rows, or a cell with more characters, than it reads', async () => {
+    const sheet = (rows: string) =>
+      minimalXlsx(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`);
+    const layout: Layout = { format: 'xlsx', hasHeader: false, columns: { creditId: 1, amount: 2 } };
+    await expect(parsePaymentFile(sheet('<row r="1"/>'.repeat(100_001)), layout)).rejects.toThrow(limitMessages().rows);
+    await expect(parsePaymentFile(sheet(`<row r="1"><c r="A1" t="inlineStr"><is><t>${'9'.repeat(1_001)}</t></is></c></row>`), layout)).rejects.toThrow(
+      'Una celda del archivo tiene más de 1,000 caracteres, el máximo que se lee por celda.',
+    );
+    // A shared string is a cell's text too, and a real workbook from exceljs is checked the same way.
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Descuentos').addRow(['CR-1', 'x'.repeat(1_001)]);
+    const content = Buffer.from(await workbook.xlsx.writeBuffer());
+    await expect(parsePaymentFile(content, layout)).rejects.toThrow(limitMessages().cell);
+    // CSV files meet the same limits.
+    await expect(parsePaymentFile(Buffer.from(`CR-1,${'1'.repeat(1_001)}\n`), { format: 'csv', delimiter: ',', hasHeader: false, columns: { creditId: 1, amount: 2 } })).rejects.toThrow(limitMessages().cell);
+    await expect(parsePaymentFile(Buffer.from('CR-1,1\n'.repeat(100_001)), { format: 'csv', delimiter: ',', hasHeader: false, columns: { creditId: 1, amount: 2 } })).rejects.toThrow(limitMessages().rows);
   });
 
   it('refuses a layout that cannot identify the credit', () => {

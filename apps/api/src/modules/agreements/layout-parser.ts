@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { LAYOUT_FIELDS, LAYOUT_FIELD_LABELS, type Layout, type LayoutField } from '@portal/contract';
+import { SPREADSHEET_LIMITS, SpreadsheetError, SpreadsheetLimitError, limitMessages, openSpreadsheet } from '../../lib/xlsx-read';
 
 /**
  * One parser for every agreement's payment file: the layout (data, from the agreement) says where each field is.
@@ -99,11 +100,28 @@ function cellText(value: ExcelJS.CellValue): string {
   return String(value);
 }
 
+/** The same row and cell limits for every format (an .xlsx is also checked while it is inflated, in openSpreadsheet). */
+function checkLimits(rowCount: number, cells: string[][]): void {
+  if (rowCount > SPREADSHEET_LIMITS.maxRows) throw new SpreadsheetLimitError(limitMessages().rows);
+  if (cells.some((row) => row.some((cell) => cell.length > SPREADSHEET_LIMITS.maxCellLength))) throw new SpreadsheetLimitError(limitMessages().cell);
+}
+
+/** Inflated under a hard cap and checked before exceljs builds anything (see openSpreadsheet). */
+function measureSpreadsheet(content: Buffer): Buffer {
+  try {
+    return openSpreadsheet(content);
+  } catch (error) {
+    if (error instanceof SpreadsheetError && !(error instanceof SpreadsheetLimitError)) throw new LayoutFileError(error.message);
+    throw error;
+  }
+}
+
 export async function parsePaymentFile(content: Buffer, layout: Layout): Promise<ParsedRow[]> {
   if (layout.format === 'xlsx') {
+    const measured = measureSpreadsheet(content);
     const workbook = new ExcelJS.Workbook();
     try {
-      await workbook.xlsx.load(content as unknown as ArrayBuffer);
+      await workbook.xlsx.load(measured as unknown as ArrayBuffer);
     } catch {
       throw new LayoutFileError('El archivo no es un Excel (.xlsx) válido.');
     }
@@ -113,6 +131,7 @@ export async function parsePaymentFile(content: Buffer, layout: Layout): Promise
     sheet.eachRow({ includeEmpty: false }, (row, number) => {
       if (layout.hasHeader && number === 1) return;
       const cells = Array.from({ length: row.cellCount }, (_, index) => cellText(row.getCell(index + 1).value));
+      checkLimits(0, [cells]);
       rows.push(finish(number, cells.join(' | '), byColumns(cells, layout.columns), layout.amountInCents ?? false));
     });
     return rows;
@@ -121,12 +140,14 @@ export async function parsePaymentFile(content: Buffer, layout: Layout): Promise
   if (text.includes('\uFFFD')) throw new LayoutFileError('El archivo no está en UTF-8: guárdalo como texto UTF-8 y vuelve a intentarlo.');
   if (layout.format === 'csv') {
     const rows = splitCsv(text, layout.delimiter);
+    checkLimits(rows.length, rows.map((row) => row.cells));
     return rows
       .slice(layout.hasHeader ? 1 : 0)
       .map((row) => finish(row.line, row.raw, byColumns(row.cells, layout.columns), layout.amountInCents ?? false));
   }
-  return text
-    .split(/\r?\n/)
+  const lines = text.split(/\r?\n/);
+  checkLimits(lines.length, []);
+  return lines
     .map((raw, index) => ({ raw, line: index + 1 }))
     .filter((row) => row.raw.trim() !== '')
     .map(({ raw, line }) => {
