@@ -66,7 +66,7 @@ export function quoteLoan(input: LoanQuoteInput): LoanQuote {
   });
   let maxPayment = 0n;
   for (const row of schedule.rows) {
-    const payment = parsePositiveCents(row.payment, 'payment');
+    const payment = parseNonNegativeCents(row.payment, 'payment');
     if (payment > maxPayment) maxPayment = payment;
   }
   // The fee's IVA is not part of the CAT: what the borrower gets, for the CAT, is the amount less the fee.
