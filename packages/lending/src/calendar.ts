@@ -1,5 +1,5 @@
 import { LendingInputError } from './errors.ts';
-import { civilFromDay, dayFromCivil, daysInMonth, formatDay, parseCivil, parseDay, type DayNumber } from './dates.ts';
+import { civilFromDay, dayFromCivil, daysInMonth, formatCivil, formatDay, parseCivil, parseDay, type DayNumber } from './dates.ts';
 import { assertFrequency, type Frequency } from './frequency.ts';
 
 /**
@@ -112,6 +112,32 @@ export function nominalPaydays(c: CheckedCalendar, first: DayNumber, count: numb
     for (let r = 0; r < count; r++) days.push(first + r * step);
   }
   return days;
+}
+
+/**
+ * The same paydays written as ISO dates, straight from (year, month, day) without a round trip through day
+ * numbers: the hot path of a portfolio rebuild, when no payday has to move.
+ */
+export function nominalPaydayDates(c: CheckedCalendar, first: DayNumber, count: number): string[] {
+  if (c.frequency === 'semanal' || c.frequency === 'catorcenal') return nominalPaydays(c, first, count).map(formatDay);
+  const dates = new Array<string>(count);
+  const civil = civilFromDay(first);
+  const monthIndex = civil.year * 12 + civil.month - 1;
+  for (let r = 0; r < count; r++) {
+    if (c.frequency === 'quincenal') {
+      const half = monthIndex * 2 + (civil.day === 15 ? 0 : 1) + r;
+      const m = Math.floor(half / 2);
+      const year = Math.floor(m / 12);
+      const month = (m % 12) + 1;
+      dates[r] = formatCivil(year, month, half % 2 === 0 ? 15 : daysInMonth(year, month));
+    } else {
+      const m = monthIndex + r;
+      const year = Math.floor(m / 12);
+      const month = (m % 12) + 1;
+      dates[r] = formatCivil(year, month, Math.min(c.payDay, daysInMonth(year, month)));
+    }
+  }
+  return dates;
 }
 
 /** The nominal payday just before `payday` in the same series (the start of a regular first period). */

@@ -1,6 +1,6 @@
 import { LendingInputError } from './errors.ts';
 import { formatDay, parseCivil, parseDay } from './dates.ts';
-import { assertNominalPayday, checkCalendar, isoWeekday, movedPayday, nominalPaydays, previousNominalPayday } from './calendar.ts';
+import { assertNominalPayday, checkCalendar, isoWeekday, nominalPaydayDates, movedPayday, nominalPaydays, previousNominalPayday } from './calendar.ts';
 import { PERIODS_PER_YEAR, assertFrequency, type Frequency } from './frequency.ts';
 import { formatCents, parsePositiveCents, parseRate, ratio, type Cents, type Ratio } from './money.ts';
 
@@ -166,7 +166,10 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
   const frequency = assertFrequency(input.frequency);
   const calendar = calendarFor(frequency, input.firstDueDate, input);
   const nominalFirst = assertNominalPayday(calendar, input.firstDueDate, 'firstDueDate');
-  const dates = nominalPaydays(calendar, nominalFirst, term).map((d) => formatDay(movedPayday(calendar, d)));
+  const dates =
+    calendar.nonWorking.size === 0
+      ? nominalPaydayDates(calendar, nominalFirst, term)
+      : nominalPaydays(calendar, nominalFirst, term).map((d) => formatDay(movedPayday(calendar, d)));
 
   const periodic = ratio(annual.num, annual.den * BigInt(PERIODS_PER_YEAR[frequency]));
   const factor = installmentFactor(
