@@ -19,7 +19,6 @@ export type LendingErrorCode =
   | 'INVALID_DATE_ORDER'
   | 'INVALID_REMITTANCE_LAG'
   | 'INVALID_CALENDAR'
-  | 'INVALID_BIRTH_DATE'
   | 'PAYMENT_NOT_REVERTIBLE';
 
 export class LendingInputError extends Error {
