@@ -128,7 +128,7 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
   const frequency = assertFrequency(input.frequency);
   parseRate(input.annualRate, 'annualRate');
   const ledger = toLedger(input.installments);
-  const previousInstallments = structuredClone(input.installments);
+  const previousInstallments = copyInstallments(input.installments);
 
   const lines: AllocationLine[] = [];
   const waived: WaiverLine[] = [];
@@ -338,7 +338,17 @@ export function revertPayment(input: { installments: InstallmentState[]; payment
       'El crédito cambió después de este pago: revierta primero los pagos posteriores.',
     );
   }
-  return structuredClone(input.payment.previousInstallments);
+  return copyInstallments(input.payment.previousInstallments);
+}
+
+/** A copy deep enough that nobody's later edits reach it: amounts are strings, only `paid` and `waived` are objects. */
+function copyInstallments(installments: readonly InstallmentState[]): InstallmentState[] {
+  return installments.map((inst) => {
+    const copy: InstallmentState = { ...inst };
+    if (inst.paid !== undefined) copy.paid = { ...inst.paid };
+    if (inst.waived !== undefined) copy.waived = { ...inst.waived };
+    return copy;
+  });
 }
 
 function canonical(value: unknown): string {
