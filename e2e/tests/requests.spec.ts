@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { buildSchedule, clabeCheckDigit, nextDiscountDate } from '@portal/lending';
+import { buildSchedule, clabeCheckDigit, firstPayday } from '@portal/lending';
 import { ACCOUNTS, sidebar, signIn } from './support';
 
 const CURP = 'GOMA800101HJCRRN01';
@@ -100,7 +100,8 @@ test('pre-request → request with documents → approval by a second person →
   // Only an approved request offers Dispersar ('aprobada' alone would also match the verdict's 'pre-aprobada').
   await panel.getByRole('button', { name: 'Dispersar' }).click();
   const dialog = page.getByRole('dialog', { name: /Dispersar la solicitud/ });
-  await expect(dialog.getByLabel('Resumen de la dispersión')).toContainText(money.format(19600));
+  // 20,000.00 less the 2 % fee (400.00) and its 16 % IVA (64.00).
+  await expect(dialog.getByLabel('Resumen de la dispersión')).toContainText(money.format(19536));
   await dialog.getByRole('button', { name: 'Dispersar' }).click();
   await expect(page.getByText(/dispersada: crédito CR-\d{8}/)).toBeVisible();
   await page.getByRole('link', { name: 'Ver crédito' }).first().click();
@@ -108,7 +109,9 @@ test('pre-request → request with documents → approval by a second person →
   // The credit's schedule on screen is the one packages/lending builds for its terms.
   await expect(page).toHaveURL(/\/wallet\/credits\/credits-view\//);
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date());
-  const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: nextDiscountDate('quincenal', today) });
+  // GOB-JAL (demo seed): quincenal, 5 days of payroll cut-off; the first period is charged by days from the disbursement.
+  const first = firstPayday({ frequency: 'quincenal', cutOffLeadDays: 5 }, today);
+  const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: first.nominal, disbursementDate: today });
   // Exact: until the lazy credit screen renders, the request's own simulation table may still be on screen.
   const table = page.getByRole('table', { name: 'Tabla de amortización', exact: true });
   await expect(table.locator('tbody tr')).toHaveCount(24);
@@ -116,5 +119,5 @@ test('pre-request → request with documents → approval by a second person →
   expect(shown.map((cells) => [cells[0], ...cells.slice(2, 7)])).toEqual(
     expected.rows.map((row) => [String(row.number), ...[row.principal, row.interest, row.iva, row.payment, row.balance].map((value) => money.format(Number(value)))]),
   );
-  await expect(page.getByLabel('Resumen del crédito')).toContainText(money.format(19600));
+  await expect(page.getByLabel('Resumen del crédito')).toContainText(money.format(19536));
 });

@@ -16,6 +16,8 @@ export const SECTOR_LABELS: Record<(typeof SECTORS)[number], string> = {
   privado: 'Privado',
 };
 export const PAY_FREQUENCIES = ['semanal', 'catorcenal', 'quincenal', 'mensual'] as const;
+/** ISO weekdays of a semanal / catorcenal payday. */
+export const WEEKDAY_LABELS: Record<number, string> = { 1: 'Lunes', 2: 'Martes', 3: 'Miércoles', 4: 'Jueves', 5: 'Viernes', 6: 'Sábado', 7: 'Domingo' };
 export type PayFrequency = (typeof PAY_FREQUENCIES)[number];
 export const FREQUENCY_LABELS: Record<PayFrequency, string> = {
   semanal: 'Semanal',
@@ -58,6 +60,10 @@ export const productInputSchema = z
     minAmount: money('Monto mínimo'),
     maxAmount: money('Monto máximo'),
     maxAgeAtEnd: z.number().int('Edad máxima: número entero.').min(18, 'Edad máxima: al menos 18 años.').max(99, 'Edad máxima: a lo más 99 años.'),
+    /** Annual moratory rate on overdue principal (by days, plus IVA); 0 = none. */
+    moratoryRatePct: percent('Tasa moratoria', 300).default('0'),
+    /** Late-payment commission per overdue installment, before IVA; 0 = none. */
+    lateFee: money('Comisión por pago tardío').default('0'),
     active: z.boolean().default(true),
   })
   .refine((product) => Number(product.minAmount) <= Number(product.maxAmount), {
@@ -154,6 +160,12 @@ export const agreementInputSchema = z
     frequency: z.enum(PAY_FREQUENCIES, 'Elige la periodicidad de pago.'),
     maxDeductionPct: percent('Descuento máximo').refine((value) => Number(value) > 0, 'Descuento máximo: debe ser mayor que 0.'),
     remittanceLagDays: z.number().int('Días de tránsito: número entero.').min(0, 'Días de tránsito: 0 o más.').max(120, 'Días de tránsito: máximo 120.'),
+    /** Payroll calendar: the mensual pay day (31 = last day of the month) … */
+    payDay: z.number().int('Día de pago: número entero.').min(1, 'Día de pago: del 1 al 31.').max(31, 'Día de pago: del 1 al 31.').nullable().default(null),
+    /** … the semanal / catorcenal payday (ISO weekday, 1 = lunes … 7 = domingo) … */
+    paydayWeekday: z.number().int('Día de pago: elige un día de la semana.').min(1, 'Día de pago: elige un día de la semana.').max(7, 'Día de pago: elige un día de la semana.').nullable().default(null),
+    /** … and the days the employer needs before its payroll closes to load a new deduction. */
+    cutOffLeadDays: z.number().int('Días de anticipación al corte: número entero.').min(0, 'Días de anticipación al corte: 0 o más.').max(60, 'Días de anticipación al corte: máximo 60.').default(0),
     validFrom: isoDate('Vigente desde'),
     validTo: isoDate('Vigente hasta').nullable(),
     contacts: z.array(contactSchema).max(10, 'Máximo 10 contactos.'),
@@ -210,6 +222,8 @@ export const productSchema = z.object({
   minAmount: z.string(),
   maxAmount: z.string(),
   maxAgeAtEnd: z.number().int(),
+  moratoryRatePct: z.string(),
+  lateFee: z.string(),
   active: z.boolean(),
 });
 
@@ -225,6 +239,9 @@ export const agreementDetailSchema = z.object({
   frequency: z.enum(PAY_FREQUENCIES),
   maxDeductionPct: z.string(),
   remittanceLagDays: z.number().int(),
+  payDay: z.number().int().nullable(),
+  paydayWeekday: z.number().int().nullable(),
+  cutOffLeadDays: z.number().int(),
   validFrom: z.string(),
   validTo: z.string().nullable(),
   contacts: z.array(contactSchema),

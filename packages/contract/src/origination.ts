@@ -50,14 +50,29 @@ export const simulationSchema = z.object({
   installment: z.string(),
   cat: z.string(),
   openingFee: z.string(),
+  /** IVA of the opening commission (16 %); optional only for verdicts stored before it existed. */
+  openingFeeIva: z.string().optional(),
   netDisbursement: z.string(),
   firstDueDate: z.string(),
+  /** Days from the contracting date to the first discount, and whether that irregular period is charged by days. */
+  firstPeriodDays: z.number().int().optional(),
+  firstPeriodByDays: z.boolean().optional(),
   lastDueDate: z.string(),
   ageAtEnd: z.number().int(),
   result: z.enum(['pre-aprobada', 'rechazada']),
   reasons: z.array(eligibilityReasonSchema),
   schedule: z.array(
-    z.object({ number: z.number().int(), dueDate: z.string(), principal: z.string(), interest: z.string(), iva: z.string(), payment: z.string(), balance: z.string() }),
+    z.object({
+      number: z.number().int(),
+      dueDate: z.string(),
+      principal: z.string(),
+      interest: z.string(),
+      iva: z.string(),
+      payment: z.string(),
+      balance: z.string(),
+      /** Only on a first row charged by days: its length. */
+      days: z.number().int().optional(),
+    }),
   ),
 });
 export type Simulation = z.infer<typeof simulationSchema>;
@@ -108,10 +123,15 @@ export const originationCatalogSchema = z.object({
       name: z.string(),
       frequency: z.enum(PAY_FREQUENCIES),
       maxDeductionPct: z.string(),
+      payDay: z.number().int().nullable(),
+      paydayWeekday: z.number().int().nullable(),
+      cutOffLeadDays: z.number().int(),
       products: z.array(productSchema.omit({ active: true })),
     }),
   ),
   /** The company's business "today", from which the first discount date is placed. */
   today: z.string(),
+  /** The general daily minimum wage in force (configuration): the pay left after deductions may not fall below it. */
+  dailyMinimumWage: z.string(),
 });
 export type OriginationCatalog = z.infer<typeof originationCatalogSchema>;

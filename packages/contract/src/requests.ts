@@ -182,6 +182,7 @@ export const creditSchema = z.object({
   term: z.number().int(),
   amount: z.string(),
   openingFee: z.string(),
+  openingFeeIva: z.string(),
   principal: z.string(),
   netDisbursed: z.string(),
   installment: z.string(),

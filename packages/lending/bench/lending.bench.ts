@@ -73,7 +73,7 @@ measure('payoffQuote, partway with 2 deductions in transit', 100_000, (i) => {
 measure('allocatePayment, one deduction of a 24-installment credit', 100_000, (i) => {
   const s = quoteStates[i % quoteStates.length];
   if (s === undefined) return undefined;
-  return allocatePayment({ amount: s.installment, valueDate: '2025-06-20', disbursementDate: '2024-12-31', ivaRate: '0.16', installments: s.installments });
+  return allocatePayment({ amount: s.installment, valueDate: '2025-06-20', disbursementDate: '2024-12-31', ivaRate: '0.16', annualRate: '0.36', frequency: 'quincenal', installment: s.installment, installments: s.installments });
 });
 
 const catSchedule = buildSchedule(portfolioInput(1));

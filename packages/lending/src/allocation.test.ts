@@ -1,19 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { allocatePayment, type AllocationInput } from './allocation.ts';
+import { allocatePayment, revertPayment, type AllocationInput } from './allocation.ts';
+import { closeBusinessDay } from './day-close.ts';
 import { LendingInputError } from './errors.ts';
 import { installmentsFromSchedule, type InstallmentState } from './ledger.ts';
 import { formatCents } from './money.ts';
 import { payoffQuote } from './payoff.ts';
 import { buildSchedule } from './schedule.ts';
-import { cents, creditStateArb, owedTotal } from './test-support.ts';
+import { cents, creditStateArb, owedTotal, type CreditState } from './test-support.ts';
 
 // The quincenal golden loan of schedule.test.ts: 10,000.00 at 36 %, 24 fortnights from 2024-01-15,
 // disbursed 2023-12-31. Installments 1–3: 513.27 = 339.27 + 150.00 + 24.00, 345.17 + 144.91 + 23.19,
 // 351.18 + 139.73 + 22.36; the last, 24 (2024-12-31): 504.45 + 7.57 + 1.21 = 513.23.
 const schedule = buildSchedule({ principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' });
 const fresh = installmentsFromSchedule(schedule);
-const base = { disbursementDate: '2023-12-31', ivaRate: '0.16', installments: fresh };
+const base = {
+  disbursementDate: '2023-12-31',
+  ivaRate: '0.16',
+  annualRate: '0.36',
+  frequency: 'quincenal' as const,
+  installment: '513.27',
+  installments: fresh,
+};
+
+/**
+ * Second, deliberately plain implementation of DOMAIN §1's rows for a balance and a fixed installment:
+ * interest = round(balance × 0.36 / 24), IVA = round(interest × 0.16), principal = installment − both,
+ * the last deduction taking whatever balance is left. Exact integers only; used as the golden reference.
+ */
+function referenceRemaining(balanceCents: bigint, installmentCents: bigint): bigint[] {
+  const payments: bigint[] = [];
+  let balance = balanceCents;
+  while (balance > 0n) {
+    const interest = (balance * 36n * 2n + 2400n) / (2400n * 2n); // round half up of balance × 36 / 2400
+    const iva = (interest * 16n * 2n + 100n) / 200n; // round half up of interest × 16 / 100
+    let principal = installmentCents - interest - iva;
+    if (principal > balance) principal = balance;
+    payments.push(principal + interest + iva);
+    balance -= principal;
+  }
+  return payments;
+}
 
 function lines(result: ReturnType<typeof allocatePayment>): Array<[number, string, string, string]> {
   return result.lines.map((l) => [l.installment, l.component, l.amount, l.step]);
@@ -42,41 +69,51 @@ describe('allocatePayment golden cases', () => {
     ]);
   });
 
-  it('an advance pays the accrued interest of the current period, then the principal of the last installment', () => {
-    const r = allocatePayment({ ...base, amount: '1200.00', valueDate: '2024-02-01' });
-    // Installments 1 and 2 are due: 1,026.54. Installment 3 runs 2024-01-31 → 2024-02-15 (15 days); one day
-    // has elapsed: 139.73 × 1 / 15 = 9.3153 → 9.32, IVA 1.4912 → 1.49. The remaining 162.65 prepays the
-    // principal of installment 24 (504.45), which keeps its interest until that principal is fully repaid.
-    expect(lines(r)).toEqual([
-      [1, 'interest', '150.00', 'due'],
-      [1, 'iva', '24.00', 'due'],
-      [1, 'principal', '339.27', 'due'],
-      [2, 'interest', '144.91', 'due'],
-      [2, 'iva', '23.19', 'due'],
-      [2, 'principal', '345.17', 'due'],
-      [3, 'interest', '9.32', 'accrued'],
-      [3, 'iva', '1.49', 'accrued'],
-      [24, 'principal', '162.65', 'prepayment'],
-    ]);
-    expect(r.waived).toEqual([]);
-    expect(r.applied).toBe('1200.00');
+  it('issue 13 #1: installment plus 5,000.00 on 2024-01-15 leaves 10 deductions totalling 5,117.10 on the new balance', () => {
+    const r = allocatePayment({ ...base, amount: '5513.27', valueDate: '2024-01-15' });
+    // 513.27 pays installment 1; 5,000.00 reduces the saldo insoluto 9,660.73 → 4,660.73.
+    expect(lines(r).slice(3)).toEqual([[2, 'principal', '5000.00', 'prepayment']]);
+    expect(r.prepaidPrincipal).toBe('5000.00');
+    const owedRows = r.installments.map((inst) => owedTotal([inst])).filter((owed) => owed > 0n);
+    // Reference: 4,660.73 × 0.015 = 69.91, IVA 11.19, principal 432.17 … nine deductions of 513.27 and a
+    // last one of 497.67 (the issue's independent review: 10 deductions, 5,117.10).
+    const reference = referenceRemaining(466073n, 51327n);
+    expect(reference.length).toBe(10);
+    expect(reference.reduce((sum, p) => sum + p, 0n)).toBe(511710n);
+    expect(owedRows).toEqual(reference);
+    expect(r.installments.filter((inst) => inst.clearedByPrepayment).map((inst) => inst.number)).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    // The payoff the same day agrees with the ledger: the new balance, nothing accrued yet.
+    const quote = payoffQuote({ creditAmount: '10000.00', installment: '513.27', disbursementDate: base.disbursementDate, ivaRate: '0.16', installments: r.installments, quoteDate: '2024-01-15' });
+    expect(quote.totalAmount).toBe('4660.73');
+    expect(quote.paymentsMade).toBe(1);
   });
 
-  it('prepaying the whole principal of the last installment shortens the term and waives its interest', () => {
-    const r = allocatePayment({ ...base, amount: '1000.00', valueDate: '2024-01-15' });
-    // 513.27 pays installment 1; installment 2 (2024-01-31) has accrued nothing on its first day;
-    // 486.73 then goes to principal from the end: 24 needs 504.45, so it takes all 486.73.
-    expect(lines(r).slice(3)).toEqual([[24, 'principal', '486.73', 'prepayment']]);
-    const r2 = allocatePayment({ ...base, amount: '1100.00', valueDate: '2024-01-15' });
-    // 586.73: installment 24's principal 504.45 in full (its 7.57 + 1.21 waived), 82.28 to 23's principal.
-    expect(lines(r2).slice(3)).toEqual([
-      [24, 'principal', '504.45', 'prepayment'],
-      [23, 'principal', '82.28', 'prepayment'],
+  it('a prepayment with the lower-installment option keeps the term and lowers the deduction', () => {
+    const r = allocatePayment({ ...base, amount: '5513.27', valueDate: '2024-01-15', prepaymentOption: 'lower-installment' });
+    // 4,660.73 over the 23 remaining fortnights: j = 0.015 × 1.16 = 0.0174,
+    // 4,660.73 × 0.0174 / (1 − 1.0174^−23) = 247.620995… → 247.62 (exact fractions, Python's fractions module).
+    expect(r.installment).toBe('247.62');
+    const owed = r.installments.slice(1).map((inst) => owedTotal([inst]));
+    expect(owed).toHaveLength(23);
+    expect(owed.slice(0, -1).every((o) => o === 24762n)).toBe(true);
+  });
+
+  it('mid-period: the current period is charged on the old balance before the payment and the new one after', () => {
+    const r = allocatePayment({ ...base, amount: '1200.00', valueDate: '2024-02-01' });
+    // Installments 1 and 2 are due: 1,026.54. Installment 3 runs 2024-01-31 → 2024-02-15 (15 days); one day
+    // has elapsed: 139.73 × 1 / 15 = 9.3153 → 9.32, IVA 1.4912 → 1.49. The remaining 162.65 is prepaid:
+    // balance 9,315.56 → 9,152.91. Installment 3 then owes 9,152.91 × 0.015 × 14/15 = 128.14074 → 128.14
+    // interest, IVA 20.5024 → 20.50, and principal 513.27 − 128.14 − 20.50 = 364.63.
+    expect(lines(r).slice(6)).toEqual([
+      [3, 'interest', '9.32', 'accrued'],
+      [3, 'iva', '1.49', 'accrued'],
+      [3, 'principal', '162.65', 'prepayment'],
     ]);
-    expect(r2.waived).toEqual([
-      { installment: 24, component: 'interest', amount: '7.57' },
-      { installment: 24, component: 'iva', amount: '1.21' },
-    ]);
+    const third = r.installments[2]!;
+    expect(cents(third.interest) - cents(third.paid?.interest ?? '0.00')).toBe(12814n);
+    expect(cents(third.iva) - cents(third.paid?.iva ?? '0.00')).toBe(2050n);
+    expect(cents(third.principal) - cents(third.paid?.principal ?? '0.00')).toBe(36463n);
+    expect(r.applied).toBe('1200.00');
   });
 
   it('money beyond the payoff is a sobrepago: reported, never swallowed', () => {
@@ -85,10 +122,24 @@ describe('allocatePayment golden cases', () => {
     expect([r.applied, r.overpayment, r.paidOff]).toEqual(['10000.00', '0.00', true]);
     const extra = allocatePayment({ ...base, amount: '10050.25', valueDate: '2023-12-31' });
     expect([extra.applied, extra.overpayment, extra.paidOff]).toEqual(['10000.00', '50.25', true]);
-    // Future interest of every installment is waived once the credit is paid off.
-    expect(extra.waived.filter((w) => w.component === 'interest')).toHaveLength(24);
+    expect(owedTotal(extra.installments)).toBe(0n);
     const again = allocatePayment({ ...base, installments: extra.installments, amount: '100.00', valueDate: '2024-01-15' });
     expect([again.applied, again.overpayment, again.paidOff]).toEqual(['0.00', '100.00', true]);
+  });
+
+  it('issue 13 #8: reverting a payment restores the exact prior state, and a liquidado credit owes again', () => {
+    const paidThrough2 = allocatePayment({ ...base, amount: '1026.54', valueDate: '2024-01-31' }).installments;
+    const payoff = allocatePayment({ ...base, installments: paidThrough2, amount: '9434.43', valueDate: '2024-02-11' });
+    expect(payoff.paidOff).toBe(true);
+    const closedPaid = closeBusinessDay({ businessDate: '2024-02-11', credits: [{ id: 'c', status: 'vigente', installments: payoff.installments }], deductions: [] });
+    expect(closedPaid.credits[0]?.status).toBe('liquidado');
+    const reverted = revertPayment({ installments: payoff.installments, payment: payoff });
+    expect(reverted).toEqual(paidThrough2);
+    // Installment 3 (2024-02-15) unpaid: on 2024-03-01 the credit is vigente again with 15 days past due.
+    const closed = closeBusinessDay({ businessDate: '2024-03-01', credits: [{ id: 'c', status: 'liquidado', installments: reverted }], deductions: [] });
+    expect(closed.credits[0]).toMatchObject({ status: 'vigente', daysPastDue: 15, agingBucket: '1-30' });
+    // A payment whose credit changed since cannot be reverted (revert the later one first).
+    expect(() => revertPayment({ installments: paidThrough2, payment: payoff })).toThrowError(LendingInputError);
   });
 
   it('the default waterfall takes moratory interest and fees before interest and principal', () => {
@@ -136,21 +187,32 @@ describe('allocatePayment golden cases', () => {
   });
 });
 
+const creditTerms = (credit: CreditState) => ({
+  disbursementDate: credit.disbursementDate,
+  ivaRate: credit.ivaRate,
+  annualRate: credit.annualRate,
+  frequency: credit.frequency,
+  installment: credit.schedule.installment,
+});
+
 describe('allocatePayment properties', () => {
   const amountArb = fc.integer({ min: 1, max: 2_000_000 }).map((c) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`);
 
   it('never creates or loses a centavo, and what it applies is exactly what the credit stops owing', () => {
     fc.assert(
       fc.property(creditStateArb(), amountArb, (credit, amount) => {
-        const r = allocatePayment({ amount, valueDate: credit.date, disbursementDate: credit.disbursementDate, ivaRate: credit.ivaRate, installments: credit.installments });
+        const r = allocatePayment({ amount, valueDate: credit.date, ...creditTerms(credit), installments: credit.installments });
         const lineSum = r.lines.reduce((s, l) => s + cents(l.amount), 0n);
         const waivedSum = r.waived.reduce((s, w) => s + cents(w.amount), 0n);
         const owedBefore = owedTotal(credit.installments);
         const owedAfter = owedTotal(r.installments);
+        // Without a prepayment the credit stops owing exactly what was applied or waived; a prepayment also
+        // rebuilds the future interest on the lower balance, so it can only stop owing more.
+        const exact = r.prepaidPrincipal === '0.00' ? owedBefore - owedAfter === lineSum + waivedSum : owedBefore - owedAfter >= lineSum + waivedSum - 1n * BigInt(credit.schedule.rows.length);
         return (
           lineSum === cents(r.applied) &&
           cents(r.applied) + cents(r.overpayment) === cents(amount) &&
-          owedBefore - owedAfter === lineSum + waivedSum &&
+          exact &&
           owedAfter >= 0n &&
           (cents(r.overpayment) === 0n || r.paidOff) &&
           (!r.paidOff || owedTotal(r.installments) === 0n)
@@ -167,7 +229,7 @@ describe('allocatePayment properties', () => {
         let received = 0n;
         let accounted = 0n;
         for (const amount of amounts) {
-          const r = allocatePayment({ amount, valueDate: credit.date, disbursementDate: credit.disbursementDate, ivaRate: credit.ivaRate, installments });
+          const r = allocatePayment({ amount, valueDate: credit.date, ...creditTerms(credit), installments });
           installments = r.installments;
           received += cents(amount);
           accounted += cents(r.applied) + cents(r.overpayment);
@@ -190,7 +252,7 @@ describe('allocatePayment properties', () => {
           quoteDate: credit.date,
         });
         fc.pre(cents(quote.totalAmount) > 0n);
-        const r = allocatePayment({ amount: quote.totalAmount, valueDate: credit.date, disbursementDate: credit.disbursementDate, ivaRate: credit.ivaRate, installments: credit.installments });
+        const r = allocatePayment({ amount: quote.totalAmount, valueDate: credit.date, ...creditTerms(credit), installments: credit.installments });
         return r.paidOff && r.overpayment === '0.00' && owedTotal(r.installments) === 0n;
       }),
       { numRuns: 1000 },

@@ -1,6 +1,7 @@
 import { LendingInputError } from './errors.ts';
 import { parseDay } from './dates.ts';
-import { formatCents, minCents, parsePositiveCents, type Cents } from './money.ts';
+import { PERIODS_PER_YEAR, assertFrequency, type Frequency } from './frequency.ts';
+import { formatCents, minCents, parseNonNegativeCents, parsePositiveCents, parseRate, type Cents, type Ratio } from './money.ts';
 import {
   COMPONENT_COUNT,
   COMPONENT_INDEX,
@@ -11,28 +12,34 @@ import {
   accruedInterest,
   fromLedger,
   outstanding,
+  outstandingTotal as outstandingTotalOf,
   parseIvaRate,
   toLedger,
   type Component,
   type InstallmentState,
   type LedgerInstallment,
 } from './ledger.ts';
+import { DAY_COUNT_BASE, levelInstallment } from './schedule.ts';
 
 /**
- * Payment allocation, the waterfall (DOMAIN.md, Algorithms §2).
+ * Payment allocation, the waterfall (DOMAIN.md, Algorithms §2; docs/domain.md "Payments").
  *
  * 1. Installments already due on the value date, oldest first; inside each, the components in
  *    `componentOrder` (default: moratory interest, its IVA, fees, their IVA, interest, IVA, principal).
  * 2. What is left is an advance payment. It first covers the interest (and its IVA) that the current
  *    period has accrued up to the value date, which is owed anyway;
- * 3. then the principal of the installments not yet due, **last installment first**: the deduction
- *    amount stays the same and the term shortens. An installment whose principal is fully prepaid has
- *    its future interest and IVA waived, since no balance is left to earn it.
- * 4. Once no principal and nothing due is left the credit is paid off (liquidado): the rest of the
- *    current period's interest is waived, and any money still left is a sobrepago, reported in
- *    `overpayment` and never swallowed.
+ * 3. then it is a prepayment: it reduces the saldo insoluto, and the remaining schedule is rebuilt on the
+ *    new balance from the current installment on — by default the deduction stays the same and the term
+ *    shortens (rows no longer needed are `clearedByPrepayment`); with `prepaymentOption:
+ *    'lower-installment'` the term stays and the installment falls. The current period is charged on the
+ *    old balance up to the value date and on the new balance after it, so interest is never charged on
+ *    principal already repaid.
+ * 4. Once no principal and nothing due is left the credit is paid off (liquidado): any interest not yet
+ *    earned is waived, and money still left is a sobrepago, reported in `overpayment`, never swallowed.
  *
- * The function never creates or loses a centavo: the lines plus the overpayment add up to the amount.
+ * The function never creates or loses a centavo: the lines plus the overpayment add up to the amount, and
+ * the principal charged over all rows stays the principal lent. `previousInstallments` is the exact state
+ * before the payment, which `revertPayment` restores.
  */
 export interface AllocationInput {
   /** Amount received, pesos. */
@@ -41,10 +48,19 @@ export interface AllocationInput {
   valueDate: string;
   disbursementDate: string;
   ivaRate: string;
+  /** The product's nominal annual rate (fraction) and the frequency: a prepayment rebuilds the schedule with them. */
+  annualRate: string;
+  frequency: Frequency;
+  /** The fixed deduction the employer loads (the schedule's installment). */
+  installment: string;
   installments: InstallmentState[];
   /** Waterfall inside an installment; a permutation of every component. */
   componentOrder?: readonly Component[];
+  /** What a prepayment does to the remaining schedule; default: same deduction, shorter term. */
+  prepaymentOption?: PrepaymentOption;
 }
+
+export type PrepaymentOption = 'shorter-term' | 'lower-installment';
 
 export type AllocationStep = 'due' | 'accrued' | 'prepayment';
 
@@ -72,6 +88,12 @@ export interface AllocationResult {
   /** The installments after the payment, in the order given. */
   installments: InstallmentState[];
   paidOff: boolean;
+  /** Principal prepaid by this payment (reduces the saldo insoluto). */
+  prepaidPrincipal: string;
+  /** The deduction from now on: the same one, or the lower one the employer must load ('lower-installment'). */
+  installment: string;
+  /** The installments exactly as they were before this payment (what `revertPayment` restores). */
+  previousInstallments: InstallmentState[];
 }
 
 function checkOrder(order: readonly Component[] | undefined): number[] {
@@ -103,7 +125,10 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
     throw new LendingInputError('INVALID_DATE_ORDER', 'valueDate', 'La fecha valor del pago no puede ser anterior a la disposición del crédito.');
   }
   const ivaRate = parseIvaRate(input.ivaRate);
+  const frequency = assertFrequency(input.frequency);
+  parseRate(input.annualRate, 'annualRate');
   const ledger = toLedger(input.installments);
+  const previousInstallments = copyInstallments(input.installments);
 
   const lines: AllocationLine[] = [];
   const waived: WaiverLine[] = [];
@@ -144,13 +169,38 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
     pay(current, IVA, accrued.iva - (current.paid[IVA] ?? 0n), 'accrued');
   }
 
-  // 3. Principal of future installments, last first; a fully prepaid installment's interest is waived.
-  for (let k = ledger.length - 1; k >= firstFuture && remaining > 0n; k--) {
-    const inst = ledger[k];
-    if (inst === undefined) continue;
-    pay(inst, PRINCIPAL, remaining, 'prepayment');
-    if (k !== firstFuture && outstanding(inst, PRINCIPAL) === 0n) {
-      for (let c = 0; c < COMPONENT_COUNT; c++) waive(inst, c);
+  // 3. Prepayment: the rest reduces the saldo insoluto, and the remaining schedule is rebuilt on it.
+  let prepaid = 0n;
+  let installment = parseNonNegativeCents(input.installment, 'installment');
+  if (current !== undefined && remaining > 0n) {
+    let balance = 0n;
+    for (let k = firstFuture; k < ledger.length; k++) balance += outstanding(ledger[k]!, PRINCIPAL);
+    prepaid = minCents(remaining, balance);
+    if (prepaid > 0n) {
+      // Rows already settled in advance keep what they are; the rest is rebuilt, the prepayment recorded on the first.
+      const rebuilt: number[] = [];
+      for (let k = firstFuture; k < ledger.length; k++) {
+        const inst = ledger[k]!;
+        if (!inst.cleared && outstandingTotalOf(inst) > 0n) rebuilt.push(k);
+      }
+      const target = ledger[rebuilt[0]!]!;
+      target.paid[PRINCIPAL] = (target.paid[PRINCIPAL] ?? 0n) + prepaid;
+      remaining -= prepaid;
+      lines.push({ installment: target.number, component: 'principal', amount: formatCents(prepaid), step: 'prepayment' });
+      installment = rebuildRemaining({
+        ledger,
+        rows: rebuilt,
+        from: firstFuture,
+        newBalance: balance - prepaid,
+        valueDay,
+        disbursementDay,
+        annualRate: input.annualRate,
+        ivaRate,
+        ivaRateText: input.ivaRate,
+        frequency,
+        installment,
+        option: input.prepaymentOption ?? 'shorter-term',
+      });
     }
   }
 
@@ -180,5 +230,131 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
     waived,
     installments: fromLedger(input.installments, ledger),
     paidOff,
+    prepaidPrincipal: formatCents(prepaid),
+    installment: formatCents(installment),
+    previousInstallments,
   };
+}
+
+interface RebuildInput {
+  ledger: LedgerInstallment[];
+  /** Indexes of the rows to rebuild (still owed, not cleared), in order. */
+  rows: number[];
+  /** Index of the current (first not yet due) installment. */
+  from: number;
+  newBalance: Cents;
+  valueDay: number;
+  disbursementDay: number;
+  annualRate: string;
+  ivaRate: Ratio;
+  ivaRateText: string;
+  frequency: Frequency;
+  installment: Cents;
+  option: PrepaymentOption;
+}
+
+const roundHalfUp = (num: bigint, den: bigint): bigint => (2n * num + den) / (2n * den);
+
+/**
+ * Rebuilds what is still owed on rows `from`… on the new balance (DOMAIN.md §2). Each row keeps what was
+ * paid (and waived); only what is owed is recomputed: charged = paid + waived + newly owed.
+ *
+ * The current row owes the interest accrued on the old balance up to the value date (already paid by the
+ * 'accrued' step) plus the rest of its period on the new balance, prorated by days — or, for a first period
+ * charged by days, balance × annual × days / 360. Later rows are ordinary periods: interest = round(balance
+ * × i), IVA = round(interest × IVA), principal = installment − interest − IVA, the last row taking the rest.
+ * Returns the installment in force afterwards.
+ */
+function rebuildRemaining(r: RebuildInput): Cents {
+  const annual = parseRate(r.annualRate, 'annualRate');
+  const periodic = { num: annual.num, den: annual.den * BigInt(PERIODS_PER_YEAR[r.frequency]) };
+  const ivaOf = (interest: Cents): Cents => roundHalfUp(interest * r.ivaRate.num, r.ivaRate.den);
+  const rows = r.rows.map((k) => r.ledger[k]!);
+  const current = rows[0]!;
+  // The first rebuilt row is the current period only when it is the current installment; otherwise (the
+  // current one was settled in advance) it is an ordinary period on the new balance.
+  const inCurrentPeriod = r.rows[0] === r.from;
+  const start = r.from === 0 ? r.disbursementDay : r.ledger[r.from - 1]!.dueDay;
+  const periodDays = BigInt(current.dueDay - start);
+  const restDays = BigInt(current.dueDay - r.valueDay);
+
+  let balance = r.newBalance;
+  const installment =
+    r.option === 'lower-installment' && balance > 0n
+      ? levelInstallment(balance, r.annualRate, r.ivaRateText, r.frequency, rows.length)
+      : r.installment;
+
+  // The current row's interest for its period: accrued on the old balance up to the value date, plus the
+  // rest of the period on the new balance. What was already paid of it (or waived) is credited.
+  const accrued = accruedInterest(r.ledger, r.from, r.disbursementDay, r.valueDay, r.ivaRate);
+  const restInterest =
+    periodDays <= 0n
+      ? 0n
+      : current.days !== undefined
+        ? roundHalfUp(balance * annual.num * restDays, annual.den * BigInt(DAY_COUNT_BASE))
+        : roundHalfUp(balance * periodic.num * restDays, periodic.den * periodDays);
+  // What a row already received of a component (paid in advance, or waived) is credited against it.
+  const stillOwed = (inst: LedgerInstallment, c: number, periodTotal: Cents): Cents => {
+    const owed = periodTotal - (inst.paid[c] ?? 0n) - (inst.waived[c] ?? 0n);
+    return owed > 0n ? owed : 0n;
+  };
+
+  for (let k = 0; k < rows.length; k++) {
+    const inst = rows[k]!;
+    // The period's interest: for the current period, accrued on the old balance plus the rest on the new one.
+    const interest = k === 0 && inCurrentPeriod ? accrued.interest + restInterest : roundHalfUp(balance * periodic.num, periodic.den);
+    const iva = k === 0 && inCurrentPeriod ? accrued.iva + ivaOf(restInterest) : ivaOf(interest);
+    const owedInterest = stillOwed(inst, INTEREST, interest);
+    const owedIva = stillOwed(inst, IVA, iva);
+    let principal = installment - owedInterest - owedIva;
+    if (k === rows.length - 1 || principal > balance) principal = balance;
+    else if (principal < 0n) principal = 0n;
+    balance -= principal;
+    if (k > 0 && principal === 0n && owedInterest === 0n && owedIva === 0n) {
+      // A row the shorter term no longer needs: nothing is owed on it, and it is not a payment made.
+      inst.cleared = true;
+    }
+    setOwed(inst, INTEREST, owedInterest);
+    setOwed(inst, IVA, owedIva);
+    setOwed(inst, PRINCIPAL, principal);
+  }
+  return installment;
+}
+
+function setOwed(inst: LedgerInstallment, c: number, owed: Cents): void {
+  inst.charged[c] = (inst.paid[c] ?? 0n) + (inst.waived[c] ?? 0n) + owed;
+}
+
+/**
+ * Reverts a payment (a reverted payment file): restores exactly the installments as they were before it
+ * (DOMAIN.md §2), liquidado included — the credit's status follows what is owed again at the next close.
+ * Refused when the credit changed since (a later payment depends on this one: revert that first).
+ */
+export function revertPayment(input: { installments: InstallmentState[]; payment: Pick<AllocationResult, 'installments' | 'previousInstallments'> }): InstallmentState[] {
+  if (canonical(input.installments) !== canonical(input.payment.installments)) {
+    throw new LendingInputError(
+      'PAYMENT_NOT_REVERTIBLE',
+      'installments',
+      'El crédito cambió después de este pago: revierta primero los pagos posteriores.',
+    );
+  }
+  return copyInstallments(input.payment.previousInstallments);
+}
+
+/** A copy deep enough that nobody's later edits reach it: amounts are strings, only `paid` and `waived` are objects. */
+function copyInstallments(installments: readonly InstallmentState[]): InstallmentState[] {
+  return installments.map((inst) => {
+    const copy: InstallmentState = { ...inst };
+    if (inst.paid !== undefined) copy.paid = { ...inst.paid };
+    if (inst.waived !== undefined) copy.waived = { ...inst.waived };
+    return copy;
+  });
+}
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
 }

@@ -12,7 +12,15 @@ export interface BankParticipant {
   readonly code: string;
   readonly speiCode: string;
   readonly name: string;
+  /** False for institutions that keep no client accounts (central bank, settlement and custody systems). */
+  readonly clientAccounts: boolean;
 }
+
+/**
+ * Participants that settle between institutions but hold no account a borrower could own: Banxico (001),
+ * CLS (901), Indeval (902) and CoDi Valida (903). Their CLABEs exist; a disbursement to a client cannot go there.
+ */
+const NON_CLIENT_INSTITUTIONS: ReadonlySet<string> = new Set(['001', '901', '902', '903']);
 
 const PARTICIPANTS: ReadonlyArray<readonly [code: string, speiCode: string, name: string]> = [
   ['001', '2001', 'Banxico'],
@@ -118,7 +126,7 @@ const PARTICIPANTS: ReadonlyArray<readonly [code: string, speiCode: string, name
 ];
 
 export const BANXICO_PARTICIPANTS: ReadonlyMap<string, BankParticipant> = new Map(
-  PARTICIPANTS.map(([code, speiCode, name]) => [code, { code, speiCode, name }]),
+  PARTICIPANTS.map(([code, speiCode, name]) => [code, { code, speiCode, name, clientAccounts: !NON_CLIENT_INSTITUTIONS.has(code) }]),
 );
 
 /** The participant a CLABE's first three digits name, or `undefined` when Banxico lists none. */

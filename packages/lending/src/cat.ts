@@ -1,6 +1,8 @@
 import { LendingInputError } from './errors.ts';
 import { formatCents, parseNonNegativeCents, parsePositiveCents } from './money.ts';
-import { PERIODS_PER_YEAR, type Frequency, type Schedule } from './schedule.ts';
+import { parseDay } from './dates.ts';
+import { PERIODS_PER_YEAR, type Frequency } from './frequency.ts';
+import type { Schedule } from './schedule.ts';
 
 /**
  * CAT, costo anual total (Banxico, Circular 21/2009): the annual rate that equates the net
@@ -121,17 +123,81 @@ export function computeCat(input: CatInput): string {
   return formatPercentOneDecimal(annual * 100);
 }
 
+export interface DatedCatInput {
+  netDisbursement: string;
+  disbursementDate: string;
+  /** Each payment without IVA, on its actual date. */
+  payments: Array<{ date: string; amount: string }>;
+}
+
+const DAYS_PER_YEAR = 365;
+
+/**
+ * CAT on the payments' actual times (Banxico 21/2009: times in years, here days ÷ 365), used when the first
+ * period is irregular (DOMAIN.md §1, §6): the annual rate c with Σ A_t / (1 + c)^(days_t / 365) = net.
+ * Bisection on g = 1 + c, as in `periodicIrr`; the value is strictly decreasing in g.
+ */
+export function computeCatByDates(input: DatedCatInput): string {
+  const net = Number(parsePositiveCents(input.netDisbursement, 'netDisbursement'));
+  const start = parseDay(input.disbursementDate, 'disbursementDate');
+  if (!Array.isArray(input.payments) || input.payments.length === 0) {
+    throw new LendingInputError('INVALID_PAYMENTS', 'payments', 'Para calcular el CAT se necesita al menos un pago.');
+  }
+  const flows = input.payments.map((p, t) => ({
+    years: (parseDay(p.date, `payments[${t}].date`) - start) / DAYS_PER_YEAR,
+    amount: Number(parseNonNegativeCents(p.amount, `payments[${t}].amount`)),
+  }));
+  if (flows.some((f) => f.years <= 0) || !flows.some((f) => f.amount > 0)) {
+    throw new LendingInputError('INVALID_PAYMENTS', 'payments', 'Los pagos del CAT deben ser posteriores a la disposición y al menos uno mayor que cero.');
+  }
+  const value = (g: number): number => flows.reduce((acc, f) => acc + f.amount * Math.pow(g, -f.years), 0) - net;
+  let lo = 1;
+  let hi = 1;
+  if (value(1) > 0) {
+    hi = 2;
+    while (value(hi) > 0) {
+      lo = hi;
+      hi *= 2;
+      if (hi > MAX_GROWTH) throw new LendingInputError('CAT_NOT_SOLVABLE', 'payments', 'No fue posible calcular el CAT con esos pagos.');
+    }
+  } else {
+    lo = 0.5;
+    while (!(value(lo) > 0)) {
+      hi = lo;
+      lo /= 2;
+      if (lo < 1e-12) throw new LendingInputError('CAT_NOT_SOLVABLE', 'payments', 'No fue posible calcular el CAT con esos pagos.');
+    }
+  }
+  while (hi - lo > TOLERANCE * lo) {
+    const mid = lo + (hi - lo) / 2;
+    if (mid <= lo || mid >= hi) break;
+    if (value(mid) > 0) lo = mid;
+    else hi = mid;
+  }
+  return formatPercentOneDecimal((lo + (hi - lo) / 2 - 1) * 100);
+}
+
 /**
  * CAT of a schedule: payments are principal + interest of each row (IVA excluded, as the circular
  * requires). Fees charged per period are not part of the schedule; pass them to `computeCat` directly.
+ * When the schedule's first period was charged by days, the CAT uses the payments' actual dates
+ * (`computeCatByDates`); otherwise one payment per period.
  */
 export function scheduleCat(
   schedule: Schedule,
   netDisbursement: string,
   frequency: Frequency,
+  disbursementDate?: string,
 ): string {
   const payments = schedule.rows.map((row) => {
     return formatCents(parseNonNegativeCents(row.principal, 'principal') + parseNonNegativeCents(row.interest, 'interest'));
   });
+  if (schedule.firstPeriodByDays === true && disbursementDate !== undefined) {
+    return computeCatByDates({
+      netDisbursement,
+      disbursementDate,
+      payments: schedule.rows.map((row, t) => ({ date: row.dueDate, amount: payments[t] ?? '0.00' })),
+    });
+  }
   return computeCat({ netDisbursement, payments, periodsPerYear: PERIODS_PER_YEAR[frequency] });
 }

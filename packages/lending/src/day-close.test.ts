@@ -38,13 +38,13 @@ describe('closeBusinessDay', () => {
       deductions: [],
     });
     expect(r.credits.map((c) => [c.id, c.status, c.daysPastDue, c.agingBucket])).toEqual([
-      ['late', 'vencido', 90, '61-90'],
+      ['late', 'vencido', 90, '90+'],
       ['current', 'vigente', 0, 'current'],
       ['gone', 'liquidado', 0, 'current'],
       ['was-late', 'vigente', 0, 'current'],
     ]);
     const day89 = closeBusinessDay({ businessDate: '2024-04-13', credits: [credit('late', 0)], deductions: [] });
-    expect(day89.credits[0]).toMatchObject({ status: 'vigente', daysPastDue: 89, agingBucket: '61-90' });
+    expect(day89.credits[0]).toMatchObject({ status: 'vigente', daysPastDue: 89, agingBucket: '61-89' });
   });
 
   it('moves deductions: esperado → en tránsito on the discount date → no aplicado when the lag runs out', () => {
@@ -52,7 +52,8 @@ describe('closeBusinessDay', () => {
       deduction('future', '2024-02-20'),
       deduction('today', '2024-02-15'),
       deduction('lag-left', '2024-02-13', 'en-transito'),
-      deduction('lag-over', '2024-02-12', 'en-transito'),
+      deduction('lag-last-day', '2024-02-12', 'en-transito'),
+      deduction('lag-over', '2024-02-11', 'en-transito'),
       deduction('never-remitted', '2024-02-01', 'esperado'),
       deduction('paid', '2024-02-01', 'recibido'),
       deduction('same-day-lag', '2024-02-15', 'esperado', 0),
@@ -62,11 +63,35 @@ describe('closeBusinessDay', () => {
       ['future', 'esperado', 'esperado'],
       ['today', 'esperado', 'en-transito'],
       ['lag-left', 'en-transito', 'en-transito'],
+      ['lag-last-day', 'en-transito', 'en-transito'],
       ['lag-over', 'en-transito', 'no-aplicado'],
       ['never-remitted', 'esperado', 'no-aplicado'],
       ['paid', 'recibido', 'recibido'],
-      ['same-day-lag', 'esperado', 'no-aplicado'],
+      ['same-day-lag', 'esperado', 'en-transito'],
     ]);
+  });
+
+  it('issue 13 #10: a remittance lag of 0 means the same day: en tránsito on the discount date, no aplicado the day after', () => {
+    const d = deduction('zero', '2024-02-15', 'esperado', 0);
+    const r = closeBusinessDays({ lastClosedDate: '2024-02-14', throughDate: '2024-02-16', credits: [], deductions: [d] });
+    expect(r.days.map((day) => day.deductions[0]?.state)).toEqual(['en-transito', 'no-aplicado']);
+  });
+
+  it('issue 13 #10: an installment whose deduction is en tránsito does not age the borrower', () => {
+    // Installment 1 (2024-01-15) unpaid; its deduction was taken and the employer has 30 days to remit.
+    const held: ExpectedDeduction = { ...deduction('d1', '2024-01-15', 'esperado', 30), creditId: 'A', installment: 1 };
+    const r = closeBusinessDay({ businessDate: '2024-01-25', credits: [credit('A', 0)], deductions: [held] });
+    expect(r.deductions[0]?.state).toBe('en-transito');
+    expect(r.credits[0]).toMatchObject({ daysPastDue: 0, agingBucket: 'current', status: 'vigente' });
+    // Once it is no aplicado (day 31), the borrower owes it and ages from its due date.
+    const later = closeBusinessDay({ businessDate: '2024-02-15', credits: [credit('A', 0)], deductions: [held] });
+    expect(later.deductions[0]?.state).toBe('no-aplicado');
+    expect(later.credits[0]?.daysPastDue).toBe(31);
+  });
+
+  it('issue 13 #8: a liquidado credit that owes again (reverted payment) returns to vigente or vencido', () => {
+    const r = closeBusinessDay({ businessDate: '2024-04-14', credits: [credit('back', 0, 'liquidado')], deductions: [] });
+    expect(r.credits[0]).toMatchObject({ previousStatus: 'liquidado', status: 'vencido', daysPastDue: 90, agingBucket: '90+' });
   });
 
   it('re-running a day is harmless', () => {
@@ -101,7 +126,7 @@ describe('closing missed days', () => {
       deductions: [deduction('d', '2024-04-12', 'esperado', 3)],
     });
     expect(r.closedDates).toEqual(['2024-04-11', '2024-04-12', '2024-04-13', '2024-04-14', '2024-04-15', '2024-04-16']);
-    expect(r.days.map((d) => d.deductions[0]?.state)).toEqual(['esperado', 'en-transito', 'en-transito', 'en-transito', 'no-aplicado', 'no-aplicado']);
+    expect(r.days.map((d) => d.deductions[0]?.state)).toEqual(['esperado', 'en-transito', 'en-transito', 'en-transito', 'en-transito', 'no-aplicado']);
     expect(r.days.map((d) => d.credits[0]?.status)).toEqual(['vigente', 'vigente', 'vigente', 'vencido', 'vencido', 'vencido']);
     expect(r.nextBusinessDate).toBe('2024-04-17');
     expect(r.credits[0]?.status).toBe('vencido');

@@ -9,12 +9,13 @@ import { outstandingTotal, toLedger, type InstallmentState, type LedgerInstallme
  * Closing business date D:
  * - installments with a due date on or before D and money still owed are due (`newlyDue` lists those
  *   whose due date is D itself);
- * - days past due are counted on D and bucketed (1–30, 31–60, 61–90, 90+);
+ * - days past due are counted on D and bucketed (1–30, 31–60, 61–89, 90+), skipping installments whose
+ *   deduction is en tránsito (the employer holds that money, not the borrower);
  * - a credit at 90 or more days past due is vencido, a credit with nothing owed is liquidado, any other
- *   is vigente (a liquidado credit stays liquidado);
+ *   is vigente (a liquidado credit owes again after a reverted payment, and returns to vigente/vencido);
  * - an expected deduction whose discount date is on or before D goes from esperado to en tránsito; one
- *   still en tránsito when D − discount date reaches the agreement's remittance lag becomes no aplicado
- *   (so it spends exactly `remittanceLagDays` business dates in transit). Recibido and no aplicado are
+ *   still en tránsito when D − discount date exceeds the agreement's remittance lag becomes no aplicado
+ *   (lag 0 means the same day: en tránsito on the discount date only). Recibido and no aplicado are
  *   never changed by a close: only a payment moves them;
  * - the business date advances to D + 1.
  *
@@ -37,6 +38,8 @@ export interface ExpectedDeduction {
   discountDate: string;
   /** Days the agreement's employer has to remit after the discount date. */
   remittanceLagDays: number;
+  /** The installment this deduction pays; without it the deduction is matched by its discount date. */
+  installment?: number;
   state: DeductionState;
 }
 
@@ -77,6 +80,10 @@ const DEDUCTION_RANK: Readonly<Record<DeductionState, number>> = {
 };
 
 /** The state an expected deduction has after closing day `day`. */
+/**
+ * A deduction is en tránsito from its discount date through discount date + lag (lag 0: only the discount
+ * date itself, "the same day"), and no aplicado once a close runs past that without a payment.
+ */
 export function deductionStateAfterClose(deduction: ExpectedDeduction, day: number): DeductionState {
   const { state } = deduction;
   if (state === 'recibido' || state === 'no-aplicado') return state;
@@ -86,7 +93,7 @@ export function deductionStateAfterClose(deduction: ExpectedDeduction, day: numb
   }
   const discountDay = parseDay(deduction.discountDate, 'discountDate');
   if (day < discountDay) return state;
-  return day - discountDay >= lag ? 'no-aplicado' : 'en-transito';
+  return day - discountDay > lag ? 'no-aplicado' : 'en-transito';
 }
 
 interface ParsedCredit {
@@ -98,21 +105,41 @@ function parseCredits(credits: readonly DayCloseCredit[]): ParsedCredit[] {
   return credits.map((credit) => ({ credit, ledger: toLedger(credit.installments, `credits[${credit.id}].installments`) }));
 }
 
-function closeCredit({ credit, ledger }: ParsedCredit, status: CreditStatus, day: number): ClosedCredit {
+/** Per credit, the installments whose deduction is en tránsito after the close: they do not age the credit. */
+function inTransitByCredit(deductions: readonly ExpectedDeduction[]): Map<string, { numbers: Set<number>; dates: Set<string> }> {
+  const map = new Map<string, { numbers: Set<number>; dates: Set<string> }>();
+  for (const d of deductions) {
+    if (d.state !== 'en-transito' || d.creditId === undefined) continue;
+    let entry = map.get(d.creditId);
+    if (entry === undefined) map.set(d.creditId, (entry = { numbers: new Set(), dates: new Set() }));
+    if (d.installment !== undefined) entry.numbers.add(d.installment);
+    else entry.dates.add(d.discountDate);
+  }
+  return map;
+}
+
+function closeCredit(
+  { credit, ledger }: ParsedCredit,
+  status: CreditStatus,
+  day: number,
+  inTransit?: { numbers: Set<number>; dates: Set<string> },
+): ClosedCredit {
   let oldestLate: number | undefined;
   let owed = false;
   const newlyDue: number[] = [];
   const installmentStatuses = ledger.map((inst) => {
     const left = outstandingTotal(inst) > 0n;
     if (left) owed = true;
-    if (left && inst.dueDay < day && oldestLate === undefined) oldestLate = inst.dueDay;
+    const held = inTransit !== undefined && (inTransit.numbers.has(inst.number) || inTransit.dates.has(inst.dueDate));
+    if (left && !held && inst.dueDay < day && oldestLate === undefined) oldestLate = inst.dueDay;
     if (left && inst.dueDay === day) newlyDue.push(inst.number);
     const s: InstallmentStatus = !left ? 'paid' : inst.dueDay <= day ? 'due' : 'upcoming';
     return { number: inst.number, status: s };
   });
   const dpd = oldestLate === undefined ? 0 : day - oldestLate;
   let next: CreditStatus;
-  if (status === 'liquidado' || !owed) next = 'liquidado';
+  // Status follows what is owed: a liquidado credit whose payment was reverted owes again (DOMAIN.md §2).
+  if (!owed) next = 'liquidado';
   else next = isPastDueCredit(dpd) ? 'vencido' : 'vigente';
   return {
     id: credit.id,
@@ -136,8 +163,9 @@ function closeDeductions(deductions: readonly ExpectedDeduction[], day: number):
 
 export function closeBusinessDay(input: DayCloseInput): DayCloseResult {
   const day = parseDay(input.businessDate, 'businessDate');
-  const credits = parseCredits(input.credits).map((p) => closeCredit(p, p.credit.status, day));
   const deductions = closeDeductions(input.deductions, day);
+  const transit = inTransitByCredit(deductions);
+  const credits = parseCredits(input.credits).map((p) => closeCredit(p, p.credit.status, day, transit.get(p.credit.id)));
   return { closedDate: formatDay(day), nextBusinessDate: formatDay(day + 1), credits, deductions };
 }
 
@@ -180,9 +208,10 @@ export function closeBusinessDays(input: CloseRangeInput): CloseRangeResult {
   const days: DayCloseResult[] = [];
   for (const businessDate of dates) {
     const day = parseDay(businessDate, 'businessDate');
-    const credits = parsed.map((p, i) => closeCredit(p, statuses[i] ?? p.credit.status, day));
-    credits.forEach((c, i) => (statuses[i] = c.status));
     const closed = closeDeductions(deductions, day);
+    const transit = inTransitByCredit(closed);
+    const credits = parsed.map((p, i) => closeCredit(p, statuses[i] ?? p.credit.status, day, transit.get(p.credit.id)));
+    credits.forEach((c, i) => (statuses[i] = c.status));
     deductions = closed.map(({ previousState: _previous, ...d }) => d);
     days.push({ closedDate: businessDate, nextBusinessDate: formatDay(day + 1), credits, deductions: closed });
   }

@@ -17,7 +17,9 @@ export type LendingErrorCode =
   | 'INVALID_INSTALLMENTS'
   | 'INVALID_COMPONENT_ORDER'
   | 'INVALID_DATE_ORDER'
-  | 'INVALID_REMITTANCE_LAG';
+  | 'INVALID_REMITTANCE_LAG'
+  | 'INVALID_CALENDAR'
+  | 'PAYMENT_NOT_REVERTIBLE';
 
 export class LendingInputError extends Error {
   override readonly name = 'LendingInputError';

@@ -42,6 +42,23 @@ describe('CLABE', () => {
     expect(isValidClabe(clabe)).toBe(false);
   });
 
+  it('issue 13 #10: CLABEs of institutions without client accounts (Banxico 001, CLS 901, Indeval 902) are refused as a client account', () => {
+    // Check digits worked out here, independently of the library: weights 3, 7, 1, products mod 10.
+    const withCheck = (first17: string) => {
+      let sum = 0;
+      for (let i = 0; i < 17; i++) sum += (Number(first17[i]) * [3, 7, 1][i % 3]!) % 10;
+      return first17 + String((10 - (sum % 10)) % 10);
+    };
+    for (const first17 of ['00118000000000012', '90118000000000012', '90218000000000012']) {
+      const clabe = withCheck(first17);
+      const result = checkClabe(clabe);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.reason).toBe('non-client-institution');
+      // Still a well-formed CLABE of a SPEI participant, for purposes other than a borrower's account.
+      expect(isValidClabe(clabe, { purpose: 'any' })).toBe(true);
+    }
+  });
+
   it('names the bank of a valid CLABE', () => {
     const result = checkClabe('002010077777777771');
     expect(result.ok && result.bank.name).toBe('Banamex');
@@ -53,7 +70,7 @@ describe('CLABE', () => {
   });
 
   it('property: any 17 digits of a listed bank plus the computed check digit is valid; any other last digit is not', () => {
-    const codes = [...BANXICO_PARTICIPANTS.keys()];
+    const codes = [...BANXICO_PARTICIPANTS.values()].filter((bank) => bank.clientAccounts).map((bank) => bank.code);
     fc.assert(
       fc.property(fc.constantFrom(...codes), fc.stringMatching(/^\d{14}$/), fc.integer({ min: 1, max: 9 }), (bank, rest, shift) => {
         const first17 = bank + rest;
@@ -76,21 +93,24 @@ describe('CLABE', () => {
   });
 });
 
+// CURP checks need the date they are made on: a birth date after it is invalid.
+const TODAY = '2026-11-23';
+
 describe('CURP', () => {
   it.each([
     ['HEGG560427MVZRRL04', 'the example of RENAPO\'s Instructivo Normativo (Gloria Hernández García, Veracruz, 1956)'],
     ['PXNE660720HMCXTN06', 'a former president\'s published CURP; the Ñ of his surname became X'],
     ['LOOA531113HTCPBN07', 'a former president\'s published CURP, born in Tabasco in 1953'],
   ])('%s is valid (%s)', (curp) => {
-    expect(isValidCurp(curp)).toBe(true);
+    expect(isValidCurp(curp, TODAY)).toBe(true);
   });
 
   it('decodes birth date, sex and state, with the 17th character choosing the century', () => {
-    expect(checkCurp('HEGG560427MVZRRL04')).toEqual({ ok: true, birthDate: '1956-04-27', sex: 'M', state: 'VZ' });
+    expect(checkCurp('HEGG560427MVZRRL04', TODAY)).toEqual({ ok: true, birthDate: '1956-04-27', sex: 'M', state: 'VZ' });
     // Constructed from the RENAPO example for a birth in 2006: 17th character a letter, check digit recomputed.
     const born2006 = 'HEGG060427MVZRRLA';
     const curp = born2006 + String(curpCheckDigit(born2006));
-    expect(checkCurp(curp)).toEqual({ ok: true, birthDate: '2006-04-27', sex: 'M', state: 'VZ' });
+    expect(checkCurp(curp, TODAY)).toEqual({ ok: true, birthDate: '2006-04-27', sex: 'M', state: 'VZ' });
   });
 
   it.each([
@@ -106,42 +126,57 @@ describe('CURP', () => {
     ['CACA560427MVZRRL04', 'offensive-word', 'CACA is on RENAPO\'s list of words never issued (it would be CXCA)'],
     ['PENE560427HVZRRL04', 'offensive-word', 'PENE is on the list'],
   ])('%s is invalid: %s (%s)', (curp, reason) => {
-    const result = checkCurp(curp);
+    const result = checkCurp(curp, TODAY);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toBe(reason);
-    expect(isValidCurp(curp)).toBe(false);
+    expect(isValidCurp(curp, TODAY)).toBe(false);
+  });
+
+  it('issue 13 #6: PEGL990909MJCRMSA4 reads as born 2099-09-09 (17th character a letter), a future date: invalid', () => {
+    expect(checkCurp('PEGL990909MJCRMSA4', TODAY)).toMatchObject({ ok: false, reason: 'future-birth-date' });
+    // Only the date is wrong with it: checked on a day after that birth, the same CURP passes.
+    expect(checkCurp('PEGL990909MJCRMSA4', '2100-01-01')).toMatchObject({ ok: true, birthDate: '2099-09-09' });
   });
 
   it('accepts NE, born abroad', () => {
     const first17 = 'HEGG560427MNERRL0';
-    expect(isValidCurp(first17 + String(curpCheckDigit(first17)))).toBe(true);
+    expect(isValidCurp(first17 + String(curpCheckDigit(first17)), TODAY)).toBe(true);
   });
 
   it('normalizeIdentifier trims, upper-cases and composes accents', () => {
-    expect(isValidCurp(normalizeIdentifier('  hegg560427mvzrrl04 '))).toBe(true);
+    expect(isValidCurp(normalizeIdentifier('  hegg560427mvzrrl04 '), TODAY)).toBe(true);
     expect(normalizeIdentifier('mun\u0303oz')).toBe('MUÑOZ');
   });
 });
 
 describe('RFC', () => {
   it.each([
+    ['GODE561231GR8', 'persona-fisica', 'the SAT\'s own worked example of the check digit (DOMAIN.md §7: check digit 8)'],
     ['SAT970701NN3', 'persona-moral', 'the SAT itself, printed on every CFDI it issues'],
-    ['BBA830831LJ2', 'persona-moral', 'BBVA México, printed on its CFDI'],
-    ['UNA2907227Y5', 'persona-moral', 'Universidad Nacional Autónoma de México'],
-    ['KAHO641101B39', 'persona-fisica', 'a person of the SAT\'s published CFDI test certificates'],
-    ['MISC491214B86', 'persona-fisica', 'another person of the SAT\'s published test certificates'],
+    ['EKU9003173C9', 'persona-moral', 'Escuela Kemper Urgate, SAT CFDI 4.0 test certificate (CSD de pruebas)'],
+    ['XIA190128J61', 'persona-moral', 'SAT CFDI 4.0 test certificate (CSD de pruebas)'],
+    ['IIA040805DZ4', 'persona-moral', 'SAT CFDI 4.0 test certificate (CSD de pruebas)'],
+    ['CACX7605101P8', 'persona-fisica', 'SAT CFDI 4.0 test certificate (CSD de pruebas)'],
+    ['FUNK671228PH6', 'persona-fisica', 'SAT CFDI 4.0 test certificate (CSD de pruebas)'],
+    ['XOJI740919U48', 'persona-fisica', 'SAT CFDI 4.0 test certificate (CSD de pruebas)'],
   ])('%s is valid with the check digit verified (%s, %s)', (rfc, kind) => {
     expect(isValidRfc(rfc)).toBe(true);
     expect(isValidRfc(rfc, { checkDigit: true })).toBe(true);
     expect(checkRfc(rfc)).toEqual({ ok: true, kind, checkDigitMatches: true });
   });
 
+  it('issue 13 #9: the check digit uses weights 13 down to 2 (GODE561231GR8 → 8, not the 6 of weights 12…1)', () => {
+    /*
+     * By hand, alphabet values G=16 O=25 D=13 E=14 5 6 1 2 3 1 G=16 R=28, weights 13…2:
+     * 208 + 300 + 143 + 140 + 45 + 48 + 7 + 12 + 15 + 4 + 48 + 56 = 1026; 1026 mod 11 = 3; 11 − 3 = 8.
+     */
+    expect(rfcCheckDigit('GODE561231GR')).toBe('8');
+  });
+
   it.each([
-    ['XAXX010101000', 'the SAT\'s generic RFC for "público en general"'],
-    ['XEXX010101000', 'the SAT\'s generic RFC for foreign residents'],
-    ['EKU9003173C9', 'Escuela Kemper Urgate, the SAT\'s best-known test taxpayer'],
+    ['XAXX010101000', 'the SAT\'s generic RFC for "público en general" (weights 13…2 give 4)'],
   ])('%s passes by default but fails with checkDigit: true (%s)', (rfc) => {
-    // About 1.5 % of RFCs in real use fail the check digit, so it only warns unless asked.
+    // Some RFCs in real use fail the check digit, so it only warns unless asked.
     expect(isValidRfc(rfc)).toBe(true);
     expect(isValidRfc(rfc, { checkDigit: true })).toBe(false);
     const result = checkRfc(rfc);
@@ -174,6 +209,6 @@ describe('RFC', () => {
 
   it('the check digit pads a company RFC with a leading space', () => {
     expect(rfcCheckDigit('SAT970701NN')).toBe('3');
-    expect(rfcCheckDigit('KAHO641101B3')).toBe('9');
+    expect(rfcCheckDigit('EKU9003173C')).toBe('9');
   });
 });

@@ -1,5 +1,5 @@
 import { bankForCode, type BankParticipant } from './banks.ts';
-import { isRealDate } from './dates.ts';
+import { formatDay, isRealDate, parseDay } from './dates.ts';
 
 /**
  * Mexican identifiers: CLABE (interbank account), CURP (population registry key) and RFC (tax id).
@@ -41,7 +41,15 @@ export function clabeCheckDigit(first17: string): number {
 
 export type ClabeCheck = { readonly ok: true; readonly bank: BankParticipant } | IdentifierProblem;
 
-export function checkClabe(value: string): ClabeCheck {
+/**
+ * `client-account` (the default) also refuses institutions that hold no client accounts (Banxico itself,
+ * CLS, Indeval, CoDi Valida): a disbursement to a borrower can never go there.
+ */
+export interface ClabeCheckOptions {
+  purpose?: 'client-account' | 'any';
+}
+
+export function checkClabe(value: string, options: ClabeCheckOptions = {}): ClabeCheck {
   if (typeof value !== 'string' || !CLABE_RE.test(value)) {
     return problem('format', 'La CLABE debe tener exactamente 18 dígitos.');
   }
@@ -52,11 +60,14 @@ export function checkClabe(value: string): ClabeCheck {
   if (bank === undefined) {
     return problem('bank', `La CLABE empieza con ${value.slice(0, 3)}, que no es un participante vigente de SPEI.`);
   }
+  if ((options.purpose ?? 'client-account') === 'client-account' && !bank.clientAccounts) {
+    return problem('non-client-institution', `La CLABE es de ${bank.name}, que no lleva cuentas de clientes; capture la cuenta del acreditado en su banco.`);
+  }
   return { ok: true, bank };
 }
 
-export function isValidClabe(value: string): boolean {
-  return checkClabe(value).ok;
+export function isValidClabe(value: string, options: ClabeCheckOptions = {}): boolean {
+  return checkClabe(value, options).ok;
 }
 
 // ----------------------------------------------------------------------------------------------- CURP
@@ -97,7 +108,11 @@ export type CurpCheck =
   | { readonly ok: true; readonly birthDate: string; readonly sex: 'H' | 'M'; readonly state: string }
   | IdentifierProblem;
 
-export function checkCurp(value: string): CurpCheck {
+/**
+ * `asOf` is the date the CURP is checked on (today, or the contracting date): a birth date after it is
+ * invalid (DOMAIN.md §7), whatever the century rule reads.
+ */
+export function checkCurp(value: string, asOf: string): CurpCheck {
   if (typeof value !== 'string' || value.length !== 18) {
     return problem('length', 'La CURP debe tener 18 caracteres.');
   }
@@ -119,6 +134,12 @@ export function checkCurp(value: string): CurpCheck {
   if (!isRealDate(year, month, day)) {
     return problem('birth-date', 'La fecha de nacimiento de la CURP no existe en el calendario.');
   }
+  const mm = value.slice(6, 8);
+  const dd = value.slice(8, 10);
+  const birthDate = `${year}-${mm}-${dd}`;
+  if (birthDate > formatDay(parseDay(asOf, 'asOf'))) {
+    return problem('future-birth-date', 'La fecha de nacimiento de la CURP es posterior a hoy; verifique la CURP.');
+  }
   const state = value.slice(11, 13);
   if (!CURP_STATE_CODES.has(state)) {
     return problem('state', `La entidad de nacimiento ${state} de la CURP no existe.`);
@@ -126,13 +147,11 @@ export function checkCurp(value: string): CurpCheck {
   if (curpCheckDigit(value) !== value.charCodeAt(17) - 48) {
     return problem('check-digit', 'El dígito verificador de la CURP no coincide; revise que esté bien capturada.');
   }
-  const mm = value.slice(6, 8);
-  const dd = value.slice(8, 10);
-  return { ok: true, birthDate: `${year}-${mm}-${dd}`, sex: value.charAt(10) === 'H' ? 'H' : 'M', state };
+  return { ok: true, birthDate, sex: value.charAt(10) === 'H' ? 'H' : 'M', state };
 }
 
-export function isValidCurp(value: string): boolean {
-  return checkCurp(value).ok;
+export function isValidCurp(value: string, asOf: string): boolean {
+  return checkCurp(value, asOf).ok;
 }
 
 // ------------------------------------------------------------------------------------------------ RFC
@@ -154,13 +173,14 @@ const RFC_ALPHABET = '0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ Ñ';
 
 /**
  * The RFC check digit of the RFC without its last character: left-padded with spaces to 12, value ×
- * (13 − position), check = (11 − sum mod 11) mod 11 with 10 written as "A".
+ * (13 − i) for i = 0…11, check = (11 − sum mod 11) mod 11 with 10 written as "A".
  */
 export function rfcCheckDigit(withoutCheck: string): string {
   const padded = withoutCheck.padStart(12, ' ');
   let sum = 0;
   for (let i = 0; i < 12; i++) {
-    sum += RFC_ALPHABET.indexOf(padded.charAt(i)) * (13 - (i + 1));
+    // Weights 13 down to 2 (DOMAIN.md §7; the SAT's GODE561231GR8 → 8).
+    sum += RFC_ALPHABET.indexOf(padded.charAt(i)) * (13 - i);
   }
   const digit = (11 - (sum % 11)) % 11;
   return digit === 10 ? 'A' : String(digit);

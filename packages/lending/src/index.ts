@@ -18,6 +18,9 @@ export {
   buildSchedule,
   buildScheduleCents,
   dueDates,
+  levelInstallment,
+  DAY_COUNT_BASE,
+  type DueDateOptions,
   isFrequency,
   FREQUENCIES,
   MAX_TERM,
@@ -30,14 +33,25 @@ export {
   type ScheduleRowCents,
 } from './schedule.ts';
 
-export { computeCat, periodicIrr, scheduleCat, type CatInput } from './cat.ts';
+export { computeCat, computeCatByDates, periodicIrr, scheduleCat, type CatInput, type DatedCatInput } from './cat.ts';
 
-export { nextDiscountDate, payrollCalendar } from './calendar.ts';
+export {
+  firstPayday,
+  isoWeekday,
+  nextDiscountDate,
+  payrollCalendar,
+  DEFAULT_PAYDAY_WEEKDAY,
+  LAST_DAY_OF_MONTH,
+  type PayrollCalendar,
+} from './calendar.ts';
 
 export {
   ageOn,
   assessEligibility,
+  paymentCapacity,
   quoteLoan,
+  MINIMUM_AGE,
+  PAY_DAYS_PER_PERIOD,
   type EligibilityInput,
   type EligibilityResult,
   type IneligibilityCode,
@@ -55,12 +69,16 @@ export {
 
 export {
   allocatePayment,
+  revertPayment,
+  type PrepaymentOption,
   type AllocationInput,
   type AllocationLine,
   type AllocationResult,
   type AllocationStep,
   type WaiverLine,
 } from './allocation.ts';
+
+export { accrueLateCharges, type LateChargesInput, type LateChargesResult } from './late-charges.ts';
 
 export { payoffQuote, type PayoffInput, type PayoffQuote, type PendingDeduction } from './payoff.ts';
 
@@ -95,6 +113,7 @@ export {
   checkClabe,
   checkCurp,
   checkRfc,
+  type ClabeCheckOptions,
   clabeCheckDigit,
   curpCheckDigit,
   isValidClabe,

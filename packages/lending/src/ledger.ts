@@ -43,19 +43,21 @@ export interface InstallmentState {
   moratoryIva?: string;
   /** Paid so far, per component (missing = 0.00). */
   paid?: ComponentAmounts;
-  /** Forgiven, per component (missing = 0.00): future interest waived by a prepayment or payoff. */
+  /** Forgiven, per component (missing = 0.00): the current period's interest not yet earned at a payoff. */
   waived?: ComponentAmounts;
+  /** Set on a row whose interest was charged by days (an irregular first period), with its length. */
+  days?: number;
+  /** The row is no longer owed because a prepayment shortened the term (it is not a payment made). */
+  clearedByPrepayment?: boolean;
 }
 
 /** Turns a fresh schedule into installment states with nothing paid. */
 export function installmentsFromSchedule(schedule: Schedule): InstallmentState[] {
-  return schedule.rows.map((row) => ({
-    number: row.number,
-    dueDate: row.dueDate,
-    principal: row.principal,
-    interest: row.interest,
-    iva: row.iva,
-  }));
+  return schedule.rows.map((row) => {
+    const inst: InstallmentState = { number: row.number, dueDate: row.dueDate, principal: row.principal, interest: row.interest, iva: row.iva };
+    if (row.days !== undefined) inst.days = row.days;
+    return inst;
+  });
 }
 
 // ------------------------------------------------------------------------------- internal representation
@@ -81,6 +83,8 @@ export interface LedgerInstallment {
   charged: Cents[];
   paid: Cents[];
   waived: Cents[];
+  days: number | undefined;
+  cleared: boolean;
 }
 
 function amount(value: string | undefined, field: string, component: Component): Cents {
@@ -128,7 +132,16 @@ export function toLedger(installments: readonly InstallmentState[], field = 'ins
         );
       }
     }
-    return { number: inst.number, dueDate: inst.dueDate, dueDay: parseDay(inst.dueDate, `${f}.dueDate`), charged, paid, waived };
+    return {
+      number: inst.number,
+      dueDate: inst.dueDate,
+      dueDay: parseDay(inst.dueDate, `${f}.dueDate`),
+      charged,
+      paid,
+      waived,
+      days: inst.days,
+      cleared: inst.clearedByPrepayment === true,
+    };
   });
   ledger.sort((a, b) => a.dueDay - b.dueDay || a.number - b.number);
   return ledger;
@@ -159,7 +172,7 @@ function amountsOut(values: readonly Cents[]): ComponentAmounts | undefined {
   return out;
 }
 
-/** Back to the public shape, in the caller's original order. */
+/** Back to the public shape, in the caller's original order (charges included: a prepayment rebuilds them). */
 export function fromLedger(original: readonly InstallmentState[], ledger: readonly LedgerInstallment[]): InstallmentState[] {
   const byNumber = new Map(ledger.map((l) => [l.number, l]));
   return original.map((inst) => {
@@ -168,6 +181,13 @@ export function fromLedger(original: readonly InstallmentState[], ledger: readon
     const next: InstallmentState = { ...inst };
     delete next.paid;
     delete next.waived;
+    for (const c of DEFAULT_COMPONENT_ORDER) {
+      const v = l.charged[COMPONENT_INDEX[c]] ?? 0n;
+      if (c === 'principal' || c === 'interest' || c === 'iva') next[c] = formatCents(v);
+      else if (v !== 0n || next[c] !== undefined) next[c] = formatCents(v);
+    }
+    if (l.cleared) next.clearedByPrepayment = true;
+    else delete next.clearedByPrepayment;
     const paid = amountsOut(l.paid);
     const waived = amountsOut(l.waived);
     if (paid !== undefined) next.paid = paid;

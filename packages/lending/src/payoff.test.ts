@@ -5,6 +5,7 @@ import { LendingInputError } from './errors.ts';
 import { installmentsFromSchedule, type InstallmentState } from './ledger.ts';
 import { formatCents } from './money.ts';
 import { payoffQuote, type PayoffInput } from './payoff.ts';
+import { allocatePayment } from './allocation.ts';
 import { buildSchedule } from './schedule.ts';
 import { cents, creditStateArb, owedTotal } from './test-support.ts';
 
@@ -71,28 +72,53 @@ describe('payoffQuote golden cases', () => {
     });
   });
 
-  it('a letter valid past the next discount date shows it and nets out the deduction still to be taken', () => {
+  it('a letter valid past the next discount date shows it, nets out the deduction still to be taken, and accrues to its validity date', () => {
     /*
      * Valid until 2024-06-05: the 2024-05-31 deduction of installment 10 (513.27) will be taken first.
-     * Evaluated on 2024-05-31, row 10 is due in full (100.88 + 16.14) and row 11 has accrued nothing:
-     *   7,497.50 + (219.18 + 100.88) + (35.07 + 16.14) = 7,868.77 gross; − 1,026.54 in transit = 6,842.23
-     *   saldo final; − 513.27 pending = 6,328.96 to pay, exactly the scheduled balance after row 10.
+     * Evaluated on the validity date: row 10 is due in full (100.88 + 16.14) and row 11 (2024-05-31 →
+     * 2024-06-15, 15 days) has accrued 5 days: 94.93 × 5 / 15 = 31.6433 → 31.64, IVA 5.0624 → 5.06.
+     *   7,497.50 + (219.18 + 100.88) + (35.07 + 16.14) + 31.64 + 5.06 = 7,905.47 gross
+     *   − 1,026.54 in transit = 6,878.93 saldo final; − 513.27 pending = 6,365.66 to pay
+     *   (= 6,328.96, the scheduled balance after row 10, + 36.70 accrued to the validity date).
      */
     const q = payoffQuote({ ...partway, validUntil: '2024-06-05' });
     expect(q).toMatchObject({
-      evaluationDate: '2024-05-31',
+      evaluationDate: '2024-06-05',
       dueInterest: '320.06',
       dueIva: '51.21',
-      accruedInterest: '0.00',
-      accruedIva: '0.00',
-      grossBalance: '7868.77',
-      finalBalance: '6842.23',
+      accruedInterest: '31.64',
+      accruedIva: '5.06',
+      grossBalance: '7905.47',
+      finalBalance: '6878.93',
       discountDate: '2024-05-31',
       pendingDeduction: '513.27',
       pendingDeductions: [{ installment: 10, discountDate: '2024-05-31', amount: '513.27' }],
-      totalAmount: '6328.96',
+      totalAmount: '6365.66',
     });
-    expect(q.totalAmount).toBe(schedule.rows[9]?.balance);
+  });
+
+  it('issue 13 #2: the letter of 2024-02-01 valid to 2024-02-11 settles the credit when paid on 2024-02-11', () => {
+    /*
+     * Installments 1–2 applied: balance 9,315.56. Row 3 runs 2024-01-31 → 2024-02-15 (15 days); to the
+     * validity date 11 days: 139.73 × 11 / 15 = 102.4687 → 102.47, IVA 16.3952 → 16.40.
+     * Letter: 9,315.56 + 102.47 + 16.40 = 9,434.43 (the old letter said 9,326.37 and left 151.28 owing).
+     */
+    const letter = payoffQuote({ ...partway, installments: paidThrough(2), inTransit: [], quoteDate: '2024-02-01', validUntil: '2024-02-11' });
+    expect(letter.totalAmount).toBe('9434.43');
+    const terms = { disbursementDate: '2023-12-31', ivaRate: '0.16', annualRate: '0.36', frequency: 'quincenal' as const, installment: '513.27' };
+    const lastDay = allocatePayment({ ...terms, installments: paidThrough(2), amount: letter.totalAmount, valueDate: '2024-02-11' });
+    expect([lastDay.paidOff, lastDay.overpayment, owedTotal(lastDay.installments)]).toEqual([true, '0.00', 0n]);
+    // Paid on its first day: 1 day accrued (9.32 + 1.49), so 108.06 comes back as sobrepago.
+    const firstDay = allocatePayment({ ...terms, installments: paidThrough(2), amount: letter.totalAmount, valueDate: '2024-02-01' });
+    expect([firstDay.paidOff, firstDay.overpayment]).toEqual([true, '108.06']);
+  });
+
+  it('issue 13 #10: pagos realizados does not count rows a prepayment made unnecessary', () => {
+    const terms = { disbursementDate: '2023-12-31', ivaRate: '0.16', annualRate: '0.36', frequency: 'quincenal' as const, installment: '513.27' };
+    const prepaid = allocatePayment({ ...terms, installments: paidThrough(1), amount: '5000.00', valueDate: '2024-01-15' });
+    const q = payoffQuote({ ...partway, installments: prepaid.installments, inTransit: [], quoteDate: '2024-01-20' });
+    // Only installment 1 was paid by a deduction; rows 12–24 are cleared, not paid.
+    expect(q.paymentsMade).toBe(1);
   });
 
   it('on the disbursement date the payoff is the principal', () => {
@@ -179,3 +205,37 @@ describe('payoffQuote properties', () => {
   });
 });
 
+
+describe('payoff letter window (property)', () => {
+  it('paying the letter amount on any day of its window, after the deductions taken by then, leaves the credit liquidado with sobrepago ≥ 0', () => {
+    fc.assert(
+      fc.property(creditStateArb(24), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), (credit, validity, payOffset) => {
+        const quoteDate = credit.date;
+        const validUntil = addDays(quoteDate, validity);
+        const principal = formatCents(credit.schedule.rows.reduce((s, r) => s + cents(r.principal), 0n));
+        const terms = { disbursementDate: credit.disbursementDate, ivaRate: credit.ivaRate, annualRate: credit.annualRate, frequency: credit.frequency, installment: credit.schedule.installment };
+        // Everything already due on the quote date is assumed paid by its deductions first, so the letter is about the future.
+        let installments = credit.installments;
+        const letter = payoffQuote({ creditAmount: principal, installment: terms.installment, disbursementDate: terms.disbursementDate, ivaRate: terms.ivaRate, installments, quoteDate, validUntil });
+        fc.pre(cents(letter.totalAmount) > 0n);
+        const payDate = addDays(quoteDate, payOffset % (validity + 1));
+        let sobrepago = 0n;
+        // The pending deductions are taken on their dates; the letter's amount is paid on payDate.
+        const events = [
+          ...letter.pendingDeductions.map((d) => ({ date: d.discountDate, amount: d.amount, order: 0 })),
+          { date: payDate, amount: letter.totalAmount, order: 1 },
+        ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.order - b.order));
+        let paidOff = false;
+        for (const e of events) {
+          if (e.date < quoteDate) continue;
+          const r = allocatePayment({ ...terms, installments, amount: e.amount, valueDate: e.date });
+          installments = r.installments;
+          sobrepago += cents(r.overpayment);
+          paidOff = r.paidOff;
+        }
+        return paidOff && owedTotal(installments) === 0n && sobrepago >= 0n;
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -23,10 +23,14 @@ import {
  * + current-period interest prorated by days, plus its IVA
  * − amounts in transit (already deducted by the employer, not yet remitted)
  *
- * Future interest is waived. When a payroll discount date falls after the quote date and on or before
- * the letter's validity date, that deduction will still be taken before the borrower pays: the letter
- * shows the discount date and the deduction, the quote is evaluated on that discount date (the
- * installment is then due, and the next period has accrued nothing yet) and the deduction is netted out.
+ * Future interest is waived. The letter's amount must settle the credit if paid on any day up to its
+ * validity date, so everything is evaluated on the validity date: interest is accrued to it, and paying
+ * earlier leaves a small sobrepago that is returned (DOMAIN.md §3). When a payroll discount date falls
+ * after the quote date and on or before the validity date, that deduction will still be taken: the letter
+ * shows the discount date and the deduction, and nets it out.
+ *
+ * Moratory interest and late fees count as far as they are charged on the installments: accrue them to the
+ * validity date first (`accrueLateCharges`).
  */
 export interface PayoffInput {
   /** Principal lent (monto del crédito). */
@@ -57,11 +61,11 @@ export interface PayoffQuote {
   creditAmount: string;
   /** Plazo: number of installments. */
   term: number;
-  /** Pagos realizados: installments fully settled in the ledger. */
+  /** Pagos realizados: installments fully settled, not counting rows a prepayment made unnecessary. */
   paymentsMade: number;
   /** Descuento: the fixed deduction. */
   installment: string;
-  /** The date the balance below is evaluated at: the last pending discount date, else the quote date. */
+  /** The date the balance below is evaluated at: the validity date. */
   evaluationDate: string;
   outstandingPrincipal: string;
   dueInterest: string;
@@ -111,14 +115,13 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
   // Deductions still to be taken: unpaid installments due after the quote date and by the validity date.
   const pendingDeductions: PendingDeduction[] = [];
   let pending = 0n;
-  let evaluationDay = quoteDay;
+  const evaluationDay = validDay;
   for (const inst of ledger) {
     if (inst.dueDay > quoteDay && inst.dueDay <= validDay) {
       const owed = outstandingTotal(inst);
       if (owed > 0n) {
         pendingDeductions.push({ installment: inst.number, discountDate: inst.dueDate, amount: formatCents(owed) });
         pending += owed;
-        evaluationDay = inst.dueDay;
       }
     }
   }
@@ -130,7 +133,7 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
   for (let k = 0; k < ledger.length; k++) {
     const inst = ledger[k];
     if (inst === undefined) continue;
-    if (outstandingTotal(inst) === 0n && chargedTotal(inst) > 0n) paymentsMade++;
+    if (outstandingTotal(inst) === 0n && chargedTotal(inst) > 0n && !inst.cleared) paymentsMade++;
     sums.principal += outstanding(inst, PRINCIPAL);
     if (inst.dueDay <= evaluationDay) {
       sums.interest += outstanding(inst, INTEREST);

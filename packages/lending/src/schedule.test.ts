@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LendingInputError } from './errors.ts';
 import { buildSchedule, dueDates, type ScheduleInput } from './schedule.ts';
+import { quoteLoan } from './eligibility.ts';
 import { cents, scheduleInputArb } from './test-support.ts';
 
 type Golden = Array<[number, string, string, string, string, string, string]>;
@@ -143,6 +144,66 @@ describe('buildSchedule golden tables', () => {
     expect(s.rows[0]?.iva).toBe('1.60');
   });
 });
+
+describe('irregular first period (issue 13 #4)', () => {
+  // 20,000.00 at 36 % quincenal ×24, installment 1,026.53 (the issue's figure; 2 × the 10,000.00 golden loan's
+  // 513.265… before rounding).
+  const loan = { principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal' as const };
+
+  it('disbursed 2025-01-14 with the first discount on 2025-01-15: one day is charged, not a fortnight', () => {
+    const s = buildSchedule({ ...loan, firstDueDate: '2025-01-15', disbursementDate: '2025-01-14' });
+    // 20,000.00 × 0.36 × 1 / 360 = 20.00 interest, 3.20 IVA (was 300.00 + 48.00).
+    expect(s.rows[0]).toMatchObject({ interest: '20.00', iva: '3.20', principal: '1003.33', days: 1 });
+    expect([s.firstPeriodDays, s.firstPeriodByDays]).toEqual([1, true]);
+  });
+
+  it('with 5 cut-off lead days the first discount is 2025-01-31, 17 days charged by days, and the rest is a normal schedule', () => {
+    const s = buildSchedule({ ...loan, firstDueDate: '2025-01-31', disbursementDate: '2025-01-14' });
+    // Row 1: 20,000.00 × 0.36 × 17 / 360 = 340.00, IVA 54.40, principal 1,026.53 − 394.40 = 632.13.
+    // Then every row by the plain rule, computed here independently with integers.
+    const expected: Array<[string, string, string]> = [];
+    let balance = 2_000_000n - 63_213n;
+    expected.push(['632.13', '340.00', '54.40']);
+    for (let r = 1; r < 24; r++) {
+      const interest = (balance * 36n * 2n + 2400n) / 4800n;
+      const iva = (interest * 32n + 100n) / 200n;
+      const principal = r === 23 ? balance : 102_653n - interest - iva;
+      balance -= principal;
+      expected.push([fmt(principal), fmt(interest), fmt(iva)]);
+    }
+    expect(s.installment).toBe('1026.53');
+    expect(s.rows.map((row) => [row.principal, row.interest, row.iva])).toEqual(expected);
+  });
+
+  it('disbursed on the previous payday, the first period is regular and charged the periodic rate', () => {
+    const s = buildSchedule({ ...loan, firstDueDate: '2025-01-15', disbursementDate: '2024-12-31' });
+    expect(s.rows[0]).toMatchObject({ interest: '300.00', iva: '48.00' });
+    expect(s.rows[0]?.days).toBeUndefined();
+    expect(s.firstPeriodByDays).toBe(false);
+  });
+
+  it('the CAT of an irregular first period uses the payments\' actual times (reference solver in the test)', () => {
+    const q = quoteLoan({ amount: '20000.00', annualRate: '0.36', ivaRate: '0.16', openingFeeRate: '0', openingFeeFinanced: false, term: 24, frequency: 'quincenal', firstDueDate: '2025-01-31', disbursementDate: '2025-01-14' });
+    // Reference: Σ (principal + interest)_t / (1 + c)^(days_t / 365) = 20,000.00, solved by plain bisection.
+    const flows = q.schedule.rows.map((row) => ({
+      years: (Date.parse(row.dueDate) - Date.parse('2025-01-14')) / 86_400_000 / 365,
+      amount: Number(row.principal) + Number(row.interest),
+    }));
+    const npv = (c: number) => flows.reduce((sum, f) => sum + f.amount / Math.pow(1 + c, f.years), 0) - 20000;
+    let lo = 0;
+    let hi = 10;
+    for (let k = 0; k < 200; k++) {
+      const mid = (lo + hi) / 2;
+      if (npv(mid) > 0) lo = mid;
+      else hi = mid;
+    }
+    expect(q.cat).toBe((Math.round(lo * 1000) / 10).toFixed(1));
+  });
+});
+
+function fmt(c: bigint): string {
+  return `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
+}
 
 describe('due dates', () => {
   it('quincenal starting on a month end alternates with the 15th, through a non-leap February', () => {

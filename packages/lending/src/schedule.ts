@@ -1,5 +1,7 @@
 import { LendingInputError } from './errors.ts';
-import { daysInMonth, dayFromCivil, formatCivil, formatDay, parseCivil } from './dates.ts';
+import { formatDay, parseCivil, parseDay } from './dates.ts';
+import { assertNominalPayday, checkCalendar, isoWeekday, nominalPaydayDates, movedPayday, nominalPaydays, previousNominalPayday } from './calendar.ts';
+import { PERIODS_PER_YEAR, assertFrequency, type Frequency } from './frequency.ts';
 import { formatCents, parsePositiveCents, parseRate, ratio, type Cents, type Ratio } from './money.ts';
 
 /**
@@ -10,20 +12,13 @@ import { formatCents, parsePositiveCents, parseRate, ratio, type Cents, type Rat
  * interest − iva. The last row takes the remaining balance as principal and its payment absorbs the
  * rounding residue. Everything is exact: the installment is a ratio of big integers rounded once.
  */
-export type Frequency = 'semanal' | 'catorcenal' | 'quincenal' | 'mensual';
-
-export const FREQUENCIES: readonly Frequency[] = ['semanal', 'catorcenal', 'quincenal', 'mensual'];
-
-/** Periods per year used to turn the nominal annual rate into the periodic rate (and for the CAT). */
-export const PERIODS_PER_YEAR: Readonly<Record<Frequency, number>> = {
-  semanal: 52,
-  catorcenal: 26,
-  quincenal: 24,
-  mensual: 12,
-};
+export { FREQUENCIES, PERIODS_PER_YEAR, assertFrequency, isFrequency, type Frequency } from './frequency.ts';
 
 /** Longest schedule accepted: ten years of weekly deductions fit, typos like 2400 do not. */
 export const MAX_TERM = 600;
+
+/** Day-count base of a broken (irregular) first period: actual days over 360, the convention stated on the contract. */
+export const DAY_COUNT_BASE = 360;
 
 export interface ScheduleInput {
   /** Pesos, decimal string, e.g. "10000.00". */
@@ -35,8 +30,17 @@ export interface ScheduleInput {
   /** Number of installments. */
   term: number;
   frequency: Frequency;
-  /** ISO date of the first discount. */
+  /** ISO date of the first discount, a nominal payday of the calendar (see `firstPayday`). */
   firstDueDate: string;
+  /** Mensual: the agreement's pay day (1–31, 31 = last day); every month is clamped from it. Default: the first date's day. */
+  payDay?: number;
+  /** Non-working days: a payday on one of them is taken on the previous working day. */
+  nonWorkingDays?: readonly string[];
+  /**
+   * The disbursement date. When given and the first period is longer or shorter than a regular one, its
+   * interest is charged by days: balance × annual × days / 360 (DOMAIN.md §1).
+   */
+  disbursementDate?: string;
 }
 
 export interface ScheduleRow {
@@ -48,11 +52,17 @@ export interface ScheduleRow {
   payment: string;
   /** Balance after this row's principal. */
   balance: string;
+  /** Set only on a row whose interest was charged by days (an irregular first period): its length in days. */
+  days?: number;
 }
 
 export interface Schedule {
   installment: string;
   rows: ScheduleRow[];
+  /** Days from the disbursement to the first due date (only when the disbursement date was given). */
+  firstPeriodDays?: number;
+  /** True when that first period is irregular and its interest was charged by days. */
+  firstPeriodByDays?: boolean;
 }
 
 /** The same schedule in centavos, for callers that keep computing (allocation, payoff, reports). */
@@ -64,26 +74,14 @@ export interface ScheduleRowCents {
   iva: Cents;
   payment: Cents;
   balance: Cents;
+  days?: number;
 }
 
 export interface ScheduleCents {
   installment: Cents;
   rows: ScheduleRowCents[];
-}
-
-export function isFrequency(value: unknown): value is Frequency {
-  return value === 'semanal' || value === 'catorcenal' || value === 'quincenal' || value === 'mensual';
-}
-
-export function assertFrequency(value: unknown, field = 'frequency'): Frequency {
-  if (!isFrequency(value)) {
-    throw new LendingInputError(
-      'INVALID_FREQUENCY',
-      field,
-      `La periodicidad "${String(value)}" no existe: use semanal, catorcenal, quincenal o mensual.`,
-    );
-  }
-  return value;
+  firstPeriodDays?: number;
+  firstPeriodByDays?: boolean;
 }
 
 function assertTerm(term: unknown): number {
@@ -97,49 +95,34 @@ function assertTerm(term: unknown): number {
   return term;
 }
 
-/**
- * Due (discount) dates. Quincenal alternates the 15th and the month's last day (28/29 February
- * included), mensual keeps the first date's day clamped to each month's end, semanal and catorcenal
- * step 7 and 14 days.
- */
-export function dueDates(frequency: Frequency, firstDueDate: string, count: number): string[] {
-  assertFrequency(frequency);
+export interface DueDateOptions {
+  payDay?: number;
+  nonWorkingDays?: readonly string[];
+}
+
+function calendarFor(frequency: Frequency, firstDueDate: string, options: DueDateOptions) {
   const first = parseCivil(firstDueDate, 'firstDueDate');
-  const dates: string[] = new Array<string>(count);
-  if (frequency === 'semanal' || frequency === 'catorcenal') {
-    const step = frequency === 'semanal' ? 7 : 14;
-    const start = dayFromCivil(first.year, first.month, first.day);
-    for (let r = 0; r < count; r++) dates[r] = formatDay(start + r * step);
-    return dates;
-  }
-  const monthEnd = daysInMonth(first.year, first.month);
-  if (frequency === 'quincenal') {
-    if (first.day !== 15 && first.day !== monthEnd) {
-      throw new LendingInputError(
-        'INVALID_QUINCENAL_DATE',
-        'firstDueDate',
-        `En un crédito quincenal el primer descuento debe caer el día 15 o el último día del mes; ${firstDueDate} no lo es.`,
-      );
-    }
-    // Count half-months: even = the 15th, odd = the month's last day.
-    const startHalf = (first.year * 12 + first.month - 1) * 2 + (first.day === 15 ? 0 : 1);
-    for (let r = 0; r < count; r++) {
-      const half = startHalf + r;
-      const monthIndex = Math.floor(half / 2);
-      const year = Math.floor(monthIndex / 12);
-      const month = (monthIndex % 12) + 1;
-      dates[r] = formatCivil(year, month, half % 2 === 0 ? 15 : daysInMonth(year, month));
-    }
-    return dates;
-  }
-  const startMonth = first.year * 12 + first.month - 1;
-  for (let r = 0; r < count; r++) {
-    const monthIndex = startMonth + r;
-    const year = Math.floor(monthIndex / 12);
-    const month = (monthIndex % 12) + 1;
-    dates[r] = formatCivil(year, month, Math.min(first.day, daysInMonth(year, month)));
-  }
-  return dates;
+  // Without an explicit pay day a mensual series is anchored on the first date's day; a weekly series
+  // runs on the first date's weekday.
+  return checkCalendar({
+    frequency,
+    payDay: options.payDay ?? first.day,
+    paydayWeekday: isoWeekday(parseDay(firstDueDate, 'firstDueDate')),
+    nonWorkingDays: options.nonWorkingDays ?? [],
+  });
+}
+
+/**
+ * Due (discount) dates from the payroll calendar (DOMAIN.md §1): quincenal alternates the 15th and the
+ * month's last day; mensual falls on the pay day, each month clamped from that anchor (never carried
+ * forward from the previous clamped date); semanal and catorcenal step 7 and 14 days. A payday on a
+ * non-working day moves to the previous working day; the series itself never moves.
+ */
+export function dueDates(frequency: Frequency, firstDueDate: string, count: number, options: DueDateOptions = {}): string[] {
+  assertFrequency(frequency);
+  const calendar = calendarFor(frequency, firstDueDate, options);
+  const first = assertNominalPayday(calendar, firstDueDate, 'firstDueDate');
+  return nominalPaydays(calendar, first, count).map((d) => formatDay(movedPayday(calendar, d)));
 }
 
 interface InstallmentFactor {
@@ -181,7 +164,12 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
   const iva = parseRate(input.ivaRate, 'ivaRate');
   const term = assertTerm(input.term);
   const frequency = assertFrequency(input.frequency);
-  const dates = dueDates(frequency, input.firstDueDate, term);
+  const calendar = calendarFor(frequency, input.firstDueDate, input);
+  const nominalFirst = assertNominalPayday(calendar, input.firstDueDate, 'firstDueDate');
+  const dates =
+    calendar.nonWorking.size === 0
+      ? nominalPaydayDates(calendar, nominalFirst, term)
+      : nominalPaydays(calendar, nominalFirst, term).map((d) => formatDay(movedPayday(calendar, d)));
 
   const periodic = ratio(annual.num, annual.den * BigInt(PERIODS_PER_YEAR[frequency]));
   const factor = installmentFactor(
@@ -191,6 +179,21 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
     `${annual.num}/${annual.den}|${iva.num}/${iva.den}|${frequency}|${term}`,
   );
   const installment = roundHalfUpPositive(principal * factor.num, factor.den);
+
+  // An irregular first period (disbursed on another day than the payday before the first due date) is
+  // charged by days, actual/360 (DOMAIN.md §1). A regular one is charged the periodic rate like every row.
+  let firstPeriodDays: number | undefined;
+  let firstPeriodByDays = false;
+  if (input.disbursementDate !== undefined) {
+    const disbursementDay = parseDay(input.disbursementDate, 'disbursementDate');
+    const firstDue = movedPayday(calendar, nominalFirst);
+    if (disbursementDay >= firstDue) {
+      throw new LendingInputError('INVALID_DATE_ORDER', 'firstDueDate', 'El primer descuento debe ser posterior a la fecha de disposición.');
+    }
+    const regularStart = previousNominalPayday(calendar, nominalFirst);
+    firstPeriodDays = firstDue - disbursementDay;
+    firstPeriodByDays = disbursementDay !== regularStart && disbursementDay !== movedPayday(calendar, regularStart);
+  }
 
   // Half-up rounding of x·a/b for x ≥ 0 is (2·x·a + b) / (2·b); the doubled denominators are constant.
   const iNum2 = 2n * periodic.num;
@@ -203,7 +206,10 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
   const rows: ScheduleRowCents[] = new Array<ScheduleRowCents>(term);
   let balance = principal;
   for (let r = 0; r < term; r++) {
-    const interest = (balance * iNum2 + iDen) / iDen2;
+    const byDays = r === 0 && firstPeriodByDays;
+    const interest = byDays
+      ? roundHalfUpPositive(balance * annual.num * BigInt(firstPeriodDays ?? 0), annual.den * BigInt(DAY_COUNT_BASE))
+      : (balance * iNum2 + iDen) / iDen2;
     const rowIva = (interest * vNum2 + vDen) / vDen2;
     let rowPrincipal = installment - interest - rowIva;
     // The last row clears the balance. Before it, a row never repays more than is owed (possible only for
@@ -211,7 +217,7 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
     if (r === term - 1 || rowPrincipal > balance) rowPrincipal = balance;
     else if (rowPrincipal < 0n) rowPrincipal = 0n;
     balance -= rowPrincipal;
-    rows[r] = {
+    const row: ScheduleRowCents = {
       number: r + 1,
       dueDate: dates[r] ?? '',
       principal: rowPrincipal,
@@ -220,8 +226,27 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
       payment: rowPrincipal + interest + rowIva,
       balance,
     };
+    if (byDays) row.days = firstPeriodDays;
+    rows[r] = row;
   }
-  return { installment, rows };
+  const schedule: ScheduleCents = { installment, rows };
+  if (firstPeriodDays !== undefined) {
+    schedule.firstPeriodDays = firstPeriodDays;
+    schedule.firstPeriodByDays = firstPeriodByDays;
+  }
+  return schedule;
+}
+
+/**
+ * The level installment of `principal` over `term` rows at this pricing, rounded half up (the formula of
+ * §1). Used again when a prepayment rebuilds the remaining schedule with a lower installment.
+ */
+export function levelInstallment(principal: Cents, annualRate: string, ivaRate: string, frequency: Frequency, term: number): Cents {
+  const annual = parseRate(annualRate, 'annualRate');
+  const iva = parseRate(ivaRate, 'ivaRate');
+  const periodic = ratio(annual.num, annual.den * BigInt(PERIODS_PER_YEAR[frequency]));
+  const factor = installmentFactor(periodic, iva, term, `${annual.num}/${annual.den}|${iva.num}/${iva.den}|${frequency}|${term}`);
+  return roundHalfUpPositive(principal * factor.num, factor.den);
 }
 
 function roundHalfUpPositive(num: bigint, den: bigint): bigint {
@@ -244,6 +269,12 @@ export function buildSchedule(input: ScheduleInput): Schedule {
       payment: formatCents(row.payment),
       balance: formatCents(row.balance),
     };
+    if (row.days !== undefined) rows[r]!.days = row.days;
   }
-  return { installment: formatCents(s.installment), rows };
+  const schedule: Schedule = { installment: formatCents(s.installment), rows };
+  if (s.firstPeriodDays !== undefined) {
+    schedule.firstPeriodDays = s.firstPeriodDays;
+    schedule.firstPeriodByDays = s.firstPeriodByDays ?? false;
+  }
+  return schedule;
 }

@@ -52,6 +52,8 @@ export function cents(value: string): bigint {
 
 export interface CreditState {
   schedule: Schedule;
+  annualRate: string;
+  frequency: Frequency;
   disbursementDate: string;
   ivaRate: string;
   installments: InstallmentState[];
@@ -95,6 +97,8 @@ export const creditStateArb = (maxTerm = 36): fc.Arbitrary<CreditState> =>
         const span = lastDue + 60 - disbursementDay;
         return {
           schedule,
+          annualRate: input.annualRate,
+          frequency: input.frequency,
           disbursementDate: formatDay(disbursementDay),
           ivaRate: input.ivaRate,
           installments,

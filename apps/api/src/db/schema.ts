@@ -183,6 +183,12 @@ export const agreements = pgTable(
     frequency: text('frequency', { enum: ['semanal', 'catorcenal', 'quincenal', 'mensual'] }).notNull(),
     maxDeductionPct: numeric('max_deduction_pct', { precision: 7, scale: 4 }).notNull(),
     remittanceLagDays: integer('remittance_lag_days').notNull(),
+    /** Payroll calendar (packages/lending PayrollCalendar): mensual pay day 1–31 (31 = last day of the month). */
+    payDay: integer('pay_day'),
+    /** Semanal / catorcenal payday, ISO weekday 1 (Monday) … 7 (Sunday). */
+    paydayWeekday: integer('payday_weekday'),
+    /** Days the employer needs between a disbursement and the payroll that first deducts it. */
+    cutOffLeadDays: integer('cut_off_lead_days').notNull().default(0),
     validFrom: date('valid_from').notNull(),
     validTo: date('valid_to'),
     contacts: jsonb('contacts').notNull().default(sql`'[]'::jsonb`),
@@ -220,6 +226,10 @@ export const agreementProducts = pgTable(
     minAmount: numeric('min_amount', { precision: 14, scale: 2 }).notNull(),
     maxAmount: numeric('max_amount', { precision: 14, scale: 2 }).notNull(),
     maxAgeAtEnd: integer('max_age_at_end').notNull(),
+    /** Annual moratory rate on overdue principal, by days (actual/360), plus IVA. */
+    moratoryRatePct: numeric('moratory_rate_pct', { precision: 9, scale: 4 }).notNull().default('0'),
+    /** Late-payment commission per overdue installment, before IVA. */
+    lateFee: numeric('late_fee', { precision: 14, scale: 2 }).notNull().default('0'),
     active: boolean('active').notNull().default(true),
     position: integer('position').notNull().default(0),
   },
@@ -346,6 +356,8 @@ export const requests = pgTable(
     /** The verdict and schedule as shown when captured (packages/lending), kept as they were. */
     simulation: jsonb('simulation').notNull(),
     installment: money('installment').notNull(),
+    /** The terms the client accepted, frozen at approval; disbursement prices the credit with these (AcceptedTerms). */
+    acceptedTerms: jsonb('accepted_terms'),
     status: text('status', { enum: ['capturada', 'en validación', 'aprobada', 'rechazada', 'dispersada', 'cancelada'] })
       .notNull()
       .default('capturada'),
@@ -422,6 +434,7 @@ export const credits = pgTable(
     term: integer('term').notNull(),
     amount: money('amount').notNull(),
     openingFee: money('opening_fee').notNull(),
+    openingFeeIva: money('opening_fee_iva').notNull().default('0'),
     principal: money('principal').notNull(),
     netDisbursed: money('net_disbursed').notNull(),
     installment: money('installment').notNull(),

@@ -1,10 +1,10 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSchedule, checkClabe, checkCurp, nextDiscountDate } from '@portal/lending';
+import { LAST_DAY_OF_MONTH, buildSchedule, checkClabe, checkCurp, firstPayday } from '@portal/lending';
 import { PRE_REQUEST_STATUSES, REQUEST_STATUSES } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { agreements, clients, credits, expectedDeductions, installments, preRequests, requestDocuments, requests } from './schema';
-import { loanPricing } from '../modules/agreements/products';
+import { loanPricing, payrollCalendarOf } from '../modules/agreements/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
 
 describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
@@ -27,26 +27,32 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
     const [all] = await ctx.system((db) => db.select({ total: count() }).from(requests));
     expect(docs!.total).toBe(all!.total * 3);
     const people = await ctx.system((db) => db.select({ curp: clients.curp }).from(clients));
-    expect(people.every((client) => checkCurp(client.curp).ok)).toBe(true);
+    expect(people.every((client) => checkCurp(client.curp, '2026-11-23').ok)).toBe(true);
     const accounts = await ctx.system((db) => db.select({ clabe: requests.clabe }).from(requests));
     expect(accounts.every((request) => checkClabe(request.clabe).ok)).toBe(true);
   });
 
   it('gives every credit the schedule buildSchedule makes from its snapshot, and one expected deduction per installment', async () => {
-    const rows = await ctx.system((db) => db.select({ credit: credits, frequency: agreements.frequency }).from(credits).innerJoin(agreements, eq(agreements.id, credits.agreementId)));
+    const rows = await ctx.system((db) => db.select({ credit: credits, agreement: agreements }).from(credits).innerJoin(agreements, eq(agreements.id, credits.agreementId)));
     const [deductions] = await ctx.system((db) => db.select({ total: count() }).from(expectedDeductions));
     expect(deductions!.total).toBe(rows.reduce((sum, row) => sum + row.credit.term, 0));
-    for (const { credit, frequency } of rows.slice(0, 40)) {
-      expect(credit.firstDueDate).toBe(nextDiscountDate(frequency, credit.disbursementDate));
+    for (const { credit, agreement } of rows.slice(0, 40)) {
+      const calendar = payrollCalendarOf(agreement);
+      const first = firstPayday(calendar, credit.disbursementDate);
+      expect(credit.firstDueDate).toBe(first.dueDate);
       const { annualRate, ivaRate } = loanPricing(credit);
       const expected = buildSchedule({
         principal: credit.principal,
         annualRate,
         ivaRate,
         term: credit.term,
-        frequency,
-        firstDueDate: credit.firstDueDate,
+        frequency: agreement.frequency,
+        firstDueDate: first.nominal,
+        payDay: calendar.payDay ?? LAST_DAY_OF_MONTH,
+        disbursementDate: credit.disbursementDate,
       });
+      // The schedule carries `days` on a first row charged by days; the table stores the amounts.
+      expected.rows = expected.rows.map(({ days: _days, ...row }) => row);
       const stored = await ctx.system((db) => db
         .select({ number: installments.number, dueDate: installments.dueDate, principal: installments.principal, interest: installments.interest, iva: installments.iva, payment: installments.payment, balance: installments.balance })
         .from(installments)

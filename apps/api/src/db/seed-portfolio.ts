@@ -7,7 +7,8 @@ import type { Db, Tx } from './client';
 import { asSystem } from './scope';
 import { agreementProducts, agreements, auditEvents, clients, preRequests, requestDocuments, requests, users } from './schema';
 import { identityColumns, judge, loanColumns, mexicoToday, verdictColumns } from '../modules/origination/pre-requests.service';
-import { buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
+import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
+import { payrollCalendarOf } from '../modules/agreements/products';
 
 /** How many disbursed credits the demo portfolio starts with, besides the requests in every other status. */
 export const DEMO_CREDITS = 300;
@@ -150,6 +151,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         })(),
         simulation: simulation as Simulation,
         installment: simulation.installment,
+        ...(status === 'aprobada' || status === 'dispersada' ? { acceptedTerms: acceptedTermsFor(entry.product, simulation, input.term) } : {}),
         status,
         createdBy: capturer,
         createdAt,
@@ -179,6 +181,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
           term: entry.input.term,
           clabe: requestRows.at(-1)!.clabe,
           frequency: entry.agreement.frequency,
+          calendar: payrollCalendarOf(entry.agreement),
           product: entry.product,
           disbursementDate,
           disbursedBy: approver,

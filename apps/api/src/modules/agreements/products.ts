@@ -1,3 +1,4 @@
+import type { PayrollCalendar } from '@portal/lending';
 import { percentToFraction, type AgreementDetail } from '@portal/contract';
 import { trimNumeric } from '../../db/numeric';
 import type { agreementProducts } from '../../db/schema';
@@ -15,6 +16,8 @@ export function toProduct(product: typeof agreementProducts.$inferSelect): Agree
     minAmount: product.minAmount,
     maxAmount: product.maxAmount,
     maxAgeAtEnd: product.maxAgeAtEnd,
+    moratoryRatePct: trimNumeric(product.moratoryRatePct),
+    lateFee: product.lateFee,
     active: product.active,
   };
 }
@@ -29,5 +32,20 @@ export function loanPricing(product: { annualRatePct: string; ivaRatePct: string
     ivaRate: percentToFraction(trimNumeric(product.ivaRatePct)),
     openingFeeRate: percentToFraction(trimNumeric(product.openingFeePct)),
     openingFeeFinanced: product.openingFeeFinanced,
+  };
+}
+
+/** The agreement's payroll calendar as packages/lending reads it (pay day, payday weekday, cut-off lead days). */
+export function payrollCalendarOf(agreement: {
+  frequency: PayrollCalendar['frequency'];
+  payDay: number | null;
+  paydayWeekday: number | null;
+  cutOffLeadDays: number;
+}): PayrollCalendar {
+  return {
+    frequency: agreement.frequency,
+    ...(agreement.payDay !== null ? { payDay: agreement.payDay } : {}),
+    ...(agreement.paydayWeekday !== null ? { paydayWeekday: agreement.paydayWeekday } : {}),
+    cutOffLeadDays: agreement.cutOffLeadDays,
   };
 }

@@ -62,6 +62,7 @@ export function creditsRoutes(_deps: AppDeps): FastifyPluginAsyncZod {
           term: credit.term,
           amount: credit.amount,
           openingFee: credit.openingFee,
+          openingFeeIva: credit.openingFeeIva,
           principal: credit.principal,
           netDisbursed: credit.netDisbursed,
           installment: credit.installment,

@@ -1,4 +1,4 @@
-import { nextDiscountDate, quoteLoan, type Frequency } from '@portal/lending';
+import { LAST_DAY_OF_MONTH, firstPayday, quoteLoan, type Frequency, type PayrollCalendar } from '@portal/lending';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { credits, expectedDeductions, installments } from '../../db/schema';
@@ -15,6 +15,9 @@ export interface DisbursementTerms {
   term: number;
   clabe: string;
   frequency: Frequency;
+  /** The agreement's payroll calendar: the first discount is derived from it and the disbursement date. */
+  calendar: PayrollCalendar;
+  /** The terms the client accepted (the request's snapshot at approval), never the product as edited since. */
   product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean };
   disbursementDate: string;
   disbursedBy: string | null;
@@ -27,20 +30,59 @@ export type CreditRows = {
   deductions: (typeof expectedDeductions.$inferInsert)[];
 };
 
+/** The terms a client accepted, frozen on the request at approval (DOMAIN.md §5); disbursement prices with these. */
+export interface AcceptedTerms {
+  productName: string;
+  annualRatePct: string;
+  ivaRatePct: string;
+  openingFeePct: string;
+  openingFeeFinanced: boolean;
+  maxAgeAtEnd: number;
+  term: number;
+  installment: string;
+  openingFee: string;
+  openingFeeIva: string;
+  firstDueDate: string;
+}
+
+/** The snapshot taken at approval from the product as it is then and the verdict the approver saw. */
+export function acceptedTermsFor(
+  product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean; maxAgeAtEnd: number },
+  verdict: { installment: string; openingFee: string; openingFeeIva?: string | undefined; firstDueDate: string },
+  term: number,
+): AcceptedTerms {
+  return {
+    productName: product.name,
+    annualRatePct: product.annualRatePct,
+    ivaRatePct: product.ivaRatePct,
+    openingFeePct: product.openingFeePct,
+    openingFeeFinanced: product.openingFeeFinanced,
+    maxAgeAtEnd: product.maxAgeAtEnd,
+    term,
+    installment: verdict.installment,
+    openingFee: verdict.openingFee,
+    openingFeeIva: verdict.openingFeeIva ?? '0.00',
+    firstDueDate: verdict.firstDueDate,
+  };
+}
+
 /**
- * The credit a disbursement creates, computed with packages/lending: the product's terms as they are now (kept as a
- * snapshot), the opening fee financed or deducted, the schedule from the first payroll discount date after the
- * disbursement, and one expected payroll deduction per installment.
+ * The credit a disbursement creates, computed with packages/lending: the accepted terms (kept on the credit as its
+ * snapshot), the opening fee and its IVA financed or deducted, the schedule from the agreement's first payday after the
+ * cut-off (an irregular first period charged by days), and one expected payroll deduction per installment.
  */
 export function buildCredit(terms: DisbursementTerms, id: string = crypto.randomUUID()): CreditRows {
   const { product } = terms;
-  const firstDueDate = nextDiscountDate(terms.frequency, terms.disbursementDate);
+  const first = firstPayday(terms.calendar, terms.disbursementDate);
+  const firstDueDate = first.dueDate;
   const quote = quoteLoan({
     ...loanPricing(product),
     amount: terms.amount,
     term: terms.term,
     frequency: terms.frequency,
-    firstDueDate,
+    firstDueDate: first.nominal,
+    payDay: terms.calendar.payDay ?? LAST_DAY_OF_MONTH,
+    disbursementDate: terms.disbursementDate,
   });
   const rows = quote.schedule.rows;
   return {
@@ -61,6 +103,7 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
       term: terms.term,
       amount: quote.amount,
       openingFee: quote.openingFee,
+      openingFeeIva: quote.openingFeeIva,
       principal: quote.principal,
       netDisbursed: quote.netDisbursement,
       installment: quote.schedule.installment,

@@ -60,16 +60,33 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     const response = await call('POST', '/api/pre-requests/simulate', input());
     expect(response.statusCode).toBe(200);
     const simulation = response.json<{ schedule: { balance: string }[]; installment: string; result: string }>();
-    expect(simulation).toMatchObject({ birthDate: '1966-07-20', sex: 'H', capacity: '1900.00', firstDueDate: '2026-11-30', result: 'pre-aprobada', reasons: [], openingFee: '400.00', netDisbursement: '19600.00' });
-    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30' });
+    // Fee 2 % of 20,000.00 = 400.00 plus 16 % IVA 64.00, deducted: 19,536.00 disbursed. GOB-JAL pays on the 15th and the
+    // month end and needs 5 days before its payroll closes: from 2026-11-23 the first discount is 2026-11-30, 7 days,
+    // charged by days: 20,000.00 × 0.36 × 7 / 360 = 140.00 interest, 22.40 IVA.
+    expect(simulation).toMatchObject({
+      birthDate: '1966-07-20',
+      sex: 'H',
+      capacity: '1900.00',
+      firstDueDate: '2026-11-30',
+      firstPeriodDays: 7,
+      firstPeriodByDays: true,
+      result: 'pre-aprobada',
+      reasons: [],
+      openingFee: '400.00',
+      openingFeeIva: '64.00',
+      netDisbursement: '19536.00',
+    });
+    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30', disbursementDate: '2026-11-23' });
     expect(simulation.installment).toBe(expected.installment);
     expect(simulation.schedule).toEqual(expected.rows);
+    expect(simulation.schedule[0]).toMatchObject({ interest: '140.00', iva: '22.40', days: 7 });
   });
 
   it('rejects with every reason, and refuses a bad CURP or a product of another agreement', async () => {
     // ACME is Crédito Nómina Plus's agreement: judged for its own staff.
     const rejected = await call('POST', '/api/pre-requests/simulate', input({ curp: 'LOOA531113HTCPBN07', ...acme, amount: '1000', term: 30, netSalary: '3000', otherDeductions: '700' }), await ctx.as('plus@demo.mx'));
-    expect(rejected.json<{ reasons: { code: string }[] }>().reasons.map((reason) => reason.code)).toEqual(['capacity', 'amount', 'term', 'age']);
+    // 3,000.00 a month less 700.00 and the installment leaves far less than 30 × 315.04 = 9,451.20.
+    expect(rejected.json<{ reasons: { code: string }[] }>().reasons.map((reason) => reason.code)).toEqual(['capacity', 'minimum-wage', 'amount', 'term', 'age']);
     const badCurp = await call('POST', '/api/pre-requests/simulate', input({ curp: 'PXNE661320HMCXTN06' }));
     expect(badCurp.statusCode).toBe(400);
     expect(badCurp.json()).toMatchObject({ errors: [{ field: 'curp', message: 'La fecha de nacimiento de la CURP no existe en el calendario.' }] });
@@ -102,7 +119,7 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   it('re-judges a draft on edit, refuses stale edits and refuses to send a rejected one', async () => {
     const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string; version: number }>();
     const edited = await call('PUT', `/api/pre-requests/${draft.id}`, { ...input({ amount: '150000', term: 12 }), version: draft.version });
-    expect(edited.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'capacity' }], amount: '150000.00', version: draft.version + 1 });
+    expect(edited.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'capacity' }, { code: 'minimum-wage' }], amount: '150000.00', version: draft.version + 1 });
     expect((await call('PUT', `/api/pre-requests/${draft.id}`, { ...input(), version: draft.version })).statusCode).toBe(409);
     const send = await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version + 1 });
     expect(send.statusCode).toBe(409);

@@ -7,7 +7,7 @@ import { agreementProducts, agreements, clients, preRequests, users } from '../.
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
-import { agreementCompany, expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
+import { agreementCompany, DAILY_MINIMUM_WAGE, expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
 import type { Db } from '../../db/client';
 import { toProduct } from '../agreements/products';
 import { trimNumeric } from '../../db/numeric';
@@ -101,13 +101,16 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             name: agreement.name,
             frequency: agreement.frequency,
             maxDeductionPct: trimNumeric(agreement.maxDeductionPct),
+            payDay: agreement.payDay,
+            paydayWeekday: agreement.paydayWeekday,
+            cutOffLeadDays: agreement.cutOffLeadDays,
             products: [],
           };
           const { active: _active, ...offered } = toProduct(product);
           entry.products.push(offered);
           byId.set(agreement.id, entry);
         }
-        return { agreements: [...byId.values()], today };
+        return { agreements: [...byId.values()], today, dailyMinimumWage: DAILY_MINIMUM_WAGE };
       },
     );
 

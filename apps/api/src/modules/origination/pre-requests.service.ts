@@ -1,11 +1,11 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
-import { LendingInputError, assessEligibility, checkCurp, nextDiscountDate } from '@portal/lending';
+import { LAST_DAY_OF_MONTH, LendingInputError, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
 import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequestInput, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, auditEvents, clients, credits, preRequests, requests } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import { trimNumeric } from '../../db/numeric';
-import { loanPricing } from '../agreements/products';
+import { loanPricing, payrollCalendarOf } from '../agreements/products';
 
 type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
@@ -19,6 +19,12 @@ const MEXICO_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico
 /** Today in the company's time zone (YYYY-MM-DD): payroll dates are civil dates in Mexico. */
 export const mexicoToday = (now: Date) => MEXICO_DATE.format(now);
 
+/**
+ * The general daily minimum wage in force (CONASAMI, general zone, 2026: $315.04). Configuration that changes
+ * every January: the pay left after all deductions may not fall below it times the period's days (DOMAIN.md §5).
+ */
+export const DAILY_MINIMUM_WAGE = '315.04';
+
 type AgreementRow = typeof agreements.$inferSelect;
 type ProductRow = typeof agreementProducts.$inferSelect;
 
@@ -28,9 +34,12 @@ type ProductRow = typeof agreementProducts.$inferSelect;
  * requests and credits; the demo seed uses this alone for its history.
  */
 export function judge(agreement: AgreementRow, product: ProductRow, input: Values, today: string): Simulation {
-  const curp = checkCurp(input.curp);
+  const curp = checkCurp(input.curp, today);
   if (!curp.ok) throw invalid('curp', curp.message);
-  const firstDueDate = nextDiscountDate(agreement.frequency, today);
+  // Quoted as if contracted and disbursed today: the first payday after the agreement's cut-off, the first period by days.
+  const calendar = payrollCalendarOf(agreement);
+  const first = firstPayday(calendar, today);
+  const firstDueDate = first.dueDate;
   let assessment;
   try {
     assessment = assessEligibility({
@@ -38,7 +47,11 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
       amount: input.amount,
       term: input.term,
       frequency: agreement.frequency,
-      firstDueDate,
+      firstDueDate: first.nominal,
+      payDay: calendar.payDay ?? LAST_DAY_OF_MONTH,
+      disbursementDate: today,
+      contractDate: today,
+      dailyMinimumWage: DAILY_MINIMUM_WAGE,
       birthDate: curp.birthDate,
       netSalary: input.netSalary,
       otherDeductions: input.otherDeductions,
@@ -61,8 +74,11 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
     installment: assessment.quote.schedule.installment,
     cat: assessment.quote.cat,
     openingFee: assessment.quote.openingFee,
+    openingFeeIva: assessment.quote.openingFeeIva,
     netDisbursement: assessment.quote.netDisbursement,
     firstDueDate,
+    firstPeriodDays: assessment.quote.schedule.firstPeriodDays ?? 0,
+    firstPeriodByDays: assessment.quote.schedule.firstPeriodByDays ?? false,
     lastDueDate: assessment.lastDueDate,
     ageAtEnd: assessment.ageAtEnd,
     result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada',

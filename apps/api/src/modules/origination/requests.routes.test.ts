@@ -1,5 +1,6 @@
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { buildSchedule, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import { REQUEST_ACTIONS, REQUEST_STATUSES, type RequestAction, type RequestStatus } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
@@ -192,13 +193,17 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(result.creditFolio).toMatch(/^CR-\d{8}$/);
 
     const credit = (await call('GET', `/api/credits/${result.creditId}`, undefined, admin)).json<{ installments: Json[] } & Json>();
-    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30' });
+    // Disbursed 2026-11-23, first discount 2026-11-30 (GOB-JAL needs 5 days before its payroll closes): 7 days by days.
+    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30', disbursementDate: '2026-11-23' });
+    expected.rows = expected.rows.map(({ days: _days, ...row }) => row);
     expect(credit).toMatchObject({
       status: 'vigente',
       amount: '20000.00',
+      // 2 % of 20,000.00 = 400.00 plus 16 % IVA = 64.00, both deducted: 19,536.00 disbursed.
       openingFee: '400.00',
+      openingFeeIva: '64.00',
       principal: '20000.00',
-      netDisbursed: '19600.00',
+      netDisbursed: '19536.00',
       installment: expected.installment,
       disbursementDate: '2026-11-23',
       firstDueDate: '2026-11-30',
@@ -219,6 +224,44 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(twice.json<{ detail: string }>().detail).toBe('No se puede dispersar una solicitud en estado dispersada.');
     const actions = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
     expect(actions.map((event) => event.action)).toEqual(expect.arrayContaining(['request.submit', 'request.approve', 'request.disburse']));
+  });
+
+  it('issue 13 #5: disburses with the terms accepted at approval, not the product as edited since', async () => {
+    // Capacity 8,000.00 × 30 % − 1,350.00 = 1,050.00: the 36 % installment 1,026.53 fits, the 48 % one (1,096.14) would not.
+    let request = await created({ otherDeductions: '1350' });
+    request = (await act(request, 'submit', originacion)).json<Detail>();
+    const approved = await act(request, 'approve', admin);
+    expect(approved.statusCode, approved.body).toBe(200);
+    request = approved.json<Detail>();
+    await ctx.system((db) => db.update(agreementProducts).set({ annualRatePct: '48' }).where(eq(agreementProducts.id, jal.productId)));
+
+    const disbursed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    expect(disbursed.statusCode, disbursed.body).toBe(200);
+    const credit = (await call('GET', `/api/credits/${disbursed.json<{ creditId: string }>().creditId}`, undefined, admin)).json<Json>();
+    expect(credit).toMatchObject({ installment: '1026.53', product: { annualRatePct: '36' } });
+    const [snapshot] = await ctx.system((db) => db.select({ acceptedTerms: requests.acceptedTerms }).from(requests).where(eq(requests.id, request.id)));
+    expect(snapshot!.acceptedTerms).toMatchObject({ annualRatePct: '36.0000', ivaRatePct: '16.0000', openingFee: '400.00', openingFeeIva: '64.00', term: 24, installment: '1026.53', firstDueDate: '2026-11-30' });
+  });
+
+  it('property: whatever the product becomes after approval, disbursement prices the credit with the approval snapshot', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 0, max: 10 }), fc.boolean(), async (ratePct, feePct, financed) => {
+        run += 1;
+        await ctx.system((db) => db.update(agreementProducts).set({ annualRatePct: '36', openingFeePct: '2', openingFeeFinanced: false }).where(eq(agreementProducts.id, jal.productId)));
+        let request = await created({ curp: curp(`PXNE6607${10 + run}HMCXTN0`), otherDeductions: '1350' });
+        request = (await act(request, 'submit', originacion)).json<Detail>();
+        request = (await act(request, 'approve', admin)).json<Detail>();
+        await ctx.system((db) => db
+          .update(agreementProducts)
+          .set({ annualRatePct: String(ratePct), openingFeePct: String(feePct), openingFeeFinanced: financed })
+          .where(eq(agreementProducts.id, jal.productId)));
+        const disbursed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+        const credit = (await call('GET', `/api/credits/${disbursed.json<{ creditId: string }>().creditId}`, undefined, admin)).json<Json>();
+        expect(credit).toMatchObject({ installment: '1026.53', openingFee: '400.00', openingFeeIva: '64.00', netDisbursed: '19536.00', product: { annualRatePct: '36', openingFeePct: '2', openingFeeFinanced: false } });
+      }),
+      { numRuns: 4 },
+    );
   });
 
   it('refuses to send to validation without the three documents, naming what is missing', async () => {

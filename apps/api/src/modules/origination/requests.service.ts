@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { checkClabe } from '@portal/lending';
+import { ageOn, checkClabe } from '@portal/lending';
 import {
   DOCUMENT_KINDS,
   DOCUMENT_LABELS,
@@ -18,7 +18,8 @@ import { agreementProducts, agreements, clients, preRequests, requestDocuments, 
 import { HttpProblem } from '../../plugins/errors';
 import type { Principal } from '../../plugins/auth';
 import { recordAudit, type AuditActor } from '../audit/audit';
-import { buildCredit, insertCredits } from '../credits/disbursement';
+import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
+import { payrollCalendarOf } from '../agreements/products';
 import { agreementCompany, creditFolio, expirePreRequests, folio, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
@@ -279,7 +280,10 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
     const simulation = await simulate(tx, valuesOf(current, client!.curp), mexicoToday(now), { preRequestId: current.preRequestId, requestId: id });
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
-    Object.assign(changes, { decidedBy: userId, decidedAt: now, simulation, installment: simulation.installment });
+    // The accepted terms are frozen here: disbursement uses them, never the product as edited since (DOMAIN.md §5).
+    const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));
+    const acceptedTerms = acceptedTermsFor(product!, simulation, current.term);
+    Object.assign(changes, { decidedBy: userId, decidedAt: now, simulation, installment: simulation.installment, acceptedTerms });
   }
   if (action === 'reject') Object.assign(changes, { decidedBy: userId, decidedAt: now, rejectionReason: body.reason });
   if (action === 'cancel') Object.assign(changes, { cancellationReason: body.reason });
@@ -317,11 +321,17 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
     .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
     .where(eq(agreementProducts.id, request.productId));
   const { agreement, product } = row!;
+  const accepted = request.acceptedTerms as AcceptedTerms | null;
+  if (!accepted) throw new HttpProblem(409, 'Sin condiciones aceptadas', 'La solicitud no guardó las condiciones aprobadas; vuelve a validarla y aprobarla.');
+  // Age is checked again on the disbursement date: at least 18 now, at most the product's maximum at the end (DOMAIN.md §5).
+  const birthDate = (request.simulation as { birthDate: string }).birthDate;
+  if (ageOn(birthDate, disbursementDate) < 18) throw new HttpProblem(409, 'Edad fuera de política', 'El acreditado aún no cumple 18 años a la fecha de dispersión.');
   if (!agreement.active || agreement.validFrom > disbursementDate || (agreement.validTo !== null && agreement.validTo < disbursementDate)) {
     throw new HttpProblem(409, 'Convenio no vigente', `El convenio ${agreement.code} no está vigente o está desactivado; no se puede dispersar.`);
   }
   if (!product.active) throw new HttpProblem(409, 'Producto retirado', `El producto ${product.name} ya no se ofrece; cancela la solicitud y captura otra.`);
   const built = buildCredit({
+    calendar: payrollCalendarOf(agreement),
     requestId: request.id,
     clientId: request.clientId,
     companyId: request.companyId,
@@ -333,16 +343,22 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
     clabe: request.clabe,
     frequency: agreement.frequency,
     product: {
-      name: product.name,
-      annualRatePct: product.annualRatePct,
-      ivaRatePct: product.ivaRatePct,
-      openingFeePct: product.openingFeePct,
-      openingFeeFinanced: product.openingFeeFinanced,
+      name: accepted.productName,
+      annualRatePct: accepted.annualRatePct,
+      ivaRatePct: accepted.ivaRatePct,
+      openingFeePct: accepted.openingFeePct,
+      openingFeeFinanced: accepted.openingFeeFinanced,
     },
     disbursementDate,
     disbursedBy: userId,
     createdAt: now,
   });
+  if (ageOn(birthDate, built.credit.lastDueDate) > accepted.maxAgeAtEnd) {
+    throw new HttpProblem(409, 'Edad fuera de política', `Al terminar el plazo (${built.credit.lastDueDate}) superaría la edad máxima de ${accepted.maxAgeAtEnd} años.`);
+  }
+  if (built.credit.installment !== accepted.installment) {
+    throw new HttpProblem(409, 'Condiciones distintas', `El descuento calculado (${built.credit.installment}) no es el aprobado (${accepted.installment}); vuelve a aprobar la solicitud.`);
+  }
   const [credit] = await insertCredits(tx, [built]);
   return { creditId: credit!.id, creditFolio: creditFolio(credit!.number) };
 }

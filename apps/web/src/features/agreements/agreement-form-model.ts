@@ -20,6 +20,8 @@ export interface ProductForm {
   minAmount: string;
   maxAmount: string;
   maxAgeAtEnd: string;
+  moratoryRatePct: string;
+  lateFee: string;
   active: boolean;
 }
 
@@ -44,6 +46,10 @@ export interface AgreementForm {
   frequency: PayFrequency | '';
   maxDeductionPct: string;
   remittanceLagDays: string;
+  /** Payroll calendar: mensual pay day (1–31), semanal/catorcenal weekday (1–7), cut-off lead days. Empty = default. */
+  payDay: string;
+  paydayWeekday: string;
+  cutOffLeadDays: string;
   validFrom: string;
   validTo: string;
   contacts: { name: string; email: string; phone: string }[];
@@ -64,6 +70,8 @@ export const EMPTY_PRODUCT: ProductForm = {
   minAmount: '',
   maxAmount: '',
   maxAgeAtEnd: '75',
+  moratoryRatePct: '0',
+  lateFee: '0',
   active: true,
 };
 
@@ -78,6 +86,9 @@ export function emptyAgreement(today: string): AgreementForm {
     frequency: '',
     maxDeductionPct: '30',
     remittanceLagDays: '10',
+    payDay: '',
+    paydayWeekday: '',
+    cutOffLeadDays: '0',
     validFrom: today,
     validTo: '',
     contacts: [],
@@ -118,6 +129,10 @@ export function toInput(form: AgreementForm): AgreementInput {
     frequency: form.frequency as PayFrequency,
     maxDeductionPct: form.maxDeductionPct,
     remittanceLagDays: integer(form.remittanceLagDays),
+    // Only the field of the chosen frequency is kept: a weekday means nothing to a mensual payroll, a pay day nothing to a weekly one.
+    payDay: form.frequency === 'mensual' && form.payDay.trim() !== '' ? integer(form.payDay) : null,
+    paydayWeekday: (form.frequency === 'semanal' || form.frequency === 'catorcenal') && form.paydayWeekday.trim() !== '' ? integer(form.paydayWeekday) : null,
+    cutOffLeadDays: integer(form.cutOffLeadDays),
     validFrom: form.validFrom,
     validTo: form.validTo.trim() === '' ? null : form.validTo,
     contacts: form.contacts,
@@ -164,6 +179,9 @@ export function fromDetail(detail: AgreementDetail): AgreementForm {
     frequency: detail.frequency,
     maxDeductionPct: detail.maxDeductionPct,
     remittanceLagDays: String(detail.remittanceLagDays),
+    payDay: detail.payDay === null ? '' : String(detail.payDay),
+    paydayWeekday: detail.paydayWeekday === null ? '' : String(detail.paydayWeekday),
+    cutOffLeadDays: String(detail.cutOffLeadDays),
     validFrom: detail.validFrom,
     validTo: detail.validTo ?? '',
     contacts: detail.contacts,

@@ -17,9 +17,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
-import { isValidRfc, payrollCalendar } from '@portal/lending';
+import { LAST_DAY_OF_MONTH, firstPayday, isValidRfc, payrollCalendar, type PayrollCalendar } from '@portal/lending';
 import {
   FREQUENCY_LABELS,
+  WEEKDAY_LABELS,
   LAYOUT_FIELDS,
   LAYOUT_FIELD_LABELS,
   PAY_FREQUENCIES,
@@ -40,7 +41,10 @@ import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 
 /** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
-const FIELDS = new Set(['companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays', 'validFrom', 'validTo']);
+const FIELDS = new Set([
+  'companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays',
+  'payDay', 'paydayWeekday', 'cutOffLeadDays', 'validFrom', 'validTo',
+]);
 const DELIMITERS = [
   { value: ',', label: 'Coma (,)' },
   { value: ';', label: 'Punto y coma (;)' },
@@ -48,10 +52,40 @@ const DELIMITERS = [
   { value: '\t', label: 'Tabulador' },
 ];
 
+/** The payroll calendar: the pay day of a mensual payroll, or the weekday of a semanal / catorcenal one, and the cut-off. */
+function PayrollCalendarFields({ control }: { control: Control<AgreementForm> }) {
+  const frequency = useWatch({ control, name: 'frequency' });
+  return (
+    <>
+      {frequency === 'mensual' && (
+        <Grid size={{ xs: 6, md: 3 }}>
+          <TextFormField control={control} name="payDay" label="Día de pago (1 a 31)" helperText="31 = último día de cada mes" />
+        </Grid>
+      )}
+      {(frequency === 'semanal' || frequency === 'catorcenal') && (
+        <Grid size={{ xs: 6, md: 3 }}>
+          <SelectFormField
+            control={control}
+            name="paydayWeekday"
+            label="Día de pago de la nómina"
+            options={Object.entries(WEEKDAY_LABELS).map(([value, label]) => ({ value, label }))}
+          />
+        </Grid>
+      )}
+      <Grid size={{ xs: 6, md: 3 }}>
+        <TextFormField control={control} name="cutOffLeadDays" label="Días de anticipación al corte" helperText="Días que necesita el patrón antes de cerrar su nómina" />
+      </Grid>
+    </>
+  );
+}
+
 /** Schedule and CAT of a sample loan of one product, and the next discount dates: computed in the browser, exactly. */
 function ProductPreview({ control, today }: { control: Control<AgreementForm>; today: string }) {
   const products = useWatch({ control, name: 'products' });
   const frequency = useWatch({ control, name: 'frequency' });
+  const payDay = useWatch({ control, name: 'payDay' });
+  const paydayWeekday = useWatch({ control, name: 'paydayWeekday' });
+  const cutOffLeadDays = useWatch({ control, name: 'cutOffLeadDays' });
   const [index, setIndex] = useState(0);
   const [amount, setAmount] = useState('10000');
   const product = products[Math.min(index, products.length - 1)];
@@ -62,7 +96,15 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
   const result = useMemo(() => {
     if (!product || !frequency || !term) return null;
     try {
-      const calendar = payrollCalendar(frequency, today, 6);
+      const payroll: PayrollCalendar = {
+        frequency: frequency as PayFrequency,
+        ...(payDay.trim() !== '' ? { payDay: Number(payDay) } : {}),
+        ...(paydayWeekday.trim() !== '' ? { paydayWeekday: Number(paydayWeekday) } : {}),
+        cutOffLeadDays: cutOffLeadDays.trim() === '' ? 0 : Number(cutOffLeadDays),
+      };
+      const calendar = payrollCalendar(payroll, today, 6);
+      // The sample loan is contracted today: its first discount is the first payday after the payroll cut-off.
+      const first = firstPayday(payroll, today);
       return {
         calendar,
         loan: sampleLoan({
@@ -73,13 +115,15 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
           openingFeeFinanced: product.openingFeeFinanced,
           term,
           frequency: frequency as PayFrequency,
-          firstDueDate: calendar[0]!,
+          firstDueDate: first.nominal,
+          payDay: payroll.payDay ?? LAST_DAY_OF_MONTH,
+          disbursementDate: today,
         }),
       };
     } catch {
       return null;
     }
-  }, [product, frequency, term, amount, today]);
+  }, [product, frequency, payDay, paydayWeekday, cutOffLeadDays, term, amount, today]);
 
   return (
     <Section title="Simulación y calendario de descuentos">
@@ -106,7 +150,12 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
         <>
           <Typography sx={{ mb: 1 }} aria-label="Resumen de la simulación">
             Descuento por periodo: <strong>{formatMoney(result.loan.schedule.installment)}</strong> · CAT: <strong>{result.loan.cat} %</strong> sin IVA · Comisión por apertura:{' '}
-            {formatMoney(result.loan.openingFee)} · Monto a dispersar: {formatMoney(result.loan.netDisbursement)}
+            {formatMoney(result.loan.openingFee)} + IVA {formatMoney(result.loan.openingFeeIva)} · Monto a dispersar: {formatMoney(result.loan.netDisbursement)}
+          </Typography>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {result.loan.schedule.firstPeriodByDays
+              ? `Contratado hoy, el primer descuento sería el ${formatDate(result.loan.schedule.rows[0]!.dueDate)}: primer periodo de ${result.loan.schedule.firstPeriodDays} días, con interés por días.`
+              : `Contratado hoy, el primer descuento sería el ${formatDate(result.loan.schedule.rows[0]!.dueDate)}: primer periodo completo.`}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             Próximos descuentos de nómina: {result.calendar.map(formatDate).join(' · ')}
@@ -314,6 +363,7 @@ export function AgreementFormView(props: {
           <Grid size={{ xs: 6, md: 3 }}>
             <TextFormField control={control} name="remittanceLagDays" label="Días en tránsito" />
           </Grid>
+          <PayrollCalendarFields control={control} />
           <Grid size={{ xs: 6, md: 3 }}>
             <TextFormField control={control} name="validFrom" label="Vigente desde" type="date" slotProps={{ inputLabel: { shrink: true } }} />
           </Grid>
@@ -371,6 +421,12 @@ export function AgreementFormView(props: {
               </Grid>
               <Grid size={{ xs: 4, md: 2 }}>
                 <TextFormField control={control} name={`products.${index}.maxAgeAtEnd`} label="Edad máx. al terminar" />
+              </Grid>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <TextFormField control={control} name={`products.${index}.moratoryRatePct`} label="Tasa moratoria anual %" helperText="Sobre capital vencido, por días, más IVA" />
+              </Grid>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <TextFormField control={control} name={`products.${index}.lateFee`} label="Comisión por pago tardío" helperText="Por descuento vencido, más IVA" />
               </Grid>
             </Grid>
             {products.fields.length > 1 && (

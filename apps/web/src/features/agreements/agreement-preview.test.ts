@@ -5,9 +5,10 @@ describe('agreement preview', () => {
   it('finances the opening fee into the principal, or deducts it from the disbursement', () => {
     const base = { amount: '10000.00', annualRatePct: '36', ivaRatePct: '16', openingFeePct: '2.5', term: 24, frequency: 'quincenal' as const, firstDueDate: '2026-11-30' };
     const financed = sampleLoan({ ...base, openingFeeFinanced: true });
-    expect(financed).toMatchObject({ openingFee: '250.00', principal: '10250.00', netDisbursement: '10000.00' });
+    // 2.5 % of 10,000.00 = 250.00, plus 16 % IVA = 40.00: financed 10,290.00, or deducted 9,710.00 disbursed.
+    expect(financed).toMatchObject({ openingFee: '250.00', openingFeeIva: '40.00', principal: '10290.00', netDisbursement: '10000.00' });
     const deducted = sampleLoan({ ...base, openingFeeFinanced: false });
-    expect(deducted).toMatchObject({ openingFee: '250.00', principal: '10000.00', netDisbursement: '9750.00' });
+    expect(deducted).toMatchObject({ openingFee: '250.00', openingFeeIva: '40.00', principal: '10000.00', netDisbursement: '9710.00' });
     const rows = deducted.schedule.rows;
     expect(rows).toHaveLength(24);
     expect(rows.at(-1)!.balance).toBe('0.00');

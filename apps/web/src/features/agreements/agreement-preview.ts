@@ -11,6 +11,9 @@ export function sampleLoan(input: {
   term: number;
   frequency: PayFrequency;
   firstDueDate: string;
+  payDay?: number;
+  /** The sample's contracting date: an irregular first period is then charged by days. */
+  disbursementDate?: string;
 }): LoanQuote {
   return quoteLoan({
     amount: input.amount,
@@ -21,5 +24,7 @@ export function sampleLoan(input: {
     term: input.term,
     frequency: input.frequency,
     firstDueDate: input.firstDueDate,
+    ...(input.payDay !== undefined ? { payDay: input.payDay } : {}),
+    ...(input.disbursementDate !== undefined ? { disbursementDate: input.disbursementDate } : {}),
   });
 }

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { assessEligibility, checkCurp, nextDiscountDate } from '@portal/lending';
+import { LAST_DAY_OF_MONTH, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
 import { percentToFraction, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
 import { formatMoney } from '../../lib/format';
 
@@ -24,13 +24,28 @@ export function chosenLoan(catalog: OriginationCatalog, agreementId: string | un
   };
 }
 
+/** How the first period is charged, in the clerk's words: a regular period, or so many days charged by days. */
+export function firstPeriodText(schedule: { rows: { dueDate: string }[]; firstPeriodDays?: number; firstPeriodByDays?: boolean }): string {
+  const first = schedule.rows[0]?.dueDate ?? '';
+  if (schedule.firstPeriodByDays) return `Primer descuento ${first}: primer periodo de ${schedule.firstPeriodDays} días, con interés calculado por días.`;
+  return `Primer descuento ${first}: primer periodo completo.`;
+}
+
 /** The verdict as the browser computes it with packages/lending while the clerk types; the server's is the one kept. */
 export function LiveVerdict({ values, catalog }: { values: PreRequestInput; catalog: OriginationCatalog }) {
   const verdict = useMemo(() => {
     const { agreement, product } = chosenLoan(catalog, values.agreementId, values.productId);
-    const curp = checkCurp((values.curp ?? '').trim().toUpperCase());
+    const curp = checkCurp((values.curp ?? '').trim().toUpperCase(), catalog.today);
     if (!agreement || !product || !curp.ok || !values.term) return null;
     try {
+      // Quoted as if contracted today: the first payday after the agreement's payroll cut-off, the first period by days.
+      const calendar = {
+        frequency: agreement.frequency,
+        ...(agreement.payDay !== null ? { payDay: agreement.payDay } : {}),
+        ...(agreement.paydayWeekday !== null ? { paydayWeekday: agreement.paydayWeekday } : {}),
+        cutOffLeadDays: agreement.cutOffLeadDays,
+      };
+      const first = firstPayday(calendar, catalog.today);
       return {
         curp,
         result: assessEligibility({
@@ -41,7 +56,11 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
           openingFeeFinanced: product.openingFeeFinanced,
           term: Number(values.term),
           frequency: agreement.frequency,
-          firstDueDate: nextDiscountDate(agreement.frequency, catalog.today),
+          firstDueDate: first.nominal,
+          payDay: agreement.payDay ?? LAST_DAY_OF_MONTH,
+          disbursementDate: catalog.today,
+          contractDate: catalog.today,
+          dailyMinimumWage: catalog.dailyMinimumWage,
           birthDate: curp.birthDate,
           netSalary: values.netSalary,
           otherDeductions: values.otherDeductions || '0',
@@ -68,8 +87,10 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
         <strong>{result.quote.cat} %</strong> sin IVA
       </Typography>
       <Typography variant="body2">
-        Comisión por apertura {formatMoney(result.quote.openingFee)} · monto a dispersar {formatMoney(result.quote.netDisbursement)}
+        Comisión por apertura {formatMoney(result.quote.openingFee)} + IVA {formatMoney(result.quote.openingFeeIva)} · monto a dispersar{' '}
+        {formatMoney(result.quote.netDisbursement)}
       </Typography>
+      <Typography variant="body2">{firstPeriodText(result.quote.schedule)}</Typography>
       {result.approved ? (
         <Alert severity="success">Pre-aprobada</Alert>
       ) : (

@@ -8,6 +8,7 @@ export const WRONG_CHECK_DIGIT_CLABE = `${clabeStart}${(clabeCheckDigit(clabeSta
 
 export const catalog: OriginationCatalog = {
   today: '2026-02-10',
+  dailyMinimumWage: '315.04',
   agreements: [
     {
       id: '3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f',
@@ -15,6 +16,9 @@ export const catalog: OriginationCatalog = {
       name: 'Gobierno de Jalisco',
       frequency: 'quincenal',
       maxDeductionPct: '30',
+      payDay: null,
+      paydayWeekday: null,
+      cutOffLeadDays: 0,
       products: [
         {
           id: '7a1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e',
@@ -27,6 +31,8 @@ export const catalog: OriginationCatalog = {
           minAmount: '3000',
           maxAmount: '120000',
           maxAgeAtEnd: 75,
+          moratoryRatePct: '0',
+          lateFee: '0.00',
         },
       ],
     },
@@ -110,7 +116,8 @@ export function sampleRequest(overrides: Partial<LoanRequest> = {}): LoanRequest
       installment: '1180.00',
       cat: '48.1',
       openingFee: '400.00',
-      netDisbursement: '19600.00',
+      openingFeeIva: '64.00',
+      netDisbursement: '19536.00',
       firstDueDate: '2026-02-28',
       lastDueDate: '2027-01-31',
       ageAtEnd: 60,

@@ -89,7 +89,8 @@ describe('request action buttons', () => {
     const summary = within(dialog).getByLabelText('Resumen de la dispersión');
     expect(summary).toHaveTextContent('$20,000.00');
     expect(summary).toHaveTextContent('$400.00');
-    expect(summary).toHaveTextContent('$19,600.00');
+    expect(summary).toHaveTextContent('$64.00');
+    expect(summary).toHaveTextContent('$19,536.00');
     expect(summary).toHaveTextContent(approved.clabe);
     expect(summary).toHaveTextContent('BBVA México');
     const date = within(dialog).getByLabelText('Fecha de dispersión');

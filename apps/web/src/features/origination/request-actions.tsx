@@ -179,7 +179,7 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
             aria-label="Resumen de la dispersión"
             items={[
               { label: 'Monto del crédito', value: formatMoney(request.amount) },
-              { label: 'Comisión por apertura', value: formatMoney(request.simulation.openingFee) },
+              { label: 'Comisión por apertura', value: `${formatMoney(request.simulation.openingFee)} + IVA ${formatMoney(request.simulation.openingFeeIva ?? '0.00')}` },
               { label: 'Monto a dispersar', value: formatMoney(request.simulation.netDisbursement) },
               { label: 'CLABE', value: request.clabe },
               { label: 'Banco', value: request.bank },

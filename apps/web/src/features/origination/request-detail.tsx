@@ -131,7 +131,10 @@ function RequestSimulation({ request }: { request: LoanRequest }) {
           { label: 'Capacidad de pago por periodo', value: formatMoney(simulation.capacity) },
           { label: 'Pago por periodo', value: formatMoney(simulation.installment) },
           { label: 'CAT sin IVA', value: `${simulation.cat} %` },
-          { label: 'Comisión por apertura', value: formatMoney(simulation.openingFee) },
+          { label: 'Comisión por apertura', value: `${formatMoney(simulation.openingFee)} + IVA ${formatMoney(simulation.openingFeeIva ?? '0.00')}` },
+          ...(simulation.firstPeriodDays !== undefined
+            ? [{ label: 'Primer periodo', value: `${simulation.firstPeriodDays} días${simulation.firstPeriodByDays ? ', interés por días' : ''}` }]
+            : []),
           { label: 'Monto a dispersar', value: formatMoney(simulation.netDisbursement) },
           { label: 'Descuentos', value: `${formatDate(simulation.firstDueDate)} a ${formatDate(simulation.lastDueDate)}` },
           { label: 'Edad al terminar', value: `${simulation.ageAtEnd} años` },

@@ -25,7 +25,7 @@ import {
 } from '@portal/contract';
 import { SelectFormField, TextFormField, placeSaveError } from '../../components/form-fields';
 import { Section } from '../../components/section';
-import { formatBytes, formatDate, formatMoney } from '../../lib/format';
+import { formatBytes, formatDate, formatMoney, todayInMexico } from '../../lib/format';
 import { DOCUMENT_ACCEPT, documentProblem } from './documents';
 import { LiveVerdict, chosenLoan } from './live-verdict';
 import { EMPTY_PRE_REQUEST } from './pre-request-form';
@@ -39,7 +39,7 @@ const documentField = z.instanceof(File).nullable();
  */
 const requestFormSchema = requestInputSchema.extend({
   curp: requestInputSchema.shape.curp.superRefine((curp, context) => {
-    const check = curp.length === 18 ? checkCurp(curp) : null;
+    const check = curp.length === 18 ? checkCurp(curp, todayInMexico()) : null;
     if (check && !check.ok) context.addIssue({ code: 'custom', message: check.message });
   }),
   // An empty select is '' until a state is chosen; the shared enum then says "Elige el estado."
@@ -187,7 +187,7 @@ export function RequestForm(props: {
   const { control, reset, getValues, setValue, setError } = form;
   const values = useWatch({ control }) as RequestFormInput;
   const { product, options } = chosenLoan(props.catalog, values.agreementId, values.productId);
-  const curp = checkCurp((values.curp ?? '').trim().toUpperCase());
+  const curp = checkCurp((values.curp ?? '').trim().toUpperCase(), props.catalog.today);
   const missing = DOCUMENT_KINDS.filter((kind) => !values.documents?.[kind]);
 
   const { prefill } = props;

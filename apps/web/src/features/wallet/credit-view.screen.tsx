@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useParams } from 'react-router';
 import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
+import { daysBetween } from '@portal/lending';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { DetailList } from '../../components/detail-list';
 import { ScheduleTable } from '../../components/schedule-table';
@@ -52,7 +53,7 @@ export default function CreditViewScreen() {
             { label: 'Periodicidad', value: FREQUENCY_LABELS[current.frequency] },
             { label: 'Plazo', value: `${current.term} pagos` },
             { label: 'Monto', value: formatMoney(current.amount) },
-            { label: 'Importe de la comisión', value: formatMoney(current.openingFee) },
+            { label: 'Importe de la comisión', value: `${formatMoney(current.openingFee)} + IVA ${formatMoney(current.openingFeeIva)}` },
             { label: 'Capital financiado', value: formatMoney(current.principal) },
             { label: 'Monto dispersado', value: formatMoney(current.netDisbursed) },
             { label: 'Pago por periodo', value: formatMoney(current.installment) },
@@ -60,6 +61,10 @@ export default function CreditViewScreen() {
             { label: 'CLABE', value: current.clabe },
             { label: 'Fecha de dispersión', value: formatDate(current.disbursementDate) },
             { label: 'Primer descuento', value: formatDate(current.firstDueDate) },
+            {
+              label: 'Primer periodo',
+              value: `${daysBetween(current.disbursementDate, current.firstDueDate)} días · interés ${formatMoney(current.installments[0]?.interest ?? '0.00')} + IVA ${formatMoney(current.installments[0]?.iva ?? '0.00')}`,
+            },
             { label: 'Último descuento', value: formatDate(current.lastDueDate) },
             { label: 'Saldo', value: formatMoney(current.balance) },
             { label: 'Dispersó', value: current.disbursedBy ? `${current.disbursedBy} · ${formatDateTime(current.createdAt)}` : formatDateTime(current.createdAt) },

@@ -23,6 +23,7 @@ const credit: Credit = {
   term: 2,
   amount: '2000.00',
   openingFee: '40.00',
+  openingFeeIva: '6.40',
   principal: '2000.00',
   netDisbursed: '1960.00',
   installment: '1020.00',
