@@ -17,6 +17,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'originacion@demo.mx', password: 'Originacion2026', profile: 'Originación' },
   { email: 'cartera@demo.mx', password: 'Cartera2026', profile: 'Cartera' },
   { email: 'mesa@demo.mx', password: 'MesaControl2026', profile: 'Mesa de control' },
+  { email: 'tesoreria@demo.mx', password: 'Tesoreria2026', profile: 'Tesorería' },
   { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026', profile: 'Sin permisos' },
 ];
 
@@ -24,11 +25,17 @@ export const DEMO_PROFILES = [
   { name: 'Administrador', roleCode: 'SA', permissions: [...ALL_PERMISSION_PATHS] },
   { name: 'Originación', roleCode: 'ORIGINACION', permissions: groupPermissionPaths('origination') },
   { name: 'Cartera', roleCode: 'CARTERA', permissions: groupPermissionPaths('wallet') },
-  // The second person of the two-person rule: validates, approves and disburses what Originación captured.
+  // The second person of the two-person rule: validates and approves (or rejects) what Originación captured.
   {
     name: 'Mesa de control',
     roleCode: 'MESA',
-    permissions: ['/origination/request-list', '/actions/origination/approve', '/actions/origination/disburse', '/wallet/credits/credits-list'] satisfies PermissionPath[],
+    permissions: ['/origination/request-list', '/actions/origination/approve', '/wallet/credits/credits-list'] satisfies PermissionPath[],
+  },
+  // The third person (maker-checker on money leaving): disburses what someone else captured and someone else approved.
+  {
+    name: 'Tesorería',
+    roleCode: 'TESORERIA',
+    permissions: ['/origination/request-list', '/actions/origination/disburse', '/wallet/credits/credits-list'] satisfies PermissionPath[],
   },
   // Shows what a user whose profile grants nothing sees at sign-in: "El usuario no tiene permisos".
   { name: 'Sin permisos', roleCode: 'CONSULTA', permissions: [] },
