@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  accessLinkSchema,
   userDetailSchema,
   userInputSchema,
   userListQuerySchema,
@@ -14,7 +15,7 @@ import type { Tx } from '../../db/client';
 import { companies, profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import { sendXlsx } from '../../lib/xlsx-export';
-import { issuePasswordLink } from '../../idp/password-links';
+import { LIFETIME_MS, issuePasswordLink } from '../../idp/password-links';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
@@ -189,6 +190,37 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           });
         });
         return loadDetail(id);
+      },
+    );
+
+    app.post(
+      '/users/:id/access-link',
+      {
+        // Whoever may create users may give them their access again.
+        config: { access: { permission: '/user/user-new' } },
+        schema: {
+          tags: ['usuarios'],
+          summary: 'Reenviar acceso: con el proveedor embebido, un enlace nuevo para crear la contraseña, mostrado una vez a quien lo pide',
+          params: idParams,
+          response: { 200: accessLinkSchema },
+        },
+      },
+      async (request) => {
+        if (!deps.authConfig.embedded) {
+          throw new HttpProblem(409, 'Acceso en el proveedor de identidad', 'El acceso de este usuario se administra en el proveedor de identidad de la empresa, no en el portal.');
+        }
+        const id = request.params.id;
+        const now = deps.clock.now();
+        return deps.db.transaction(async (tx) => {
+          const [user] = await tx.select({ id: users.id, email: users.email, active: users.active }).from(users).where(eq(users.id, id));
+          if (!user) throw new HttpProblem(404, 'Usuario no encontrado', 'El usuario no existe o fue eliminado.');
+          if (!user.active) throw new HttpProblem(409, 'Usuario inactivo', 'Reactiva al usuario antes de reenviarle su acceso.');
+          const link = await issuePasswordLink(tx, user, 'invite', { issuer: deps.authConfig.issuer, now, print: deps.print ?? console.log });
+          // The audit records that a link was issued and until when, never the link itself (it is a credential).
+          const expiresAt = new Date(now.getTime() + LIFETIME_MS.invite).toISOString();
+          await recordAudit(tx, request, { action: 'user.access-link', entity: 'user', entityId: id, after: { email: user.email, expiresAt }, occurredAt: now });
+          return { email: user.email, link, expiresAt };
+        });
       },
     );
 
