@@ -3,8 +3,8 @@ import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { assessEligibility, checkCurp, nextDiscountDate } from '@portal/lending';
-import { percentToFraction, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
-import { formatMoney } from '../../lib/format';
+import { parseMoney, percentToFraction, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
+import { formatDate, formatMoney } from '../../lib/format';
 
 /**
  * The agreement and product a form has chosen, from the catalog of agreements in force, and the choices of its
@@ -29,12 +29,16 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
   const verdict = useMemo(() => {
     const { agreement, product } = chosenLoan(catalog, values.agreementId, values.productId);
     const curp = checkCurp((values.curp ?? '').trim().toUpperCase());
-    if (!agreement || !product || !curp.ok || !values.term) return null;
+    // The same forgiving parser as the schema: "30,000" previews as 30000.00 before it is saved.
+    const amount = parseMoney(values.amount ?? '');
+    const netSalary = parseMoney(values.netSalary ?? '');
+    const otherDeductions = parseMoney(values.otherDeductions || '0');
+    if (!agreement || !product || !curp.ok || !values.term || !amount || !netSalary || !otherDeductions) return null;
     try {
       return {
         curp,
         result: assessEligibility({
-          amount: values.amount,
+          amount,
           annualRate: percentToFraction(product.annualRatePct),
           ivaRate: percentToFraction(product.ivaRatePct),
           openingFeeRate: percentToFraction(product.openingFeePct),
@@ -43,8 +47,8 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
           frequency: agreement.frequency,
           firstDueDate: nextDiscountDate(agreement.frequency, catalog.today),
           birthDate: curp.birthDate,
-          netSalary: values.netSalary,
-          otherDeductions: values.otherDeductions || '0',
+          netSalary,
+          otherDeductions,
           maxDeductionRate: percentToFraction(agreement.maxDeductionPct),
           product,
         }),
@@ -61,7 +65,7 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
   return (
     <Stack spacing={1} aria-label="Dictamen en vivo">
       <Typography variant="body2" color="text.secondary">
-        Nacimiento {curp.birthDate} · sexo {curp.sex === 'H' ? 'hombre' : 'mujer'} · {result.ageAtEnd} años al terminar el plazo ({result.lastDueDate})
+        Nacimiento {formatDate(curp.birthDate)} · sexo {curp.sex === 'H' ? 'hombre' : 'mujer'} · {result.ageAtEnd} años al terminar el plazo ({formatDate(result.lastDueDate)})
       </Typography>
       <Typography>
         Capacidad de pago: <strong>{formatMoney(result.capacity)}</strong> por periodo · Descuento: <strong>{formatMoney(result.quote.schedule.installment)}</strong> · CAT{' '}

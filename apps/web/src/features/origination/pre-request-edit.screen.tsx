@@ -10,6 +10,7 @@ import { RouteLoading } from '../../app/shell/route-loading';
 import { useConfirm } from '../../app/shell/confirm-dialog';
 import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
 import { PreRequestForm } from './pre-request-form';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 export default function PreRequestEditScreen() {
   const { id = '' } = useParams();
@@ -25,13 +26,16 @@ export default function PreRequestEditScreen() {
     return text ? { kind: 'success', text } : null;
   });
 
-  if (preRequest.isError) return <Alert severity="error">{preRequest.error.message}</Alert>;
+  if (preRequest.isError) {
+    if (isNotFound(preRequest.error)) return <NotFoundState what="La pre-solicitud" backTo="/origination/pre-request-new" backLabel="Ir a Pre-Solicitudes" />;
+    return <Alert severity="error">{preRequest.error.message}</Alert>;
+  }
   if (!preRequest.data || !catalog.data) return <RouteLoading />;
   const current = preRequest.data;
   const draft = current.status === 'borrador';
 
   const sendNow = async () => {
-    if (!(await confirm({ title: 'Enviar pre-solicitud', message: `¿Enviar ${current.folio}? Ya no podrá editarse.` }))) return;
+    if (!(await confirm({ title: 'Enviar pre-solicitud', message: `¿Quieres enviar la pre-solicitud ${current.folio}? Ya no podrás editarla.` }))) return;
     try {
       await send.mutateAsync(current.version);
       setNotice({ kind: 'success', text: `${current.folio} enviada.` });

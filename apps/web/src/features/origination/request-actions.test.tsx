@@ -51,7 +51,7 @@ describe('request action buttons', () => {
     expect(within(group).getByRole('link', { name: 'Editar' })).toHaveAttribute('href', `/origination/request-new?edit=${sampleRequest().id}`);
 
     await user.click(within(group).getByRole('button', { name: 'Enviar a validación' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Enviar a validación solicitud' });
+    const dialog = await screen.findByRole('dialog', { name: 'Enviar solicitud a validación' });
     expect(dialog).toHaveTextContent('¿Seguro que quieres enviar a validación la solicitud SOL-000007?');
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await vi.waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007: en validación.' }]));
@@ -68,7 +68,7 @@ describe('request action buttons', () => {
     expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(['Aprobar', 'Rechazar', 'Cancelar']);
 
     await user.click(within(group).getByRole('button', { name: 'Rechazar' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Rechazar la solicitud SOL-000007' });
+    const dialog = await screen.findByRole('dialog', { name: 'Rechazar solicitud SOL-000007' });
     await user.type(within(dialog).getByLabelText('Motivo'), 'no');
     await user.click(within(dialog).getByRole('button', { name: 'Rechazar' }));
     expect(within(dialog).getByText('Escribe el motivo del rechazo (al menos 5 caracteres).')).toBeInTheDocument();
@@ -85,7 +85,7 @@ describe('request action buttons', () => {
     expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancelar', 'Dispersar']);
 
     await user.click(within(group).getByRole('button', { name: 'Dispersar' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Dispersar la solicitud SOL-000007' });
+    const dialog = await screen.findByRole('dialog', { name: 'Dispersar solicitud SOL-000007' });
     const summary = within(dialog).getByLabelText('Resumen de la dispersión');
     expect(summary).toHaveTextContent('$20,000.00');
     expect(summary).toHaveTextContent('$400.00');

@@ -37,6 +37,16 @@ export function availableActions(request: Pick<LoanRequest, 'status' | 'createdB
   });
 }
 
+/** Dialog titles that read as a sentence: "Enviar solicitud a validación", "Aprobar solicitud". */
+const TITLES: Record<RequestAction, string> = {
+  submit: 'Enviar solicitud a validación',
+  approve: 'Aprobar solicitud',
+  reject: 'Rechazar solicitud',
+  cancel: 'Cancelar solicitud',
+  disburse: 'Dispersar solicitud',
+};
+export const actionTitle = (action: RequestAction, folio?: string) => (folio ? `${TITLES[action]} ${folio}` : TITLES[action]);
+
 const COLORS: Record<RequestAction, 'primary' | 'success' | 'error' | 'inherit'> = {
   submit: 'primary',
   approve: 'success',
@@ -87,7 +97,7 @@ function ActionDialog(props: {
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={props.onClose}>Volver</Button>
+        <Button onClick={props.onClose}>No, volver</Button>
         <Button variant="contained" onClick={confirm} disabled={props.busy}>
           {props.confirmLabel}
         </Button>
@@ -126,8 +136,8 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
       setAsking(action);
       return;
     }
-    const { label, verb } = REQUEST_ACTIONS[action];
-    if (await confirm({ title: `${label} solicitud`, message: `¿Seguro que quieres ${verb} la solicitud ${request.folio}?` })) await transit(action);
+    const { verb } = REQUEST_ACTIONS[action];
+    if (await confirm({ title: actionTitle(action), message: `¿Seguro que quieres ${verb} la solicitud ${request.folio}?` })) await transit(action);
   };
 
   const disburseOn = async (disbursementDate: string) => {
@@ -158,7 +168,7 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
       </Stack>
       {(asking === 'reject' || asking === 'cancel') && (
         <ActionDialog
-          title={`${REQUEST_ACTIONS[asking].label} la solicitud ${request.folio}`}
+          title={actionTitle(asking, request.folio)}
           confirmLabel={REQUEST_ACTIONS[asking].label}
           field={{ label: 'Motivo', type: 'text', initial: '', schema: requestActionBodySchemas[asking].shape.reason }}
           busy={busy}
@@ -168,7 +178,7 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
       )}
       {asking === 'disburse' && (
         <ActionDialog
-          title={`Dispersar la solicitud ${request.folio}`}
+          title={actionTitle('disburse', request.folio)}
           confirmLabel="Dispersar"
           field={{ label: 'Fecha de dispersión', type: 'date', initial: today, schema: requestActionBodySchemas.disburse.shape.disbursementDate }}
           busy={busy}

@@ -89,7 +89,7 @@ describe('request form', () => {
       });
     });
     renderForm(onSubmit);
-    expect(field('Fecha de nacimiento')).toHaveValue('20 jul 1966');
+    expect(field('Fecha de nacimiento')).toHaveValue('20/07/1966');
     expect(field('Sexo')).toHaveValue('Hombre');
     expect(screen.getByLabelText('Dictamen en vivo')).toHaveTextContent('Pre-aprobada');
 

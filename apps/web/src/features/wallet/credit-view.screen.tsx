@@ -8,9 +8,9 @@ import { RouteLoading } from '../../app/shell/route-loading';
 import { DetailList } from '../../components/detail-list';
 import { ScheduleTable } from '../../components/schedule-table';
 import { Section } from '../../components/section';
-import { ApiError } from '../../lib/api';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useCredit } from './credits.queries';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 const STATUS_COLORS = { vigente: 'success', vencido: 'error', liquidado: 'default' } as const satisfies Record<Credit['status'], 'success' | 'error' | 'default'>;
 
@@ -20,8 +20,8 @@ export default function CreditViewScreen() {
   const credit = useCredit(id);
 
   if (credit.isError) {
-    const missing = credit.error instanceof ApiError && credit.error.status === 404;
-    return <Alert severity={missing ? 'warning' : 'error'}>{missing ? 'El crédito no existe.' : credit.error.message}</Alert>;
+    if (isNotFound(credit.error)) return <NotFoundState what="El crédito" backTo="/wallet/credits/credits-list" backLabel="Ir a Créditos" />;
+    return <Alert severity="error">{credit.error.message}</Alert>;
   }
   if (!credit.data) return <RouteLoading />;
   const current = credit.data;
