@@ -38,6 +38,7 @@ import { formatDate, formatMoney } from '../../lib/format';
 import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
+import { DateFormField } from '../../components/date-field';
 
 /** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
 const FIELDS = new Set(['companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays', 'validFrom', 'validTo']);
@@ -315,10 +316,10 @@ export function AgreementFormView(props: {
             <TextFormField control={control} name="remittanceLagDays" label="Días en tránsito" />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextFormField control={control} name="validFrom" label="Vigente desde" type="date" slotProps={{ inputLabel: { shrink: true } }} />
+            <DateFormField control={control} name="validFrom" label="Vigente desde" />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextFormField control={control} name="validTo" label="Vigente hasta (opcional)" type="date" slotProps={{ inputLabel: { shrink: true } }} />
+            <DateFormField control={control} name="validTo" label="Vigente hasta (opcional)" />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
             <SwitchFormField control={control} name="active" label="Activo (recibe solicitudes)" />

@@ -9,6 +9,7 @@ import { useSession } from '../../app/auth/use-session';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { useConfirm } from '../../app/shell/confirm-dialog';
 import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
+import { StatusChip } from '../../components/status-chip';
 import { PreRequestForm } from './pre-request-form';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
@@ -50,9 +51,12 @@ export default function PreRequestEditScreen() {
         <Typography variant="h1" component="h1" sx={{ flexGrow: 1 }}>
           Pre-solicitud {current.folio}
         </Typography>
-        <Typography color="text.secondary">
-          Estado: <strong>{current.status}</strong> · dictamen del servidor: <strong>{current.result}</strong>
-        </Typography>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography color="text.secondary">Estado</Typography>
+          <StatusChip status={current.status} aria-label={`Estado: ${current.status}`} />
+          <Typography color="text.secondary">Dictamen</Typography>
+          <StatusChip status={current.result} aria-label={`Dictamen: ${current.result}`} />
+        </Stack>
         {draft && (
           <Button variant="contained" color="secondary" disabled={current.result !== 'pre-aprobada' || send.isPending} onClick={() => void sendNow()}>
             Enviar

@@ -92,10 +92,11 @@ describe('request action buttons', () => {
     expect(summary).toHaveTextContent('$19,600.00');
     expect(summary).toHaveTextContent(approved.clabe);
     expect(summary).toHaveTextContent('BBVA México');
-    const date = within(dialog).getByLabelText('Fecha de dispersión');
-    expect(date).toHaveValue('2026-02-10');
-    await user.clear(date);
-    await user.type(date, '2026-02-11');
+    // A date picker in es-MX: dd/mm/aaaa whatever the browser's language, typed section by section.
+    const date = within(dialog).getByRole('group', { name: 'Fecha de dispersión' });
+    expect(within(dialog).getByDisplayValue('10/02/2026')).toBeInTheDocument();
+    await user.click(within(date).getAllByRole('spinbutton')[0]!);
+    await user.keyboard('11022026');
     await user.click(within(dialog).getByRole('button', { name: 'Dispersar' }));
 
     await vi.waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007 dispersada: crédito CR-000001.', credit: { id: 'cr-1', folio: 'CR-000001' } }]));

@@ -12,6 +12,7 @@ import { REQUEST_ACTIONS, requestActionBodySchemas, type Request as LoanRequest,
 import { hasPermission, type Session } from '../../app/auth/session';
 import { useSession } from '../../app/auth/use-session';
 import { useConfirm } from '../../app/shell/confirm-dialog';
+import { DateField } from '../../components/date-field';
 import { DetailList } from '../../components/detail-list';
 import { formatMoney } from '../../lib/format';
 import { useDisburseRequest, useRequestTransition } from './origination.queries';
@@ -78,22 +79,34 @@ function ActionDialog(props: {
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           {props.children}
-          <TextField
-            autoFocus
-            label={props.field.label}
-            type={props.field.type}
-            multiline={props.field.type === 'text'}
-            minRows={props.field.type === 'text' ? 3 : undefined}
-            value={value}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(null);
-            }}
-            error={error !== null}
-            helperText={error}
-            slotProps={{ inputLabel: { shrink: true } }}
-            fullWidth
-          />
+          {props.field.type === 'date' ? (
+            <DateField
+              label={props.field.label}
+              value={value}
+              onChange={(next) => {
+                setValue(next);
+                setError(null);
+              }}
+              error={error}
+              fullWidth
+            />
+          ) : (
+            <TextField
+              autoFocus
+              label={props.field.label}
+              multiline
+              minRows={3}
+              value={value}
+              onChange={(event) => {
+                setValue(event.target.value);
+                setError(null);
+              }}
+              error={error !== null}
+              helperText={error}
+              slotProps={{ inputLabel: { shrink: true } }}
+              fullWidth
+            />
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>

@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -21,6 +20,7 @@ import { DetailList } from '../../components/detail-list';
 import { ScheduleTable } from '../../components/schedule-table';
 import { Section } from '../../components/section';
 import { SidePanel } from '../../components/side-panel';
+import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useRequest } from './origination.queries';
 import { RequestActions, type PanelNotice } from './request-actions';
@@ -123,7 +123,7 @@ function RequestSimulation({ request }: { request: LoanRequest }) {
   return (
     <Section title="Simulación">
       <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center' }}>
-        <Chip size="small" color={simulation.result === 'pre-aprobada' ? 'success' : 'error'} label={simulation.result === 'pre-aprobada' ? 'Pre-aprobada' : 'Rechazada'} />
+        <StatusChip status={simulation.result} />
         {simulation.reasons.length > 0 && <Typography variant="body2">{simulation.reasons.map((reason) => reason.message).join(' ')}</Typography>}
       </Stack>
       <DetailList

@@ -1,9 +1,8 @@
 import Alert from '@mui/material/Alert';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useParams } from 'react-router';
-import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
+import { FREQUENCY_LABELS } from '@portal/contract';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { DetailList } from '../../components/detail-list';
 import { ScheduleTable } from '../../components/schedule-table';
@@ -11,8 +10,8 @@ import { Section } from '../../components/section';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useCredit } from './credits.queries';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
+import { StatusChip } from '../../components/status-chip';
 
-const STATUS_COLORS = { vigente: 'success', vencido: 'error', liquidado: 'default' } as const satisfies Record<Credit['status'], 'success' | 'error' | 'default'>;
 
 /** Detalle del crédito: what was disbursed, on which terms, and its schedule with each installment's status. Read only. */
 export default function CreditViewScreen() {
@@ -33,7 +32,7 @@ export default function CreditViewScreen() {
         <Typography variant="h1" component="h1">
           Crédito {current.folio}
         </Typography>
-        <Chip color={STATUS_COLORS[current.status]} label={current.status} />
+        <StatusChip status={current.status} size="medium" />
         {current.daysPastDue > 0 && <Typography color="error">{current.daysPastDue} días de atraso</Typography>}
       </Stack>
       <Section title="Resumen">
