@@ -119,7 +119,8 @@ describe('request form', () => {
     expect(input).toMatchObject({ curp: sentPreRequest.curp, email: 'enrique@correo.mx', state: 'Jalisco', clabe: VALID_CLABE, amount: '20000.00', term: 24 });
     expect(input).not.toHaveProperty('documents');
     expect(documents).toEqual({ ine, comprobante: null, recibo: null });
-  });
+    // Typing a whole request is slow on a loaded machine.
+  }, 40_000);
 });
 
 describe('Solicitudes screen', () => {
@@ -153,7 +154,7 @@ describe('Solicitudes screen', () => {
   it('prefills from ?preRequest= in the URL', async () => {
     api();
     renderScreen(<RequestNewScreen />, { path: '/origination/request-new', url: `/origination/request-new?preRequest=${sentPreRequest.id}` });
-    expect(await screen.findByDisplayValue('PXNE660720HMCXTN06')).toBeInTheDocument();
+    expect(await screen.findByDisplayValue('PXNE660720HMCXTN06', undefined, { timeout: 8000 })).toBeInTheDocument();
     expect(field('Primer apellido')).toHaveValue('Peña');
   });
 });
