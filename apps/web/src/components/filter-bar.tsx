@@ -36,7 +36,7 @@ export function FilterBar(props: {
         label={props.searchLabel}
         value={text}
         onChange={(event) => setText(event.target.value)}
-        sx={{ minWidth: 260 }}
+        sx={{ minWidth: { xs: 0, sm: 260 } }}
         slotProps={{
           input: {
             startAdornment: (
@@ -48,7 +48,8 @@ export function FilterBar(props: {
         }}
       />
       {props.children}
-      <Stack direction="row" spacing={1} sx={{ ml: { md: 'auto' }, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
+      {/* Buttons wrap on a phone rather than widen the page. */}
+      <Stack direction="row" spacing={1} useFlexGap sx={{ ml: { md: 'auto' }, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
         {props.actions}
       </Stack>
     </Stack>

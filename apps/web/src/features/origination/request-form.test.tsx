@@ -50,7 +50,7 @@ describe('request form', () => {
   it('checks the CLABE as it is typed: the bank when valid, the check digit when not', async () => {
     renderForm();
     await fill('CLABE', WRONG_CHECK_DIGIT_CLABE);
-    expect(screen.getByText('El dígito verificador de la CLABE no coincide; revise que esté bien capturada.')).toBeInTheDocument();
+    expect(screen.getByText('El dígito verificador de la CLABE no coincide; revisa que esté bien capturada.')).toBeInTheDocument();
     await user.tab();
     await user.click(screen.getByRole('button', { name: 'Guardar solicitud' }));
     expect(field('CLABE')).toHaveAttribute('aria-invalid', 'true');
