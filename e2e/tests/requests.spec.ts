@@ -99,6 +99,8 @@ test('pre-request → request with documents → approval by a second person →
   await page.getByRole('dialog', { name: 'Aprobar solicitud' }).getByRole('button', { name: 'Sí' }).click();
   await expect(panel.getByRole('button', { name: 'Cancelar' })).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Dispersar' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
 
   // A third person (Tesorería), neither the capturer nor the approver, disburses (maker-checker).
   await signOut(page);
