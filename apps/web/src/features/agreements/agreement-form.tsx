@@ -39,6 +39,8 @@ import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 import { DateFormField } from '../../components/date-field';
+import { useFocusFirstInvalid } from '../../components/form-feedback';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 
 /** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
 const FIELDS = new Set(['companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays', 'validFrom', 'validTo']);
@@ -228,7 +230,9 @@ export function AgreementFormView(props: {
   onSubmit: (input: AgreementInput) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const form = useForm<AgreementForm>({ defaultValues: props.defaultValues });
+  const form = useForm<AgreementForm>({ defaultValues: props.defaultValues, shouldFocusError: false });
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
+  const guard = useUnsavedChanges(form.formState.isDirty);
   const { control } = form;
   const contacts = useFieldArray({ control, name: 'contacts' });
   const products = useFieldArray({ control, name: 'products' });
@@ -255,21 +259,26 @@ export function AgreementFormView(props: {
     const found = validateAgreement(values);
     if (found.length > 0) {
       place(found);
+      focusFirstInvalid();
       return;
     }
     place([]);
+    guard.allowLeaving();
     try {
       await props.onSubmit(toInput(values));
     } catch (error) {
+      guard.keepGuarding();
       if (error instanceof ApiError && error.fieldErrors.length > 0) place(error.fieldErrors);
       else setProblems([(error as Error).message]);
+      focusFirstInvalid();
     }
   });
 
   const rfcWarning = rfc && isValidRfc(rfc.trim().toUpperCase()) && !isValidRfc(rfc.trim().toUpperCase(), { checkDigit: true });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
+      {guard.dialog}
       {problems.length > 0 && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {problems.join(' ')}

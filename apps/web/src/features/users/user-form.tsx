@@ -8,6 +8,7 @@ import { userInputSchema, type Company, type Profile, type UserInput } from '@po
 import type { z } from 'zod';
 import { ErrorSummary, useFocusFirstInvalid } from '../../components/form-feedback';
 import { SelectFormField, SwitchFormField, TextFormField, placeSaveError } from '../../components/form-fields';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 
 type Output = z.output<typeof userInputSchema>;
 const FIELDS = ['email', 'name', 'profileId', 'companyId', 'active'] as const;
@@ -29,12 +30,15 @@ export function UserForm(props: {
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<UserInput, unknown, Output>({ resolver: zodResolver(userInputSchema), defaultValues: props.defaultValues, mode: 'onTouched', shouldFocusError: false });
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
+  const guard = useUnsavedChanges(form.formState.isDirty);
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
+    guard.allowLeaving();
     try {
       await props.onSubmit(values);
     } catch (error) {
+      guard.keepGuarding();
       setFailure(placeSaveError(error, FIELDS, form.setError));
       focusFirstInvalid();
     }
@@ -42,6 +46,7 @@ export function UserForm(props: {
 
   return (
     <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
+      {guard.dialog}
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>
           <TextFormField control={form.control} name="email" label="Correo electrónico" type="email" autoComplete="off" required />
