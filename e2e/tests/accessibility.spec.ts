@@ -10,8 +10,11 @@ import { ACCOUNTS, SESSION_KEY, sidebar, signIn } from './support';
  * here. The list of routes is the contract's (sidebar, detail routes with real ids from the demo seed), not a copy.
  */
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-/** The README's screenshots of the corrected screens, written by these tests. */
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots', import.meta.url));
+/**
+ * The README's screenshots of the corrected screens, written by these tests: into docs/screenshots with
+ * `UPDATE_SCREENSHOTS=1 npm run test:e2e`, otherwise beside the test results, so a plain test run leaves the tree clean.
+ */
+const SCREENSHOTS = fileURLToPath(new URL(process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots' : '../test-results/screenshots', import.meta.url));
 
 interface Finding {
   route: string;
