@@ -33,7 +33,7 @@ test('a pre-request shows its live verdict, is saved as a draft with the server 
   await page.getByRole('button', { name: 'Enviar' }).click();
   await page.getByRole('dialog', { name: 'Enviar pre-solicitud' }).getByRole('button', { name: 'Sí' }).click();
   await expect(page.getByText(/enviada\.$/)).toBeVisible();
-  await expect(page.getByText('Estado: enviada')).toBeVisible();
+  await expect(page.getByLabel('Estado: enviada')).toBeVisible();
 
   await page.goto('/origination/pre-request-new');
   await expect(page.getByRole('grid', { name: 'Mis pre-solicitudes' })).toContainText('Enrique Peña Nieto');

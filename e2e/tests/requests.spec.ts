@@ -20,7 +20,7 @@ async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/session\/signin/);
 }
 
-test('pre-request → request with documents → approval by a second person → disbursement → the credit schedule is buildSchedule', async ({ page }) => {
+test('pre-request → request with documents → approval by a second person → disbursement by a third → the credit schedule is buildSchedule', async ({ page }) => {
   test.setTimeout(120_000);
   // The administrator captures: a sent pre-request for a new client.
   await signIn(page, ACCOUNTS.admin);
@@ -41,7 +41,7 @@ test('pre-request → request with documents → approval by a second person →
   await expect(page).toHaveURL(/\/origination\/pre-request-edit\//);
   await page.getByRole('button', { name: 'Enviar' }).click();
   await page.getByRole('dialog', { name: 'Enviar pre-solicitud' }).getByRole('button', { name: 'Sí' }).click();
-  await expect(page.getByText('Estado: enviada')).toBeVisible();
+  await expect(page.getByLabel('Estado: enviada')).toBeVisible();
 
   // Convert it: the request form arrives prefilled; the rest is captured with the three documents.
   await page.getByRole('link', { name: 'Convertir en solicitud' }).click();
@@ -77,18 +77,18 @@ test('pre-request → request with documents → approval by a second person →
 
   // Capturas opens the new request; the capturer sends it to validation and cannot approve it.
   await expect(page).toHaveURL(/\/origination\/request-list\?id=/);
-  const panel = page.getByRole('region', { name: 'Detalle de la solicitud' });
+  const panel = page.getByRole('dialog', { name: 'Detalle de la solicitud' });
   await expect(panel).toContainText('capturada');
   await expect(panel.getByRole('table', { name: 'Documentos de la solicitud' })).toContainText('recibo.pdf');
   await panel.getByRole('button', { name: 'Enviar a validación' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Sí' }).click();
+  await page.getByRole('dialog', { name: 'Enviar solicitud a validación' }).getByRole('button', { name: 'Sí' }).click();
   await expect(panel).toContainText('en validación');
   await expect(panel.getByRole('button', { name: 'Aprobar' })).toHaveCount(0);
   const detailUrl = page.url();
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 
-  // The second person (Mesa de control) approves and disburses.
+  // The second person (Mesa de control) approves; approving does not let them disburse.
   await signOut(page);
   await signIn(page, ACCOUNTS.mesa);
   await expect(page).toHaveURL(/\/home$/);
@@ -96,10 +96,20 @@ test('pre-request → request with documents → approval by a second person →
   await page.goto(detailUrl.replace(/^https?:\/\/[^/]+/, ''));
   await expect(panel).toContainText('en validación');
   await panel.getByRole('button', { name: 'Aprobar' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Sí' }).click();
+  await page.getByRole('dialog', { name: 'Aprobar solicitud' }).getByRole('button', { name: 'Sí' }).click();
+  await expect(panel.getByRole('button', { name: 'Cancelar' })).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Dispersar' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+
+  // A third person (Tesorería), neither the capturer nor the approver, disburses (maker-checker).
+  await signOut(page);
+  await signIn(page, ACCOUNTS.tesoreria);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto(detailUrl.replace(/^https?:\/\/[^/]+/, ''));
   // Only an approved request offers Dispersar ('aprobada' alone would also match the verdict's 'pre-aprobada').
   await panel.getByRole('button', { name: 'Dispersar' }).click();
-  const dialog = page.getByRole('dialog', { name: /Dispersar la solicitud/ });
+  const dialog = page.getByRole('dialog', { name: /Dispersar solicitud/ });
   // 20,000.00 less the 2 % fee (400.00) and its 16 % IVA (64.00).
   await expect(dialog.getByLabel('Resumen de la dispersión')).toContainText(money.format(19536));
   await dialog.getByRole('button', { name: 'Dispersar' }).click();

@@ -5,6 +5,7 @@ export const ACCOUNTS = {
   originacion: { email: 'originacion@demo.mx', password: 'Originacion2026' },
   cartera: { email: 'cartera@demo.mx', password: 'Cartera2026' },
   mesa: { email: 'mesa@demo.mx', password: 'MesaControl2026' },
+  tesoreria: { email: 'tesoreria@demo.mx', password: 'Tesoreria2026' },
   sinPermisos: { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026' },
   plus: { email: 'plus@demo.mx', password: 'NominaPlus2026' },
 } as const;

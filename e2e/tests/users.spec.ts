@@ -2,19 +2,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { groupPermissionPaths } from '@portal/contract';
 import { ACCOUNTS, sidebar, signIn } from './support';
 
-interface OutboxPage {
-  items: { toEmail: string; link: string | null }[];
-}
-
-async function latestLinkFor(admin: Page, email: string): Promise<string> {
-  const token = await admin.evaluate(() => JSON.parse(localStorage.getItem('portfolio-admin')!).token.accessToken as string);
-  const response = await admin.request.get('/api/outbox', { headers: { authorization: `Bearer ${token}` } });
-  expect(response.ok()).toBe(true);
-  const link = ((await response.json()) as OutboxPage).items.find((message) => message.toEmail === email)?.link;
-  expect(link).toBeTruthy();
-  return link!;
-}
-
 async function chooseOption(page: Page, label: string, option: string) {
   await page.getByLabel(label).click();
   await page.getByRole('option', { name: option, exact: true }).click();
@@ -23,7 +10,7 @@ async function chooseOption(page: Page, label: string, option: string) {
 const screensOf = (group: 'wallet' | 'origination') =>
   groupPermissionPaths(group).filter((path) => !path.startsWith('/actions/'));
 
-test('a new Cartera user sets a password from the outbox, sees only Cartera, and sees Originación after a profile change', async ({
+test('a new Cartera user sets a password from the link Reenviar acceso shows the administrator, sees only Cartera, and sees Originación after a profile change', async ({
   page,
   browser,
 }) => {
@@ -41,7 +28,14 @@ test('a new Cartera user sets a password from the outbox, sees only Cartera, and
   await expect(page).toHaveURL(/\/user\/user-edit\//);
   const editUrl = page.url();
 
-  const link = await latestLinkFor(page, email);
+  // Reenviar acceso: a fresh link, shown once to the administrator to hand over.
+  await page.getByRole('button', { name: 'Reenviar acceso' }).click();
+  const linkDialog = page.getByRole('dialog', { name: `Enlace de acceso de ${email}` });
+  const linkField = linkDialog.getByLabel('Enlace para crear la contraseña');
+  await expect(linkField).toHaveValue(/\/reset-password\?token=/);
+  const link = await linkField.inputValue();
+  await linkDialog.getByRole('button', { name: 'Cerrar' }).click();
+  await expect(page.getByRole('table', { name: 'Historial del usuario' })).toContainText('Enlace de acceso reenviado');
   const user = await browser.newPage();
   await user.goto(link);
   await user.getByLabel('Nueva contraseña', { exact: true }).fill(password);

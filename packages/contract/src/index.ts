@@ -5,3 +5,4 @@ export * from './users';
 export * from './agreements';
 export * from './origination';
 export * from './requests';
+export * from './fields';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phoneField } from './fields';
 import { PAY_FREQUENCIES } from './agreements';
 import { preRequestInputSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQueryBase } from './users';
@@ -40,7 +41,7 @@ export const MEXICAN_STATES = [
 ] as const;
 
 const text = (label: string, max: number) => z.string().trim().min(1, `Escribe ${label}.`).max(max, `${label[0]!.toUpperCase()}${label.slice(1)}: máximo ${max} caracteres.`);
-const phone = (label: string) => z.string().trim().regex(/^\d{10}$/, `${label}: 10 dígitos, sin espacios ni guiones.`);
+const phone = phoneField;
 
 export const referenceSchema = z.object({
   name: text('el nombre de la referencia', 120),

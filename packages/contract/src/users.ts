@@ -113,3 +113,10 @@ export type Profile = z.infer<typeof profileSchema>;
 
 export const companySchema = z.object({ id: z.string(), code: z.string(), name: z.string() });
 export type Company = z.infer<typeof companySchema>;
+
+/**
+ * "Reenviar acceso": a fresh one-time link to set a password, issued by the embedded provider and shown once to
+ * the administrator who asked for it (the embedded mode has no mail server to send it).
+ */
+export const accessLinkSchema = z.object({ email: z.string(), link: z.string(), expiresAt: z.string() });
+export type AccessLink = z.infer<typeof accessLinkSchema>;

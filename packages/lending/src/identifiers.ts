@@ -54,7 +54,7 @@ export function checkClabe(value: string, options: ClabeCheckOptions = {}): Clab
     return problem('format', 'La CLABE debe tener exactamente 18 dígitos.');
   }
   if (clabeCheckDigit(value) !== value.charCodeAt(17) - 48) {
-    return problem('check-digit', 'El dígito verificador de la CLABE no coincide; revise que esté bien capturada.');
+    return problem('check-digit', 'El dígito verificador de la CLABE no coincide; revisa que esté bien capturada.');
   }
   const bank = bankForCode(value.slice(0, 3));
   if (bank === undefined) {
@@ -124,7 +124,7 @@ export function checkCurp(value: string, asOf: string): CurpCheck {
     return problem('format', 'La CURP no tiene el formato oficial: 4 letras, 6 dígitos de fecha, sexo, 5 letras, homoclave y dígito.');
   }
   if (CURP_OFFENSIVE_WORDS.has(value.slice(0, 4))) {
-    return problem('offensive-word', 'Las primeras cuatro letras forman una palabra que RENAPO no asigna; verifique la CURP.');
+    return problem('offensive-word', 'Las primeras cuatro letras forman una palabra que RENAPO no asigna; revisa la CURP.');
   }
   // The 17th character distinguishes centuries: a digit for births up to 1999, a letter from 2000 on.
   const centuryChar = value.charCodeAt(16);
@@ -138,14 +138,14 @@ export function checkCurp(value: string, asOf: string): CurpCheck {
   const dd = value.slice(8, 10);
   const birthDate = `${year}-${mm}-${dd}`;
   if (birthDate > formatDay(parseDay(asOf, 'asOf'))) {
-    return problem('future-birth-date', 'La fecha de nacimiento de la CURP es posterior a hoy; verifique la CURP.');
+    return problem('future-birth-date', 'La fecha de nacimiento de la CURP es posterior a hoy; revisa la CURP.');
   }
   const state = value.slice(11, 13);
   if (!CURP_STATE_CODES.has(state)) {
     return problem('state', `La entidad de nacimiento ${state} de la CURP no existe.`);
   }
   if (curpCheckDigit(value) !== value.charCodeAt(17) - 48) {
-    return problem('check-digit', 'El dígito verificador de la CURP no coincide; revise que esté bien capturada.');
+    return problem('check-digit', 'El dígito verificador de la CURP no coincide; revisa que esté bien capturada.');
   }
   return { ok: true, birthDate, sex: value.charAt(10) === 'H' ? 'H' : 'M', state };
 }

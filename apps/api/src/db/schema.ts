@@ -26,6 +26,8 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   legalName: text('legal_name').notNull(),
   rfc: text('rfc').notNull(),
+  /** Maker-checker on money leaving: who disburses may be neither the capturer nor the approver (on unless turned off). */
+  separateDisbursement: boolean('separate_disbursement').notNull().default(true),
   createdAt: createdAt(),
 });
 

@@ -77,10 +77,14 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
   // The seed is the system's own work, across both companies.
   await asSystem(db, async (tx: Tx) => {
     const catalog = await tx.select({ agreement: agreements, product: agreementProducts }).from(agreementProducts).innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId));
-    // Originación captures, Mesa de control decides and disburses: the two people of the demo's two-person rule.
-    const staff = await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, ['originacion@demo.mx', 'mesa@demo.mx']));
+    // Originación captures, Mesa de control decides, Tesorería disburses: three people, as maker-checker asks.
+    const staff = await tx
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(inArray(users.email, ['originacion@demo.mx', 'mesa@demo.mx', 'tesoreria@demo.mx']));
     const capturer = staff.find((user) => user.email === 'originacion@demo.mx')?.id ?? null;
     const approver = staff.find((user) => user.email === 'mesa@demo.mx')?.id ?? null;
+    const treasurer = staff.find((user) => user.email === 'tesoreria@demo.mx')?.id ?? null;
     const usedCurps = new Set<string>();
 
     /** One applicant whose salary leaves room for the installment: every seeded verdict is pre-aprobada. */
@@ -184,7 +188,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
           calendar: payrollCalendarOf(entry.agreement),
           product: entry.product,
           disbursementDate,
-          disbursedBy: approver,
+          disbursedBy: treasurer,
           createdAt: new Date(`${disbursementDate}T18:00:00Z`),
         }),
       );

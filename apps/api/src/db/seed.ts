@@ -20,6 +20,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   { email: 'originacion@demo.mx', password: 'Originacion2026', profile: 'Originación' },
   { email: 'cartera@demo.mx', password: 'Cartera2026', profile: 'Cartera' },
   { email: 'mesa@demo.mx', password: 'MesaControl2026', profile: 'Mesa de control' },
+  { email: 'tesoreria@demo.mx', password: 'Tesoreria2026', profile: 'Tesorería' },
   { email: 'sinpermisos@demo.mx', password: 'SinPermisos2026', profile: 'Sin permisos' },
   // The second company's staff: sees only Crédito Nómina Plus's agreements, requests, credits and users.
   { email: 'plus@demo.mx', password: 'NominaPlus2026', profile: 'Operación', company: 'PLUS' },
@@ -29,11 +30,17 @@ export const DEMO_PROFILES = [
   { name: 'Administrador', roleCode: 'SA', permissions: [...ALL_PERMISSION_PATHS] },
   { name: 'Originación', roleCode: 'ORIGINACION', permissions: groupPermissionPaths('origination') },
   { name: 'Cartera', roleCode: 'CARTERA', permissions: groupPermissionPaths('wallet') },
-  // The second person of the two-person rule: validates, approves and disburses what Originación captured.
+  // The second person of the two-person rule: validates and approves (or rejects) what Originación captured.
   {
     name: 'Mesa de control',
     roleCode: 'MESA',
-    permissions: ['/origination/request-list', '/actions/origination/approve', '/actions/origination/disburse', '/wallet/credits/credits-list'] satisfies PermissionPath[],
+    permissions: ['/origination/request-list', '/actions/origination/approve', '/wallet/credits/credits-list'] satisfies PermissionPath[],
+  },
+  // The third person (maker-checker on money leaving): disburses what someone else captured and someone else approved.
+  {
+    name: 'Tesorería',
+    roleCode: 'TESORERIA',
+    permissions: ['/origination/request-list', '/actions/origination/disburse', '/wallet/credits/credits-list'] satisfies PermissionPath[],
   },
   // A company's own operation, not role SA: row-level security keeps it within its company.
   {

@@ -7,7 +7,7 @@ import { hashPassword, passwordProblem } from './passwords';
 
 export type LinkPurpose = 'reset' | 'invite';
 
-const LIFETIME_MS: Record<LinkPurpose, number> = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000 };
+export const LIFETIME_MS: Record<LinkPurpose, number> = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 

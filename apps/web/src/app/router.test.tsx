@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from './router';
@@ -43,7 +43,8 @@ describe('router guards', () => {
     expect(screen.getByText('Esta pantalla todavía no está disponible.')).toBeInTheDocument();
     const crumbs = screen.getByRole('navigation', { name: 'Ruta de navegación' });
     expect(crumbs).toHaveTextContent('Inicio');
-    expect(crumbs).toHaveTextContent('Cartera');
+    // The group is a link to its first screen this user may open.
+    expect(within(crumbs).getByRole('link', { name: 'Cartera' })).toHaveAttribute('href', '/wallet/credits/credits-list');
   });
 
   it('keeps the role-list dashboard to role SA', async () => {

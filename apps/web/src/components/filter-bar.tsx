@@ -5,6 +5,7 @@ import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import SearchIcon from '@mui/icons-material/Search';
 import { useCompanies } from '../lib/catalogs';
+import { DateField } from './date-field';
 
 /** What a text filter shows while typing; it is committed after a pause, so typing does not fire a request per key. */
 function useDebouncedText(value: string, onCommit: (value: string) => void) {
@@ -35,7 +36,7 @@ export function FilterBar(props: {
         label={props.searchLabel}
         value={text}
         onChange={(event) => setText(event.target.value)}
-        sx={{ minWidth: 260 }}
+        sx={{ minWidth: { xs: 0, sm: 260 } }}
         slotProps={{
           input: {
             startAdornment: (
@@ -47,7 +48,8 @@ export function FilterBar(props: {
         }}
       />
       {props.children}
-      <Stack direction="row" spacing={1} sx={{ ml: { md: 'auto' }, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
+      {/* Buttons wrap on a phone rather than widen the page. */}
+      <Stack direction="row" spacing={1} useFlexGap sx={{ ml: { md: 'auto' }, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
         {props.actions}
       </Stack>
     </Stack>
@@ -104,17 +106,7 @@ export function TextFilter(props: { label: string; value: string; onChange: (val
   return <TextField size="small" label={props.label} value={text} onChange={(event) => setText(event.target.value)} sx={{ minWidth: 180 }} />;
 }
 
-/** A native date input ("YYYY-MM-DD") for one end of a date range. */
+/** One end of a date range ("YYYY-MM-DD" in the URL), typed or picked as dd/mm/aaaa. */
 export function DateFilter(props: { label: string; value: string; onChange: (value: string) => void }) {
-  return (
-    <TextField
-      size="small"
-      type="date"
-      label={props.label}
-      value={props.value}
-      onChange={(event) => props.onChange(event.target.value)}
-      slotProps={{ inputLabel: { shrink: true } }}
-      sx={{ minWidth: 160 }}
-    />
-  );
+  return <DateField size="small" label={props.label} value={props.value} onChange={props.onChange} sx={{ minWidth: 170, maxWidth: 190 }} />;
 }

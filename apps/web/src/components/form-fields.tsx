@@ -24,10 +24,12 @@ export function TextFormField<Values extends FieldValues>(
     <Controller
       control={control}
       name={name}
-      render={({ field, fieldState }) => (
+      // The ref goes to the <input>, not the wrapper, so a failed save can focus the field itself.
+      render={({ field: { ref, ...field }, fieldState }) => (
         <TextField
           {...rest}
           {...field}
+          inputRef={ref}
           value={field.value ?? ''}
           label={label}
           error={Boolean(fieldState.error)}
@@ -52,9 +54,10 @@ export function SelectFormField<Values extends FieldValues>(
     <Controller
       control={control}
       name={name}
-      render={({ field, fieldState }) => (
+      render={({ field: { ref, ...field }, fieldState }) => (
         <TextField
           {...field}
+          inputRef={ref}
           // A value no option carries (an empty or stale choice) shows as unselected.
           value={options.some((option) => option.value === String(field.value)) ? String(field.value) : ''}
           onChange={(event) => field.onChange(parse ? parse(event.target.value) : event.target.value)}

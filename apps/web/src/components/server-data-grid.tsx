@@ -1,6 +1,25 @@
-import { DataGrid, type GridColDef, type GridRowParams, type GridSortModel, type GridValidRowModel } from '@mui/x-data-grid';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import {
+  DataGrid,
+  GridColumnMenu,
+  type GridColDef,
+  type GridColumnMenuItemProps,
+  type GridColumnMenuProps,
+  type GridColumnVisibilityModel,
+  type GridRowParams,
+  type GridSortModel,
+  type GridValidRowModel,
+} from '@mui/x-data-grid';
 import { esES } from '@mui/x-data-grid/locales';
 import Alert from '@mui/material/Alert';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import MenuItem from '@mui/material/MenuItem';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import ArrowForward from '@mui/icons-material/ArrowForward';
+import { moveField, useGridPrefs } from '../lib/grid-prefs';
 import { PAGE_SIZES, type ListState } from '../lib/list-state';
 
 /**
@@ -20,6 +39,41 @@ export interface ServerDataGridProps<Row extends GridValidRowModel> {
   /** Shown when the filtered list is empty. */
   emptyText?: string;
   'aria-label': string;
+  /** Remembers the user's columns (shown, width, order) in this browser under this name. */
+  storageKey?: string;
+  /** Columns a first visit does not show (the user may show them from a column's menu). */
+  defaultHidden?: readonly string[];
+  /** Columns hidden on a phone-sized screen, so the list fits without scrolling sideways. */
+  hiddenOnPhone?: readonly string[];
+}
+
+/** The column menu's "Mover a la izquierda / derecha": the community grid has no drag-to-reorder. */
+const MoveContext = createContext<((field: string, step: -1 | 1) => void) | null>(null);
+
+function MoveColumnItems({ colDef, onClick }: GridColumnMenuItemProps) {
+  const move = useContext(MoveContext);
+  if (!move) return null;
+  const item = (step: -1 | 1, label: string, icon: ReactNode) => (
+    <MenuItem
+      onClick={(event) => {
+        move(colDef.field, step);
+        onClick(event);
+      }}
+    >
+      <ListItemIcon>{icon}</ListItemIcon>
+      <ListItemText>{label}</ListItemText>
+    </MenuItem>
+  );
+  return (
+    <>
+      {item(-1, 'Mover a la izquierda', <ArrowBack fontSize="small" />)}
+      {item(1, 'Mover a la derecha', <ArrowForward fontSize="small" />)}
+    </>
+  );
+}
+
+function ColumnMenu(props: GridColumnMenuProps) {
+  return <GridColumnMenu {...props} slots={{ columnMenuMoveItem: MoveColumnItems }} slotProps={{ columnMenuMoveItem: { displayOrder: 15 } }} />;
 }
 
 const localeText = esES.components.MuiDataGrid.defaultProps.localeText;
@@ -37,8 +91,30 @@ export function fromSortModel(model: GridSortModel): string | null {
 
 export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataGridProps<Row>) {
   const { state, onChange } = props;
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const [prefs, setPrefs] = useGridPrefs(props.storageKey, props.defaultHidden);
+  const fields = props.columns.map((column) => column.field);
+
+  // The user's order and widths over the screen's declared columns (a width chosen by hand replaces a flex).
+  const columns = useMemo(() => {
+    const rank = (field: string) => (prefs.order.includes(field) ? prefs.order.indexOf(field) : prefs.order.length + fields.indexOf(field));
+    return [...props.columns]
+      .sort((a, b) => rank(a.field) - rank(b.field))
+      .map((column) => (prefs.widths[column.field] ? { ...column, width: prefs.widths[column.field], flex: undefined } : column));
+    // `fields` derives from props.columns.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.columns, prefs.order, prefs.widths]);
+
+  const visibility: GridColumnVisibilityModel = Object.fromEntries([
+    ...prefs.hidden.map((field) => [field, false]),
+    ...(phone ? (props.hiddenOnPhone ?? []).map((field) => [field, false]) : []),
+  ]);
+
+  const move = (field: string, step: -1 | 1) => setPrefs((current) => ({ ...current, order: moveField(current.order, fields, field, step) }));
+
   return (
-    <>
+    <MoveContext.Provider value={move}>
       {props.error ? (
         <Alert severity="error" sx={{ mb: 2 }}>
           {props.error}
@@ -46,7 +122,7 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
       ) : null}
       <DataGrid<Row>
         aria-label={props['aria-label']}
-        columns={props.columns}
+        columns={columns}
         rows={props.rows}
         rowCount={props.total}
         loading={props.loading}
@@ -64,10 +140,29 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
         sortModel={toSortModel(state.sort)}
         onSortModelChange={(model) => onChange({ sort: fromSortModel(model) })}
         onRowClick={props.onRowClick ? (params: GridRowParams<Row>) => props.onRowClick?.(params.row) : undefined}
+        // Enter on a focused cell opens its row, as a click does (a button inside the cell keeps its own Enter).
+        onCellKeyDown={(params, event) => {
+          if (event.key !== 'Enter' || !props.onRowClick) return;
+          if ((event.target as HTMLElement).getAttribute('role') !== 'gridcell') return;
+          event.preventDefault();
+          props.onRowClick(params.row);
+        }}
+        columnVisibilityModel={visibility}
+        onColumnVisibilityModelChange={(model) =>
+          setPrefs((current) => ({
+            ...current,
+            // What the phone hides for lack of room is not the user's choice: keep only what they hid themselves.
+            hidden: Object.entries(model)
+              .filter(([field, shown]) => !shown && !(phone && props.hiddenOnPhone?.includes(field)))
+              .map(([field]) => field),
+          }))
+        }
+        onColumnWidthChange={(params) => setPrefs((current) => ({ ...current, widths: { ...current.widths, [params.colDef.field]: Math.round(params.width) } }))}
+        slots={{ columnMenu: ColumnMenu }}
         localeText={{ ...localeText, noRowsLabel: props.emptyText ?? 'No hay registros con estos filtros.' }}
         autoHeight
         sx={{ bgcolor: 'background.paper', '& .MuiDataGrid-row': { cursor: props.onRowClick ? 'pointer' : 'default' } }}
       />
-    </>
+    </MoveContext.Provider>
   );
 }

@@ -1,6 +1,6 @@
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
+import { StatusChip } from './status-chip';
 
 /** Active/inactive, the same way on every list: the status filter, its chip column and its toggle button. */
 export const STATUS_FILTER_OPTIONS = [
@@ -15,7 +15,7 @@ export function statusColumn<Row extends Toggleable>(): GridColDef<Row> {
     field: 'active',
     headerName: 'Estado',
     width: 110,
-    renderCell: ({ row }) => <Chip size="small" color={row.active ? 'success' : 'default'} label={row.active ? 'Activo' : 'Inactivo'} />,
+    renderCell: ({ row }) => <StatusChip status={row.active ? 'activo' : 'inactivo'} />,
   };
 }
 

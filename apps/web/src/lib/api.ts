@@ -8,7 +8,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly problem: Problem | null,
   ) {
-    super(problem?.detail ?? problem?.title ?? `El servidor respondió ${status}.`);
+    super(problem?.detail ?? problem?.title ?? `El portal no pudo atender la petición (error ${status}). Inténtalo de nuevo.`);
     this.name = 'ApiError';
   }
 
@@ -17,7 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-const OFFLINE: Problem = { type: 'about:blank', title: 'Sin conexión', status: 0, detail: 'No se pudo contactar al servidor. Revisa tu conexión.' };
+const OFFLINE: Problem = { type: 'about:blank', title: 'Sin conexión', status: 0, detail: 'No se pudo conectar con el portal. Revisa tu conexión.' };
 
 /** The request could not reach the API at all. */
 export const offlineError = () => new ApiError(0, OFFLINE);

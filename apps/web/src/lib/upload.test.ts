@@ -93,6 +93,6 @@ describe('uploadWithProgress', () => {
 
     const offline = uploadWithProgress('/api/requests', new FormData());
     sent().onerror?.();
-    await expect(offline).rejects.toMatchObject({ status: 0, message: 'No se pudo contactar al servidor. Revisa tu conexión.' });
+    await expect(offline).rejects.toMatchObject({ status: 0, message: 'No se pudo conectar con el portal. Revisa tu conexión.' });
   });
 });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { buildSchedule, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import { REQUEST_ACTIONS, REQUEST_STATUSES, type RequestAction, type RequestStatus } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { agreementProducts, agreements, auditEvents, credits, expectedDeductions, installments, preRequests, requests } from '../../db/schema';
+import { agreementProducts, agreements, auditEvents, companies, credits, expectedDeductions, installments, preRequests, requests } from '../../db/schema';
 
 type Json = Record<string, unknown>;
 type Headers = { authorization: string };
@@ -32,12 +32,14 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
   let ctx: TestContext;
   let originacion: Headers;
   let admin: Headers;
+  let tesoreria: Headers;
   let jal: { agreementId: string; productId: string };
 
   beforeEach(async () => {
     ctx = await createTestApp(engine);
     originacion = await ctx.as('originacion@demo.mx');
     admin = await ctx.as('admin@demo.mx');
+    tesoreria = await ctx.as('tesoreria@demo.mx');
     const [row] = await ctx.system((db) => db
       .select({ agreementId: agreements.id, productId: agreementProducts.id })
       .from(agreements)
@@ -94,7 +96,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     return call('POST', `/api/requests/${request.id}/${action}`, { version: request.version, ...extra }, headers);
   }
 
-  /** A request carried to `status` by the allowed steps: captured by Originación, decided and disbursed by the administrator. */
+  /** A request carried to `status` by the allowed steps: captured by Originación, decided by the administrator, disbursed by Tesorería. */
   async function inStatus(status: RequestStatus, curpFirst17: string): Promise<Detail> {
     let request = await created({ curp: curp(curpFirst17), lastName2: '' });
     const step = async (action: RequestAction, headers: Headers, extra: Json = {}) => {
@@ -108,7 +110,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     await step('submit', originacion);
     if (status === 'rechazada') await step('reject', admin, { reason: 'Recibo de nómina ilegible.' });
     if (status === 'aprobada' || status === 'dispersada') await step('approve', admin);
-    if (status === 'dispersada') await step('disburse', admin, { disbursementDate: '2026-11-23' });
+    if (status === 'dispersada') await step('disburse', tesoreria, { disbursementDate: '2026-11-23' });
     return request;
   }
 
@@ -148,7 +150,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const badFields = await post(capture({ postalCode: '441', references: [{ name: 'Ana', relationship: 'Hermana', phone: '33-1111' }, { name: 'Luis', relationship: 'Amigo', phone: '3333334444' }] }));
     expect(badFields.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
       { field: 'postalCode', message: 'Código postal: 5 dígitos.' },
-      { field: 'references.0.phone', message: 'Teléfono de la referencia: 10 dígitos, sin espacios ni guiones.' },
+      { field: 'references.0.phone', message: 'Teléfono de la referencia: escribe los 10 dígitos, por ejemplo 33 1234 5678.' },
     ]);
 
     const disguised = await post(capture(), { ine: ['ine.pdf', Buffer.from('MZ\x90\x00 not a pdf')], recibo: ['vacio.pdf', Buffer.alloc(0)] });
@@ -183,10 +185,16 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     request = (await act(request, 'approve', admin)).json<Detail>();
     expect(request).toMatchObject({ status: 'aprobada', decidedBy: 'admin@demo.mx' });
 
-    const tooEarly = await act(request, 'disburse', admin, { disbursementDate: '2026-11-22' });
+    const approverDisburses = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    expect(approverDisburses.statusCode).toBe(403);
+    expect(approverDisburses.json<{ detail: string }>().detail).toBe(
+      'Quien aprobó la solicitud no puede dispersarla: debe hacerlo una tercera persona con el permiso de dispersión (por ejemplo, Tesorería).',
+    );
+
+    const tooEarly = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-22' });
     expect(tooEarly.json()).toMatchObject({ errors: [{ field: 'disbursementDate', message: 'La fecha de dispersión debe estar entre la aprobación (2026-11-23) y hoy (2026-11-23).' }] });
 
-    const disbursed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
     expect(disbursed.statusCode, disbursed.body).toBe(200);
     const result = disbursed.json<{ request: Detail; creditId: string; creditFolio: string }>();
     expect(result.request).toMatchObject({ status: 'dispersada', creditId: result.creditId, creditFolio: result.creditFolio });
@@ -219,7 +227,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const again = await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined, amount: '5000' }));
     expect(again.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'active-credit', message: `Esta CURP ya tiene un crédito activo (${result.creditFolio}).` }] });
 
-    const twice = await act(result.request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    const twice = await act(result.request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
     expect(twice.statusCode).toBe(409);
     expect(twice.json<{ detail: string }>().detail).toBe('No se puede dispersar una solicitud en estado dispersada.');
     const actions = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
@@ -235,7 +243,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     request = approved.json<Detail>();
     await ctx.system((db) => db.update(agreementProducts).set({ annualRatePct: '48' }).where(eq(agreementProducts.id, jal.productId)));
 
-    const disbursed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
     expect(disbursed.statusCode, disbursed.body).toBe(200);
     const credit = (await call('GET', `/api/credits/${disbursed.json<{ creditId: string }>().creditId}`, undefined, admin)).json<Json>();
     expect(credit).toMatchObject({ installment: '1026.53', product: { annualRatePct: '36' } });
@@ -256,12 +264,36 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
           .update(agreementProducts)
           .set({ annualRatePct: String(ratePct), openingFeePct: String(feePct), openingFeeFinanced: financed })
           .where(eq(agreementProducts.id, jal.productId)));
-        const disbursed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+        const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
         const credit = (await call('GET', `/api/credits/${disbursed.json<{ creditId: string }>().creditId}`, undefined, admin)).json<Json>();
         expect(credit).toMatchObject({ installment: '1026.53', openingFee: '400.00', openingFeeIva: '64.00', netDisbursed: '19536.00', product: { annualRatePct: '36', openingFeePct: '2', openingFeeFinanced: false } });
       }),
       { numRuns: 4 },
     );
+  });
+
+  it('maker-checker: the capturer and the approver may not disburse, unless the company turns the rule off', async () => {
+    // The administrator captures and sends; Mesa de control approves.
+    const mesa = await ctx.as('mesa@demo.mx');
+    // Typed as people type it: the shared parser cleans the amount and the phone.
+    let request = (await post(capture({ amount: '$20,000.00', phone: '33 1234 5678' }), ALL_DOCUMENTS, admin)).json<Detail>();
+    expect(request).toMatchObject({ amount: '20000.00', phone: '3312345678' });
+    request = (await act(request, 'submit', admin)).json<Detail>();
+    request = (await act(request, 'approve', mesa)).json<Detail>();
+    expect(request).toMatchObject({ status: 'aprobada', decidedBy: 'mesa@demo.mx' });
+
+    const byCapturer = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    expect(byCapturer.statusCode).toBe(403);
+    expect(byCapturer.json()).toMatchObject({
+      title: 'Se requiere otra persona',
+      detail: 'Quien capturó la solicitud no puede dispersarla: debe hacerlo una tercera persona con el permiso de dispersión (por ejemplo, Tesorería).',
+    });
+    // Mesa de control approves but holds no disbursement permission at all.
+    expect((await act(request, 'disburse', mesa, { disbursementDate: '2026-11-23' })).statusCode).toBe(403);
+
+    await ctx.system((db) => db.update(companies).set({ separateDisbursement: false }));
+    const allowed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
+    expect(allowed.statusCode, allowed.body).toBe(200);
   });
 
   it('refuses to send to validation without the three documents, naming what is missing', async () => {
@@ -307,7 +339,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
   it('disburses once when two disbursements of the same request arrive at the same time', async () => {
     const request = await inStatus('aprobada', 'GOMA800101HJCRRN0');
-    const answers = await Promise.all([1, 2].map(() => act(request, 'disburse', admin, { disbursementDate: '2026-11-23' })));
+    const answers = await Promise.all([1, 2].map(() => act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' })));
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     const [made] = await ctx.system((db) => db.select({ total: count() }).from(credits).where(eq(credits.requestId, request.id)));
     expect(made!.total).toBe(1);

@@ -14,7 +14,7 @@ import {
   type RequestStatus,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { agreementProducts, agreements, clients, preRequests, requestDocuments, requests } from '../../db/schema';
+import { agreementProducts, agreements, clients, companies, preRequests, requestDocuments, requests } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import type { Principal } from '../../plugins/auth';
 import { recordAudit, type AuditActor } from '../audit/audit';
@@ -251,6 +251,23 @@ export async function replaceDocument(tx: Tx, actor: Actor, id: string, document
   await tx.update(requests).set({ updatedAt: now, version: sql`${requests.version} + 1` }).where(eq(requests.id, id));
 }
 
+/**
+ * Maker-checker on money leaving: where the request's company asks for it (the default), whoever disburses is
+ * neither who captured the request nor who approved it.
+ */
+async function assertSeparateDisburser(tx: Tx, request: RequestRow, userId: string): Promise<void> {
+  const [company] = await tx.select({ separate: companies.separateDisbursement }).from(companies).where(eq(companies.id, request.companyId));
+  if (!company?.separate) return;
+  const role = request.createdBy === userId ? 'capturó' : request.decidedBy === userId ? 'aprobó' : null;
+  if (role) {
+    throw new HttpProblem(
+      403,
+      'Se requiere otra persona',
+      `Quien ${role} la solicitud no puede dispersarla: debe hacerlo una tercera persona con el permiso de dispersión (por ejemplo, Tesorería).`,
+    );
+  }
+}
+
 export type ActionBody = { version: number; reason?: string; disbursementDate?: string };
 
 /**
@@ -266,6 +283,7 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
   if ((action === 'approve' || action === 'reject') && current.createdBy === userId) {
     throw new HttpProblem(403, 'Se requiere otra persona', `Quien capturó la solicitud no puede ${step.verb}la; debe hacerlo otra persona con el permiso de aprobación.`);
   }
+  if (action === 'disburse') await assertSeparateDisburser(tx, current, userId);
   const changes: Partial<typeof requests.$inferInsert> = { status: step.to };
   let result: { creditId?: string; creditFolio?: string } = {};
 

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { auditEvents, companies, outbox, profiles, users } from '../../db/schema';
@@ -84,6 +84,24 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     expect(user.history).toEqual([expect.objectContaining({ action: 'user.create', actorEmail: 'admin@demo.mx' })]);
     const [message] = await ctx.system((db) => db.select().from(outbox).where(eq(outbox.toEmail, 'nueva.persona@demo.mx')));
     expect(message?.link).toMatch(/\/reset-password\?token=/);
+  });
+
+  it('Reenviar acceso: issues a fresh set-password link, answers it once to the administrator and audits it', async () => {
+    const user = (await call('POST', '/api/users', newUser())).json<{ id: string }>();
+    const response = await call('POST', `/api/users/${user.id}/access-link`);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<{ email: string; link: string; expiresAt: string }>();
+    expect(answer).toMatchObject({ email: 'nueva.persona@demo.mx', link: expect.stringMatching(/\/reset-password\?token=/) });
+    const messages = await ctx.system((db) => db.select().from(outbox).where(eq(outbox.toEmail, 'nueva.persona@demo.mx')));
+    expect(messages.map((message) => message.link)).toContain(answer.link);
+    const [event] = await ctx.db.select().from(auditEvents).where(and(eq(auditEvents.entityId, user.id), eq(auditEvents.action, 'user.access-link')));
+    expect(event).toMatchObject({ actorEmail: 'admin@demo.mx', after: { email: 'nueva.persona@demo.mx', expiresAt: answer.expiresAt } });
+    expect(JSON.stringify(event!.after)).not.toContain('token=');
+
+    const missing = await call('POST', '/api/users/00000000-0000-4000-8000-000000000000/access-link');
+    expect(missing.statusCode).toBe(404);
+    const cartera = await ctx.as('cartera@demo.mx');
+    expect((await call('POST', `/api/users/${user.id}/access-link`, undefined, cartera)).statusCode).toBe(403);
   });
 
   it('refuses an e-mail already used, whatever its case, with its own message', async () => {
@@ -195,6 +213,7 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
       ['POST', '/api/users', newUser()],
       ['PUT', `/api/users/${cartera!.id}`, { ...newUser(), version: 1 }],
       ['POST', `/api/users/${cartera!.id}/status`, { active: false, version: 1 }],
+      ['POST', `/api/users/${cartera!.id}/access-link`],
       ['GET', '/api/profiles'],
       ['GET', '/api/companies'],
       ['POST', '/api/profiles', { name: 'X', roleCode: 'XX', permissions: [] }],

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  accessLinkSchema,
   userDetailSchema,
   userInputSchema,
   userListQuerySchema,
@@ -15,11 +16,11 @@ import { acrossCompanies } from '../../db/scope';
 import { companies, profiles, users } from '../../db/schema';
 import { HttpProblem } from '../../plugins/errors';
 import { sendXlsx } from '../../lib/xlsx-export';
-import { issuePasswordLink, notify, revokePasswordLinks } from '../../idp/password-links';
+import { LIFETIME_MS, issuePasswordLink, notify, revokePasswordLinks } from '../../idp/password-links';
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
-import { userChangeRefusals, type UserState } from './privileges';
+import { beyondReach, userChangeRefusals, type UserState } from './privileges';
 import { listUsers, toListItem, userFilters, userListSelect, userOrder } from './users.service';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
@@ -211,6 +212,46 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           occurredAt: now,
         });
         return loadDetail(tx, id);
+      },
+    );
+
+    app.post(
+      '/users/:id/access-link',
+      {
+        // Whoever may create users may give them their access again.
+        config: { access: { permission: '/user/user-new' } },
+        schema: {
+          tags: ['usuarios'],
+          summary: 'Reenviar acceso: con el proveedor embebido, un enlace nuevo para crear la contraseña, mostrado una vez a quien lo pide',
+          params: idParams,
+          response: { 200: accessLinkSchema },
+        },
+      },
+      async (request) => {
+        if (!deps.authConfig.embedded) {
+          throw new HttpProblem(409, 'Acceso en el proveedor de identidad', 'El acceso de este usuario se administra en el proveedor de identidad de la empresa, no en el portal.');
+        }
+        const id = request.params.id;
+        const now = deps.clock.now();
+        const tx = request.db;
+        const [user] = await tx
+          .select({ id: users.id, email: users.email, companyId: users.companyId, active: users.active, roleCode: profiles.roleCode, permissions: profiles.permissions })
+          .from(users)
+          .innerJoin(profiles, eq(profiles.id, users.profileId))
+          .where(eq(users.id, id));
+        if (!user) throw new HttpProblem(404, 'Usuario no encontrado', 'El usuario no existe o fue eliminado.');
+        // The link opens the account: only for someone the requester could manage anyway (privileges.ts), never oneself.
+        if (user.id === request.principal!.userId) {
+          throw new HttpProblem(403, 'Acceso denegado', 'Para tu propio acceso usa «¿Olvidaste tu contraseña?» en la página de inicio de sesión.');
+        }
+        const reach = beyondReach(request.principal!, user);
+        if (reach) throw new HttpProblem(403, 'Acceso denegado', `No puedes reenviar el acceso de este usuario. ${reach}`);
+        if (!user.active) throw new HttpProblem(409, 'Usuario inactivo', 'Reactiva al usuario antes de reenviarle su acceso.');
+        const link = await issuePasswordLink(tx, user, 'invite', { issuer: deps.authConfig.issuer, now, print: deps.print ?? console.log });
+        // The audit records that a link was issued and until when, never the link itself (it is a credential).
+        const expiresAt = new Date(now.getTime() + LIFETIME_MS.invite).toISOString();
+        await recordAudit(tx, request, { action: 'user.access-link', entity: 'user', entityId: id, after: { email: user.email, expiresAt }, occurredAt: now });
+        return { email: user.email, link, expiresAt };
       },
     );
 

@@ -94,7 +94,7 @@ export function AppLayout({ session }: { session: Session }) {
             {!side && <TopNav groups={groups} />}
             {navigation.state === 'loading' && <LinearProgress aria-label="Cargando pantalla" sx={{ position: 'sticky', top: SHELL.headerHeight }} />}
             <Box component="main" sx={{ p: { xs: 2, md: 3 } }}>
-              {handle && <ScreenBreadcrumbs handle={handle} />}
+              {handle && <ScreenBreadcrumbs handle={handle} groups={groups} />}
               {allowed ? <Outlet /> : <Forbidden />}
             </Box>
           </Box>

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ConfirmProvider, useConfirm } from './confirm-dialog';
 
-function Probe() {
+function Probe({ destructive }: { destructive?: boolean }) {
   const confirm = useConfirm();
   const [answer, setAnswer] = useState('sin respuesta');
   return (
-    <button type="button" onClick={() => void confirm({ title: 'Desactivar usuario', message: '¿Seguro?' }).then((yes) => setAnswer(yes ? 'sí' : 'no'))}>
+    <button type="button" onClick={() => void confirm({ title: 'Desactivar usuario', message: '¿Seguro?', destructive }).then((yes) => setAnswer(yes ? 'sí' : 'no'))}>
       {answer}
     </button>
   );
@@ -30,5 +30,19 @@ describe('confirm dialog', () => {
     expect(dialog).toHaveTextContent('¿Seguro?');
     await user.click(screen.getByRole('button', { name: button }));
     expect(await screen.findByRole('button', { name: expected })).toBeInTheDocument();
+  });
+
+  it('focuses "No" on a destructive action, so Enter does no harm, and "Sí" otherwise', async () => {
+    const user = userEvent.setup();
+    render(
+      <ConfirmProvider>
+        <Probe destructive />
+      </ConfirmProvider>,
+    );
+    await user.click(screen.getByRole('button', { name: 'sin respuesta' }));
+    await screen.findByRole('dialog', { name: 'Desactivar usuario' });
+    expect(screen.getByRole('button', { name: 'No' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('button', { name: 'no' })).toBeInTheDocument();
   });
 });

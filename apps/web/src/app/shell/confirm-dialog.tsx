@@ -9,6 +9,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 export interface ConfirmOptions {
   title: string;
   message: string;
+  /** An action hard to undo (deactivate, discard, reject): "No" takes the focus, so Enter does no harm. */
+  destructive?: boolean;
 }
 
 type Confirm = (options: ConfirmOptions) => Promise<boolean>;
@@ -45,8 +47,10 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
           <DialogContentText id="confirm-message">{options?.message}</DialogContentText>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => answer(false)}>No</Button>
-          <Button variant="contained" onClick={() => answer(true)} autoFocus>
+          <Button onClick={() => answer(false)} autoFocus={Boolean(options?.destructive)}>
+            No
+          </Button>
+          <Button variant="contained" color={options?.destructive ? 'error' : 'primary'} onClick={() => answer(true)} autoFocus={!options?.destructive}>
             Sí
           </Button>
         </DialogActions>

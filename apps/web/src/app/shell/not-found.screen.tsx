@@ -12,7 +12,7 @@ function LostIllustration() {
     <svg width="220" height="150" viewBox="0 0 220 150" role="img" aria-label="Ilustración: mapa sin destino">
       <rect x="20" y="20" width="180" height="110" rx="10" fill="#e3f2fd" />
       <path d="M20 100 L70 60 L110 90 L150 50 L200 85" stroke="#90caf9" strokeWidth="6" fill="none" strokeLinejoin="round" />
-      <circle cx="150" cy="50" r="14" fill="#1e88e5" />
+      <circle cx="150" cy="50" r="14" fill="#1565c0" />
       <text x="150" y="56" textAnchor="middle" fontSize="18" fontWeight="700" fill="#fff">?</text>
       <text x="60" y="120" fontSize="28" fontWeight="700" fill="#1565c0">404</text>
     </svg>

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -8,7 +9,7 @@ import ListSubheader from '@mui/material/ListSubheader';
 import Tooltip from '@mui/material/Tooltip';
 import { NavLink } from 'react-router';
 import type { NavGroup, ScreenPath } from '@portal/contract';
-import { SHELL } from '../theme';
+import { BELOW_APP_BAR, SHELL } from '../../lib/shell-measures';
 import { NAV_ICONS } from './nav-icons';
 
 interface NavListProps {
@@ -39,9 +40,9 @@ export function NavList({ groups, compact, onNavigate }: NavListProps) {
             const Icon = NAV_ICONS[entry.path as ScreenPath];
             const link = (
               <ListItemButton
-                key={entry.path}
                 component={NavLink}
                 to={entry.path}
+                aria-label={compact ? entry.label : undefined}
                 onClick={onNavigate}
                 sx={{
                   borderRadius: 2,
@@ -58,12 +59,17 @@ export function NavList({ groups, compact, onNavigate }: NavListProps) {
                 {compact ? null : <ListItemText primary={entry.label} />}
               </ListItemButton>
             );
-            return compact ? (
-              <Tooltip key={entry.path} title={entry.label} placement="right">
-                <span aria-label={entry.label}>{link}</span>
-              </Tooltip>
-            ) : (
-              link
+            // Each link in its own <li>: a list holds list items, never links directly (WCAG 1.3.1).
+            return (
+              <ListItem key={entry.path} disablePadding sx={{ display: 'block' }}>
+                {compact ? (
+                  <Tooltip title={entry.label} placement="right">
+                    {link}
+                  </Tooltip>
+                ) : (
+                  link
+                )}
+              </ListItem>
             );
           })}
         </List>
@@ -82,7 +88,8 @@ interface SidebarProps extends NavListProps {
 export function Sidebar({ groups, compact, mobile, mobileOpen, onMobileClose }: SidebarProps) {
   if (mobile) {
     return (
-      <Drawer variant="temporary" open={mobileOpen} onClose={onMobileClose} ModalProps={{ keepMounted: true }}>
+      // Below the app bar, as every panel: the bar stays on top and must not cover the menu's first items.
+      <Drawer variant="temporary" open={mobileOpen} onClose={onMobileClose} ModalProps={{ keepMounted: true }} slotProps={{ paper: { sx: BELOW_APP_BAR } }}>
         <Box sx={{ width: SHELL.sidebarWidth }}>
           <NavList groups={groups} compact={false} onNavigate={onMobileClose} />
         </Box>
@@ -96,7 +103,7 @@ export function Sidebar({ groups, compact, mobile, mobileOpen, onMobileClose }: 
       sx={{
         width,
         flexShrink: 0,
-        '& .MuiDrawer-paper': { width, top: SHELL.headerHeight, height: `calc(100% - ${SHELL.headerHeight}px)`, borderRight: 0 },
+        '& .MuiDrawer-paper': { width, ...BELOW_APP_BAR, borderRight: 0 },
       }}
     >
       <NavList groups={groups} compact={compact} />

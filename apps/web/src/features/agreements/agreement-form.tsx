@@ -39,6 +39,9 @@ import { formatDate, formatMoney } from '../../lib/format';
 import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
+import { DateFormField } from '../../components/date-field';
+import { useFocusFirstInvalid } from '../../components/form-feedback';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 
 /** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
 const FIELDS = new Set([
@@ -276,7 +279,9 @@ export function AgreementFormView(props: {
   onSubmit: (input: AgreementInput) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const form = useForm<AgreementForm>({ defaultValues: props.defaultValues });
+  const form = useForm<AgreementForm>({ defaultValues: props.defaultValues, shouldFocusError: false });
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
+  const guard = useUnsavedChanges(form.formState.isDirty);
   const { control } = form;
   const contacts = useFieldArray({ control, name: 'contacts' });
   const products = useFieldArray({ control, name: 'products' });
@@ -303,21 +308,26 @@ export function AgreementFormView(props: {
     const found = validateAgreement(values);
     if (found.length > 0) {
       place(found);
+      focusFirstInvalid();
       return;
     }
     place([]);
+    guard.allowLeaving();
     try {
       await props.onSubmit(toInput(values));
     } catch (error) {
+      guard.keepGuarding();
       if (error instanceof ApiError && error.fieldErrors.length > 0) place(error.fieldErrors);
       else setProblems([(error as Error).message]);
+      focusFirstInvalid();
     }
   });
 
   const rfcWarning = rfc && isValidRfc(rfc.trim().toUpperCase()) && !isValidRfc(rfc.trim().toUpperCase(), { checkDigit: true });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
+      {guard.dialog}
       {problems.length > 0 && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {problems.join(' ')}
@@ -365,10 +375,10 @@ export function AgreementFormView(props: {
           </Grid>
           <PayrollCalendarFields control={control} />
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextFormField control={control} name="validFrom" label="Vigente desde" type="date" slotProps={{ inputLabel: { shrink: true } }} />
+            <DateFormField control={control} name="validFrom" label="Vigente desde" />
           </Grid>
           <Grid size={{ xs: 6, md: 3 }}>
-            <TextFormField control={control} name="validTo" label="Vigente hasta (opcional)" type="date" slotProps={{ inputLabel: { shrink: true } }} />
+            <DateFormField control={control} name="validTo" label="Vigente hasta (opcional)" />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
             <SwitchFormField control={control} name="active" label="Activo (recibe solicitudes)" />

@@ -9,6 +9,7 @@ import { AgreementFormView } from './agreement-form';
 import { fromDetail } from './agreement-form-model';
 import { useAgreement, useUpdateAgreement } from './agreements.queries';
 import { todayIso } from './contract-new.screen';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 export default function ContractEditScreen() {
   const { id = '' } = useParams();
@@ -19,7 +20,10 @@ export default function ContractEditScreen() {
   const update = useUpdateAgreement(id);
   const [notice, setNotice] = useState<string | null>((location.state as { notice?: string } | null)?.notice ?? null);
 
-  if (agreement.isError) return <Alert severity="error">{agreement.error.message}</Alert>;
+  if (agreement.isError) {
+    if (isNotFound(agreement.error)) return <NotFoundState what="El convenio" backTo="/catalog/contract-list" backLabel="Ir a la lista de convenios" />;
+    return <Alert severity="error">{agreement.error.message}</Alert>;
+  }
   if (!agreement.data || !companies.data) return <RouteLoading />;
   const current = agreement.data;
   const lastChange = current.history[0];

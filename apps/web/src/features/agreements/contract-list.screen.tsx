@@ -30,6 +30,7 @@ export default function ContractListScreen() {
     const deactivate = agreement.active;
     const yes = await confirm({
       title: deactivate ? 'Desactivar convenio' : 'Activar convenio',
+      destructive: deactivate,
       message: deactivate
         ? `${agreement.code} dejará de recibir solicitudes nuevas. Sus créditos siguen igual. ¿Desactivarlo?`
         : `${agreement.code} volverá a recibir solicitudes. ¿Activarlo?`,

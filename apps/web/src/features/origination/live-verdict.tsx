@@ -3,8 +3,8 @@ import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { LAST_DAY_OF_MONTH, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
-import { percentToFraction, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
-import { formatMoney } from '../../lib/format';
+import { parseMoney, percentToFraction, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
+import { formatDate, formatMoney } from '../../lib/format';
 
 /**
  * The agreement and product a form has chosen, from the catalog of agreements in force, and the choices of its
@@ -27,8 +27,8 @@ export function chosenLoan(catalog: OriginationCatalog, agreementId: string | un
 /** How the first period is charged, in the clerk's words: a regular period, or so many days charged by days. */
 export function firstPeriodText(schedule: { rows: { dueDate: string }[]; firstPeriodDays?: number; firstPeriodByDays?: boolean }): string {
   const first = schedule.rows[0]?.dueDate ?? '';
-  if (schedule.firstPeriodByDays) return `Primer descuento ${first}: primer periodo de ${schedule.firstPeriodDays} días, con interés calculado por días.`;
-  return `Primer descuento ${first}: primer periodo completo.`;
+  if (schedule.firstPeriodByDays) return `Primer descuento ${formatDate(first)}: primer periodo de ${schedule.firstPeriodDays} días, con interés calculado por días.`;
+  return `Primer descuento ${formatDate(first)}: primer periodo completo.`;
 }
 
 /** The verdict as the browser computes it with packages/lending while the clerk types; the server's is the one kept. */
@@ -36,7 +36,11 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
   const verdict = useMemo(() => {
     const { agreement, product } = chosenLoan(catalog, values.agreementId, values.productId);
     const curp = checkCurp((values.curp ?? '').trim().toUpperCase(), catalog.today);
-    if (!agreement || !product || !curp.ok || !values.term) return null;
+    // The same forgiving parser as the schema: "30,000" previews as 30000.00 before it is saved.
+    const amount = parseMoney(values.amount ?? '');
+    const netSalary = parseMoney(values.netSalary ?? '');
+    const otherDeductions = parseMoney(values.otherDeductions || '0');
+    if (!agreement || !product || !curp.ok || !values.term || !amount || !netSalary || !otherDeductions) return null;
     try {
       // Quoted as if contracted today: the first payday after the agreement's payroll cut-off, the first period by days.
       const calendar = {
@@ -49,7 +53,7 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
       return {
         curp,
         result: assessEligibility({
-          amount: values.amount,
+          amount,
           annualRate: percentToFraction(product.annualRatePct),
           ivaRate: percentToFraction(product.ivaRatePct),
           openingFeeRate: percentToFraction(product.openingFeePct),
@@ -62,8 +66,8 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
           contractDate: catalog.today,
           dailyMinimumWage: catalog.dailyMinimumWage,
           birthDate: curp.birthDate,
-          netSalary: values.netSalary,
-          otherDeductions: values.otherDeductions || '0',
+          netSalary,
+          otherDeductions,
           maxDeductionRate: percentToFraction(agreement.maxDeductionPct),
           product,
         }),
@@ -80,7 +84,7 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
   return (
     <Stack spacing={1} aria-label="Dictamen en vivo">
       <Typography variant="body2" color="text.secondary">
-        Nacimiento {curp.birthDate} · sexo {curp.sex === 'H' ? 'hombre' : 'mujer'} · {result.ageAtEnd} años al terminar el plazo ({result.lastDueDate})
+        Nacimiento {formatDate(curp.birthDate)} · sexo {curp.sex === 'H' ? 'hombre' : 'mujer'} · {result.ageAtEnd} años al terminar el plazo ({formatDate(result.lastDueDate)})
       </Typography>
       <Typography>
         Capacidad de pago: <strong>{formatMoney(result.capacity)}</strong> por periodo · Descuento: <strong>{formatMoney(result.quote.schedule.installment)}</strong> · CAT{' '}

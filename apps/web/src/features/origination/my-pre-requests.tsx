@@ -1,10 +1,10 @@
 import Alert from '@mui/material/Alert';
-import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useNavigate } from 'react-router';
 import type { PreRequest } from '@portal/contract';
+import { StatusChip } from '../../components/status-chip';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { formatDateTime, formatMoney } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
@@ -22,9 +22,9 @@ const columns: GridColDef<PreRequest>[] = [
     headerName: 'Dictamen',
     width: 130,
     sortable: false,
-    renderCell: ({ row }) => <Chip size="small" color={row.result === 'pre-aprobada' ? 'success' : 'error'} label={row.result === 'pre-aprobada' ? 'Pre-aprobada' : 'Rechazada'} />,
+    renderCell: ({ row }) => <StatusChip status={row.result} />,
   },
-  { field: 'status', headerName: 'Estado', width: 120 },
+  { field: 'status', headerName: 'Estado', width: 120, renderCell: ({ row }) => <StatusChip status={row.status} /> },
 ];
 
 /** The clerk's own pre-requests, newest first; a row opens its edit screen. */

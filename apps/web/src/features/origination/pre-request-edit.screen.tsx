@@ -9,7 +9,9 @@ import { useSession } from '../../app/auth/use-session';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { useConfirm } from '../../app/shell/confirm-dialog';
 import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
+import { StatusChip } from '../../components/status-chip';
 import { PreRequestForm } from './pre-request-form';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 export default function PreRequestEditScreen() {
   const { id = '' } = useParams();
@@ -25,13 +27,16 @@ export default function PreRequestEditScreen() {
     return text ? { kind: 'success', text } : null;
   });
 
-  if (preRequest.isError) return <Alert severity="error">{preRequest.error.message}</Alert>;
+  if (preRequest.isError) {
+    if (isNotFound(preRequest.error)) return <NotFoundState what="La pre-solicitud" backTo="/origination/pre-request-new" backLabel="Ir a Pre-Solicitudes" />;
+    return <Alert severity="error">{preRequest.error.message}</Alert>;
+  }
   if (!preRequest.data || !catalog.data) return <RouteLoading />;
   const current = preRequest.data;
   const draft = current.status === 'borrador';
 
   const sendNow = async () => {
-    if (!(await confirm({ title: 'Enviar pre-solicitud', message: `¿Enviar ${current.folio}? Ya no podrá editarse.` }))) return;
+    if (!(await confirm({ title: 'Enviar pre-solicitud', message: `¿Quieres enviar la pre-solicitud ${current.folio}? Ya no podrás editarla.` }))) return;
     try {
       await send.mutateAsync(current.version);
       setNotice({ kind: 'success', text: `${current.folio} enviada.` });
@@ -46,9 +51,12 @@ export default function PreRequestEditScreen() {
         <Typography variant="h1" component="h1" sx={{ flexGrow: 1 }}>
           Pre-solicitud {current.folio}
         </Typography>
-        <Typography color="text.secondary">
-          Estado: <strong>{current.status}</strong> · dictamen del servidor: <strong>{current.result}</strong>
-        </Typography>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography color="text.secondary">Estado</Typography>
+          <StatusChip status={current.status} aria-label={`Estado: ${current.status}`} />
+          <Typography color="text.secondary">Dictamen</Typography>
+          <StatusChip status={current.result} aria-label={`Dictamen: ${current.result}`} />
+        </Stack>
         {draft && (
           <Button variant="contained" color="secondary" disabled={current.result !== 'pre-aprobada' || send.isPending} onClick={() => void sendNow()}>
             Enviar

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import { preRequestInputSchema, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
 import type { z } from 'zod';
+import { ErrorSummary, useFocusFirstInvalid } from '../../components/form-feedback';
 import { SelectFormField, TextFormField, placeSaveError } from '../../components/form-fields';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { Section } from '../../components/section';
 import { formatMoney } from '../../lib/format';
 import { LiveVerdict, chosenLoan } from './live-verdict';
@@ -37,27 +38,28 @@ export function PreRequestForm(props: {
   onSubmit: (values: Output) => Promise<unknown>;
 }) {
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<PreRequestInput, unknown, Output>({ resolver: zodResolver(preRequestInputSchema), defaultValues: props.defaultValues, mode: 'onTouched' });
+  const form = useForm<PreRequestInput, unknown, Output>({ resolver: zodResolver(preRequestInputSchema), defaultValues: props.defaultValues, mode: 'onTouched', shouldFocusError: false });
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
+  const guard = useUnsavedChanges(form.formState.isDirty && !props.readOnly);
   const values = useWatch({ control: form.control }) as PreRequestInput;
   const { agreement, product, options } = chosenLoan(props.catalog, values.agreementId, values.productId);
 
   const submit = form.handleSubmit(async (parsed) => {
     setFailure(null);
+    guard.allowLeaving();
     try {
       await props.onSubmit(parsed);
     } catch (error) {
+      guard.keepGuarding();
       setFailure(placeSaveError(error, FIELDS, form.setError));
+      focusFirstInvalid();
     }
-  });
+  }, focusFirstInvalid);
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
+      {guard.dialog}
       <fieldset disabled={props.readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
-        {failure && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {failure}
-          </Alert>
-        )}
         <Section title="Cliente">
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 4 }}>
@@ -129,6 +131,7 @@ export function PreRequestForm(props: {
         <Section title="Dictamen">
           <LiveVerdict values={values} catalog={props.catalog} />
         </Section>
+        {!props.readOnly && <ErrorSummary errors={form.formState.errors} submitCount={form.formState.submitCount} failure={failure} />}
         {!props.readOnly && (
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             {form.formState.isSubmitting ? 'Guardando…' : props.submitLabel}

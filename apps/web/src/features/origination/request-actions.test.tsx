@@ -51,7 +51,7 @@ describe('request action buttons', () => {
     expect(within(group).getByRole('link', { name: 'Editar' })).toHaveAttribute('href', `/origination/request-new?edit=${sampleRequest().id}`);
 
     await user.click(within(group).getByRole('button', { name: 'Enviar a validación' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Enviar a validación solicitud' });
+    const dialog = await screen.findByRole('dialog', { name: 'Enviar solicitud a validación' });
     expect(dialog).toHaveTextContent('¿Seguro que quieres enviar a validación la solicitud SOL-000007?');
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await vi.waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007: en validación.' }]));
@@ -68,7 +68,7 @@ describe('request action buttons', () => {
     expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(['Aprobar', 'Rechazar', 'Cancelar']);
 
     await user.click(within(group).getByRole('button', { name: 'Rechazar' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Rechazar la solicitud SOL-000007' });
+    const dialog = await screen.findByRole('dialog', { name: 'Rechazar solicitud SOL-000007' });
     await user.type(within(dialog).getByLabelText('Motivo'), 'no');
     await user.click(within(dialog).getByRole('button', { name: 'Rechazar' }));
     expect(within(dialog).getByText('Escribe el motivo del rechazo (al menos 5 caracteres).')).toBeInTheDocument();
@@ -85,7 +85,7 @@ describe('request action buttons', () => {
     expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancelar', 'Dispersar']);
 
     await user.click(within(group).getByRole('button', { name: 'Dispersar' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Dispersar la solicitud SOL-000007' });
+    const dialog = await screen.findByRole('dialog', { name: 'Dispersar solicitud SOL-000007' });
     const summary = within(dialog).getByLabelText('Resumen de la dispersión');
     expect(summary).toHaveTextContent('$20,000.00');
     expect(summary).toHaveTextContent('$400.00');
@@ -93,10 +93,11 @@ describe('request action buttons', () => {
     expect(summary).toHaveTextContent('$19,536.00');
     expect(summary).toHaveTextContent(approved.clabe);
     expect(summary).toHaveTextContent('BBVA México');
-    const date = within(dialog).getByLabelText('Fecha de dispersión');
-    expect(date).toHaveValue('2026-02-10');
-    await user.clear(date);
-    await user.type(date, '2026-02-11');
+    // A date picker in es-MX: dd/mm/aaaa whatever the browser's language, typed section by section.
+    const date = within(dialog).getByRole('group', { name: 'Fecha de dispersión' });
+    expect(within(dialog).getByDisplayValue('10/02/2026')).toBeInTheDocument();
+    await user.click(within(date).getAllByRole('spinbutton')[0]!);
+    await user.keyboard('11022026');
     await user.click(within(dialog).getByRole('button', { name: 'Dispersar' }));
 
     await vi.waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007 dispersada: crédito CR-000001.', credit: { id: 'cr-1', folio: 'CR-000001' } }]));

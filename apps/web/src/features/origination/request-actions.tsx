@@ -12,6 +12,7 @@ import { REQUEST_ACTIONS, requestActionBodySchemas, type Request as LoanRequest,
 import { hasPermission, type Session } from '../../app/auth/session';
 import { useSession } from '../../app/auth/use-session';
 import { useConfirm } from '../../app/shell/confirm-dialog';
+import { DateField } from '../../components/date-field';
 import { DetailList } from '../../components/detail-list';
 import { formatMoney } from '../../lib/format';
 import { useDisburseRequest, useRequestTransition } from './origination.queries';
@@ -36,6 +37,16 @@ export function availableActions(request: Pick<LoanRequest, 'status' | 'createdB
     return !(decides && request.createdById !== null && request.createdById === session?.user.id);
   });
 }
+
+/** Dialog titles that read as a sentence: "Enviar solicitud a validación", "Aprobar solicitud". */
+const TITLES: Record<RequestAction, string> = {
+  submit: 'Enviar solicitud a validación',
+  approve: 'Aprobar solicitud',
+  reject: 'Rechazar solicitud',
+  cancel: 'Cancelar solicitud',
+  disburse: 'Dispersar solicitud',
+};
+export const actionTitle = (action: RequestAction, folio?: string) => (folio ? `${TITLES[action]} ${folio}` : TITLES[action]);
 
 const COLORS: Record<RequestAction, 'primary' | 'success' | 'error' | 'inherit'> = {
   submit: 'primary',
@@ -68,26 +79,38 @@ function ActionDialog(props: {
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           {props.children}
-          <TextField
-            autoFocus
-            label={props.field.label}
-            type={props.field.type}
-            multiline={props.field.type === 'text'}
-            minRows={props.field.type === 'text' ? 3 : undefined}
-            value={value}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(null);
-            }}
-            error={error !== null}
-            helperText={error}
-            slotProps={{ inputLabel: { shrink: true } }}
-            fullWidth
-          />
+          {props.field.type === 'date' ? (
+            <DateField
+              label={props.field.label}
+              value={value}
+              onChange={(next) => {
+                setValue(next);
+                setError(null);
+              }}
+              error={error}
+              fullWidth
+            />
+          ) : (
+            <TextField
+              autoFocus
+              label={props.field.label}
+              multiline
+              minRows={3}
+              value={value}
+              onChange={(event) => {
+                setValue(event.target.value);
+                setError(null);
+              }}
+              error={error !== null}
+              helperText={error}
+              slotProps={{ inputLabel: { shrink: true } }}
+              fullWidth
+            />
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={props.onClose}>Volver</Button>
+        <Button onClick={props.onClose}>No, volver</Button>
         <Button variant="contained" onClick={confirm} disabled={props.busy}>
           {props.confirmLabel}
         </Button>
@@ -126,8 +149,8 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
       setAsking(action);
       return;
     }
-    const { label, verb } = REQUEST_ACTIONS[action];
-    if (await confirm({ title: `${label} solicitud`, message: `¿Seguro que quieres ${verb} la solicitud ${request.folio}?` })) await transit(action);
+    const { verb } = REQUEST_ACTIONS[action];
+    if (await confirm({ title: actionTitle(action), message: `¿Seguro que quieres ${verb} la solicitud ${request.folio}?` })) await transit(action);
   };
 
   const disburseOn = async (disbursementDate: string) => {
@@ -158,7 +181,7 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
       </Stack>
       {(asking === 'reject' || asking === 'cancel') && (
         <ActionDialog
-          title={`${REQUEST_ACTIONS[asking].label} la solicitud ${request.folio}`}
+          title={actionTitle(asking, request.folio)}
           confirmLabel={REQUEST_ACTIONS[asking].label}
           field={{ label: 'Motivo', type: 'text', initial: '', schema: requestActionBodySchemas[asking].shape.reason }}
           busy={busy}
@@ -168,7 +191,7 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
       )}
       {asking === 'disburse' && (
         <ActionDialog
-          title={`Dispersar la solicitud ${request.folio}`}
+          title={actionTitle('disburse', request.folio)}
           confirmLabel="Dispersar"
           field={{ label: 'Fecha de dispersión', type: 'date', initial: today, schema: requestActionBodySchemas.disburse.shape.disbursementDate }}
           busy={busy}

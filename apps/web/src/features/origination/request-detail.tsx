@@ -2,8 +2,6 @@ import { useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -21,11 +19,14 @@ import { RouteLoading } from '../../app/shell/route-loading';
 import { DetailList } from '../../components/detail-list';
 import { ScheduleTable } from '../../components/schedule-table';
 import { Section } from '../../components/section';
+import { SidePanel } from '../../components/side-panel';
+import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useRequest } from './origination.queries';
 import { RequestActions, type PanelNotice } from './request-actions';
 import { RequestDocuments } from './request-documents';
 import { RequestStatusChip } from './request-status';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 const EVENTS: Record<string, string> = {
   'request.create': 'Captura',
@@ -122,7 +123,7 @@ function RequestSimulation({ request }: { request: LoanRequest }) {
   return (
     <Section title="Simulación">
       <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center' }}>
-        <Chip size="small" color={simulation.result === 'pre-aprobada' ? 'success' : 'error'} label={simulation.result === 'pre-aprobada' ? 'Pre-aprobada' : 'Rechazada'} />
+        <StatusChip status={simulation.result} />
         {simulation.reasons.length > 0 && <Typography variant="body2">{simulation.reasons.map((reason) => reason.message).join(' ')}</Typography>}
       </Stack>
       <DetailList
@@ -189,7 +190,7 @@ function RequestDetail({ id, today, onClose }: { id: string; today: string; onCl
   const credit = current?.creditId && current.creditFolio ? { id: current.creditId, folio: current.creditFolio } : null;
 
   return (
-    <Box sx={{ p: 3 }} role="region" aria-label="Detalle de la solicitud">
+    <Box sx={{ p: 3 }}>
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
         <Typography variant="h2" component="h2" sx={{ flexGrow: 1 }}>
           {current ? `Solicitud ${current.folio}` : 'Solicitud'}
@@ -200,7 +201,11 @@ function RequestDetail({ id, today, onClose }: { id: string; today: string; onCl
         </IconButton>
       </Stack>
       {request.isError ? (
-        <Alert severity="error">{request.error.message}</Alert>
+        isNotFound(request.error) ? (
+          <NotFoundState what="La solicitud" backTo="/origination/request-list" backLabel="Volver a Capturas" onBack={onClose} />
+        ) : (
+          <Alert severity="error">{request.error.message}</Alert>
+        )
       ) : !current ? (
         <RouteLoading />
       ) : (
@@ -243,8 +248,8 @@ function RequestDetail({ id, today, onClose }: { id: string; today: string; onCl
 /** The request opened from the Capturas grid, on the right; its id is in the URL (`?id=`) so it can be linked to. */
 export function RequestDetailDrawer({ id, today, onClose }: { id: string; today: string; onClose: () => void }) {
   return (
-    <Drawer anchor="right" open={id !== ''} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 960 }, bgcolor: 'background.default' } } }}>
+    <SidePanel open={id !== ''} onClose={onClose} label="Detalle de la solicitud">
       {id !== '' && <RequestDetail key={id} id={id} today={today} onClose={onClose} />}
-    </Drawer>
+    </SidePanel>
   );
 }

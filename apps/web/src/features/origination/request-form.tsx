@@ -23,7 +23,9 @@ import {
   type PreRequest,
   type Request as LoanRequest,
 } from '@portal/contract';
+import { ErrorSummary, useFocusFirstInvalid } from '../../components/form-feedback';
 import { SelectFormField, TextFormField, placeSaveError } from '../../components/form-fields';
+import { useUnsavedChanges } from '../../components/unsaved-changes';
 import { Section } from '../../components/section';
 import { formatBytes, formatDate, formatMoney, todayInMexico } from '../../lib/format';
 import { DOCUMENT_ACCEPT, documentProblem } from './documents';
@@ -183,7 +185,14 @@ export function RequestForm(props: {
 }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const form = useForm<RequestFormInput, unknown, RequestFormOutput>({ resolver: zodResolver(requestFormSchema), defaultValues: props.defaultValues, mode: 'onTouched' });
+  const form = useForm<RequestFormInput, unknown, RequestFormOutput>({
+    resolver: zodResolver(requestFormSchema),
+    defaultValues: props.defaultValues,
+    mode: 'onTouched',
+    shouldFocusError: false,
+  });
+  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
+  const guard = useUnsavedChanges(form.formState.isDirty);
   const { control, reset, getValues, setValue, setError } = form;
   const values = useWatch({ control }) as RequestFormInput;
   const { product, options } = chosenLoan(props.catalog, values.agreementId, values.productId);
@@ -205,17 +214,21 @@ export function RequestForm(props: {
   const submit = form.handleSubmit(async ({ documents, ...input }) => {
     setFailure(null);
     setProgress(props.withDocuments ? 0 : null);
+    guard.allowLeaving();
     try {
       await props.onSubmit(input, documents, setProgress);
     } catch (error) {
+      guard.keepGuarding();
       setFailure(placeSaveError(error, FIELDS, form.setError));
+      focusFirstInvalid();
     } finally {
       setProgress(null);
     }
-  });
+  }, focusFirstInvalid);
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
+      {guard.dialog}
       <Section title="Cliente">
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 4 }}>
@@ -339,11 +352,7 @@ export function RequestForm(props: {
         </Section>
       )}
       {/* Next to the button: a long form's refusal (e.g. the eligibility verdict's 409) is read where the clerk clicked. */}
-      {failure && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {failure}
-        </Alert>
-      )}
+      <ErrorSummary errors={form.formState.errors} submitCount={form.formState.submitCount} failure={failure} />
       {progress !== null && (
         <Box sx={{ mb: 2 }}>
           <LinearProgress variant="determinate" value={Math.round(progress * 100)} aria-label="Progreso de la carga" />

@@ -17,19 +17,21 @@ import { useOriginationCatalog, useRequestList } from './origination.queries';
 import { RequestDetailDrawer } from './request-detail';
 import { RequestStatusChip } from './request-status';
 
+// Key columns first, status leading them, so they fit at 1440 px beside the sidebar; CURP, Convenio and Producto
+// start hidden and come back from any column's menu (the choice, widths and order are remembered per browser).
 const columns: GridColDef<RequestSummary>[] = [
-  { field: 'folio', headerName: 'Folio', width: 120 },
-  { field: 'clientName', headerName: 'Cliente', flex: 1.2, minWidth: 200 },
+  { field: 'folio', headerName: 'Folio', width: 110 },
+  { field: 'status', headerName: 'Estado', width: 130, renderCell: ({ row }) => <RequestStatusChip status={row.status} /> },
+  { field: 'clientName', headerName: 'Cliente', flex: 1, minWidth: 170 },
+  { field: 'amount', headerName: 'Monto', width: 115, type: 'number', valueFormatter: (value: string) => formatMoney(value) },
+  { field: 'installment', headerName: 'Pago', width: 105, type: 'number', sortable: false, valueFormatter: (value: string) => formatMoney(value) },
+  { field: 'term', headerName: 'Plazo', width: 70, type: 'number', sortable: false },
+  { field: 'documents', headerName: 'Docs', width: 70, sortable: false, valueFormatter: (value: number) => `${value}/3` },
+  { field: 'createdBy', headerName: 'Capturó', flex: 0.7, minWidth: 140, sortable: false },
+  { field: 'createdAt', headerName: 'Fecha', width: 140, valueFormatter: (value: string) => formatDateTime(value) },
   { field: 'curp', headerName: 'CURP', width: 200, sortable: false },
   { field: 'agreement', headerName: 'Convenio', flex: 1, minWidth: 160, sortable: false },
   { field: 'product', headerName: 'Producto', flex: 0.8, minWidth: 140, sortable: false },
-  { field: 'amount', headerName: 'Monto', width: 120, type: 'number', valueFormatter: (value: string) => formatMoney(value) },
-  { field: 'term', headerName: 'Plazo', width: 70, type: 'number', sortable: false },
-  { field: 'installment', headerName: 'Pago', width: 110, type: 'number', sortable: false, valueFormatter: (value: string) => formatMoney(value) },
-  { field: 'documents', headerName: 'Docs', width: 70, sortable: false, valueFormatter: (value: number) => `${value}/3` },
-  { field: 'status', headerName: 'Estado', width: 130, renderCell: ({ row }) => <RequestStatusChip status={row.status} /> },
-  { field: 'createdBy', headerName: 'Capturó', flex: 0.8, minWidth: 150, sortable: false },
-  { field: 'createdAt', headerName: 'Fecha', width: 150, valueFormatter: (value: string) => formatDateTime(value) },
 ];
 
 /** Capturas: every request, filtered and paged by the API; a row opens its detail panel (`?id=`). */
@@ -55,7 +57,7 @@ export default function RequestListScreen() {
     });
 
   return (
-    <Paper sx={{ p: 3 }}>
+    <Paper sx={{ p: { xs: 2, md: 3 } }}>
       <Typography variant="h1" component="h1" gutterBottom>
         Capturas
       </Typography>
@@ -93,6 +95,9 @@ export default function RequestListScreen() {
         onChange={update}
         onRowClick={(row) => openDetail(row.id)}
         emptyText="No hay solicitudes con estos filtros."
+        storageKey="requests"
+        defaultHidden={['curp', 'agreement', 'product']}
+        hiddenOnPhone={['clientName', 'installment', 'term', 'documents', 'createdBy', 'createdAt']}
       />
       <RequestDetailDrawer id={params.get('id') ?? ''} today={catalog.data?.today ?? todayInMexico()} onClose={() => openDetail(null)} />
       <NoticeSnackbar notice={message} onClose={() => setMessage(null)} />

@@ -31,7 +31,7 @@ describe('Capturas screen', () => {
     });
     const router = renderScreen(<RequestListScreen />, { path: '/origination/request-list', url: `/origination/request-list?status=dispersada&id=${disbursed.id}` });
 
-    const detail = await screen.findByRole('region', { name: 'Detalle de la solicitud' });
+    const detail = await screen.findByRole('dialog', { name: 'Detalle de la solicitud' });
     expect(await within(detail).findByRole('heading', { name: 'Solicitud SOL-000007' })).toBeInTheDocument();
     expect(within(detail).getByRole('link', { name: 'Ver crédito' })).toHaveAttribute('href', '/wallet/credits/credits-view/cr-1');
     expect(within(detail).getByText('Dispersada: crédito CR-000001.')).toBeInTheDocument();

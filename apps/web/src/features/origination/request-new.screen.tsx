@@ -10,6 +10,7 @@ import { RouteLoading } from '../../app/shell/route-loading';
 import { formatMoney } from '../../lib/format';
 import { useCreateRequest, useOriginationCatalog, usePreRequest, useRequest, useSentPreRequests, useUpdateRequest } from './origination.queries';
 import { EMPTY_REQUEST, RequestForm, fromRequest } from './request-form';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 const detailPath = (id: string) => `/origination/request-list?id=${id}`;
 
@@ -63,7 +64,7 @@ function NewRequest({ catalog }: { catalog: OriginationCatalog }) {
       <PreRequestPicker value={preRequestId} chosen={preRequest.data} onChange={(id) => setParams(id ? { preRequest: id } : {}, { replace: true })} />
       {preRequest.isError && (
         <Alert severity="error" sx={{ mb: 2 }}>
-          {preRequest.error.message}
+          {isNotFound(preRequest.error) ? 'No encontrado: la pre-solicitud del enlace no existe. Elige otra o captura una nueva.' : preRequest.error.message}
         </Alert>
       )}
       {preRequest.data && !convertible && (
@@ -98,7 +99,10 @@ function EditRequest({ id, catalog }: { id: string; catalog: OriginationCatalog 
   const request = useRequest(id);
   const update = useUpdateRequest(id);
 
-  if (request.isError) return <Alert severity="error">{request.error.message}</Alert>;
+  if (request.isError) {
+    if (isNotFound(request.error)) return <NotFoundState what="La solicitud" backTo="/origination/request-list" backLabel="Ir a Capturas" />;
+    return <Alert severity="error">{request.error.message}</Alert>;
+  }
   if (!request.data) return <RouteLoading />;
   const current = request.data;
   if (current.status !== 'capturada') {

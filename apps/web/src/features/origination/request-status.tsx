@@ -1,15 +1,7 @@
-import Chip, { type ChipProps } from '@mui/material/Chip';
 import type { RequestStatus } from '@portal/contract';
+import { StatusChip } from '../../components/status-chip';
 
-const COLORS: Record<RequestStatus, ChipProps['color']> = {
-  capturada: 'default',
-  'en validación': 'info',
-  aprobada: 'success',
-  rechazada: 'error',
-  dispersada: 'primary',
-  cancelada: 'warning',
-};
-
+/** A request's status: the portal's one status chip. */
 export function RequestStatusChip({ status }: { status: RequestStatus }) {
-  return <Chip size="small" color={COLORS[status]} label={status} />;
+  return <StatusChip status={status} />;
 }

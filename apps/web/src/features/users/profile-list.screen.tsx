@@ -91,7 +91,7 @@ export default function ProfileListScreen() {
   const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
 
   const destroy = async (profile: Profile) => {
-    if (!(await confirm({ title: 'Eliminar perfil', message: `¿Eliminar el perfil ${profile.name}? Esta acción no se puede deshacer.` }))) return;
+    if (!(await confirm({ title: 'Eliminar perfil', message: `¿Eliminar el perfil ${profile.name}? Esta acción no se puede deshacer.`, destructive: true }))) return;
     try {
       await remove.mutateAsync(profile.id);
       setMessage({ kind: 'success', text: 'Perfil eliminado.' });

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -11,9 +13,13 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import type { AuditEntry } from '@portal/contract';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { formatDateTime } from '../../lib/format';
+import { hasPermission } from '../../app/auth/session';
+import { useSession } from '../../app/auth/use-session';
+import { ResendAccess } from './access-link';
 import { UserForm } from './user-form';
 import { useProfiles, useUpdateUser, useUser } from './users.queries';
 import { useCompanies } from '../../lib/catalogs';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 const ACTIONS: Record<string, string> = {
   'user.create': 'Alta',
@@ -22,6 +28,7 @@ const ACTIONS: Record<string, string> = {
   'user.reactivate': 'Reactivación',
   'password.set': 'Creó su contraseña',
   'password.reset': 'Restableció su contraseña',
+  'user.access-link': 'Enlace de acceso reenviado',
 };
 
 const LABELS: Record<string, string> = { email: 'correo', name: 'nombre', profileId: 'perfil', companyId: 'empresa', active: 'activo' };
@@ -37,6 +44,7 @@ function changedFields(entry: AuditEntry): string {
 export default function UserEditScreen() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const session = useSession();
   const location = useLocation();
   const user = useUser(id);
   const profiles = useProfiles();
@@ -44,19 +52,27 @@ export default function UserEditScreen() {
   const update = useUpdateUser(id);
   const [saved, setSaved] = useState<string | null>((location.state as { notice?: string } | null)?.notice ?? null);
 
-  if (user.isError) return <Alert severity="error">{user.error.message}</Alert>;
+  if (user.isError) {
+    if (isNotFound(user.error)) return <NotFoundState what="El usuario" backTo="/user/user-list" backLabel="Ir a la lista de usuarios" />;
+    return <Alert severity="error">{user.error.message}</Alert>;
+  }
   if (!user.data || !profiles.data || !companies.data) return <RouteLoading />;
   const current = user.data;
 
   return (
     <>
       <Paper sx={{ p: 3, mb: 3 }}>
-        <Typography variant="h1" component="h1" gutterBottom>
-          Editar usuario
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
-          {current.email} · último acceso: {formatDateTime(current.lastSignInAt)}
-        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, alignItems: { sm: 'flex-start' } }}>
+          <Box sx={{ flexGrow: 1 }}>
+            <Typography variant="h1" component="h1" gutterBottom>
+              Editar usuario
+            </Typography>
+            <Typography color="text.secondary">
+              {current.email} · último acceso: {formatDateTime(current.lastSignInAt)}
+            </Typography>
+          </Box>
+          {current.active && hasPermission(session, '/user/user-new') && <ResendAccess userId={current.id} email={current.email} />}
+        </Stack>
         {saved && (
           <Alert severity="success" sx={{ mb: 2 }} onClose={() => setSaved(null)}>
             {saved}

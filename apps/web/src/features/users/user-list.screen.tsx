@@ -32,6 +32,7 @@ export default function UserListScreen() {
     const deactivate = user.active;
     const yes = await confirm({
       title: deactivate ? 'Desactivar usuario' : 'Reactivar usuario',
+      destructive: deactivate,
       message: deactivate
         ? `${user.email} ya no podrá iniciar sesión en el portal. ¿Desactivarlo?`
         : `${user.email} podrá volver a iniciar sesión con su perfil ${user.profile}. ¿Reactivarlo?`,
@@ -46,7 +47,7 @@ export default function UserListScreen() {
   };
 
   const columns: GridColDef<UserListItem>[] = [
-    { field: 'email', headerName: 'Correo electrónico', flex: 1.4, minWidth: 220 },
+    { field: 'email', headerName: 'Correo electrónico', flex: 1.4, minWidth: 180 },
     { field: 'name', headerName: 'Nombre', flex: 1, minWidth: 160 },
     { field: 'profile', headerName: 'Perfil', flex: 0.8, minWidth: 130 },
     { field: 'company', headerName: 'Empresa', flex: 0.8, minWidth: 140 },
@@ -56,7 +57,7 @@ export default function UserListScreen() {
   ];
 
   return (
-    <Paper sx={{ p: 3 }}>
+    <Paper sx={{ p: { xs: 2, md: 3 } }}>
       <Typography variant="h1" component="h1" gutterBottom>
         Lista de usuarios
       </Typography>
@@ -95,6 +96,8 @@ export default function UserListScreen() {
         onChange={update}
         onRowClick={(row) => void navigate(`/user/user-edit/${row.id}`)}
         emptyText="No hay usuarios con estos filtros."
+        storageKey="users"
+        hiddenOnPhone={['name', 'profile', 'company', 'lastSignInAt', 'actions']}
       />
       <NoticeSnackbar notice={message} onClose={() => setMessage(null)} />
     </Paper>

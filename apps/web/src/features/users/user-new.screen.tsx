@@ -19,7 +19,7 @@ export default function UserNewScreen() {
         Nuevo Usuario
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
-        El usuario recibe un enlace para crear su contraseña (en el modo embebido, en la bandeja de salida).
+        La persona crea su contraseña con un enlace de acceso: al guardar, en su ficha, «Reenviar acceso» te lo muestra para que se lo compartas.
       </Typography>
       {profiles.isError || companies.isError ? (
         <Alert severity="error">No se pudieron cargar los perfiles y las empresas. Recarga la página.</Alert>
@@ -33,7 +33,7 @@ export default function UserNewScreen() {
           submitLabel="Guardar"
           onSubmit={async (values) => {
             const created = await create.mutateAsync(values);
-            await navigate(`/user/user-edit/${created.id}`, { state: { notice: 'Usuario creado. Le enviamos su enlace de acceso.' } });
+            await navigate(`/user/user-edit/${created.id}`, { state: { notice: 'Usuario creado.' } });
           }}
           onCancel={() => void navigate('/user/user-list')}
         />

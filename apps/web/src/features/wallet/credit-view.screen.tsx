@@ -1,19 +1,18 @@
 import Alert from '@mui/material/Alert';
-import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useParams } from 'react-router';
-import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
+import { FREQUENCY_LABELS } from '@portal/contract';
 import { daysBetween } from '@portal/lending';
 import { RouteLoading } from '../../app/shell/route-loading';
 import { DetailList } from '../../components/detail-list';
 import { ScheduleTable } from '../../components/schedule-table';
 import { Section } from '../../components/section';
-import { ApiError } from '../../lib/api';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useCredit } from './credits.queries';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
+import { StatusChip } from '../../components/status-chip';
 
-const STATUS_COLORS = { vigente: 'success', vencido: 'error', liquidado: 'default' } as const satisfies Record<Credit['status'], 'success' | 'error' | 'default'>;
 
 /** Detalle del crédito: what was disbursed, on which terms, and its schedule with each installment's status. Read only. */
 export default function CreditViewScreen() {
@@ -21,8 +20,8 @@ export default function CreditViewScreen() {
   const credit = useCredit(id);
 
   if (credit.isError) {
-    const missing = credit.error instanceof ApiError && credit.error.status === 404;
-    return <Alert severity={missing ? 'warning' : 'error'}>{missing ? 'El crédito no existe.' : credit.error.message}</Alert>;
+    if (isNotFound(credit.error)) return <NotFoundState what="El crédito" backTo="/wallet/credits/credits-list" backLabel="Ir a Créditos" />;
+    return <Alert severity="error">{credit.error.message}</Alert>;
   }
   if (!credit.data) return <RouteLoading />;
   const current = credit.data;
@@ -34,7 +33,7 @@ export default function CreditViewScreen() {
         <Typography variant="h1" component="h1">
           Crédito {current.folio}
         </Typography>
-        <Chip color={STATUS_COLORS[current.status]} label={current.status} />
+        <StatusChip status={current.status} size="medium" />
         {current.daysPastDue > 0 && <Typography color="error">{current.daysPastDue} días de atraso</Typography>}
       </Stack>
       <Section title="Resumen">

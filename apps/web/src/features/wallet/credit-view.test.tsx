@@ -57,14 +57,15 @@ describe('credit view', () => {
     const rows = within(screen.getByRole('table', { name: 'Tabla de amortización' })).getAllByRole('row');
     expect(rows.map((row) => within(row).getAllByRole(row.querySelector('th') ? 'columnheader' : 'cell').map((cell) => cell.textContent))).toEqual([
       ['No.', 'Fecha de descuento', 'Capital', 'Interés', 'IVA', 'Pago', 'Saldo', 'Estado'],
-      ['1', '28 feb 2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'pendiente'],
-      ['2', '15 mar 2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'pendiente'],
+      ['1', '28/02/2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'pendiente'],
+      ['2', '15/03/2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'pendiente'],
     ]);
   });
 
   it('says so when the credit does not exist', async () => {
     stubApi(() => [404, { type: 'about:blank', title: 'No encontrado', status: 404 }]);
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/nope' });
-    expect(await screen.findByText('El crédito no existe.')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No encontrado' })).toBeInTheDocument();
+    expect(screen.getByText(/El crédito no existe/)).toBeInTheDocument();
   });
 });

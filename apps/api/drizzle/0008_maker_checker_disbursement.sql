@@ -1,0 +1,1 @@
+ALTER TABLE "companies" ADD COLUMN "separate_disbursement" boolean DEFAULT true NOT NULL;
