@@ -28,4 +28,23 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // The template demo (apps/web/src/demo) is isolated: nothing outside it imports it, statically or with import(), except
+  // its one registration point, demo/registry, which only the router and the shell's layout may load.
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/demo/**'],
+    rules: demoImportRules(/(^|\/)demo(\/|$)/),
+  },
+  {
+    files: ['apps/web/src/app/router.tsx', 'apps/web/src/app/shell/app-layout.tsx'],
+    rules: demoImportRules(/(^|\/)demo\/(?!registry$)|(^|\/)demo$/),
+  },
 );
+
+function demoImportRules(forbidden) {
+  const message = 'The template demo (apps/web/src/demo) is isolated: only the router and the shell load it, through demo/registry.';
+  return {
+    'no-restricted-imports': ['error', { patterns: [{ regex: forbidden.source, message }] }],
+    'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${forbidden.source}/]`, message }],
+  };
+}

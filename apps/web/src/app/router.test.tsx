@@ -1,12 +1,12 @@
 import { render, screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from './router';
+import { routerOptions, routes } from './router';
 import { resetSessionCache, saveSession } from './auth/session';
 import { sampleSession } from '../test-support';
 
 function open(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: [path] });
   render(<RouterProvider router={router} />);
   return router;
 }
@@ -49,7 +49,7 @@ describe('router guards', () => {
   it('keeps the role-list dashboard to role SA', async () => {
     saveSession(sampleSession());
     open('/dashboard/default');
-    expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('redirects / to /home and an unknown path to /session/404', async () => {
