@@ -151,6 +151,14 @@ test('the scrum board reorders a card and moves it to another list', async () =>
   expect(consoleErrors).toEqual([]);
 });
 
+test('a reload on a demo page (which unregisters leftover workers at start-up) starts the fake API again', async () => {
+  await go(page, '/ecommerce/shop');
+  await page.reload();
+  await expect(heading(page, 'Tienda')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Agregar Audífonos inalámbricos al carrito' })).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
 test('leaving the demo for a product page stops the fake API', async () => {
   await go(page, '/home');
   await expect(page.getByRole('heading', { level: 1, name: /Hola/ })).toBeVisible();
