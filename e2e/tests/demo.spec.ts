@@ -156,6 +156,8 @@ test('a reload on a demo page (which unregisters leftover workers at start-up) s
   await page.reload();
   await expect(heading(page, 'Tienda')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Agregar Audífonos inalámbricos al carrito' })).toBeVisible();
+  // While it runs, every request it does not know goes on to the real server.
+  expect(await page.evaluate(async () => (await fetch('/api/health')).status)).toBe(200);
   expect(consoleErrors).toEqual([]);
 });
 
