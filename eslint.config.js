@@ -39,6 +39,12 @@ export default tseslint.config(
     files: ['apps/web/src/app/router.tsx', 'apps/web/src/app/shell/app-layout.tsx'],
     rules: demoImportRules(/(^|\/)demo\/(?!registry$)|(^|\/)demo$/),
   },
+  {
+    // Other workspaces (api, e2e, packages) reach the web app's files only through a path naming it.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['apps/web/**'],
+    rules: demoImportRules(/(^|\/)web\/src\/demo(\/|$)/),
+  },
 );
 
 function demoImportRules(forbidden) {

@@ -7,7 +7,7 @@ const root = `${path.resolve(import.meta.dirname, '../../../../..')}/`;
 const eslint = new ESLint({ cwd: root });
 
 async function demoErrors(file: string, code: string) {
-  const [result] = await eslint.lintText(code, { filePath: `${root}apps/web/src/${file}` });
+  const [result] = await eslint.lintText(code, { filePath: file.startsWith('/') ? `${root}${file.slice(1)}` : `${root}apps/web/src/${file}` });
   return result!.messages.filter((message) => message.message.includes('template demo')).length;
 }
 
@@ -16,6 +16,11 @@ describe('the demo import boundary', () => {
     expect(await demoErrors('features/home/home.screen.tsx', "import { DEMO_AREAS } from '../../demo/registry';\nexport const areas = DEMO_AREAS;\n")).toBe(1);
     expect(await demoErrors('lib/anything.ts', "export const load = () => import('../demo/fake-api/handlers');\n")).toBe(1);
     expect(await demoErrors('components/widget.tsx', "export { relativeTime } from '../demo/relative-time';\n")).toBe(1);
+  });
+
+  it('fails another workspace that reaches into the web app\'s demo', async () => {
+    expect(await demoErrors('/e2e/tests/some.spec.ts', "import { DEMO_AREAS } from '../../apps/web/src/demo/registry';\nexport const areas = DEMO_AREAS;\n")).toBe(1);
+    expect(await demoErrors('/apps/api/src/seed/demo-data.ts', "import { seed } from './demo';\nexport const run = seed;\n")).toBe(0);
   });
 
   it('lets the router and the shell load the registration point, and nothing else of the demo', async () => {
