@@ -15,9 +15,18 @@ import { DEMO_AREAS, isMenuRoute } from './registry';
  */
 const demoTheme = createTheme(
   {
-    palette: { primary: { main: '#1e88e5', dark: '#1565c0', light: '#90caf9' }, secondary: { main: '#5e35b1', light: '#d1c4e9' } },
+    palette: {
+      primary: { main: '#1e88e5', dark: '#1565c0', light: '#90caf9' },
+      secondary: { main: '#5e35b1', light: '#d1c4e9' },
+      background: { default: '#eef2f6', paper: '#ffffff' },
+      text: { primary: '#364152', secondary: '#697586' },
+    },
     shape: { borderRadius: 8 },
-    typography: { h1: { fontSize: '1.5rem', fontWeight: 600 } },
+    typography: { fontFamily: 'Roboto, "Segoe UI", Helvetica, Arial, sans-serif', h1: { fontSize: '1.5rem', fontWeight: 600 } },
+    components: {
+      MuiButton: { defaultProps: { disableElevation: true } },
+      MuiCardHeader: { styleOverrides: { title: { fontSize: '1.1rem', fontWeight: 600 } } },
+    },
   },
   esES,
 );

@@ -51,12 +51,14 @@ function CardItem({ card, index, list, lists, onMove }: { card: ScrumCard; index
   return (
     <Card variant="outlined" aria-label={card.title}>
       <CardContent sx={{ pb: '8px !important' }}>
-        <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', mb: 1 }}>
-          {card.labels.map((id) => {
-            const label = LABELS.find((candidate) => candidate.id === id);
-            return label && <Chip key={id} size="small" label={label.title} color={label.color} />;
-          })}
-        </Box>
+        {card.labels.length > 0 && (
+          <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', mb: 1 }}>
+            {card.labels.map((id) => {
+              const label = LABELS.find((candidate) => candidate.id === id);
+              return label && <Chip key={id} size="small" label={label.title} color={label.color} />;
+            })}
+          </Box>
+        )}
         <Typography>{card.title}</Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', mt: 1 }}>
           <AvatarGroup max={3} sx={{ '& .MuiAvatar-root': { width: 24, height: 24, fontSize: 11 } }}>
