@@ -13,7 +13,17 @@ function open(path: string) {
 
 describe('router guards', () => {
   // Compile the lazy screens once up front, so a cold transform on a busy machine does not eat the waits below.
-  beforeAll(() => Promise.all([import('./shell/guarded-layout'), import('../features/session/signin.screen'), import('./shell/placeholder.screen')]), 30_000);
+  // The router also loads the demo's route table on a parameterised or unknown path: through its own hook, warmed here.
+  beforeAll(
+    () =>
+      Promise.all([
+        import('./shell/guarded-layout'),
+        import('../features/session/signin.screen'),
+        import('./shell/placeholder.screen'),
+        routerOptions.patchRoutesOnNavigation?.({ path: '/', matches: [], patch: () => undefined, signal: new AbortController().signal, fetcherKey: undefined }),
+      ]),
+    30_000,
+  );
 
   beforeEach(() => {
     resetSessionCache();
