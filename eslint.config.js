@@ -28,6 +28,23 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // The template demo (apps/web/src/demo) is isolated: nothing outside it imports it, statically or with import(), except
+  // its one registration point, demo/registry, which only the router and the shell's layout may load.
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/demo/**'],
+    rules: demoImportRules(/(^|\/)demo(\/|$)/),
+  },
+  {
+    files: ['apps/web/src/app/router.tsx', 'apps/web/src/app/shell/app-layout.tsx'],
+    rules: demoImportRules(/(^|\/)demo\/(?!registry$)|(^|\/)demo$/),
+  },
+  {
+    // Other workspaces (api, e2e, packages) reach the web app's files only through a path naming it.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    ignores: ['apps/web/**'],
+    rules: demoImportRules(/(^|\/)web\/src\/demo(\/|$)/),
+  },
   {
     // Data is reached through request.db: one transaction per request, limited to the user's company by row-level
     // security (apps/api/src/db/scope.ts). A second handle inside a handler would escape the request's transaction
@@ -36,6 +53,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        // Flat config replaces a rule's options per file: keep the demo boundary of the block above here too.
+        demoImportRules(/(^|\/)web\/src\/demo(\/|$)/)['no-restricted-syntax'][1],
         {
           selector: "MemberExpression[object.name='deps'][property.name='db']",
           message: 'Modules reach data through request.db (the request transaction, scoped by row-level security), never deps.db.',
@@ -44,3 +63,11 @@ export default tseslint.config(
     },
   },
 );
+
+function demoImportRules(forbidden) {
+  const message = 'The template demo (apps/web/src/demo) is isolated: only the router and the shell load it, through demo/registry.';
+  return {
+    'no-restricted-imports': ['error', { patterns: [{ regex: forbidden.source, message }] }],
+    'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${forbidden.source}/]`, message }],
+  };
+}

@@ -1,11 +1,61 @@
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const api = process.env.PORTAL_API_URL ?? 'http://localhost:3000';
 
-export default defineConfig({
-  plugins: [react()],
+/**
+ * The template demo's fake API (apps/web/src/demo) runs in MSW's service worker, which must be served from the site's
+ * root. It is emitted (and served in dev) only when the demo is built in: VITE_DEMO=false leaves it out of dist.
+ */
+function demoServiceWorker(): Plugin {
+  const fileName = 'mockServiceWorker.js';
+  const source = () => readFileSync(createRequire(import.meta.url).resolve(`msw/${fileName}`), 'utf8');
+  return {
+    name: 'portal-demo-service-worker',
+    configureServer(server) {
+      server.middlewares.use(`/${fileName}`, (_request, response) => {
+        response.setHeader('content-type', 'text/javascript');
+        response.end(source());
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source: source() });
+    },
+  };
+}
+
+/**
+ * In a production build the demo gets its own copy of every library it imports except React and React Router (which
+ * must be one instance to share hooks and the router): the libraries the product shares with it (MUI, TanStack Query)
+ * are then split into exactly the chunks they are split into without the demo, so the product's chunks, their preload
+ * lists and the sign-in page's JavaScript stay byte for byte what they are without it.
+ */
+function demoOwnLibraryCopies(): Plugin {
+  const demoDir = fileURLToPath(new URL('./src/demo/', import.meta.url));
+  const COPY = '?demo-copy';
+  const SHARED = /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/;
+  return {
+    name: 'portal-demo-own-library-copies',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || source.startsWith('\0')) return null;
+      const inCopy = importer.endsWith(COPY);
+      if (!inCopy && !importer.startsWith(demoDir)) return null;
+      const resolved = await this.resolve(source, inCopy ? importer.slice(0, -COPY.length) : importer, { ...options, skipSelf: true });
+      if (!resolved || resolved.external || resolved.id.includes('?') || resolved.id.startsWith('\0')) return resolved;
+      if (!resolved.id.includes(`${path.sep}node_modules${path.sep}`) || SHARED.test(resolved.id)) return resolved;
+      return { ...resolved, id: resolved.id + COPY };
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => ({
+  plugins: [react(), ...(loadEnv(mode, process.cwd(), 'VITE_').VITE_DEMO === 'false' ? [] : [demoServiceWorker(), demoOwnLibraryCopies()])],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -22,4 +72,4 @@ export default defineConfig({
   },
   // `npm run dev -w @portal/web` next to a running API: the dev server forwards the API and the provider.
   server: { proxy: { '/api': api, '/oidc': api } },
-});
+}));

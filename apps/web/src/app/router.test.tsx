@@ -1,19 +1,29 @@
 import { render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routes } from './router';
+import { routerOptions, routes } from './router';
 import { resetSessionCache, saveSession } from './auth/session';
 import { sampleSession } from '../test-support';
 
 function open(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { ...routerOptions, initialEntries: [path] });
   render(<RouterProvider router={router} />);
   return router;
 }
 
 describe('router guards', () => {
   // Compile the lazy screens once up front, so a cold transform on a busy machine does not eat the waits below.
-  beforeAll(() => Promise.all([import('./shell/guarded-layout'), import('../features/session/signin.screen'), import('./shell/placeholder.screen')]), 30_000);
+  // The router also loads the demo's route table on a parameterised or unknown path: through its own hook, warmed here.
+  beforeAll(
+    () =>
+      Promise.all([
+        import('./shell/guarded-layout'),
+        import('../features/session/signin.screen'),
+        import('./shell/placeholder.screen'),
+        routerOptions.patchRoutesOnNavigation?.({ path: '/', matches: [], patch: () => undefined, signal: new AbortController().signal, fetcherKey: undefined }),
+      ]),
+    30_000,
+  );
 
   beforeEach(() => {
     resetSessionCache();
@@ -50,7 +60,7 @@ describe('router guards', () => {
   it('keeps the role-list dashboard to role SA', async () => {
     saveSession(sampleSession());
     open('/dashboard/default');
-    expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('redirects / to /home and an unknown path to /session/404', async () => {

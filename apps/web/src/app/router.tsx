@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type PatchRoutesOnNavigationFunction, type RouteObject } from 'react-router';
 import { FORGOT_PASSWORD_PATH, HOME_PATH, NOT_FOUND_PATH, SIGN_IN_PATH } from '@portal/contract';
 import { SCREEN_ROUTES, type ScreenHandle } from './routes';
 import { RouteLoading } from './shell/route-loading';
@@ -16,6 +16,7 @@ export const routes: RouteObject[] = [
       { path: NOT_FOUND_PATH, lazy: lazyScreen(() => import('./shell/not-found.screen')) },
       {
         // The shell is its own chunk, so the sign-in page does not download it.
+        id: 'shell',
         lazy: lazyScreen(() => import('./shell/guarded-layout')),
         children: SCREEN_ROUTES.map(
           (route): RouteObject => ({
@@ -30,4 +31,9 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+/** The template's demo routes (apps/web/src/demo) are found on first visit, so none of their code ships with sign-in. */
+export const routerOptions: { patchRoutesOnNavigation?: PatchRoutesOnNavigationFunction } = {
+  patchRoutesOnNavigation: import.meta.env.VITE_DEMO === 'false' ? undefined : (args) => import('../demo/registry').then((demo) => demo.patchDemoRoutes(args)),
+};
+
+export const createRouter = () => createBrowserRouter(routes, routerOptions);

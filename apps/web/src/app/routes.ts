@@ -74,8 +74,6 @@ export const SCREEN_ROUTES: ScreenRoute[] = [
       load: SCREENS[path] ?? placeholder,
     }),
   ),
-  // The template's role-restricted dashboard (seed section 2): a role list, not a permission path.
-  { path: '/dashboard/default', title: 'Tablero', access: { roles: ['SA'] }, load: () => import('../demo/dashboard-default.screen') },
 ];
 
 export function canAccess(session: { user: { role: string }; permissions: { path: string }[] } | null, access?: RouteAccess): boolean {

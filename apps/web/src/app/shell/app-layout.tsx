@@ -14,7 +14,7 @@ import ViewQuiltOutlined from '@mui/icons-material/ViewQuiltOutlined';
 import ViewSidebarOutlined from '@mui/icons-material/ViewSidebarOutlined';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Link, Outlet, useMatches, useNavigation } from 'react-router';
-import { HOME_PATH } from '@portal/contract';
+import { HOME_PATH, type NavGroup } from '@portal/contract';
 import { queryClient } from '../../lib/query-client';
 import { expireSession, prepareAuth } from '../auth/auth-service';
 import type { Session } from '../auth/session';
@@ -40,6 +40,18 @@ function useSessionExpiry(session: Session) {
   }, [session.token.expiresAt]);
 }
 
+/**
+ * The template's demo areas add a "Demo" group when they are built in (VITE_DEMO=false leaves them out). Loaded apart,
+ * so the demo's route table is its own chunk that the product's chunks never list.
+ */
+function useDemoNavGroup(): NavGroup | null {
+  const [group, setGroup] = useState<NavGroup | null>(null);
+  useEffect(() => {
+    if (import.meta.env.VITE_DEMO !== 'false') void import('../../demo/registry').then((demo) => setGroup(demo.DEMO_NAV_GROUP));
+  }, []);
+  return group;
+}
+
 /** The shell around every product screen: header, side or top navigation, breadcrumb, access gate. */
 export function AppLayout({ session }: { session: Session }) {
   const theme = useTheme();
@@ -48,7 +60,8 @@ export function AppLayout({ session }: { session: Session }) {
   const [mobileOpen, setMobileOpen] = useState(false);
   const navigation = useNavigation();
   const handle = useMatches().at(-1)?.handle as ScreenHandle | undefined;
-  const groups = visibleNavigation(session);
+  const demoGroup = useDemoNavGroup();
+  const groups = demoGroup ? [...visibleNavigation(session), demoGroup] : visibleNavigation(session);
   const side = prefs.layout === 'side' || mobile;
   useSessionExpiry(session);
 

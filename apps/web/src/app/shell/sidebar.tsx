@@ -7,6 +7,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
 import Tooltip from '@mui/material/Tooltip';
+import WidgetsOutlined from '@mui/icons-material/WidgetsOutlined';
 import { NavLink } from 'react-router';
 import type { NavGroup, ScreenPath } from '@portal/contract';
 import { BELOW_APP_BAR, SHELL } from '../../lib/shell-measures';
@@ -37,7 +38,7 @@ export function NavList({ groups, compact, onNavigate }: NavListProps) {
           sx={{ px: 1.5 }}
         >
           {group.items.map((entry) => {
-            const Icon = NAV_ICONS[entry.path as ScreenPath];
+            const Icon = NAV_ICONS[entry.path as ScreenPath] ?? WidgetsOutlined;
             const link = (
               <ListItemButton
                 component={NavLink}
