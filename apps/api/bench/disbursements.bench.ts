@@ -12,6 +12,7 @@ import { agreementProducts, agreements, clients, credits, expectedDeductions, in
 import { judge, mexicoToday } from '../src/modules/origination/pre-requests.service';
 import { runAction, type Actor } from '../src/modules/origination/requests.service';
 import { postgresDatabase } from './bench-database';
+import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 
 const TOTAL = Number(process.env.BENCH_DISBURSEMENTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -39,7 +40,7 @@ try {
     curp: 'PXNE660720HMCXTN06', rfc: '', firstNames: 'Enrique', lastName1: 'Peña', lastName2: 'Nieto', agreementId: agreement.id, productId: product.id,
     employeeNumber: 'J-1001', netSalary: '9000.00', otherDeductions: '0.00', amount: '20000.00', term: 24,
   };
-  const simulation = judge(agreement, product, capture, today);
+  const simulation = judge(agreement, product, capture, today, DEFAULT_DAILY_MINIMUM_WAGE);
   const [client] = await db
     .insert(clients)
     .values({ companyId: agreement.companyId, curp: capture.curp, firstNames: capture.firstNames, lastName1: capture.lastName1, lastName2: capture.lastName2, birthDate: simulation.birthDate, sex: simulation.sex })
@@ -72,7 +73,7 @@ try {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        await withScope(raw, { companyId: agreement.companyId }, (tx) => runAction(tx, actor, id, 'disburse', { version: 1, disbursementDate: today }, now));
+        await withScope(raw, { companyId: agreement.companyId }, (tx) => runAction(tx, actor, id, 'disburse', { version: 1, disbursementDate: today }, now, DEFAULT_DAILY_MINIMUM_WAGE));
       }
     }),
   );

@@ -5,6 +5,7 @@
  */
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
 import { buildApp, systemClock } from '../src/app';
+import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 import { seedDemo } from '../src/db/seed';
 import { seedDemoPortfolio } from '../src/db/seed-portfolio';
 import { jwtTokenVerifier } from '../src/plugins/auth';
@@ -32,6 +33,7 @@ try {
     clock: systemClock,
     verifier: jwtTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: createLocalJWKSet({ keys: [jwk] }), requireAtJwt: true }),
     authConfig: { issuer: ISSUER, clientId: 'bench', audience: AUDIENCE, scope: 'openid', embedded: false, passwordResetUrl: null },
+    dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
   });
   const token = (email: string) =>
     new SignJWT({ email }).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(email).setExpirationTime('1h').sign(privateKey);

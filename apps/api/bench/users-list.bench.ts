@@ -5,6 +5,7 @@
  */
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
 import { buildApp, systemClock } from '../src/app';
+import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { postgresDatabase } from './bench-database';
 import { seedDemo } from '../src/db/seed';
@@ -31,6 +32,7 @@ async function measure(label: string, database: Database) {
     clock: systemClock,
     verifier: jwtTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: createLocalJWKSet({ keys: [jwk] }), requireAtJwt: true }),
     authConfig: { issuer: ISSUER, clientId: 'bench', audience: AUDIENCE, scope: 'openid', embedded: false, passwordResetUrl: null },
+    dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
   });
   const token = await new SignJWT({ email: 'admin@demo.mx' })
     .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' })

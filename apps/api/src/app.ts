@@ -55,6 +55,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); none by default. */
   trustProxy?: boolean | number | string[];
+  /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
+  dailyMinimumWage: string;
 }
 
 /**

@@ -16,6 +16,12 @@ describe('loadConfig', () => {
     });
     expect(config.seedDemo).toBe(true);
     expect(config.trustProxy).toBe(false);
+    expect(config.dailyMinimumWage).toBe('315.04');
+  });
+
+  it('reads the daily minimum wage of the year from DAILY_MINIMUM_WAGE', () => {
+    expect(loadConfig({ DAILY_MINIMUM_WAGE: '350.5' }).dailyMinimumWage).toBe('350.5');
+    expect(loadConfig({ DAILY_MINIMUM_WAGE: ' 400 ' }).dailyMinimumWage).toBe('400');
   });
 
   it('believes proxy headers only when TRUST_PROXY says whose', () => {
@@ -51,6 +57,10 @@ describe('loadConfig', () => {
     [{ ACCESS_TOKEN_TTL: '30' }, 'Configuración inválida: ACCESS_TOKEN_TTL debe ser un número de segundos entre 90 y 86400 (recibido: "30")'],
     [{ TRUST_PROXY: 'sí' }, 'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "sí")'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "10.0.0.0/33")'],
+    [{ DAILY_MINIMUM_WAGE: '315.045' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "315.045")'],
+    [{ DAILY_MINIMUM_WAGE: '0' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "0")'],
+    [{ DAILY_MINIMUM_WAGE: '-10' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "-10")'],
+    [{ DAILY_MINIMUM_WAGE: '315,04' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "315,04")'],
   ])('stops with one line naming the bad value: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

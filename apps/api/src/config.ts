@@ -33,7 +33,15 @@ export interface Config {
    * one (`true`), the nearest N hops, or the listed addresses and CIDR ranges.
    */
   trustProxy: boolean | number | string[];
+  /**
+   * The general daily minimum wage in force (pesos, CONASAMI general zone; 2026: 315.04). It changes every January:
+   * the pay left after all deductions may not fall below it times the period's days (DOMAIN.md §5).
+   */
+  dailyMinimumWage: string;
 }
+
+/** The 2026 general daily minimum wage (CONASAMI), the default of DAILY_MINIMUM_WAGE. */
+export const DEFAULT_DAILY_MINIMUM_WAGE = '315.04';
 
 export class ConfigError extends Error {}
 
@@ -135,6 +143,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
 
+  const dailyMinimumWage = read('DAILY_MINIMUM_WAGE') ?? DEFAULT_DAILY_MINIMUM_WAGE;
+  if (!/^\d{1,6}(\.\d{1,2})?$/.test(dailyMinimumWage) || Number(dailyMinimumWage) <= 0) {
+    fail('DAILY_MINIMUM_WAGE', 'debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04)', dailyMinimumWage);
+  }
+
   return {
     port,
     host,
@@ -146,5 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminEmail,
     webDist: path.resolve(REPO_ROOT, 'apps/web/dist'),
     trustProxy,
+    dailyMinimumWage,
   };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db/client';
 import * as schema from './db/schema';
 import { buildApp } from './app';
+import { DEFAULT_DAILY_MINIMUM_WAGE } from './config';
 import { isDatabaseUnavailable } from './plugins/errors';
 import { ENGINES, createTestApp, fixedClock, type TestContext } from './test/test-app';
 
@@ -107,6 +108,7 @@ describe('a PostgreSQL that refuses connections', () => {
       clock: fixedClock(),
       verifier: { verify: async () => ({ email: 'admin@demo.mx' }) } as never,
       authConfig: { issuer: 'https://idp.test/oidc', clientId: 'portal-web', audience: 'api', scope: 'openid', embedded: true, passwordResetUrl: null },
+      dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
     });
     try {
       const response = await app.inject({ url: '/api/users', headers: { authorization: 'Bearer cualquiera' } });

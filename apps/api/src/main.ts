@@ -104,6 +104,7 @@ async function start(): Promise<void> {
     webDist: config.webDist,
     logger: log,
     trustProxy: config.trustProxy,
+    dailyMinimumWage: config.dailyMinimumWage,
   });
 
   const shutdown = async (signal: string) => {

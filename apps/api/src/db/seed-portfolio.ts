@@ -9,6 +9,7 @@ import { agreementProducts, agreements, auditEvents, clients, preRequests, reque
 import { identityColumns, judge, loanColumns, mexicoToday, verdictColumns } from '../modules/origination/pre-requests.service';
 import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
 import { payrollCalendarOf } from '../modules/agreements/products';
+import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
 /** How many disbursed credits the demo portfolio starts with, besides the requests in every other status. */
 export const DEMO_CREDITS = 300;
@@ -109,11 +110,11 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         const amount = (Number(product.minAmount) + 500 * random.int(0, steps)).toFixed(2);
         const otherDeductions = (100 * random.int(0, 15)).toFixed(2);
         const input = { curp, rfc: '', ...person, agreementId: agreement.id, productId: product.id, employeeNumber: `E-${random.int(10_000, 99_999)}`, netSalary: '999999.00', otherDeductions, amount, term };
-        const probe = judge(agreement, product, input, createdOn);
+        const probe = judge(agreement, product, input, createdOn, DEFAULT_DAILY_MINIMUM_WAGE);
         // Salary so that the agreement's cap covers the installment with a margin, rounded up to the hundred.
         const cap = Number(agreement.maxDeductionPct) / 100;
         const netSalary = (Math.ceil(((Number(probe.installment) + Number(otherDeductions)) / cap) * (1.05 + random.next() * 0.6) / 100) * 100).toFixed(2);
-        const simulation = judge(agreement, product, { ...input, netSalary }, createdOn);
+        const simulation = judge(agreement, product, { ...input, netSalary }, createdOn, DEFAULT_DAILY_MINIMUM_WAGE);
         if (simulation.result !== 'pre-aprobada') continue;
         usedCurps.add(curp);
         return { clientId: crypto.randomUUID(), agreement, product, input: { ...input, netSalary }, simulation };

@@ -6,6 +6,7 @@ import { openDatabase, type Database, type Db, type Tx } from '../db/client';
 import { asSystem } from '../db/scope';
 import { scratchDatabase } from '../db/scratch';
 import { buildApp, type App, type Clock } from '../app';
+import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 import { jwtTokenVerifier } from '../plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
 import type { Logger } from 'pino';
@@ -99,6 +100,8 @@ export async function createTestApp(
     trustProxy?: boolean;
     /** A built SPA folder to serve, as `npm start` does. */
     webDist?: string;
+    /** DAILY_MINIMUM_WAGE, as main.ts passes it; the configuration's default (2026) unless given. */
+    dailyMinimumWage?: string;
   } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openEngine(engine);
@@ -132,6 +135,7 @@ export async function createTestApp(
     ...(idp ? { idp: idp.plugin } : {}),
     print: options.embeddedIdp?.print ?? (() => undefined),
     trustProxy: options.trustProxy ?? false,
+    dailyMinimumWage: options.dailyMinimumWage ?? DEFAULT_DAILY_MINIMUM_WAGE,
     ...(options.webDist ? { webDist: options.webDist } : {}),
     authConfig: {
       issuer: TEST_ISSUER,

@@ -94,6 +94,27 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     expect(mixed.json()).toMatchObject({ errors: [{ field: 'productId', message: 'El producto no pertenece al convenio elegido.' }] });
   });
 
+  it('judges the pay left against the configured daily minimum wage (DAILY_MINIMUM_WAGE), not a constant', async () => {
+    // 8,000.00 a quincena less 500.00 and an installment of more than 833.33 (20,000.00 / 24 without interest) leaves
+    // less than 6,666.67: above 15 × 315.04 = 4,725.60 (the 2026 default), below 15 × 450.00 = 6,750.00.
+    const atDefault = (await call('POST', '/api/pre-requests/simulate', input())).json<{ result: string; reasons: { code: string }[] }>();
+    expect(atDefault).toMatchObject({ result: 'pre-aprobada', reasons: [] });
+    expect((await call('GET', '/api/pre-requests/catalog')).json()).toMatchObject({ dailyMinimumWage: '315.04' });
+
+    const higher = await createTestApp(engine, { dailyMinimumWage: '450.00' });
+    try {
+      const headers = await higher.as('originacion@demo.mx');
+      const judged = (await higher.app.inject({ method: 'POST', url: '/api/pre-requests/simulate', payload: input(), headers })).json<{ result: string; reasons: { code: string; message: string }[] }>();
+      expect(judged.result).toBe('rechazada');
+      expect(judged.reasons.map((reason) => reason.code)).toEqual(['minimum-wage']);
+      expect(judged.reasons[0]!.message).toContain('6,750.00');
+      // The browser's live verdict judges with the same figure.
+      expect((await higher.app.inject({ method: 'GET', url: '/api/pre-requests/catalog', headers })).json()).toMatchObject({ dailyMinimumWage: '450.00' });
+    } finally {
+      await higher.close();
+    }
+  });
+
   it('saves a draft, lists it as mine, sends it, and then refuses a second open one for the same CURP', async () => {
     const created = await call('POST', '/api/pre-requests', input());
     expect(created.statusCode).toBe(201);

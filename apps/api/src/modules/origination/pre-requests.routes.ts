@@ -7,7 +7,7 @@ import { agreementProducts, agreements, clients, preRequests, users } from '../.
 import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
-import { agreementCompany, DAILY_MINIMUM_WAGE, expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
+import { agreementCompany, expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
 import type { Db } from '../../db/client';
 import { toProduct } from '../agreements/products';
 import { trimNumeric } from '../../db/numeric';
@@ -110,7 +110,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           entry.products.push(offered);
           byId.set(agreement.id, entry);
         }
-        return { agreements: [...byId.values()], today, dailyMinimumWage: DAILY_MINIMUM_WAGE };
+        return { agreements: [...byId.values()], today, dailyMinimumWage: deps.dailyMinimumWage };
       },
     );
 
@@ -120,7 +120,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         config: { access },
         schema: { tags: ['originación'], summary: 'Capacidad, tabla, CAT y dictamen de una pre-solicitud, sin guardarla', body: preRequestInputSchema, response: { 200: simulationSchema } },
       },
-      async (request) => simulate(request.db, request.body, mexicoToday(deps.clock.now())),
+      async (request) => simulate(request.db, request.body, mexicoToday(deps.clock.now()), deps.dailyMinimumWage),
     );
 
     app.get(
@@ -170,7 +170,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const now = deps.clock.now();
         const tx = request.db;
-        const result = await simulate(tx, request.body, mexicoToday(now));
+        const result = await simulate(tx, request.body, mexicoToday(now), deps.dailyMinimumWage);
         const companyId = await agreementCompany(tx, request.body.agreementId);
         const clientId = await upsertClient(tx, companyId, request.body, result, now);
         const [created] = await tx
@@ -203,7 +203,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const now = deps.clock.now();
         const tx = request.db;
         const current = await lockDraft(tx, id, version, 'editar');
-        const result = await simulate(tx, input, mexicoToday(now), { preRequestId: id });
+        const result = await simulate(tx, input, mexicoToday(now), deps.dailyMinimumWage, { preRequestId: id });
         const companyId = await agreementCompany(tx, input.agreementId);
         const clientId = await upsertClient(tx, companyId, input, result, now);
         await tx
@@ -252,6 +252,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             term: current.term,
           },
           mexicoToday(now),
+          deps.dailyMinimumWage,
           { preRequestId: id },
         );
         if (result.result !== 'pre-aprobada') {

@@ -19,21 +19,16 @@ const MEXICO_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico
 /** Today in the company's time zone (YYYY-MM-DD): payroll dates are civil dates in Mexico. */
 export const mexicoToday = (now: Date) => MEXICO_DATE.format(now);
 
-/**
- * The general daily minimum wage in force (CONASAMI, general zone, 2026: $315.04). Configuration that changes
- * every January: the pay left after all deductions may not fall below it times the period's days (DOMAIN.md §5).
- */
-export const DAILY_MINIMUM_WAGE = '315.04';
-
 type AgreementRow = typeof agreements.$inferSelect;
 type ProductRow = typeof agreementProducts.$inferSelect;
 
 /**
  * The verdict that needs no other record: the CURP's facts, capacity, product limits, age at the end of the term
- * and the agreement's and product's validity, with packages/lending. `simulate` adds the checks against other
+ * and the agreement's and product's validity, with packages/lending. `dailyMinimumWage` is the configured figure of the
+ * year (DAILY_MINIMUM_WAGE): the pay left after all deductions may not fall below it times the period's days. `simulate` adds the checks against other
  * requests and credits; the demo seed uses this alone for its history.
  */
-export function judge(agreement: AgreementRow, product: ProductRow, input: Values, today: string): Simulation {
+export function judge(agreement: AgreementRow, product: ProductRow, input: Values, today: string, dailyMinimumWage: string): Simulation {
   const curp = checkCurp(input.curp, today);
   if (!curp.ok) throw invalid('curp', curp.message);
   // Quoted as if contracted and disbursed today: the first payday after the agreement's cut-off, the first period by days.
@@ -51,7 +46,7 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
       payDay: calendar.payDay ?? LAST_DAY_OF_MONTH,
       disbursementDate: today,
       contractDate: today,
-      dailyMinimumWage: DAILY_MINIMUM_WAGE,
+      dailyMinimumWage,
       birthDate: curp.birthDate,
       netSalary: input.netSalary,
       otherDeductions: input.otherDeductions,
@@ -91,7 +86,13 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
  * The pre-request's verdict, computed on the server with packages/lending (the browser shows the same numbers, but
  * this is the one that is kept): `judge`, plus an open pre-request or request, or an active credit, for the same CURP.
  */
-export async function simulate(db: Db | Tx, input: Values, today: string, except: { preRequestId?: string | null; requestId?: string } = {}): Promise<Simulation> {
+export async function simulate(
+  db: Db | Tx,
+  input: Values,
+  today: string,
+  dailyMinimumWage: string,
+  except: { preRequestId?: string | null; requestId?: string } = {},
+): Promise<Simulation> {
   await agreementCompany(db, input.agreementId);
   const [row] = await db
     .select({ agreement: agreements, product: agreementProducts })
@@ -99,7 +100,7 @@ export async function simulate(db: Db | Tx, input: Values, today: string, except
     .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
     .where(and(eq(agreementProducts.id, input.productId), eq(agreementProducts.agreementId, input.agreementId)));
   if (!row) throw invalid('productId', 'El producto no pertenece al convenio elegido.');
-  const verdict = judge(row.agreement, row.product, input, today);
+  const verdict = judge(row.agreement, row.product, input, today, dailyMinimumWage);
   const reasons = [...verdict.reasons];
   const [open] = await db
     .select({ number: preRequests.number })

@@ -294,7 +294,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const { data, documents } = await readCapture(request);
         const input = parseData(data);
         const now = deps.clock.now();
-        const id = await createRequest(request.db, actorOf(request), input, documents, now);
+        const id = await createRequest(request.db, actorOf(request), input, documents, now, deps.dailyMinimumWage);
         reply.code(201);
         return await load(request, id);
       },
@@ -315,7 +315,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { version, ...input } = request.body;
         const now = deps.clock.now();
-        await updateRequest(request.db, actorOf(request), request.params.id, version, input, now);
+        await updateRequest(request.db, actorOf(request), request.params.id, version, input, now, deps.dailyMinimumWage);
         return load(request, request.params.id);
       },
     );
@@ -372,7 +372,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
         async (request) => {
           const now = deps.clock.now();
-          await runAction(request.db, actorOf(request), request.params.id, action, request.body, now);
+          await runAction(request.db, actorOf(request), request.params.id, action, request.body, now, deps.dailyMinimumWage);
           return load(request, request.params.id);
         },
       );
@@ -392,7 +392,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         const now = deps.clock.now();
-        const result = await runAction(request.db, actorOf(request), request.params.id, 'disburse', request.body, now);
+        const result = await runAction(request.db, actorOf(request), request.params.id, 'disburse', request.body, now, deps.dailyMinimumWage);
         return { request: await load(request, request.params.id), creditId: result.creditId!, creditFolio: result.creditFolio! };
       },
     );

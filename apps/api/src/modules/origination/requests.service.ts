@@ -129,6 +129,7 @@ export async function createRequest(
   input: RequestValues & { preRequestId: string | null },
   documents: UploadedDocument[],
   now: Date,
+  dailyMinimumWage: string,
 ): Promise<string> {
   assertClabe(input.clabe);
   const companyId = await agreementCompany(tx, input.agreementId);
@@ -146,7 +147,7 @@ export async function createRequest(
     }
     if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${folio(source.number)}.` }]);
   }
-  const simulation = await simulate(tx, input, mexicoToday(now), { preRequestId: input.preRequestId });
+  const simulation = await simulate(tx, input, mexicoToday(now), dailyMinimumWage, { preRequestId: input.preRequestId });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   const [created] = await tx
@@ -220,7 +221,7 @@ async function lockRequest(tx: Tx, actor: Actor, id: string, version: number, al
 }
 
 /** Edits a captured request (only while capturada); the verdict is taken again. */
-export async function updateRequest(tx: Tx, actor: Actor, id: string, version: number, input: RequestValues, now: Date): Promise<void> {
+export async function updateRequest(tx: Tx, actor: Actor, id: string, version: number, input: RequestValues, now: Date, dailyMinimumWage: string): Promise<void> {
   const current = await lockRequest(tx, actor, id, version, ['capturada'], 'editar');
   assertClabe(input.clabe);
   const companyId = await agreementCompany(tx, input.agreementId);
@@ -230,7 +231,7 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
   }
   const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
   if (client!.curp !== input.curp) throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
-  const simulation = await simulate(tx, input, mexicoToday(now), { preRequestId: current.preRequestId, requestId: id });
+  const simulation = await simulate(tx, input, mexicoToday(now), dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
@@ -276,7 +277,7 @@ export type ActionBody = { version: number; reason?: string; disbursementDate?: 
  * the change and its audit event. Disbursing creates the credit, its schedule and its expected deductions here too,
  * so all of it exists or none of it does; the row lock and the unique request id make a second disbursement fail.
  */
-export async function runAction(tx: Tx, actor: Actor, id: string, action: RequestAction, body: ActionBody, now: Date): Promise<{ creditId?: string; creditFolio?: string }> {
+export async function runAction(tx: Tx, actor: Actor, id: string, action: RequestAction, body: ActionBody, now: Date, dailyMinimumWage: string): Promise<{ creditId?: string; creditFolio?: string }> {
   const step = REQUEST_ACTIONS[action];
   const current = await lockRequest(tx, actor, id, body.version, step.from, step.verb);
   const userId = actor.principal.userId;
@@ -296,7 +297,7 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
   }
   if (action === 'approve') {
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
-    const simulation = await simulate(tx, valuesOf(current, client!.curp), mexicoToday(now), { preRequestId: current.preRequestId, requestId: id });
+    const simulation = await simulate(tx, valuesOf(current, client!.curp), mexicoToday(now), dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
     // The accepted terms are frozen here: disbursement uses them, never the product as edited since (DOMAIN.md §5).
     const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));
