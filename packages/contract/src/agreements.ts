@@ -45,6 +45,19 @@ export function percentToFraction(value: string): string {
 
 const isoDate = (label: string) => z.iso.date(`${label}: fecha no válida.`);
 
+/** At most this many non-working days per agreement (a few years of holidays). */
+export const MAX_NON_WORKING_DAYS = 60;
+
+/**
+ * The employer's non-working days (holidays): a payday that falls on one is paid on the previous working day. ISO
+ * dates, each once; kept in date order.
+ */
+export const nonWorkingDaysSchema = z
+  .array(z.iso.date('Días inhábiles de nómina: cada fecha debe ser válida (dd/mm/aaaa).'))
+  .max(MAX_NON_WORKING_DAYS, `Días inhábiles de nómina: máximo ${MAX_NON_WORKING_DAYS} fechas.`)
+  .refine((days) => new Set(days).size === days.length, 'Días inhábiles de nómina: hay fechas repetidas.')
+  .transform((days) => [...days].sort());
+
 export const productInputSchema = z
   .object({
     id: z.uuid().optional(),
@@ -166,6 +179,8 @@ export const agreementInputSchema = z
     paydayWeekday: z.number().int('Día de pago: elige un día de la semana.').min(1, 'Día de pago: elige un día de la semana.').max(7, 'Día de pago: elige un día de la semana.').nullable().default(null),
     /** … and the days the employer needs before its payroll closes to load a new deduction. */
     cutOffLeadDays: z.number().int('Días de anticipación al corte: número entero.').min(0, 'Días de anticipación al corte: 0 o más.').max(60, 'Días de anticipación al corte: máximo 60.').default(0),
+    /** … and the days its payroll does not pay (a payday on one moves to the previous working day). */
+    nonWorkingDays: nonWorkingDaysSchema.default([]),
     validFrom: isoDate('Vigente desde'),
     validTo: isoDate('Vigente hasta').nullable(),
     contacts: z.array(contactSchema).max(10, 'Máximo 10 contactos.'),
@@ -242,6 +257,7 @@ export const agreementDetailSchema = z.object({
   payDay: z.number().int().nullable(),
   paydayWeekday: z.number().int().nullable(),
   cutOffLeadDays: z.number().int(),
+  nonWorkingDays: z.array(z.string()),
   validFrom: z.string(),
   validTo: z.string().nullable(),
   contacts: z.array(contactSchema),

@@ -125,6 +125,7 @@ export const originationCatalogSchema = z.object({
       maxDeductionPct: z.string(),
       payDay: z.number().int().nullable(),
       paydayWeekday: z.number().int().nullable(),
+      nonWorkingDays: z.array(z.string()),
       cutOffLeadDays: z.number().int(),
       products: z.array(productSchema.omit({ active: true })),
     }),

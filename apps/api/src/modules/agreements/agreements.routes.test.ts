@@ -65,6 +65,20 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
     expect(duplicate.json()).toMatchObject({ errors: [{ field: 'code', message: 'Ya existe un convenio con esa clave.' }] });
   });
 
+  it('keeps the payroll\'s non-working days in date order, none by default, and refuses a repeated one', async () => {
+    const plain = (await call('POST', '/api/agreements', agreement())).json<{ id: string; nonWorkingDays: string[] }>();
+    expect(plain.nonWorkingDays).toEqual([]);
+    const withHolidays = await call('POST', '/api/agreements', agreement({ code: 'SEP-VER-2', nonWorkingDays: ['2026-12-25', '2026-09-16'] }));
+    expect(withHolidays.statusCode).toBe(201);
+    const { id } = withHolidays.json<{ id: string }>();
+    expect((await call('GET', `/api/agreements/${id}`)).json()).toMatchObject({ nonWorkingDays: ['2026-09-16', '2026-12-25'] });
+    const repeated = await call('POST', '/api/agreements', agreement({ code: 'SEP-VER-3', nonWorkingDays: ['2026-09-16', '2026-09-16'] }));
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json()).toMatchObject({ errors: [{ field: 'nonWorkingDays', message: 'Días inhábiles de nómina: hay fechas repetidas.' }] });
+    const seeded = (await call('GET', '/api/agreements?q=GOB-JAL')).json<{ items: { id: string }[] }>().items[0]!;
+    expect((await call('GET', `/api/agreements/${seeded.id}`)).json()).toMatchObject({ nonWorkingDays: [] });
+  });
+
   it('validates every rule with its Spanish message', async () => {
     const response = await call(
       'POST',

@@ -35,17 +35,19 @@ export function loanPricing(product: { annualRatePct: string; ivaRatePct: string
   };
 }
 
-/** The agreement's payroll calendar as packages/lending reads it (pay day, payday weekday, cut-off lead days). */
+/** The agreement's payroll calendar as packages/lending reads it (pay day, payday weekday, cut-off lead days, non-working days). */
 export function payrollCalendarOf(agreement: {
   frequency: PayrollCalendar['frequency'];
   payDay: number | null;
   paydayWeekday: number | null;
   cutOffLeadDays: number;
+  nonWorkingDays: readonly string[];
 }): PayrollCalendar {
   return {
     frequency: agreement.frequency,
     ...(agreement.payDay !== null ? { payDay: agreement.payDay } : {}),
     ...(agreement.paydayWeekday !== null ? { paydayWeekday: agreement.paydayWeekday } : {}),
     cutOffLeadDays: agreement.cutOffLeadDays,
+    nonWorkingDays: agreement.nonWorkingDays,
   };
 }

@@ -82,6 +82,7 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
     frequency: terms.frequency,
     firstDueDate: first.nominal,
     payDay: terms.calendar.payDay ?? LAST_DAY_OF_MONTH,
+    nonWorkingDays: terms.calendar.nonWorkingDays ?? [],
     disbursementDate: terms.disbursementDate,
   });
   const rows = quote.schedule.rows;

@@ -104,6 +104,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             payDay: agreement.payDay,
             paydayWeekday: agreement.paydayWeekday,
             cutOffLeadDays: agreement.cutOffLeadDays,
+            nonWorkingDays: agreement.nonWorkingDays,
             products: [],
           };
           const { active: _active, ...offered } = toProduct(product);

@@ -44,6 +44,7 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
       frequency: agreement.frequency,
       firstDueDate: first.nominal,
       payDay: calendar.payDay ?? LAST_DAY_OF_MONTH,
+      nonWorkingDays: agreement.nonWorkingDays,
       disbursementDate: today,
       contractDate: today,
       dailyMinimumWage,

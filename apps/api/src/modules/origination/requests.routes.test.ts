@@ -234,6 +234,42 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(actions.map((event) => event.action)).toEqual(expect.arrayContaining(['request.submit', 'request.approve', 'request.disburse']));
   });
 
+  it('moves a payday that falls on one of the agreement\'s non-working days to the previous working day, in the quote and the credit', async () => {
+    // GOB-JAL pays on the 15th and the month end. Its payroll does not pay on the weekend of 28–29 Nov 2026 nor on
+    // Monday 30 Nov (and not on 31 Dec), and it needs 2 days before its payroll closes: disbursed on Monday 23 Nov, the
+    // 30 Nov payday is paid on Friday 27 Nov (the previous working day, still ≥ 25 Nov), a first period of 4 days by
+    // days: 20,000.00 × 0.36 × 4 / 360 = 80.00 interest, 12.80 IVA. The series continues from the nominal dates:
+    // 15 Dec, then 31 Dec paid on 30 Dec.
+    await ctx.system((db) => db
+      .update(agreements)
+      .set({ cutOffLeadDays: 2, nonWorkingDays: ['2026-11-28', '2026-11-29', '2026-11-30', '2026-12-31'] })
+      .where(eq(agreements.id, jal.agreementId)));
+
+    const quote = (await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined }))).json<{ firstDueDate: string; firstPeriodDays: number; result: string; schedule: Json[] }>();
+    expect(quote).toMatchObject({ result: 'pre-aprobada', firstDueDate: '2026-11-27', firstPeriodDays: 4, firstPeriodByDays: true });
+    expect(quote.schedule.slice(0, 3)).toMatchObject([
+      { dueDate: '2026-11-27', interest: '80.00', iva: '12.80', days: 4 },
+      { dueDate: '2026-12-15' },
+      { dueDate: '2026-12-30' },
+    ]);
+
+    let request = await created();
+    request = (await act(request, 'submit', originacion)).json<Detail>();
+    request = (await act(request, 'approve', admin)).json<Detail>();
+    const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
+    expect(disbursed.statusCode, disbursed.body).toBe(200);
+    const creditId = disbursed.json<{ creditId: string }>().creditId;
+    const credit = (await call('GET', `/api/credits/${creditId}`, undefined, admin)).json<{ installments: Json[] } & Json>();
+    expect(credit).toMatchObject({ firstDueDate: '2026-11-27' });
+    expect(credit.installments.slice(0, 3)).toMatchObject([
+      { dueDate: '2026-11-27', interest: '80.00', iva: '12.80' },
+      { dueDate: '2026-12-15' },
+      { dueDate: '2026-12-30' },
+    ]);
+    const deductions = await ctx.system((db) => db.select({ period: expectedDeductions.period, discountDate: expectedDeductions.discountDate }).from(expectedDeductions).where(eq(expectedDeductions.creditId, creditId)));
+    expect(deductions.sort((a, b) => a.period - b.period).slice(0, 3).map((row) => row.discountDate)).toEqual(['2026-11-27', '2026-12-15', '2026-12-30']);
+  });
+
   it('issue 13 #5: disburses with the terms accepted at approval, not the product as edited since', async () => {
     // Capacity 8,000.00 × 30 % − 1,350.00 = 1,050.00: the 36 % installment 1,026.53 fits, the 48 % one (1,096.14) would not.
     let request = await created({ otherDeductions: '1350' });

@@ -19,6 +19,7 @@ export const catalog: OriginationCatalog = {
       payDay: null,
       paydayWeekday: null,
       cutOffLeadDays: 0,
+      nonWorkingDays: [],
       products: [
         {
           id: '7a1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e',

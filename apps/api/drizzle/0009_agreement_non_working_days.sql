@@ -1,0 +1,1 @@
+ALTER TABLE "agreements" ADD COLUMN "non_working_days" jsonb DEFAULT '[]'::jsonb NOT NULL;
