@@ -50,6 +50,8 @@ export interface AgreementForm {
   payDay: string;
   paydayWeekday: string;
   cutOffLeadDays: string;
+  /** Non-working days of the payroll as typed: dd/mm/aaaa dates separated by commas. */
+  nonWorkingDays: string;
   validFrom: string;
   validTo: string;
   contacts: { name: string; email: string; phone: string }[];
@@ -89,6 +91,7 @@ export function emptyAgreement(today: string): AgreementForm {
     payDay: '',
     paydayWeekday: '',
     cutOffLeadDays: '0',
+    nonWorkingDays: '',
     validFrom: today,
     validTo: '',
     contacts: [],
@@ -99,6 +102,26 @@ export function emptyAgreement(today: string): AgreementForm {
 }
 
 const integer = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+/**
+ * "16/09/2026, 25/12/2026" → ["2026-09-16", "2026-12-25"]: dd/mm/aaaa dates separated by commas, semicolons or
+ * spaces. Anything else is passed on as typed, for the contract to refuse with its message.
+ */
+export function parseNonWorkingDays(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(entry);
+      return match ? `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}` : entry;
+    });
+}
+
+/** A real calendar date written as ISO (the calendar preview skips a date still being typed). */
+export const isIsoDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+
+/** ["2026-09-16", "2026-12-25"] → "16/09/2026, 25/12/2026". */
+export const formatNonWorkingDays = (days: readonly string[]) => days.map((day) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`).join(', ');
 
 export function toLayout(form: LayoutForm): Layout {
   const pick = (source: Record<LayoutField, string>) =>
@@ -133,6 +156,7 @@ export function toInput(form: AgreementForm): AgreementInput {
     payDay: form.frequency === 'mensual' && form.payDay.trim() !== '' ? integer(form.payDay) : null,
     paydayWeekday: (form.frequency === 'semanal' || form.frequency === 'catorcenal') && form.paydayWeekday.trim() !== '' ? integer(form.paydayWeekday) : null,
     cutOffLeadDays: integer(form.cutOffLeadDays),
+    nonWorkingDays: parseNonWorkingDays(form.nonWorkingDays),
     validFrom: form.validFrom,
     validTo: form.validTo.trim() === '' ? null : form.validTo,
     contacts: form.contacts,
@@ -182,6 +206,7 @@ export function fromDetail(detail: AgreementDetail): AgreementForm {
     payDay: detail.payDay === null ? '' : String(detail.payDay),
     paydayWeekday: detail.paydayWeekday === null ? '' : String(detail.paydayWeekday),
     cutOffLeadDays: String(detail.cutOffLeadDays),
+    nonWorkingDays: formatNonWorkingDays(detail.nonWorkingDays),
     validFrom: detail.validFrom,
     validTo: detail.validTo ?? '',
     contacts: detail.contacts,
@@ -206,6 +231,8 @@ export function fromDetail(detail: AgreementDetail): AgreementForm {
 export function formFieldOf(path: readonly PropertyKey[]): string {
   const parts = path.map(String);
   if (parts[0] === 'layout' && parts[1] === 'positions' && parts.length === 4) return `layout.${parts[3] === 'start' ? 'starts' : 'lengths'}.${parts[2]}`;
+  // One text field holds every non-working day: a refused date is shown on it.
+  if (parts[0] === 'nonWorkingDays') return 'nonWorkingDays';
   return parts.join('.');
 }
 

@@ -36,7 +36,7 @@ import { SelectFormField, SwitchFormField, TextFormField } from '../../component
 import { Section } from '../../components/section';
 import { ApiError } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
-import { EMPTY_PRODUCT, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
+import { EMPTY_PRODUCT, isIsoDate, parseNonWorkingDays, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 import { DateFormField } from '../../components/date-field';
@@ -46,7 +46,7 @@ import { useUnsavedChanges } from '../../components/unsaved-changes';
 /** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
 const FIELDS = new Set([
   'companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays',
-  'payDay', 'paydayWeekday', 'cutOffLeadDays', 'validFrom', 'validTo',
+  'payDay', 'paydayWeekday', 'cutOffLeadDays', 'nonWorkingDays', 'validFrom', 'validTo',
 ]);
 const DELIMITERS = [
   { value: ',', label: 'Coma (,)' },
@@ -78,6 +78,14 @@ function PayrollCalendarFields({ control }: { control: Control<AgreementForm> })
       <Grid size={{ xs: 6, md: 3 }}>
         <TextFormField control={control} name="cutOffLeadDays" label="Días de anticipación al corte" helperText="Días que necesita el patrón antes de cerrar su nómina" />
       </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <TextFormField
+          control={control}
+          name="nonWorkingDays"
+          label="Días inhábiles de nómina"
+          helperText="Fechas dd/mm/aaaa separadas por comas; un día de pago inhábil se descuenta el día hábil anterior"
+        />
+      </Grid>
     </>
   );
 }
@@ -89,6 +97,7 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
   const payDay = useWatch({ control, name: 'payDay' });
   const paydayWeekday = useWatch({ control, name: 'paydayWeekday' });
   const cutOffLeadDays = useWatch({ control, name: 'cutOffLeadDays' });
+  const nonWorkingDays = useWatch({ control, name: 'nonWorkingDays' });
   const [index, setIndex] = useState(0);
   const [amount, setAmount] = useState('10000');
   const product = products[Math.min(index, products.length - 1)];
@@ -104,6 +113,7 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
         ...(payDay.trim() !== '' ? { payDay: Number(payDay) } : {}),
         ...(paydayWeekday.trim() !== '' ? { paydayWeekday: Number(paydayWeekday) } : {}),
         cutOffLeadDays: cutOffLeadDays.trim() === '' ? 0 : Number(cutOffLeadDays),
+        nonWorkingDays: parseNonWorkingDays(nonWorkingDays).filter(isIsoDate),
       };
       const calendar = payrollCalendar(payroll, today, 6);
       // The sample loan is contracted today: its first discount is the first payday after the payroll cut-off.
@@ -120,13 +130,14 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
           frequency: frequency as PayFrequency,
           firstDueDate: first.nominal,
           payDay: payroll.payDay ?? LAST_DAY_OF_MONTH,
+          nonWorkingDays: payroll.nonWorkingDays ?? [],
           disbursementDate: today,
         }),
       };
     } catch {
       return null;
     }
-  }, [product, frequency, payDay, paydayWeekday, cutOffLeadDays, term, amount, today]);
+  }, [product, frequency, payDay, paydayWeekday, cutOffLeadDays, nonWorkingDays, term, amount, today]);
 
   return (
     <Section title="Simulación y calendario de descuentos">
@@ -293,7 +304,9 @@ export function AgreementFormView(props: {
   const place = (list: { field: string; message: string }[]) => {
     const unplaced: string[] = [];
     let layout: string | null = null;
-    for (const problem of list) {
+    for (const { field, message } of list) {
+      // The API names a refused non-working day by its position (nonWorkingDays.2); the form has one field for all.
+      const problem = { field: field.startsWith('nonWorkingDays.') ? 'nonWorkingDays' : field, message };
       if (problem.field === 'layout.columns' || problem.field === 'layout.positions' || problem.field === 'layout') layout = problem.message;
       else if (FIELDS.has(problem.field) || /^(products|contacts)\.\d+\.\w+$/.test(problem.field) || /^layout\.(columns|starts|lengths)\.\w+$|^layout\.\w+$/.test(problem.field)) {
         form.setError(problem.field as FieldPath<AgreementForm>, { type: 'validate', message: problem.message });

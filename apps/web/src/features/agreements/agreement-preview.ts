@@ -12,6 +12,8 @@ export function sampleLoan(input: {
   frequency: PayFrequency;
   firstDueDate: string;
   payDay?: number;
+  /** The agreement's non-working days: a payday on one is taken on the previous working day. */
+  nonWorkingDays?: readonly string[];
   /** The sample's contracting date: an irregular first period is then charged by days. */
   disbursementDate?: string;
 }): LoanQuote {
@@ -25,6 +27,7 @@ export function sampleLoan(input: {
     frequency: input.frequency,
     firstDueDate: input.firstDueDate,
     ...(input.payDay !== undefined ? { payDay: input.payDay } : {}),
+    ...(input.nonWorkingDays !== undefined ? { nonWorkingDays: input.nonWorkingDays } : {}),
     ...(input.disbursementDate !== undefined ? { disbursementDate: input.disbursementDate } : {}),
   });
 }

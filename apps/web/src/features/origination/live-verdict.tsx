@@ -48,6 +48,7 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
         ...(agreement.payDay !== null ? { payDay: agreement.payDay } : {}),
         ...(agreement.paydayWeekday !== null ? { paydayWeekday: agreement.paydayWeekday } : {}),
         cutOffLeadDays: agreement.cutOffLeadDays,
+        nonWorkingDays: agreement.nonWorkingDays,
       };
       const first = firstPayday(calendar, catalog.today);
       return {
@@ -62,6 +63,7 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
           frequency: agreement.frequency,
           firstDueDate: first.nominal,
           payDay: agreement.payDay ?? LAST_DAY_OF_MONTH,
+          nonWorkingDays: agreement.nonWorkingDays,
           disbursementDate: catalog.today,
           contractDate: catalog.today,
           dailyMinimumWage: catalog.dailyMinimumWage,
