@@ -130,11 +130,14 @@ test('the clerk at 1440 px: key columns in view with status first, Enter opens a
   }
 
   // Keyboard: a focused row opens with Enter.
+  const panel = page.getByRole('dialog', { name: 'Detalle de la solicitud' });
+  // A click opens the row too; close that panel (once it is there) before trying the keyboard.
   await grid.getByRole('row').nth(1).getByRole('gridcell').first().click();
+  await expect(panel).toBeVisible();
   await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
   await grid.getByRole('row').nth(1).getByRole('gridcell').first().focus();
   await page.keyboard.press('Enter');
-  const panel = page.getByRole('dialog', { name: 'Detalle de la solicitud' });
   await expect(panel).toBeVisible();
   const title = panel.getByRole('heading', { level: 2 }).first();
   await expect(title).toContainText('Solicitud SOL-');

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { NAV_GROUPS, SCREEN_PATHS, groupPermissionPaths } from '@portal/contract';
-import { ACCOUNTS, SESSION_KEY, sidebar, signIn, storedSession } from './support';
+import { ACCOUNTS, productLinks, SESSION_KEY, sidebar, signIn, storedSession } from './support';
 
 test('the administrator signs in through the popup, sees the 18 sidebar items, and a reload keeps the session', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
 
   const nav = sidebar(page);
-  await expect(nav.getByRole('link')).toHaveCount(SCREEN_PATHS.length);
+  await expect(productLinks(page)).toHaveCount(SCREEN_PATHS.length);
   for (const group of NAV_GROUPS) {
     await expect(nav.getByText(group.label, { exact: true })).toBeVisible();
   }
@@ -16,14 +16,14 @@ test('the administrator signs in through the popup, sees the 18 sidebar items, a
 
   await page.reload();
   await expect(page).toHaveURL(/\/home$/);
-  await expect(sidebar(page).getByRole('link')).toHaveCount(SCREEN_PATHS.length);
+  await expect(productLinks(page)).toHaveCount(SCREEN_PATHS.length);
 });
 
 test('the Cartera user sees only the Cartera items and gets the 403 page on the user list', async ({ page }) => {
   await signIn(page, ACCOUNTS.cartera);
   await expect(page).toHaveURL(/\/home$/);
   const walletScreens = groupPermissionPaths('wallet').filter((path) => path.startsWith('/wallet/'));
-  await expect(sidebar(page).getByRole('link')).toHaveCount(walletScreens.length);
+  await expect(productLinks(page)).toHaveCount(walletScreens.length);
   await expect(sidebar(page).getByText('Cartera', { exact: true })).toBeVisible();
   await expect(sidebar(page).getByText('Usuarios', { exact: true })).toHaveCount(0);
 
@@ -90,5 +90,5 @@ test('the token renews silently before it expires, and the session stays', async
   await expect.poll(async () => (await token())?.accessToken, { timeout: 60_000, intervals: [2_000] }).not.toBe(first.accessToken);
   expect((await token())!.expiresAt).toBeGreaterThan(first.expiresAt);
   await expect(page).toHaveURL(/\/home$/);
-  await expect(sidebar(page).getByRole('link')).toHaveCount(SCREEN_PATHS.length);
+  await expect(productLinks(page)).toHaveCount(SCREEN_PATHS.length);
 });

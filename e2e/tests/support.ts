@@ -39,3 +39,8 @@ export function storedSession(page: Page): Promise<string | null> {
 export function sidebar(page: Page) {
   return page.getByRole('navigation', { name: 'Menú principal' });
 }
+
+/** The product's sidebar links: every group but the template's Demo group (apps/web/src/demo). */
+export function productLinks(page: Page) {
+  return sidebar(page).getByRole('list').filter({ hasNotText: 'Demo' }).getByRole('link');
+}

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { groupPermissionPaths } from '@portal/contract';
-import { ACCOUNTS, sidebar, signIn } from './support';
+import { ACCOUNTS, productLinks, sidebar, signIn } from './support';
 
 async function chooseOption(page: Page, label: string, option: string) {
   await page.getByLabel(label).click();
@@ -43,7 +43,7 @@ test('a new Cartera user sets a password from the link Reenviar acceso shows the
   await user.getByRole('button', { name: /guardar|restablecer/i }).click();
   await signIn(user, { email, password });
   await expect(user).toHaveURL(/\/home$/);
-  await expect(sidebar(user).getByRole('link')).toHaveCount(screensOf('wallet').length);
+  await expect(productLinks(user)).toHaveCount(screensOf('wallet').length);
 
   await page.goto(editUrl);
   await chooseOption(page, 'Perfil', 'Originación');
@@ -56,7 +56,7 @@ test('a new Cartera user sets a password from the link Reenviar acceso shows the
   await expect(user).toHaveURL(/\/session\/signin/);
   await signIn(user, { email, password });
   await expect(user).toHaveURL(/\/home$/);
-  await expect(sidebar(user).getByRole('link')).toHaveCount(screensOf('origination').length);
+  await expect(productLinks(user)).toHaveCount(screensOf('origination').length);
   await expect(sidebar(user).getByText('Originacion', { exact: true })).toBeVisible();
   await expect(sidebar(user).getByText('Cartera', { exact: true })).toHaveCount(0);
 });

@@ -16,10 +16,11 @@ import { DEMO_AREAS, isMenuRoute } from './registry';
 const demoTheme = createTheme(
   {
     palette: {
-      primary: { main: '#1e88e5', dark: '#1565c0', light: '#90caf9' },
+      // The template's blue, dark enough for white text at WCAG AA (4.5:1), as in the product's theme.
+      primary: { main: '#1565c0', dark: '#0d47a1', light: '#90caf9' },
       secondary: { main: '#5e35b1', light: '#d1c4e9' },
       background: { default: '#eef2f6', paper: '#ffffff' },
-      text: { primary: '#364152', secondary: '#697586' },
+      text: { primary: '#364152', secondary: '#4b5565' },
     },
     shape: { borderRadius: 8 },
     typography: { fontFamily: 'Roboto, "Segoe UI", Helvetica, Arial, sans-serif', h1: { fontSize: '1.5rem', fontWeight: 600 } },
