@@ -41,8 +41,8 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
   if (target.kind === 'postgres') {
     if (options.migrate) await migratePostgres(target.url);
     // The role is a startup parameter: a connection that cannot take it (an unmigrated database) fails instead of
-    // silently running as the owner.
-    const pool = new pg.Pool({ connectionString: target.url, max: 10, options: `-c role=${APP_ROLE}` });
+    // silently running as the owner. Each request holds one connection for its whole transaction: 20 of them.
+    const pool = new pg.Pool({ connectionString: target.url, max: 20, options: `-c role=${APP_ROLE}` });
     // An idle connection the server closed (restart, failover, a dropped test database) is replaced by the pool on
     // the next query; without a listener its 'error' event would end the whole process.
     pool.on('error', () => undefined);

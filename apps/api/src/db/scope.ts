@@ -1,22 +1,24 @@
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from './client';
+import { APP_ROLE, type Db, type Tx } from './client';
 
 /**
- * Whose rows a transaction may see and write. Row-level security (0005_company_scope.sql) reads it from two
- * transaction-local settings; without them a query sees no company-owned row at all.
+ * Whose rows a transaction may see and write. Row-level security (migrations 0005 and 0010) gives the application's
+ * role, portal_app, the rows of the transaction's app.company_id only (none without it); every company is the role
+ * portal_all, which a transaction takes with SET LOCAL ROLE.
  */
 export type DataScope = { companyId: string } | 'all-companies';
 
+/** The role of a transaction across companies (role SA, the system's own work); its policy lets every row through. */
+export const ALL_COMPANIES_ROLE_NAME = 'portal_all';
+
 /**
- * Runs `work` in one transaction limited to `scope`. The settings are local to the transaction, so a pooled
- * connection never carries one request's company into the next.
+ * Runs `work` in one transaction limited to `scope`. The setting and the role are local to the transaction, so a
+ * pooled connection never carries one request's company into the next.
  */
 export function withScope<T>(db: Db, scope: DataScope, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const all = scope === 'all-companies';
   return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select set_config('app.company_id', ${all ? '' : scope.companyId}, true), set_config('app.all_companies', ${all ? 'on' : 'off'}, true)`,
-    );
+    if (scope === 'all-companies') await tx.execute(sql.raw(`set local role ${ALL_COMPANIES_ROLE_NAME}`));
+    else await tx.execute(sql`select set_config('app.company_id', ${scope.companyId}, true)`);
     return work(tx);
   });
 }
@@ -61,9 +63,9 @@ export async function checkCompanyIsolation(db: Db): Promise<IsolationProblem[]>
  * checks: what it reads is never returned to the user.
  */
 export async function acrossCompanies<D extends Db, T>(tx: D, check: (tx: D) => Promise<T>): Promise<T> {
-  const { rows: before } = (await tx.execute(sql`select current_setting('app.all_companies', true) as value`)) as unknown as { rows: { value: string | null }[] };
-  const restore = () => tx.execute(sql`select set_config('app.all_companies', ${before[0]?.value ?? 'off'}, true)`);
-  await tx.execute(sql`select set_config('app.all_companies', 'on', true)`);
+  const { rows } = (await tx.execute(sql`select current_user as role`)) as unknown as { rows: { role: string }[] };
+  const restore = () => tx.execute(sql.raw(`set local role ${rows[0]!.role === ALL_COMPANIES_ROLE_NAME ? ALL_COMPANIES_ROLE_NAME : APP_ROLE}`));
+  await tx.execute(sql.raw(`set local role ${ALL_COMPANIES_ROLE_NAME}`));
   let result: T;
   try {
     result = await check(tx);
