@@ -8,7 +8,8 @@ import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
-import { profileChangeRefusals, type Refusal } from './privileges';
+import { profileChangeRefusals, type ProfileGrant, type Refusal } from './privileges';
+import type { Principal } from '../../plugins/auth';
 import { acrossCompanies } from '../../db/scope';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
@@ -49,6 +50,17 @@ async function heldInOtherCompanies(tx: Tx, profileId: string, companyId: string
     all.select({ total: count() }).from(users).where(and(eq(users.profileId, profileId), ne(users.companyId, companyId))),
   );
   return (row?.total ?? 0) > 0;
+}
+
+/** What a profile grants: what the privilege rules weigh and what its audit events keep. */
+const grantOf = (row: { name: string; roleCode: string; permissions: string[] }) => ({ name: row.name, roleCode: row.roleCode, permissions: row.permissions });
+
+/** The profile locked for a change by `actor` into `after` (itself when deleting), refused by the privilege rules. */
+async function lockForChange(tx: Tx, actor: Principal, id: string, after?: ProfileGrant) {
+  const current = await lockProfile(tx, id);
+  const heldElsewhere = await heldInOtherCompanies(tx, id, actor.companyId);
+  assertAllowed(profileChangeRefusals(actor, { ...current, heldInOtherCompanies: heldElsewhere }, after ?? current));
+  return current;
 }
 
 function assertAllowed(refusals: Refusal[]): void {
@@ -110,8 +122,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         const now = deps.clock.now();
         const tx = request.db;
-        const current = await lockProfile(tx, id);
-        assertAllowed(profileChangeRefusals(request.principal!, { ...current, heldInOtherCompanies: await heldInOtherCompanies(tx, id, request.principal!.companyId) }, input));
+        const current = await lockForChange(tx, request.principal!, id, input);
         if (current.version !== version) {
           throw new HttpProblem(409, 'El perfil cambió', 'Otra persona modificó este perfil mientras lo editabas. Recarga la página y vuelve a intentarlo.');
         }
@@ -129,7 +140,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           action: 'profile.update',
           entity: 'profile',
           entityId: id,
-          before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
+          before: grantOf(current),
           after: input,
           occurredAt: now,
         });
@@ -148,8 +159,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const id = request.params.id;
         const now = deps.clock.now();
         const tx = request.db;
-        const current = await lockProfile(tx, id);
-        assertAllowed(profileChangeRefusals(request.principal!, { ...current, heldInOtherCompanies: await heldInOtherCompanies(tx, id, request.principal!.companyId) }, current));
+        const current = await lockForChange(tx, request.principal!, id);
         const [holders] = await acrossCompanies(tx, (all) => all.select({ total: count() }).from(users).where(eq(users.profileId, id)));
         if ((holders?.total ?? 0) > 0) {
           throw new HttpProblem(409, 'Perfil en uso', `No se puede eliminar: ${holders!.total} usuario(s) tienen este perfil. Asígnales otro primero.`);
@@ -159,7 +169,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           action: 'profile.delete',
           entity: 'profile',
           entityId: id,
-          before: { name: current.name, roleCode: current.roleCode, permissions: current.permissions },
+          before: grantOf(current),
           occurredAt: now,
         });
         reply.code(204);
