@@ -1,6 +1,10 @@
 import pg from 'pg';
+import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
+import { buildApp, systemClock, type App } from '../src/app';
+import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 import type { Database } from '../src/db/client';
 import { scratchDatabase } from '../src/db/scratch';
+import { jwtTokenVerifier } from '../src/plugins/auth';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -31,4 +35,24 @@ export async function postgresDatabase(): Promise<{ database: Database; analyze:
       await drop();
     },
   };
+}
+
+const ISSUER = 'https://bench.local/oidc';
+const AUDIENCE = 'https://bench.local/api';
+
+/** The app as main.ts builds it on `database`, with its own token keys, and a way to sign a user's access token. */
+export async function benchApp(database: Database): Promise<{ app: App; token: (email: string) => Promise<string> }> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
+  const app = await buildApp({
+    db: database.db,
+    driver: database.driver,
+    clock: systemClock,
+    verifier: jwtTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: createLocalJWKSet({ keys: [jwk] }), requireAtJwt: true }),
+    authConfig: { issuer: ISSUER, clientId: 'bench', audience: AUDIENCE, scope: 'openid', embedded: false, passwordResetUrl: null },
+    dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
+  });
+  const token = (email: string) =>
+    new SignJWT({ email }).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(email).setExpirationTime('1h').sign(privateKey);
+  return { app, token };
 }

@@ -3,18 +3,12 @@
  * app.inject (the app's own cost: routing, token check, the scoped transaction, SQL, serialisation; no sockets).
  * Used to measure what row-level security costs: run it on a commit before the scope change and after it.
  */
-import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
-import { buildApp, systemClock } from '../src/app';
-import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 import { seedDemo } from '../src/db/seed';
 import { seedDemoPortfolio } from '../src/db/seed-portfolio';
-import { jwtTokenVerifier } from '../src/plugins/auth';
-import { postgresDatabase } from './bench-database';
+import { benchApp, postgresDatabase } from './bench-database';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 20);
-const ISSUER = 'https://bench.local/oidc';
-const AUDIENCE = 'https://bench.local/api';
 
 const postgres = await postgresDatabase();
 if (!postgres) {
@@ -27,18 +21,7 @@ try {
   await seedDemoPortfolio(database.db, new Date(), 1000);
   // What autovacuum does after a bulk load: statistics for the planner (as the tables' owner, on a connection of its own).
   await postgres.analyze();
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
-  const app = await buildApp({
-    db: database.db,
-    driver: database.driver,
-    clock: systemClock,
-    verifier: jwtTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: createLocalJWKSet({ keys: [jwk] }), requireAtJwt: true }),
-    authConfig: { issuer: ISSUER, clientId: 'bench', audience: AUDIENCE, scope: 'openid', embedded: false, passwordResetUrl: null },
-    dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
-  });
-  const token = (email: string) =>
-    new SignJWT({ email }).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(email).setExpirationTime('1h').sign(privateKey);
+  const { app, token } = await benchApp(database);
   const cases = [
     { label: 'Capturas, SA (todas las empresas)', url: '/api/requests?page=2&pageSize=25&sort=-createdAt', email: 'admin@demo.mx' },
     { label: 'Capturas, Originación (una empresa)', url: '/api/requests?page=2&pageSize=25&sort=-createdAt', email: 'originacion@demo.mx' },

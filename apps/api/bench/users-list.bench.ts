@@ -3,20 +3,14 @@
  * PostgreSQL (BENCH_DATABASE_URL, default the local server) and on PGlite, through the whole HTTP stack
  * (token check, permission, validation, SQL, serialization) with `app.inject`.
  */
-import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
-import { buildApp, systemClock } from '../src/app';
-import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
-import { postgresDatabase } from './bench-database';
+import { benchApp, postgresDatabase } from './bench-database';
 import { seedDemo } from '../src/db/seed';
 import { seedSyntheticUsers } from '../src/db/seed-users';
-import { jwtTokenVerifier } from '../src/plugins/auth';
 import { profiles } from '../src/db/schema';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const RUNS = 300;
-const ISSUER = 'https://bench.local/oidc';
-const AUDIENCE = 'https://bench.local/api';
 
 async function measure(label: string, database: Database) {
   await seedDemo(database.db);
@@ -24,23 +18,8 @@ async function measure(label: string, database: Database) {
   await seedSyntheticUsers(database.db, USERS);
   const seedSeconds = (performance.now() - seeded) / 1000;
 
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256' };
-  const app = await buildApp({
-    db: database.db,
-    driver: database.driver,
-    clock: systemClock,
-    verifier: jwtTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: createLocalJWKSet({ keys: [jwk] }), requireAtJwt: true }),
-    authConfig: { issuer: ISSUER, clientId: 'bench', audience: AUDIENCE, scope: 'openid', embedded: false, passwordResetUrl: null },
-    dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
-  });
-  const token = await new SignJWT({ email: 'admin@demo.mx' })
-    .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' })
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setSubject('bench')
-    .setExpirationTime('1h')
-    .sign(privateKey);
+  const { app, token: sign } = await benchApp(database);
+  const token = await sign('admin@demo.mx');
   const [cartera] = await database.db.select().from(profiles);
   const queries = [
     `status=active&profileId=${cartera!.id}&sort=-lastSignInAt&page=3&pageSize=25`,
