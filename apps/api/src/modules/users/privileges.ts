@@ -1,4 +1,5 @@
 import type { FieldError } from '@portal/contract';
+import { HttpProblem } from '../../plugins/errors';
 import type { Principal } from '../../plugins/auth';
 import { ALL_COMPANIES_ROLE } from '../../plugins/company-scope';
 
@@ -90,4 +91,12 @@ export function profileChangeRefusals(
   }
   const reach = (before ? beyondReach(actor, before) : null) ?? beyondReach(actor, after);
   return reach ? [{ status: 403, field: 'permissions', message: reach }] : [];
+}
+
+/** Answers the first refusal's status, every refusal as a field error; nothing when there is none. */
+export function assertNoRefusal(refusals: Refusal[]): void {
+  const [first] = refusals;
+  if (!first) return;
+  const errors = refusals.map(({ field, message }) => ({ field, message }));
+  throw new HttpProblem(first.status, first.status === 403 ? 'Acceso denegado' : 'Cambio no permitido', first.message, errors);
 }

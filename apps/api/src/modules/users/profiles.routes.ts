@@ -8,7 +8,7 @@ import { HttpProblem } from '../../plugins/errors';
 import type { AppDeps } from '../../app';
 import { recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
-import { profileChangeRefusals, type ProfileGrant, type Refusal } from './privileges';
+import { assertNoRefusal, profileChangeRefusals, type ProfileGrant } from './privileges';
 import type { Principal } from '../../plugins/auth';
 import { acrossCompanies } from '../../db/scope';
 
@@ -59,12 +59,8 @@ const grantOf = (row: { name: string; roleCode: string; permissions: string[] })
 async function lockForChange(tx: Tx, actor: Principal, id: string, after?: ProfileGrant) {
   const current = await lockProfile(tx, id);
   const heldElsewhere = await heldInOtherCompanies(tx, id, actor.companyId);
-  assertAllowed(profileChangeRefusals(actor, { ...current, heldInOtherCompanies: heldElsewhere }, after ?? current));
+  assertNoRefusal(profileChangeRefusals(actor, { ...current, heldInOtherCompanies: heldElsewhere }, after ?? current));
   return current;
-}
-
-function assertAllowed(refusals: Refusal[]): void {
-  if (refusals.length > 0) throw new HttpProblem(refusals[0]!.status, 'Acceso denegado', refusals[0]!.message, refusals.map(({ field, message }) => ({ field, message })));
 }
 
 /** Profiles (role code + permission paths) and the companies a user can belong to: the user form's catalogues. */
@@ -100,7 +96,7 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         const now = deps.clock.now();
         const tx = request.db;
-        assertAllowed(profileChangeRefusals(request.principal!, null, request.body));
+        assertNoRefusal(profileChangeRefusals(request.principal!, null, request.body));
         const [taken] = await tx.select({ id: profiles.id }).from(profiles).where(sql`lower(${profiles.name}) = ${request.body.name.toLowerCase()}`);
         if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
         const [created] = await tx.insert(profiles).values({ ...request.body, createdAt: now, updatedAt: now }).returning();

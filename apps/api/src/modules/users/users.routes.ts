@@ -20,7 +20,7 @@ import { LIFETIME_MS, issuePasswordLink, notify, revokePasswordLinks } from '../
 import type { AppDeps } from '../../app';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
-import { beyondReach, userChangeRefusals, type UserState } from './privileges';
+import { assertNoRefusal, beyondReach, userChangeRefusals } from './privileges';
 import { listUsers, toListItem, userFilters, userListSelect, userOrder } from './users.service';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
@@ -65,14 +65,6 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId ? sql`${users.id} <> ${exceptId}` : undefined)),
       );
       if (taken) throw new HttpProblem(409, 'Correo ya registrado', EMAIL_TAKEN.message, [EMAIL_TAKEN]);
-    }
-
-    /** Applies the privilege rules (privileges.ts) to a change, refusing with the first rule's status. */
-    function assertAllowed(actor: Parameters<typeof userChangeRefusals>[0], before: UserState | null, after: UserState) {
-      const refusals = userChangeRefusals(actor, before, after);
-      if (refusals.length === 0) return;
-      const errors = refusals.map(({ field, message }) => ({ field, message }));
-      throw new HttpProblem(refusals[0]!.status, refusals[0]!.status === 403 ? 'Acceso denegado' : 'Cambio no permitido', refusals[0]!.message, errors);
     }
 
     /** The user as it is now, locked, with its profile: what the privilege rules compare against. */
@@ -137,7 +129,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const now = deps.clock.now();
         const tx = request.db;
         const profile = await loadReferences(tx, input);
-        assertAllowed(request.principal!, null, { id: '', email: input.email, active: input.active, profileId: input.profileId, profile });
+        assertNoRefusal(userChangeRefusals(request.principal!, null, { id: '', email: input.email, active: input.active, profileId: input.profileId, profile }));
         await assertEmailFree(tx, input.email);
         const [created] = await tx
           .insert(users)
@@ -165,7 +157,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const tx = request.db;
         const { row: before, state } = await lockState(tx, id, version);
         const profile = await loadReferences(tx, input);
-        assertAllowed(request.principal!, state, { id, email: input.email, active: input.active, profileId: input.profileId, profile });
+        assertNoRefusal(userChangeRefusals(request.principal!, state, { id, email: input.email, active: input.active, profileId: input.profileId, profile }));
         await assertEmailFree(tx, input.email, id);
         const [after] = await tx
           .update(users)
@@ -196,7 +188,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const now = deps.clock.now();
         const tx = request.db;
         const { row: before, state } = await lockState(tx, id, version);
-        assertAllowed(request.principal!, state, { ...state, active });
+        assertNoRefusal(userChangeRefusals(request.principal!, state, { ...state, active }));
         const [after] = await tx
           .update(users)
           .set({ active, updatedAt: now, version: sql`${users.version} + 1` })
