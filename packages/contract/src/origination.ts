@@ -43,6 +43,19 @@ export type PreRequestInput = z.input<typeof preRequestInputSchema>;
 
 export const eligibilityReasonSchema = z.object({ code: z.string(), message: z.string() });
 
+/** One row of a schedule as packages/lending builds it (a quote's, or a credit's with its payment state added). */
+export const scheduleRowSchema = z.object({
+  number: z.number().int(),
+  dueDate: z.string(),
+  principal: z.string(),
+  interest: z.string(),
+  iva: z.string(),
+  payment: z.string(),
+  balance: z.string(),
+  /** Only on a first row charged by days: its length. */
+  days: z.number().int().optional(),
+});
+
 export const simulationSchema = z.object({
   birthDate: z.string(),
   sex: z.enum(['H', 'M']),
@@ -62,17 +75,7 @@ export const simulationSchema = z.object({
   result: z.enum(['pre-aprobada', 'rechazada']),
   reasons: z.array(eligibilityReasonSchema),
   schedule: z.array(
-    z.object({
-      number: z.number().int(),
-      dueDate: z.string(),
-      principal: z.string(),
-      interest: z.string(),
-      iva: z.string(),
-      payment: z.string(),
-      balance: z.string(),
-      /** Only on a first row charged by days: its length. */
-      days: z.number().int().optional(),
-    }),
+    scheduleRowSchema,
   ),
 });
 export type Simulation = z.infer<typeof simulationSchema>;

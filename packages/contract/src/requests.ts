@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { phoneField } from './fields';
 import { PAY_FREQUENCIES } from './agreements';
-import { preRequestInputSchema, simulationSchema } from './origination';
+import { preRequestInputSchema, scheduleRowSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQueryBase } from './users';
 
 /** Solicitudes: the full application, its documents and its status machine; and the credit a disbursement creates. */
@@ -197,14 +197,7 @@ export const creditSchema = z.object({
   disbursedBy: z.string().nullable(),
   createdAt: z.string(),
   installments: z.array(
-    z.object({
-      number: z.number().int(),
-      dueDate: z.string(),
-      principal: z.string(),
-      interest: z.string(),
-      iva: z.string(),
-      payment: z.string(),
-      balance: z.string(),
+    scheduleRowSchema.omit({ days: true }).extend({
       status: z.enum(INSTALLMENT_STATUSES),
       deductionState: z.enum(DEDUCTION_STATES),
     }),
