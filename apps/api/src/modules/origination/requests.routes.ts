@@ -23,9 +23,9 @@ import {
   type RequestSummary,
 } from '@portal/contract';
 import { agreementProducts, agreements, clients, credits, preRequests, requestDocuments, requests, users } from '../../db/schema';
-import { HttpProblem, readMultipart } from '../../plugins/errors';
-import { assertSafeText } from '../../plugins/input-hygiene';
-import type { AppDeps } from '../../app';
+import { HttpProblem, readMultipart } from '../../http/errors';
+import { assertSafeText } from '../../http/input-hygiene';
+import type { AppDeps } from '../../deps';
 import { auditHistory } from '../audit/audit';
 import { containsPattern, prefixPattern } from '../../db/like';
 import type { Db } from '../../db/client';

@@ -15,8 +15,8 @@ import {
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { agreementProducts, agreements, clients, companies, preRequests, requestDocuments, requests } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
-import type { Principal } from '../../plugins/auth';
+import { HttpProblem } from '../../http/errors';
+import type { Principal } from '../../http/auth';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
 import { payrollCalendarOf } from '../agreements/products';

@@ -14,10 +14,10 @@ import {
 import type { Db, Tx } from '../../db/client';
 import { acrossCompanies } from '../../db/scope';
 import { companies, profiles, users } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
+import { HttpProblem } from '../../http/errors';
 import { sendXlsx } from '../../lib/xlsx-export';
 import { LIFETIME_MS, issuePasswordLink, notify, revokePasswordLinks } from '../../idp/password-links';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { auditHistory, recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
 import { assertNoRefusal, beyondReach, userChangeRefusals } from './privileges';
