@@ -7,7 +7,8 @@ import { agreementProducts, agreements, clients, preRequests, users } from '../.
 import { HttpProblem } from '../../http/errors';
 import type { AppDeps } from '../../deps';
 import { recordAudit } from '../audit/audit';
-import { agreementCompany, expirePreRequests, folio, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
+import { preRequestFolio } from '../shared/folios';
+import { agreementCompany, expirePreRequests, loanColumns, mexicoToday, simulate, upsertClient, verdictColumns } from './pre-requests.service';
 import type { Db } from '../../db/client';
 import { toProduct } from '../agreements/products';
 import { trimNumeric } from '../../db/numeric';
@@ -37,7 +38,7 @@ type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 function toPreRequest({ request, client, agreement, product, createdBy }: Row): PreRequest {
   return {
     id: request.id,
-    folio: folio(request.number),
+    folio: preRequestFolio(request.number),
     status: request.status,
     curp: client.curp,
     rfc: client.rfc ?? '',

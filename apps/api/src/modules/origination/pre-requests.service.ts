@@ -6,6 +6,7 @@ import { agreementProducts, agreements, auditEvents, clients, credits, preReques
 import { HttpProblem } from '../../http/errors';
 import { trimNumeric } from '../../db/numeric';
 import { loanPricing, payrollCalendarOf } from '../agreements/products';
+import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 
 type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
@@ -108,7 +109,7 @@ export async function simulate(
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
     .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
-  if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${folio(open.number)}).` });
+  if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${preRequestFolio(open.number)}).` });
   const [inProgress] = await db
     .select({ number: requests.number, status: requests.status })
     .from(requests)
@@ -126,10 +127,6 @@ export async function simulate(
 
   return { ...verdict, result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada', reasons };
 }
-
-export const folio = (number: number) => `PS-${String(number).padStart(6, '0')}`;
-export const requestFolio = (number: number) => `SOL-${String(number).padStart(6, '0')}`;
-export const creditFolio = (number: number) => `CR-${String(number).padStart(8, '0')}`;
 
 /** A request in one of these is still on its way to becoming a credit. */
 const OPEN_REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada'] as const;

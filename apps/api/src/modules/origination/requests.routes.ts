@@ -29,7 +29,7 @@ import type { AppDeps } from '../../deps';
 import { auditHistory } from '../audit/audit';
 import { containsPattern, prefixPattern } from '../../db/like';
 import type { Db } from '../../db/client';
-import { creditFolio, folio, requestFolio } from './pre-requests.service';
+import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 import { checkDocument, createRequest, isDocumentKind, replaceDocument, runAction, updateRequest, type UploadedDocument } from './requests.service';
 import { actorOf } from '../audit/audit';
 
@@ -208,7 +208,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         clabe: stored.clabe,
         bank: bankForCode(stored.clabe.slice(0, 3))?.name ?? 'Banco no identificado',
         preRequestId: stored.preRequestId,
-        preRequestFolio: row.preRequestNumber ? folio(row.preRequestNumber) : null,
+        preRequestFolio: row.preRequestNumber ? preRequestFolio(row.preRequestNumber) : null,
         companyId: stored.companyId,
         simulation: simulationSchema.parse(stored.simulation),
         documentList: documentList.map((document) => ({ ...document, uploadedAt: document.uploadedAt.toISOString() })),

@@ -19,7 +19,8 @@ import { HttpProblem } from '../../http/errors';
 import { recordAudit, type Actor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
 import { payrollCalendarOf } from '../agreements/products';
-import { agreementCompany, creditFolio, expirePreRequests, folio, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { creditFolio, preRequestFolio } from '../shared/folios';
+import { agreementCompany, expirePreRequests, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
 export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
@@ -140,9 +141,9 @@ export async function createRequest(
       .for('update', { of: preRequests });
     if (!source) throw invalid([{ field: 'preRequestId', message: 'La pre-solicitud no existe.' }]);
     if (source.status !== 'enviada') {
-      throw new HttpProblem(409, 'Acción no permitida', `No se puede convertir la pre-solicitud ${folio(source.number)} en estado ${source.status}; solo las enviadas.`);
+      throw new HttpProblem(409, 'Acción no permitida', `No se puede convertir la pre-solicitud ${preRequestFolio(source.number)} en estado ${source.status}; solo las enviadas.`);
     }
-    if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${folio(source.number)}.` }]);
+    if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
   }
   const simulation = await simulate(tx, input, mexicoToday(now), dailyMinimumWage, { preRequestId: input.preRequestId });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
