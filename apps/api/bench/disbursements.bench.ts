@@ -7,7 +7,7 @@
 import { count, eq } from 'drizzle-orm';
 import { clabeCheckDigit } from '@portal/lending';
 import { asSystem, withScope } from '../src/db/scope';
-import { seedDemo } from '../src/db/seed';
+import { seedDemo } from '../src/seed/seed';
 import { agreementProducts, agreements, clients, credits, expectedDeductions, installments, requests, users } from '../src/db/schema';
 import { judge, mexicoToday } from '../src/modules/origination/pre-requests.service';
 import { runAction } from '../src/modules/origination/requests.service';

@@ -5,8 +5,8 @@
  */
 import { openDatabase, type Database } from '../src/db/client';
 import { benchApp, postgresDatabase } from './bench-database';
-import { seedDemo } from '../src/db/seed';
-import { seedSyntheticUsers } from '../src/db/seed-users';
+import { seedDemo } from '../src/seed/seed';
+import { seedSyntheticUsers } from '../src/seed/seed-users';
 import { profiles } from '../src/db/schema';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);

@@ -5,7 +5,7 @@ import { curpCheckDigit } from '@portal/lending';
 import { ALL_PERMISSION_PATHS, REQUEST_ACTIONS, type RequestAction, type RequestStatus } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import type { Tx } from '../db/client';
-import { seedDemoPortfolio } from '../db/seed-portfolio';
+import { seedDemoPortfolio } from '../seed/seed-portfolio';
 import { mexicoToday } from '../modules/origination/pre-requests.service';
 import {
   agreementProducts,
