@@ -1,12 +1,15 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { LAST_DAY_OF_MONTH, LendingInputError, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
-import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequestInput, type Simulation } from '@portal/contract';
+import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequest, type PreRequestInput, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, auditEvents, clients, credits, preRequests, requests } from '../../db/schema';
 import { HttpProblem } from '../../http/errors';
 import { trimNumeric } from '../../db/numeric';
 import { loanPricing, payrollCalendarOf } from '../agreements/products';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
+import { recordAudit, type Actor } from '../audit/audit';
+import { lockAtVersion } from '../../http/locking';
+import { lapseCutoff, loadPreRequest, openAt } from './pre-requests.queries';
 
 type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
@@ -91,7 +94,7 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
 export async function simulate(
   db: Db | Tx,
   input: Values,
-  today: string,
+  now: Date,
   dailyMinimumWage: string,
   except: { preRequestId?: string | null; requestId?: string } = {},
 ): Promise<Simulation> {
@@ -102,13 +105,13 @@ export async function simulate(
     .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
     .where(and(eq(agreementProducts.id, input.productId), eq(agreementProducts.agreementId, input.agreementId)));
   if (!row) throw invalid('productId', 'El producto no pertenece al convenio elegido.');
-  const verdict = judge(row.agreement, row.product, input, today, dailyMinimumWage);
+  const verdict = judge(row.agreement, row.product, input, mexicoToday(now), dailyMinimumWage);
   const reasons = [...verdict.reasons];
   const [open] = await db
     .select({ number: preRequests.number })
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
-    .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
+    .where(and(eq(clients.curp, input.curp), openAt(now), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
   if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${preRequestFolio(open.number)}).` });
   const [inProgress] = await db
     .select({ number: requests.number, status: requests.status })
@@ -132,11 +135,12 @@ export async function simulate(
 const OPEN_REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada'] as const;
 
 /**
- * Sent pre-requests not converted within PRE_REQUEST_VALID_DAYS become vencida (the quote's salary and terms are
- * stale by then). Run before reading or converting them; each expiry is audited as the system's.
+ * Stores what reads compute (pre-requests.queries.ts): sent pre-requests past PRE_REQUEST_VALID_DAYS become vencida,
+ * each expiry audited as the system's. Run by the writes that depend on a pre-request's status (editing, sending and
+ * converting one), never by reads.
  */
 export async function expirePreRequests(tx: Db | Tx, now: Date): Promise<void> {
-  const cutoff = new Date(now.getTime() - PRE_REQUEST_VALID_DAYS * 86_400_000);
+  const cutoff = lapseCutoff(now);
   const expired = await tx
     .update(preRequests)
     .set({ status: 'vencida', updatedAt: now, version: sql`${preRequests.version} + 1` })
@@ -206,4 +210,93 @@ export async function upsertClient(tx: Db | Tx, companyId: string, input: Values
     .onConflictDoUpdate({ target: [clients.companyId, clients.curp], set: { ...values, updatedAt: sql`excluded.updated_at` } })
     .returning({ id: clients.id });
   return client!.id;
+}
+
+/** The draft as it is, locked; refused when gone, edited since `version`, or no longer a draft. */
+async function lockDraft(tx: Tx, id: string, version: number, now: Date, action: string) {
+  await expirePreRequests(tx, now);
+  const current = await lockAtVersion(tx.select().from(preRequests).where(eq(preRequests.id, id)), version, {
+    notFound: { title: 'Pre-solicitud no encontrada', detail: 'La pre-solicitud no existe.' },
+    stale: { title: 'La pre-solicitud cambió', detail: 'Otra persona modificó esta pre-solicitud. Recarga la página y vuelve a intentarlo.' },
+  });
+  if (current.status !== 'borrador') {
+    throw new HttpProblem(409, 'Acción no permitida', `No se puede ${action} una pre-solicitud en estado ${current.status}; solo los borradores.`);
+  }
+  return current;
+}
+
+type Context = { actor: Actor; now: Date; dailyMinimumWage: string };
+
+/** Saves a pre-request as a draft, with its verdict. */
+export async function createPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, input: Values): Promise<PreRequest> {
+  const result = await simulate(tx, input, now, dailyMinimumWage);
+  const companyId = await agreementCompany(tx, input.agreementId);
+  const clientId = await upsertClient(tx, companyId, input, result, now);
+  const [created] = await tx
+    .insert(preRequests)
+    .values({
+      clientId,
+      companyId,
+      ...loanColumns(input),
+      ...verdictColumns(result),
+      createdBy: actor.principal.userId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: preRequests.id });
+  await recordAudit(tx, actor, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...input, result: result.result, reasons: result.reasons }, occurredAt: now });
+  return loadPreRequest(tx, created!.id, now);
+}
+
+/** Edits a draft; the verdict is taken again. */
+export async function updatePreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, { version, ...input }: Values & { version: number }): Promise<PreRequest> {
+  const current = await lockDraft(tx, id, version, now, 'editar');
+  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: id });
+  const companyId = await agreementCompany(tx, input.agreementId);
+  const clientId = await upsertClient(tx, companyId, input, result, now);
+  await tx
+    .update(preRequests)
+    .set({
+      clientId,
+      companyId,
+      ...loanColumns(input),
+      ...verdictColumns(result),
+      updatedAt: now,
+      version: sql`${preRequests.version} + 1`,
+    })
+    .where(eq(preRequests.id, id));
+  await recordAudit(tx, actor, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
+  return loadPreRequest(tx, id, now);
+}
+
+/** Sends a pre-approved draft; the verdict is taken again at the moment of sending (the agreement or another request may have changed). */
+export async function sendPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, version: number): Promise<PreRequest> {
+  const current = await lockDraft(tx, id, version, now, 'enviar');
+  const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
+  const result = await simulate(
+    tx,
+    {
+      curp: client!.curp,
+      rfc: client!.rfc ?? '',
+      firstNames: client!.firstNames,
+      lastName1: client!.lastName1,
+      lastName2: client!.lastName2 ?? '',
+      agreementId: current.agreementId,
+      productId: current.productId,
+      employeeNumber: current.employeeNumber,
+      netSalary: current.netSalary,
+      otherDeductions: current.otherDeductions,
+      amount: current.amount,
+      term: current.term,
+    },
+    now,
+    dailyMinimumWage,
+    { preRequestId: id },
+  );
+  if (result.result !== 'pre-aprobada') {
+    throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
+  }
+  await tx.update(preRequests).set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
+  await recordAudit(tx, actor, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
+  return loadPreRequest(tx, id, now);
 }

@@ -145,7 +145,7 @@ export async function createRequest(
     }
     if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
   }
-  const simulation = await simulate(tx, input, mexicoToday(now), dailyMinimumWage, { preRequestId: input.preRequestId });
+  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: input.preRequestId });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   const [created] = await tx
@@ -229,7 +229,7 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
   }
   const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
   if (client!.curp !== input.curp) throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
-  const simulation = await simulate(tx, input, mexicoToday(now), dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
+  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
@@ -295,7 +295,7 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
   }
   if (action === 'approve') {
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
-    const simulation = await simulate(tx, valuesOf(current, client!.curp), mexicoToday(now), dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
+    const simulation = await simulate(tx, valuesOf(current, client!.curp), now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
     // The accepted terms are frozen here: disbursement uses them, never the product as edited since (DOMAIN.md §5).
     const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));
