@@ -1,6 +1,6 @@
 import type { AgreementValues } from '@portal/contract';
 import type { Tx } from '../db/client';
-import { agreementProducts, agreements } from '../db/schema';
+import { agreementProducts, agreements } from '../db/schema/agreements';
 import { productRows } from '../modules/agreements/products';
 
 type DemoAgreement = Omit<AgreementValues, 'companyId'> & { brand: 0 | 1 };

@@ -5,7 +5,10 @@ import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/l
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { asSystem } from '../db/scope';
-import { agreementProducts, agreements, auditEvents, clients, preRequests, requestDocuments, requests, users } from '../db/schema';
+import { agreementProducts, agreements } from '../db/schema/agreements';
+import { auditEvents } from '../db/schema/audit';
+import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
+import { users } from '../db/schema/users';
 import { identityColumns, judge, loanColumns, mexicoToday, verdictColumns } from '../modules/origination/pre-requests.service';
 import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
 import { payrollCalendarOf } from '../modules/agreements/products';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { asSystem } from '../db/scope';
-import { companies, profiles, users } from '../db/schema';
+import { companies, profiles, users } from '../db/schema/users';
 
 const FIRST = ['Ana', 'Luis', 'María', 'José', 'Lucía', 'Carlos', 'Sofía', 'Jorge', 'Elena', 'Miguel', 'Paola', 'Raúl'];
 const LAST = ['García', 'Hernández', 'López', 'Martínez', 'González', 'Pérez', 'Rodríguez', 'Sánchez', 'Ramírez', 'Torres'];

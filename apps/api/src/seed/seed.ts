@@ -2,7 +2,8 @@ import { count } from 'drizzle-orm';
 import { ALL_PERMISSION_PATHS, groupPermissionPaths, type PermissionPath } from '@portal/contract';
 import type { Db } from '../db/client';
 import { asSystem } from '../db/scope';
-import { auditEvents, companies, profiles, users } from '../db/schema';
+import { auditEvents } from '../db/schema/audit';
+import { companies, profiles, users } from '../db/schema/users';
 import { hashPassword } from '../idp/passwords';
 import { seedDemoAgreements } from './seed-agreements';
 

@@ -4,7 +4,8 @@ import type { AgreementDetail, AgreementListItem, AgreementListQuery } from '@po
 import type { Db } from '../../db/client';
 import { containsPattern } from '../../db/like';
 import { trimNumeric } from '../../db/numeric';
-import { agreementProducts, agreements, companies } from '../../db/schema';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { listOrder, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';

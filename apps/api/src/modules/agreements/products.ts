@@ -1,7 +1,7 @@
 import type { PayrollCalendar } from '@portal/lending';
 import { percentToFraction, type AgreementDetail, type AgreementValues } from '@portal/contract';
 import { trimNumeric } from '../../db/numeric';
-import type { agreementProducts } from '../../db/schema';
+import type { agreementProducts } from '../../db/schema/agreements';
 
 /** A product row as the wire carries it: percentages as typed ("36", not "36.0000"). */
 export function toProduct(product: typeof agreementProducts.$inferSelect): AgreementDetail['products'][number] {

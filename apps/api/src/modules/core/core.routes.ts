@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { sessionRoutes, type UserLookupRecord } from '@portal/contract';
-import { profiles, users } from '../../db/schema';
+import { profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { acrossCompanies } from '../../db/scope';
 import type { AppDeps } from '../../deps';

@@ -3,7 +3,10 @@ import { formatCents, parseCents } from '@portal/lending';
 import type { Credit } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
-import { agreements, clients, credits, expectedDeductions, installments, requests, users } from '../../db/schema';
+import { agreements } from '../../db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { clients, requests } from '../../db/schema/origination';
+import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { creditFolio, requestFolio } from '../shared/folios';
 

@@ -14,7 +14,9 @@ import {
   type RequestStatus,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { agreementProducts, agreements, clients, companies, preRequests, requestDocuments, requests } from '../../db/schema';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
+import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { recordAudit, type Actor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';

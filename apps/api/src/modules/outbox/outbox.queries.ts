@@ -1,7 +1,8 @@
 import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { OutboxMessage } from '@portal/contract';
 import type { Db } from '../../db/client';
-import { outbox, profiles, users } from '../../db/schema';
+import { outbox } from '../../db/schema/audit';
+import { profiles, users } from '../../db/schema/users';
 import type { Principal } from '../../http/auth';
 import { ALL_COMPANIES_ROLE } from '../../http/company-scope';
 import { pagedList } from '../../http/pagination';

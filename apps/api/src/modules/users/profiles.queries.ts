@@ -1,7 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Company, Profile } from '@portal/contract';
 import type { Db } from '../../db/client';
-import { companies, profiles, users } from '../../db/schema';
+import { companies, profiles, users } from '../../db/schema/users';
 
 /** Profiles with how many users hold each (one profile when `id` is given), by name. */
 export async function listProfiles(db: Db, id?: string): Promise<Profile[]> {

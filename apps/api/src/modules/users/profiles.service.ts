@@ -2,7 +2,7 @@ import { and, count, eq, ne, sql } from 'drizzle-orm';
 import type { Profile, ProfileInput } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { acrossCompanies } from '../../db/scope';
-import { profiles, users } from '../../db/schema';
+import { profiles, users } from '../../db/schema/users';
 import type { Principal } from '../../http/auth';
 import { HttpProblem } from '../../http/errors';
 import { assertVersion, lockForUpdate } from '../../http/locking';
