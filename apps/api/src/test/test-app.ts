@@ -12,6 +12,7 @@ import { jwtTokenVerifier } from '../http/auth';
 import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
 import type { Logger } from 'pino';
 import type { IdpRateLimits } from '../idp/rate-limits';
+import { takeSnapshot } from './snapshot';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -74,6 +75,11 @@ export interface TestContext {
   system<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** `Authorization` header for a signed-in user. */
   as(email: string): Promise<{ authorization: string }>;
+  /**
+   * Puts the database back as it was when the app was ready (every table and sequence) and the clock back to its start,
+   * so one app and database serve a whole test file, each test starting from the same state. Only with `snapshot`.
+   */
+  reset(): Promise<void>;
   /** Closes the database under the running app, as when PostgreSQL goes down. */
   closeDatabase(): Promise<void>;
   close(): Promise<void>;
@@ -103,6 +109,8 @@ export async function createTestApp(
     webDist?: string;
     /** DAILY_MINIMUM_WAGE, as main.ts passes it; the configuration's default (2026) unless given. */
     dailyMinimumWage?: string;
+    /** Copies the database once the app is ready, for `reset()` before each test (~0.1–0.2 s, a reset ~20 ms). */
+    snapshot?: boolean;
   } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openEngine(engine);
@@ -148,6 +156,9 @@ export async function createTestApp(
     },
   });
   await app.ready();
+  // After app.ready(): what the app wrote while starting (the provider's keys) is part of the state tests start from.
+  const snapshot = options.snapshot ? await takeSnapshot(database.db) : null;
+  const start = clock.now();
   let databaseOpen = true;
   const closeDatabase = async () => {
     if (databaseOpen) await database.close();
@@ -160,6 +171,11 @@ export async function createTestApp(
     engine,
     system: (work) => asSystem(database.db, work),
     as: async (email) => ({ authorization: `Bearer ${await signToken(email)}` }),
+    reset: async () => {
+      if (!snapshot) throw new Error('reset() needs createTestApp(engine, { snapshot: true })');
+      await snapshot.restore();
+      clock.set(start);
+    },
     closeDatabase,
     close: async () => {
       await app.close();

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { auditEvents, outbox } from '../../db/schema/audit';
 import { companies, profiles, users } from '../../db/schema/users';
@@ -12,8 +12,12 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
   let admin: { authorization: string };
   let ids: { cartera: string; originacion: string; admin: string; company: string };
 
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true });
+  });
+  afterAll(() => ctx.close());
   beforeEach(async () => {
-    ctx = await createTestApp(engine);
+    await ctx.reset();
     admin = await ctx.as('admin@demo.mx');
     const byName = async (name: string) => (await ctx.system((db) => db.select().from(profiles).where(eq(profiles.name, name))))[0]!.id;
     ids = {
@@ -23,7 +27,6 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
       company: (await ctx.system((db) => db.select().from(companies)))[0]!.id,
     };
   });
-  afterEach(() => ctx.close());
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Json, headers = admin) =>
     ctx.app.inject({ method, url, payload, headers });
