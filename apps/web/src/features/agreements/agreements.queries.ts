@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AgreementDetail, AgreementInput, AgreementListItem, Layout, LayoutTestResult } from '@portal/contract';
+import type { ListQuery } from '../../components/list-screen';
 import { apiFetch, apiJson, jsonBody } from '../../lib/api';
 
 const keys = {
@@ -8,13 +9,10 @@ const keys = {
   detail: (id: string) => ['agreements', 'detail', id] as const,
 };
 
-export function useAgreementList(query: string) {
-  return useQuery({
-    queryKey: keys.list(query),
-    queryFn: () => apiJson<{ items: AgreementListItem[]; total: number }>(`/api/agreements?${query}`),
-    placeholderData: keepPreviousData,
-  });
-}
+export const agreementListQuery: ListQuery<AgreementListItem> = (query) => ({
+  queryKey: keys.list(query),
+  queryFn: () => apiJson<{ items: AgreementListItem[]; total: number }>(`/api/agreements?${query}`),
+});
 
 export function useAgreement(id: string) {
   return useQuery({ queryKey: keys.detail(id), queryFn: () => apiJson<AgreementDetail>(`/api/agreements/${id}`) });

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   DocumentKind,
@@ -12,6 +12,7 @@ import type {
   disbursementResultSchema,
   requestActionBodySchemas,
 } from '@portal/contract';
+import type { ListQuery } from '../../components/list-screen';
 import { apiJson, jsonBody } from '../../lib/api';
 import { uploadWithProgress } from '../../lib/upload';
 
@@ -27,12 +28,10 @@ const keys = {
 
 export const useOriginationCatalog = () => useQuery({ queryKey: keys.catalog, queryFn: () => apiJson<OriginationCatalog>('/api/pre-requests/catalog') });
 
-export const useMyPreRequests = (query: string) =>
-  useQuery({
-    queryKey: keys.list(query),
-    queryFn: () => apiJson<{ items: PreRequest[]; total: number }>(`/api/pre-requests?${query}`),
-    placeholderData: keepPreviousData,
-  });
+export const myPreRequestsQuery: ListQuery<PreRequest> = (query) => ({
+  queryKey: keys.list(query),
+  queryFn: () => apiJson<{ items: PreRequest[]; total: number }>(`/api/pre-requests?${query}`),
+});
 
 export const usePreRequest = (id: string) =>
   useQuery({ queryKey: keys.detail(id), queryFn: () => apiJson<PreRequest>(`/api/pre-requests/${id}`), enabled: id !== '' });
@@ -50,14 +49,12 @@ export const useUpdatePreRequest = (id: string) =>
 export const useSendPreRequest = (id: string) => useSaving((version: number) => apiJson<PreRequest>(`/api/pre-requests/${id}/send`, jsonBody('POST', { version })));
 
 /** The signed-in user's sent pre-requests: what "Convertir una pre-solicitud enviada" offers. */
-export const useSentPreRequests = () => useMyPreRequests('page=1&pageSize=100&sort=-createdAt&status=enviada');
+export const useSentPreRequests = () => useQuery(myPreRequestsQuery('page=1&pageSize=100&sort=-createdAt&status=enviada'));
 
-export const useRequestList = (query: string) =>
-  useQuery({
-    queryKey: keys.requestList(query),
-    queryFn: () => apiJson<{ items: RequestSummary[]; total: number }>(`/api/requests?${query}`),
-    placeholderData: keepPreviousData,
-  });
+export const requestListQuery: ListQuery<RequestSummary> = (query) => ({
+  queryKey: keys.requestList(query),
+  queryFn: () => apiJson<{ items: RequestSummary[]; total: number }>(`/api/requests?${query}`),
+});
 
 export const useRequest = (id: string) =>
   useQuery({ queryKey: keys.request(id), queryFn: () => apiJson<LoanRequest>(`/api/requests/${id}`), enabled: id !== '' });

@@ -1,5 +1,6 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Profile, ProfileInput, UserDetail, UserInput, UserListItem } from '@portal/contract';
+import type { ListQuery } from '../../components/list-screen';
 import { apiJson, jsonBody } from '../../lib/api';
 
 export const usersKeys = {
@@ -9,13 +10,10 @@ export const usersKeys = {
   profiles: ['profiles'] as const,
 };
 
-export function useUserList(query: string) {
-  return useQuery({
-    queryKey: usersKeys.list(query),
-    queryFn: () => apiJson<{ items: UserListItem[]; total: number }>(`/api/users?${query}`),
-    placeholderData: keepPreviousData,
-  });
-}
+export const userListQuery: ListQuery<UserListItem> = (query) => ({
+  queryKey: usersKeys.list(query),
+  queryFn: () => apiJson<{ items: UserListItem[]; total: number }>(`/api/users?${query}`),
+});
 
 export function useUser(id: string) {
   return useQuery({ queryKey: usersKeys.detail(id), queryFn: () => apiJson<UserDetail>(`/api/users/${id}`) });
