@@ -1,10 +1,11 @@
 import pg from 'pg';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
-import { buildApp, systemClock, type App } from '../src/app';
+import { buildApp, type App } from '../src/app';
+import { systemClock } from '../src/deps';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 import type { Database } from '../src/db/client';
 import { scratchDatabase } from '../src/db/scratch';
-import { jwtTokenVerifier } from '../src/plugins/auth';
+import { jwtTokenVerifier } from '../src/http/auth';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

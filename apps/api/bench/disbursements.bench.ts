@@ -10,7 +10,8 @@ import { asSystem, withScope } from '../src/db/scope';
 import { seedDemo } from '../src/db/seed';
 import { agreementProducts, agreements, clients, credits, expectedDeductions, installments, requests, users } from '../src/db/schema';
 import { judge, mexicoToday } from '../src/modules/origination/pre-requests.service';
-import { runAction, type Actor } from '../src/modules/origination/requests.service';
+import { runAction } from '../src/modules/origination/requests.service';
+import type { Actor } from '../src/modules/audit/audit';
 import { postgresDatabase } from './bench-database';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
 

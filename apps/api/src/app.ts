@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -15,10 +15,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AuthConfig } from '@portal/contract';
-import type { Db } from './db/client';
-import { installAuth, type RegisteredRoute, type TokenVerifier } from './plugins/auth';
-import { installErrorHandling, sendProblem } from './plugins/errors';
-import { installInputHygiene } from './plugins/input-hygiene';
+import type { AppDeps } from './deps';
+import { installAuth, type RegisteredRoute } from './http/auth';
+import { installErrorHandling, sendProblem } from './http/errors';
+import { installInputHygiene } from './http/input-hygiene';
 import { coreRoutes } from './modules/core/core.routes';
 import { healthRoutes, APP_VERSION } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
@@ -31,33 +31,6 @@ import { requestsRoutes } from './modules/origination/requests.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
 
 z.config(z.locales.es());
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
-/** Everything the app needs is passed in, so a test hands in PGlite, a fixed clock and its own token keys. */
-export interface AppDeps {
-  db: Db;
-  driver: 'pglite' | 'postgres';
-  clock: Clock;
-  verifier: TokenVerifier;
-  authConfig: AuthConfig;
-  /** The embedded OIDC provider, mounted under /oidc; absent with an external provider. */
-  idp?: FastifyPluginAsync;
-  /** Where the embedded mode "mails" invitation links (besides the outbox); the console by default. */
-  print?: (line: string) => void;
-  /** The built SPA; absent in API tests. */
-  webDist?: string;
-  /** The process's pino logger (request logs carry the request id); none in tests. */
-  logger?: FastifyBaseLogger;
-  /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); none by default. */
-  trustProxy?: boolean | number | string[];
-  /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
-  dailyMinimumWage: string;
-}
 
 /**
  * Helmet's headers with a Content-Security-Policy the SPA, the provider's pages and Swagger UI all pass: scripts
@@ -106,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // A hop count becomes Fastify's function form (its types accept no number): trust the nearest N proxies.
     trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     bodyLimit: 1024 * 1024,
-    // One spelling per route: "//api//users/" reaches /api/users and meets its access rule (plugins/auth.ts).
+    // One spelling per route: "//api//users/" reaches /api/users and meets its access rule (http/auth.ts).
     routerOptions: { ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     rewriteUrl: (request) => originFormPath(request.url ?? '/'),
   }).withTypeProvider<ZodTypeProvider>();

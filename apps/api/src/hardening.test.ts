@@ -9,7 +9,7 @@ import type { Db } from './db/client';
 import * as schema from './db/schema';
 import { buildApp } from './app';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from './config';
-import { isDatabaseUnavailable } from './plugins/errors';
+import { isDatabaseUnavailable } from './http/errors';
 import { ENGINES, createTestApp, fixedClock, type TestContext } from './test/test-app';
 
 /** Inline scripts of a page that its CSP does not allow by hash (oidc-provider hashes its own into the header). */

@@ -6,8 +6,9 @@ import { openDatabase, type Database } from './db/client';
 import { checkCompanyIsolation } from './db/scope';
 import { DEMO_ACCOUNTS, isEmpty, seedBootstrapAdmin, seedDemo } from './db/seed';
 import { seedDemoPortfolio } from './db/seed-portfolio';
-import { buildApp, systemClock } from './app';
-import { jwtTokenVerifier, type TokenVerifier } from './plugins/auth';
+import { buildApp } from './app';
+import { systemClock } from './deps';
+import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
 
 const started = performance.now();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { moneyField } from './fields';
-import { listQueryBase } from './users';
+import { listQuery, versionBody } from './common';
 
 /**
  * Convenios: the agreement with an employer that fixes its pay frequency, deduction cap, products and the layout
@@ -195,11 +195,11 @@ export const agreementInputSchema = z
 export type AgreementInput = z.input<typeof agreementInputSchema>;
 export type AgreementValues = z.output<typeof agreementInputSchema>;
 
-export const agreementUpdateSchema = agreementInputSchema.and(z.object({ version: z.number().int().min(1) }));
+export const agreementUpdateSchema = agreementInputSchema.and(versionBody);
 
 export const AGREEMENT_SORT_FIELDS = ['code', 'name', 'employerName', 'sector', 'frequency', 'company', 'active'] as const;
 
-export const agreementListQuerySchema = listQueryBase.extend({
+export const agreementListQuerySchema = listQuery.extend({
   sort: z
     .string()
     .regex(new RegExp(`^-?(${AGREEMENT_SORT_FIELDS.join('|')})$`), 'Orden no válido.')

@@ -17,7 +17,8 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-const item = (path: string, label: string): NavItem => ({ path, label, requiresPermission: true });
+/** Keeps the path's literal type, so ScreenPath (and PermissionPath) is a union of the catalogue's paths, not any string. */
+const item = <const Path extends string>(path: Path, label: string) => ({ path, label, requiresPermission: true }) satisfies NavItem;
 
 export const NAV_GROUPS = [
   {

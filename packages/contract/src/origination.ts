@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAY_FREQUENCIES, productSchema } from './agreements';
 import { moneyField } from './fields';
-import { listQueryBase } from './users';
+import { listQuery, versionBody } from './common';
 
 /** Originación: the pre-request (a client's first quote and its verdict), then the request and the credit. */
 
@@ -40,6 +40,9 @@ export const preRequestInputSchema = z.object({
   term: z.number('Elige el plazo.').int('Plazo: número entero de pagos.').min(1, 'Elige el plazo.').max(600, 'Plazo: máximo 600 pagos.'),
 });
 export type PreRequestInput = z.input<typeof preRequestInputSchema>;
+
+/** An edit of a draft names the version it was made on. */
+export const preRequestUpdateSchema = preRequestInputSchema.extend(versionBody.shape);
 
 export const eligibilityReasonSchema = z.object({ code: z.string(), message: z.string() });
 
@@ -109,7 +112,7 @@ export const preRequestSchema = z.object({
 });
 export type PreRequest = z.infer<typeof preRequestSchema>;
 
-export const preRequestListQuerySchema = listQueryBase.extend({
+export const preRequestListQuerySchema = listQuery.extend({
   status: z.enum(PRE_REQUEST_STATUSES, 'Estado no válido.').optional(),
   sort: z
     .string()

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { phoneField } from './fields';
 import { PAY_FREQUENCIES } from './agreements';
 import { preRequestInputSchema, scheduleRowSchema, simulationSchema } from './origination';
-import { auditEntrySchema, listQueryBase } from './users';
+import { auditEntrySchema, listQuery, versionField } from './common';
+import type { ActionPath } from './navigation';
 
 /** Solicitudes: the full application, its documents and its status machine; and the credit a disbursement creates. */
 
@@ -19,7 +20,7 @@ export const REQUEST_ACTIONS = {
   reject: { from: ['en validación'], to: 'rechazada', label: 'Rechazar', verb: 'rechazar', permission: '/actions/origination/approve' },
   cancel: { from: ['capturada', 'en validación', 'aprobada'], to: 'cancelada', label: 'Cancelar', verb: 'cancelar', permission: null },
   disburse: { from: ['aprobada'], to: 'dispersada', label: 'Dispersar', verb: 'dispersar', permission: '/actions/origination/disburse' },
-} as const satisfies Record<string, { from: readonly RequestStatus[]; to: RequestStatus; label: string; verb: string; permission: string | null }>;
+} as const satisfies Record<string, { from: readonly RequestStatus[]; to: RequestStatus; label: string; verb: string; permission: ActionPath | null }>;
 export type RequestAction = keyof typeof REQUEST_ACTIONS;
 
 export const DOCUMENT_KINDS = ['ine', 'comprobante', 'recibo'] as const;
@@ -67,6 +68,9 @@ export const requestInputSchema = preRequestInputSchema.extend({
   clabe: z.string().trim().regex(/^\d{18}$/, 'La CLABE tiene 18 dígitos.'),
 });
 export type RequestInput = z.input<typeof requestInputSchema>;
+
+/** An edit of a captured request names the version it was made on. */
+export const requestUpdateSchema = requestInputSchema.extend({ version: versionField });
 
 /** The multipart `data` field of `POST /api/requests`: the capture, and the sent pre-request it converts, if any. */
 export const requestCreateSchema = requestInputSchema.extend({ preRequestId: z.uuid('Pre-solicitud no válida.').nullable() });
@@ -130,7 +134,7 @@ export const requestSchema = requestSummarySchema.extend({
 });
 export type Request = z.infer<typeof requestSchema>;
 
-export const requestListQuerySchema = listQueryBase.extend({
+export const requestListQuerySchema = listQuery.extend({
   q: z.string().trim().max(100).optional(),
   status: z.enum(REQUEST_STATUSES, 'Estado no válido.').optional(),
   agreementId: z.uuid('Convenio no válido.').optional(),
@@ -144,7 +148,6 @@ export const requestListQuerySchema = listQueryBase.extend({
 });
 export type RequestListQuery = z.input<typeof requestListQuerySchema>;
 
-const versionField = z.number().int().min(1);
 const reasonField = (label: string) => z.string().trim().min(5, `Escribe el motivo ${label} (al menos 5 caracteres).`).max(500, 'Motivo: máximo 500 caracteres.');
 
 export const requestActionBodySchemas = {

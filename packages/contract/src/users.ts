@@ -1,24 +1,16 @@
 import { z } from 'zod';
 import { ALL_PERMISSION_PATHS, type PermissionPath } from './navigation';
+import { auditEntrySchema, listQuery, listResponse, statusBody, versionBody } from './common';
 
 /**
  * The Usuarios area's wire contract: the browser validates its forms with these schemas and the API validates its
  * requests with the same ones, so both show the same Spanish message for the same mistake.
  */
 
-export const PAGE_SIZE_MAX = 100;
-
-/** The one list query every list endpoint takes: `{ page, pageSize ≤ 100, sort, q, ...filters }`. */
-export const listQueryBase = z.object({
-  page: z.coerce.number().int().min(1, 'La página empieza en 1.').default(1),
-  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX, `Máximo ${PAGE_SIZE_MAX} registros por página.`).default(25),
-  q: z.string().trim().max(100).optional(),
-});
-
 export const USER_SORT_FIELDS = ['email', 'name', 'profile', 'company', 'active', 'lastSignInAt', 'createdAt'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
-export const userListQuerySchema = listQueryBase.extend({
+export const userListQuerySchema = listQuery.extend({
   sort: z
     .string()
     .regex(new RegExp(`^-?(${USER_SORT_FIELDS.join('|')})$`), 'Orden no válido.')
@@ -43,7 +35,7 @@ export const userListItemSchema = z.object({
 });
 export type UserListItem = z.infer<typeof userListItemSchema>;
 
-export const userListResponseSchema = z.object({ items: z.array(userListItemSchema), total: z.number().int() });
+export const userListResponseSchema = listResponse(userListItemSchema);
 
 const emailField = z
   .string()
@@ -64,20 +56,10 @@ export const userInputSchema = z.object({
 export type UserInput = z.input<typeof userInputSchema>;
 
 /** An edit names the version it was made on: a stale one is refused with 409. */
-export const userUpdateSchema = userInputSchema.extend({ version: z.number().int().min(1) });
+export const userUpdateSchema = userInputSchema.extend(versionBody.shape);
 export type UserUpdate = z.input<typeof userUpdateSchema>;
 
-export const userStatusSchema = z.object({ active: z.boolean(), version: z.number().int().min(1) });
-
-export const auditEntrySchema = z.object({
-  id: z.number().int(),
-  occurredAt: z.string(),
-  actorEmail: z.string().nullable(),
-  action: z.string(),
-  before: z.unknown(),
-  after: z.unknown(),
-});
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const userStatusSchema = statusBody;
 
 export const userDetailSchema = userListItemSchema.extend({
   createdAt: z.string(),
@@ -99,7 +81,7 @@ export const profileInputSchema = z.object({
 });
 export type ProfileInput = z.input<typeof profileInputSchema>;
 
-export const profileUpdateSchema = profileInputSchema.extend({ version: z.number().int().min(1) });
+export const profileUpdateSchema = profileInputSchema.extend(versionBody.shape);
 
 export const profileSchema = z.object({
   id: z.string(),

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client';
 import { asSystem } from '../db/scope';
 import { appSecrets, users } from '../db/schema';
-import type { Clock } from '../app';
+import type { Clock } from '../deps';
 import { verifyPassword, hashPassword } from './passwords';
 import { databaseAdapter } from './oidc-adapter';
 import { forgotPasswordPage, loginPage, messagePage, page, resetPasswordPage } from './pages';

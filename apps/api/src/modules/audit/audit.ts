@@ -3,9 +3,16 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { auditEvents } from '../../db/schema';
 import type { AuditEntry } from '@portal/contract';
+import type { Principal } from '../../http/auth';
 
 /** Who did it: the HTTP request (its principal and id), or a process acting with a principal (seed, bench). */
 export type AuditActor = Pick<FastifyRequest, 'id' | 'principal' | 'identity'>;
+
+/** A signed-in user's request acting on data: what a service needs to check rules and record the audit. */
+export type Actor = AuditActor & { principal: Principal };
+
+/** The request of a route that requires a permission: the access hook (http/auth.ts) has set its principal. */
+export const actorOf = (request: FastifyRequest): Actor => request as Actor;
 
 type AuditEvent = { action: string; entity: string; entityId: string; before?: unknown; after?: unknown; occurredAt: Date };
 

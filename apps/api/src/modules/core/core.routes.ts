@@ -3,9 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { userLookupResponseSchema, type UserLookupRecord } from '@portal/contract';
 import { profiles, users } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
+import { HttpProblem } from '../../http/errors';
 import { acrossCompanies } from '../../db/scope';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 /**
  * The core service's user lookup, kept in the seed's shape (seed section 7) so the sign-in checks stay the same:

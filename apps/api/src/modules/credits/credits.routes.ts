@@ -4,8 +4,8 @@ import { formatCents, parseCents } from '@portal/lending';
 import { z } from 'zod';
 import { creditSchema, type Credit } from '@portal/contract';
 import { agreements, clients, credits, expectedDeductions, installments, requests, users } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
-import type { AppDeps } from '../../app';
+import { HttpProblem } from '../../http/errors';
+import type { AppDeps } from '../../deps';
 import { trimNumeric } from '../../db/numeric';
 import { creditFolio, requestFolio } from '../origination/pre-requests.service';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthSchema } from '@portal/contract';
 import { pingDatabase } from '../../db/client';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 export const APP_VERSION = '0.1.0';
 

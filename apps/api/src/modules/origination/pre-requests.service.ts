@@ -3,7 +3,7 @@ import { LAST_DAY_OF_MONTH, LendingInputError, assessEligibility, checkCurp, fir
 import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequestInput, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements, auditEvents, clients, credits, preRequests, requests } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
+import { HttpProblem } from '../../http/errors';
 import { trimNumeric } from '../../db/numeric';
 import { loanPricing, payrollCalendarOf } from '../agreements/products';
 

@@ -23,14 +23,15 @@ import {
   type RequestSummary,
 } from '@portal/contract';
 import { agreementProducts, agreements, clients, credits, preRequests, requestDocuments, requests, users } from '../../db/schema';
-import { HttpProblem, readMultipart } from '../../plugins/errors';
-import { assertSafeText } from '../../plugins/input-hygiene';
-import type { AppDeps } from '../../app';
+import { HttpProblem, readMultipart } from '../../http/errors';
+import { assertSafeText } from '../../http/input-hygiene';
+import type { AppDeps } from '../../deps';
 import { auditHistory } from '../audit/audit';
 import { containsPattern, prefixPattern } from '../../db/like';
 import type { Db } from '../../db/client';
 import { creditFolio, folio, requestFolio } from './pre-requests.service';
-import { checkDocument, createRequest, isDocumentKind, replaceDocument, runAction, updateRequest, type Actor, type UploadedDocument } from './requests.service';
+import { checkDocument, createRequest, isDocumentKind, replaceDocument, runAction, updateRequest, type UploadedDocument } from './requests.service';
+import { actorOf } from '../audit/audit';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
 const documentParams = idParams.extend({ kind: z.enum(DOCUMENT_KINDS, 'Tipo de documento no válido.') });
@@ -96,7 +97,6 @@ function toSummary({ request, curp, agreement, product, createdBy, documents }: 
   };
 }
 
-const actorOf = (request: FastifyRequest): Actor => request as Actor;
 
 /** Reads the multipart parts into the `data` field and the checked documents; every bad file is reported. */
 async function readCapture(request: FastifyRequest): Promise<{ data: unknown; documents: UploadedDocument[] }> {

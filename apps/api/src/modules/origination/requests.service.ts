@@ -15,17 +15,14 @@ import {
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { agreementProducts, agreements, clients, companies, preRequests, requestDocuments, requests } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
-import type { Principal } from '../../plugins/auth';
-import { recordAudit, type AuditActor } from '../audit/audit';
+import { HttpProblem } from '../../http/errors';
+import { recordAudit, type Actor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
 import { payrollCalendarOf } from '../agreements/products';
 import { agreementCompany, creditFolio, expirePreRequests, folio, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
 export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
-
-export type Actor = AuditActor & { principal: Principal };
 
 export interface UploadedDocument {
   kind: DocumentKind;

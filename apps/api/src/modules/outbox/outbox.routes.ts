@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { outbox, profiles, users } from '../../db/schema';
-import type { Principal } from '../../plugins/auth';
-import { ALL_COMPANIES_ROLE } from '../../plugins/company-scope';
-import type { AppDeps } from '../../app';
+import type { Principal } from '../../http/auth';
+import { ALL_COMPANIES_ROLE } from '../../http/company-scope';
+import type { AppDeps } from '../../deps';
 
 const outboxMessageSchema = z.object({
   id: z.string(),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authConfigSchema } from '@portal/contract';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 /** Where the browser finds the identity provider: public, since it is needed before anyone signs in. */
 export function sessionRoutes(deps: AppDeps): FastifyPluginAsyncZod {

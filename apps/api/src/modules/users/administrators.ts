@@ -3,7 +3,7 @@ import { ALL_PERMISSION_PATHS } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { acrossCompanies } from '../../db/scope';
 import { profiles, users } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
+import { HttpProblem } from '../../http/errors';
 
 /**
  * The last-administrator rule: after any change to users or profiles, at least one active user must still hold

@@ -1,7 +1,7 @@
 import type { FieldError } from '@portal/contract';
-import { HttpProblem } from '../../plugins/errors';
-import type { Principal } from '../../plugins/auth';
-import { ALL_COMPANIES_ROLE } from '../../plugins/company-scope';
+import { HttpProblem } from '../../http/errors';
+import type { Principal } from '../../http/auth';
+import { ALL_COMPANIES_ROLE } from '../../http/company-scope';
 
 /**
  * Who may change whose profile, e-mail and status, and which profiles they may grant: every rule in one place, so

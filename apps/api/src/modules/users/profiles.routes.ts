@@ -4,12 +4,12 @@ import { z } from 'zod';
 import { companySchema, profileInputSchema, profileSchema, profileUpdateSchema, type Profile } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { companies, profiles, users } from '../../db/schema';
-import { HttpProblem } from '../../plugins/errors';
-import type { AppDeps } from '../../app';
+import { HttpProblem } from '../../http/errors';
+import type { AppDeps } from '../../deps';
 import { recordAudit } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
 import { assertNoRefusal, profileChangeRefusals, type ProfileGrant } from './privileges';
-import type { Principal } from '../../plugins/auth';
+import type { Principal } from '../../http/auth';
 import { acrossCompanies } from '../../db/scope';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });

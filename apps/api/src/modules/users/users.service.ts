@@ -1,89 +1,150 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { UserListItem, UserListQuery, UserSortField } from '@portal/contract';
-import type { Db } from '../../db/client';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AccessLink, UserDetail, UserInput, UserUpdate } from '@portal/contract';
+import type { Tx } from '../../db/client';
+import { acrossCompanies } from '../../db/scope';
 import { companies, profiles, users } from '../../db/schema';
-import { containsPattern } from '../../db/like';
+import type { AppDeps } from '../../deps';
+import { HttpProblem } from '../../http/errors';
+import { lockAtVersion } from '../../http/locking';
+import { LIFETIME_MS, issuePasswordLink, notify, revokePasswordLinks } from '../../idp/password-links';
+import { recordAudit, type Actor } from '../audit/audit';
+import { ensureAnAdministratorRemains } from './administrators';
+import { assertNoRefusal, beyondReach, userChangeRefusals } from './privileges';
+import { USER_NOT_FOUND, loadUserDetail } from './users.queries';
 
-const SORT_COLUMNS: Record<UserSortField, AnyPgColumn> = {
-  email: users.email,
-  name: users.name,
-  profile: profiles.name,
-  company: companies.name,
-  active: users.active,
-  lastSignInAt: users.lastSignInAt,
-  createdAt: users.createdAt,
-};
+/** The users area's rules: who may create, edit, switch off and resend access to whom, each write with its audit. */
 
-/** The list's filters, shared by the page, its count and the Excel export. */
-export function userFilters(query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [];
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    conditions.push(or(ilike(users.email, pattern), ilike(users.name, pattern)));
+type UserDeps = Pick<AppDeps, 'clock' | 'authConfig' | 'print'>;
+/** The contract's parsed input (the e-mail already lower-cased). */
+type UserValues = { [K in keyof UserInput]-?: Exclude<UserInput[K], undefined> };
+
+const EMAIL_TAKEN = { field: 'email', message: 'Ya existe un usuario con ese correo electrónico.' };
+
+/** What an audit event keeps of a user: the editable fields, never the password hash. */
+const snapshot = (row: { email: string; name: string | null; profileId: string; companyId: string; active: boolean }) => ({
+  email: row.email,
+  name: row.name,
+  profileId: row.profileId,
+  companyId: row.companyId,
+  active: row.active,
+});
+
+const print = (deps: UserDeps) => deps.print ?? console.log;
+
+/** The profile being granted (which the privilege rules weigh) and the company, both as the actor may see them. */
+async function loadReferences(tx: Tx, input: { profileId: string; companyId: string }) {
+  const [profile] = await tx.select().from(profiles).where(eq(profiles.id, input.profileId));
+  const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, input.companyId));
+  const errors = [
+    ...(profile ? [] : [{ field: 'profileId', message: 'El perfil elegido ya no existe.' }]),
+    ...(company ? [] : [{ field: 'companyId', message: 'La empresa elegida no existe o no es la tuya.' }]),
+  ];
+  if (errors.length) throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', errors);
+  return profile!;
+}
+
+/** E-mails are unique across companies (they identify a person at the identity provider). */
+async function assertEmailFree(tx: Tx, email: string, exceptId?: string) {
+  const [taken] = await acrossCompanies(tx, (all) =>
+    all
+      .select({ id: users.id })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId ? sql`${users.id} <> ${exceptId}` : undefined)),
+  );
+  if (taken) throw new HttpProblem(409, 'Correo ya registrado', EMAIL_TAKEN.message, [EMAIL_TAKEN]);
+}
+
+/** The user as it is now, locked at the edit's version, with its profile: what the privilege rules compare against. */
+async function lockState(tx: Tx, id: string, version: number) {
+  const before = await lockAtVersion(tx.select().from(users).where(eq(users.id, id)), version, {
+    notFound: USER_NOT_FOUND,
+    stale: { title: 'El usuario cambió', detail: 'Otra persona modificó este usuario mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.' },
+  });
+  const [profile] = await tx.select().from(profiles).where(eq(profiles.id, before.profileId));
+  return { row: before, state: { id, email: before.email, active: before.active, profileId: before.profileId, profile: profile! } };
+}
+
+export async function createUser(tx: Tx, actor: Actor, deps: UserDeps, input: UserValues): Promise<UserDetail> {
+  const now = deps.clock.now();
+  const profile = await loadReferences(tx, input);
+  assertNoRefusal(userChangeRefusals(actor.principal, null, { id: '', email: input.email, active: input.active, profileId: input.profileId, profile }));
+  await assertEmailFree(tx, input.email);
+  const [created] = await tx
+    .insert(users)
+    .values({ ...input, createdAt: now, updatedAt: now })
+    .returning();
+  await recordAudit(tx, actor, { action: 'user.create', entity: 'user', entityId: created!.id, after: snapshot(created!), occurredAt: now });
+  if (deps.authConfig.embedded && created!.active) {
+    await issuePasswordLink(tx, created!, 'invite', { issuer: deps.authConfig.issuer, now, print: print(deps) });
   }
-  if (query.profileId) conditions.push(eq(users.profileId, query.profileId));
-  if (query.companyId) conditions.push(eq(users.companyId, query.companyId));
-  if (query.status) conditions.push(eq(users.active, query.status === 'active'));
-  return and(...conditions);
+  return loadUserDetail(tx, created!.id);
 }
 
-export function userOrder(sort: string | undefined): SQL[] {
-  const descending = sort?.startsWith('-') ?? false;
-  const field = (sort?.replace(/^-/, '') ?? 'email') as UserSortField;
-  const column = SORT_COLUMNS[field] ?? users.email;
-  // The id breaks ties so that pages never repeat or skip a row; both go the same way so one index serves each order
-  // (PostgreSQL's default: empty values last going up, first going down).
-  return descending ? [desc(column), desc(users.id)] : [asc(column), asc(users.id)];
+export async function updateUser(tx: Tx, actor: Actor, deps: UserDeps, id: string, { version, ...input }: UserValues & Pick<UserUpdate, 'version'>): Promise<UserDetail> {
+  const now = deps.clock.now();
+  const { row: before, state } = await lockState(tx, id, version);
+  const profile = await loadReferences(tx, input);
+  assertNoRefusal(userChangeRefusals(actor.principal, state, { id, email: input.email, active: input.active, profileId: input.profileId, profile }));
+  await assertEmailFree(tx, input.email, id);
+  const [after] = await tx
+    .update(users)
+    .set({ ...input, updatedAt: now, version: sql`${users.version} + 1` })
+    .where(eq(users.id, id))
+    .returning();
+  await ensureAnAdministratorRemains(tx);
+  await recordAudit(tx, actor, { action: 'user.update', entity: 'user', entityId: id, before: snapshot(before), after: snapshot(after!), occurredAt: now });
+  if (before.email.toLowerCase() !== after!.email.toLowerCase()) {
+    // Links sent to the old address stop working: they would open the account behind the new one.
+    await revokePasswordLinks(tx, id, now);
+    // The old address hears of it: if the change was not wanted, its owner can tell someone.
+    await notify(tx, { companyId: after!.companyId, toEmail: before.email, subject: 'Cambió el correo de tu acceso al portal', body: `El correo de tu usuario del portal cambió de ${before.email} a ${after!.email}. Si no lo pediste, avisa de inmediato al administrador del portal.`, print: print(deps) });
+  }
+  return loadUserDetail(tx, id);
 }
 
-export const userListColumns = {
-  id: users.id,
-  email: users.email,
-  name: users.name,
-  profileId: users.profileId,
-  profile: profiles.name,
-  companyId: users.companyId,
-  company: companies.name,
-  active: users.active,
-  lastSignInAt: users.lastSignInAt,
-  version: users.version,
-  createdAt: users.createdAt,
-};
+export async function setUserStatus(tx: Tx, actor: Actor, deps: UserDeps, id: string, { active, version }: { active: boolean; version: number }): Promise<UserDetail> {
+  const now = deps.clock.now();
+  const { row: before, state } = await lockState(tx, id, version);
+  assertNoRefusal(userChangeRefusals(actor.principal, state, { ...state, active }));
+  const [after] = await tx
+    .update(users)
+    .set({ active, updatedAt: now, version: sql`${users.version} + 1` })
+    .where(eq(users.id, id))
+    .returning();
+  await ensureAnAdministratorRemains(tx);
+  await recordAudit(tx, actor, {
+    action: active ? 'user.reactivate' : 'user.deactivate',
+    entity: 'user',
+    entityId: id,
+    before: snapshot(before),
+    after: snapshot(after!),
+    occurredAt: now,
+  });
+  return loadUserDetail(tx, id);
+}
 
-export function userListSelect(db: Db) {
-  return db
-    .select(userListColumns)
+/** "Reenviar acceso": a new set-password link, shown once to whoever asked, for a user they could manage anyway. */
+export async function issueAccessLink(tx: Tx, actor: Actor, deps: UserDeps, id: string): Promise<AccessLink> {
+  if (!deps.authConfig.embedded) {
+    throw new HttpProblem(409, 'Acceso en el proveedor de identidad', 'El acceso de este usuario se administra en el proveedor de identidad de la empresa, no en el portal.');
+  }
+  const now = deps.clock.now();
+  const [user] = await tx
+    .select({ id: users.id, email: users.email, companyId: users.companyId, active: users.active, roleCode: profiles.roleCode, permissions: profiles.permissions })
     .from(users)
     .innerJoin(profiles, eq(profiles.id, users.profileId))
-    .innerJoin(companies, eq(companies.id, users.companyId));
+    .where(eq(users.id, id));
+  if (!user) throw new HttpProblem(404, USER_NOT_FOUND.title, USER_NOT_FOUND.detail);
+  // The link opens the account: only for someone the requester could manage anyway (privileges.ts), never oneself.
+  if (user.id === actor.principal.userId) {
+    throw new HttpProblem(403, 'Acceso denegado', 'Para tu propio acceso usa «¿Olvidaste tu contraseña?» en la página de inicio de sesión.');
+  }
+  const reach = beyondReach(actor.principal, user);
+  if (reach) throw new HttpProblem(403, 'Acceso denegado', `No puedes reenviar el acceso de este usuario. ${reach}`);
+  if (!user.active) throw new HttpProblem(409, 'Usuario inactivo', 'Reactiva al usuario antes de reenviarle su acceso.');
+  const link = await issuePasswordLink(tx, user, 'invite', { issuer: deps.authConfig.issuer, now, print: print(deps) });
+  // The audit records that a link was issued and until when, never the link itself (it is a credential).
+  const expiresAt = new Date(now.getTime() + LIFETIME_MS.invite).toISOString();
+  await recordAudit(tx, actor, { action: 'user.access-link', entity: 'user', entityId: id, after: { email: user.email, expiresAt }, occurredAt: now });
+  return { email: user.email, link, expiresAt };
 }
-
-export function toListItem(row: Awaited<ReturnType<ReturnType<typeof userListSelect>['execute']>>[number]): UserListItem {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    profileId: row.profileId,
-    profile: row.profile,
-    companyId: row.companyId,
-    company: row.company,
-    active: row.active,
-    lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
-    version: row.version,
-  };
-}
-
-export async function listUsers(db: Db, query: UserListQuery): Promise<{ items: UserListItem[]; total: number }> {
-  const where = userFilters(query);
-  const [rows, [totals]] = await Promise.all([
-    userListSelect(db)
-      .where(where)
-      .orderBy(...userOrder(query.sort))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ total: count() }).from(users).where(where),
-  ]);
-  return { items: rows.map(toListItem), total: totals?.total ?? 0 };
-}
-

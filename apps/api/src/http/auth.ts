@@ -1,25 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import type { PermissionPath } from '@portal/contract';
+import type { RouteAccess } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { profiles, users } from '../db/schema';
 import { asSystem, withScope } from '../db/scope';
 import { sendProblem } from './errors';
 import { scopeOf } from './company-scope';
 
-/**
- * What a route needs. Every route under /api declares one (a test lists them all); a route that declares
- * nothing is refused, so forgetting a declaration closes a door instead of opening it.
- */
-export type RouteAccess =
-  | { public: true }
-  /** Any holder of a valid access token, registered or not (the sign-in lookup). */
-  | { signedIn: true }
-  /** A registered, active user whose profile holds this permission path. */
-  | { permission: PermissionPath }
-  /** A registered, active user holding any of these (e.g. the user form's catalogues, for new and edit alike). */
-  | { anyPermission: readonly PermissionPath[] };
+/** What a route needs: declared in the contract's route table (packages/contract/src/route-table.ts). */
+export type { RouteAccess };
 
 export interface Identity {
   subject: string;

@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { AuthConfig } from '@portal/contract';
+import type { Db } from './db/client';
+import type { TokenVerifier } from './http/auth';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Everything the app needs is passed in, so a test hands in PGlite, a fixed clock and its own token keys. */
+export interface AppDeps {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  clock: Clock;
+  verifier: TokenVerifier;
+  authConfig: AuthConfig;
+  /** The embedded OIDC provider, mounted under /oidc; absent with an external provider. */
+  idp?: FastifyPluginAsync;
+  /** Where the embedded mode "mails" invitation links (besides the outbox); the console by default. */
+  print?: (line: string) => void;
+  /** The built SPA; absent in API tests. */
+  webDist?: string;
+  /** The process's pino logger (request logs carry the request id); none in tests. */
+  logger?: FastifyBaseLogger;
+  /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); none by default. */
+  trustProxy?: boolean | number | string[];
+  /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
+  dailyMinimumWage: string;
+}

@@ -1,0 +1,85 @@
+import { and, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
+import type { Db } from '../../db/client';
+import { companies, profiles, users } from '../../db/schema';
+import { containsPattern } from '../../db/like';
+import { HttpProblem } from '../../http/errors';
+import { listOrder, pagedList, type SortMap } from '../../http/pagination';
+import { auditHistory } from '../audit/audit';
+
+/** The users list's selects and row mapper: the page, its count, the Excel export and the detail read the same columns. */
+
+const SORT_COLUMNS: SortMap = {
+  email: users.email,
+  name: users.name,
+  profile: profiles.name,
+  company: companies.name,
+  active: users.active,
+  lastSignInAt: users.lastSignInAt,
+  createdAt: users.createdAt,
+};
+
+/** The list's filters, shared by the page, its count and the Excel export. */
+export function userFilters(query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    conditions.push(or(ilike(users.email, pattern), ilike(users.name, pattern)));
+  }
+  if (query.profileId) conditions.push(eq(users.profileId, query.profileId));
+  if (query.companyId) conditions.push(eq(users.companyId, query.companyId));
+  if (query.status) conditions.push(eq(users.active, query.status === 'active'));
+  return and(...conditions);
+}
+
+export const userOrder = (sort: string | undefined): SQL[] => listOrder(SORT_COLUMNS, sort, { field: 'email' }, users.id);
+
+export const userListColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  profileId: users.profileId,
+  profile: profiles.name,
+  companyId: users.companyId,
+  company: companies.name,
+  active: users.active,
+  lastSignInAt: users.lastSignInAt,
+  version: users.version,
+  createdAt: users.createdAt,
+};
+
+export function userListSelect(db: Db) {
+  return db
+    .select(userListColumns)
+    .from(users)
+    .innerJoin(profiles, eq(profiles.id, users.profileId))
+    .innerJoin(companies, eq(companies.id, users.companyId));
+}
+
+export function toListItem(row: Awaited<ReturnType<ReturnType<typeof userListSelect>['execute']>>[number]): UserListItem {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    profileId: row.profileId,
+    profile: row.profile,
+    companyId: row.companyId,
+    company: row.company,
+    active: row.active,
+    lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
+    version: row.version,
+  };
+}
+
+export function listUsers(db: Db, query: UserListQuery): Promise<{ items: UserListItem[]; total: number }> {
+  const where = userFilters(query);
+  return pagedList(query, userListSelect(db).where(where).orderBy(...userOrder(query.sort)), db.select({ total: count() }).from(users).where(where), toListItem);
+}
+
+export const USER_NOT_FOUND = { title: 'Usuario no encontrado', detail: 'El usuario no existe o fue eliminado.' };
+
+export async function loadUserDetail(db: Db, id: string): Promise<UserDetail> {
+  const [row] = await userListSelect(db).where(eq(users.id, id));
+  if (!row) throw new HttpProblem(404, USER_NOT_FOUND.title, USER_NOT_FOUND.detail);
+  return { ...toListItem(row), createdAt: row.createdAt.toISOString(), history: await auditHistory(db, 'user', id) };
+}

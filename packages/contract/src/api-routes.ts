@@ -1,0 +1,23 @@
+import type { RouteDefinition } from './route-table';
+import { agreementRoutes } from './routes/agreements';
+import { creditRoutes } from './routes/credits';
+import { outboxRoutes } from './routes/outbox';
+import { preRequestRoutes } from './routes/pre-requests';
+import { profileRoutes } from './routes/profiles';
+import { requestRoutes } from './routes/requests';
+import { sessionRoutes } from './routes/session';
+import { userRoutes } from './routes/users';
+
+/** The whole route table, by area: every endpoint of the API, each declared once in routes/<area>.ts. */
+export const API_ROUTES = {
+  session: sessionRoutes,
+  users: userRoutes,
+  profiles: profileRoutes,
+  outbox: outboxRoutes,
+  agreements: agreementRoutes,
+  preRequests: preRequestRoutes,
+  requests: requestRoutes,
+  credits: creditRoutes,
+} as const;
+
+export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);
