@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { GridValidRowModel } from '@mui/x-data-grid';
@@ -59,8 +59,8 @@ export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGrid
   kept?: readonly string[];
   searchLabel: string;
   filters?: readonly ListFilter[];
-  /** "Exportar a Excel" of the current filter: the API's export path and the file name when it names none. */
-  exportTo?: { path: string; fallbackName: string };
+  /** "Exportar a Excel" of the current filter: the API's export route and the file name when it names none. */
+  exportTo?: { route: ComponentProps<typeof ExportButton>['route']; fallbackName: string };
   /** Buttons beside the export (e.g. "Nuevo usuario"). */
   actions?: ReactNode;
   /** The outcome shown in the snackbar; the screen owns it, export failures are reported through onNotice. */
@@ -97,7 +97,7 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
           <>
             {exportTo && (
               <ExportButton
-                path={exportTo.path}
+                route={exportTo.route}
                 queryString={list.queryString}
                 fallbackName={exportTo.fallbackName}
                 onError={(text) => onNotice({ kind: 'error', text })}

@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link } from 'react-router';
-import { FREQUENCY_LABELS, PAY_FREQUENCIES, SECTORS, SECTOR_LABELS, type AgreementListItem } from '@portal/contract';
+import { FREQUENCY_LABELS, PAY_FREQUENCIES, SECTORS, SECTOR_LABELS, agreementRoutes, type AgreementListItem } from '@portal/contract';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
@@ -58,7 +58,7 @@ export default function ContractListScreen() {
         },
         { kind: 'select', key: 'status', label: 'Estado', options: STATUS_FILTER_OPTIONS },
       ]}
-      exportTo={{ path: '/api/agreements/export.xlsx', fallbackName: 'convenios.xlsx' }}
+      exportTo={{ route: agreementRoutes.export, fallbackName: 'convenios.xlsx' }}
       actions={
         hasPermission(session, '/catalog/contract-new') && (
           <Button variant="contained" startIcon={<AddBusinessOutlined />} component={Link} to="/catalog/contract-new">

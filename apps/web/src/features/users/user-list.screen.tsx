@@ -3,7 +3,7 @@ import Button from '@mui/material/Button';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link } from 'react-router';
-import type { UserListItem } from '@portal/contract';
+import { userRoutes, type UserListItem } from '@portal/contract';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
@@ -48,7 +48,7 @@ export default function UserListScreen() {
         { kind: 'company', key: 'companyId' },
         { kind: 'select', key: 'status', label: 'Estado', options: STATUS_FILTER_OPTIONS },
       ]}
-      exportTo={{ path: '/api/users/export.xlsx', fallbackName: 'usuarios.xlsx' }}
+      exportTo={{ route: userRoutes.export, fallbackName: 'usuarios.xlsx' }}
       actions={
         hasPermission(session, '/user/user-new') && (
           <Button variant="contained" startIcon={<PersonAddOutlined />} component={Link} to="/user/user-new">
