@@ -10,7 +10,7 @@ import { RouteLoading } from '../../components/route-loading';
 import { useConfirm } from '../../components/confirm-dialog';
 import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
 import { StatusChip } from '../../components/status-chip';
-import { PreRequestForm } from './pre-request-form';
+import { PreRequestForm, preRequestValues } from './pre-request-form';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 export default function PreRequestEditScreen() {
@@ -82,20 +82,7 @@ export default function PreRequestEditScreen() {
         key={current.version}
         catalog={catalog.data}
         readOnly={!draft}
-        defaultValues={{
-          curp: current.curp,
-          rfc: current.rfc,
-          firstNames: current.firstNames,
-          lastName1: current.lastName1,
-          lastName2: current.lastName2,
-          agreementId: current.agreementId,
-          productId: current.productId,
-          employeeNumber: current.employeeNumber,
-          netSalary: current.netSalary,
-          otherDeductions: current.otherDeductions,
-          amount: current.amount,
-          term: current.term,
-        }}
+        defaultValues={preRequestValues(current)}
         submitLabel="Guardar cambios"
         onSubmit={async (values) => {
           setNotice(null);
