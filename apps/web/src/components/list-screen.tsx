@@ -1,8 +1,13 @@
 import type { ComponentProps, ReactNode } from 'react';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { GridValidRowModel } from '@mui/x-data-grid';
 import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { ScreenPath } from '@portal/contract';
+import { hasPermission } from '../lib/auth/session';
+import { useSession } from '../lib/auth/use-session';
 import { useListState, type ListState } from '../lib/list-state';
 import { ExportButton } from './export-button';
 import { CompanyFilter, DateFilter, FilterBar, SelectFilter, TextFilter, type FilterOption } from './filter-bar';
@@ -61,8 +66,8 @@ export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGrid
   filters?: readonly ListFilter[];
   /** "Exportar a Excel" of the current filter: the API's export route and the file name when it names none. */
   exportTo?: { route: ComponentProps<typeof ExportButton>['route']; fallbackName: string };
-  /** Buttons beside the export (e.g. "Nuevo usuario"). */
-  actions?: ReactNode;
+  /** The "Nuevo …" button: the screen it opens, shown to those whose profile grants that screen. */
+  create?: { to: ScreenPath; label: string; icon: ReactNode };
   /** The outcome shown in the snackbar; the screen owns it, export failures are reported through onNotice. */
   notice: Notice | null;
   onNotice: (notice: Notice | null) => void;
@@ -76,7 +81,8 @@ export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGrid
  * the rows open by mouse and by Enter.
  */
 export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps<Row>) {
-  const { title, query, defaults, kept, searchLabel, filters = [], exportTo, actions, notice, onNotice, children, ...grid } = props;
+  const { title, query, defaults, kept, searchLabel, filters = [], exportTo, create, notice, onNotice, children, ...grid } = props;
+  const session = useSession();
   const list = useServerList(query, defaults, kept);
   const { state, update } = list;
   const filter = (key: string) => ({
@@ -103,7 +109,11 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
                 onError={(text) => onNotice({ kind: 'error', text })}
               />
             )}
-            {actions}
+            {create && hasPermission(session, create.to) && (
+              <Button variant="contained" startIcon={create.icon} component={Link} to={create.to}>
+                {create.label}
+              </Button>
+            )}
           </>
         }
       >

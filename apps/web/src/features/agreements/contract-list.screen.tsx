@@ -1,18 +1,13 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
 import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
-import { Link } from 'react-router';
 import { FREQUENCY_LABELS, PAY_FREQUENCIES, SECTORS, SECTOR_LABELS, agreementRoutes, type AgreementListItem } from '@portal/contract';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
-import { hasPermission } from '../../lib/auth/session';
-import { useSession } from '../../lib/auth/use-session';
 import { agreementListQuery, useSetAgreementStatus } from './agreements.queries';
 
 export default function ContractListScreen() {
-  const session = useSession();
   const setStatus = useSetAgreementStatus();
   const [notice, setNotice] = useState<Notice | null>(null);
   const toggle = useStatusToggle<AgreementListItem>({
@@ -59,13 +54,7 @@ export default function ContractListScreen() {
         { kind: 'select', key: 'status', label: 'Estado', options: STATUS_FILTER_OPTIONS },
       ]}
       exportTo={{ route: agreementRoutes.export, fallbackName: 'convenios.xlsx' }}
-      actions={
-        hasPermission(session, '/catalog/contract-new') && (
-          <Button variant="contained" startIcon={<AddBusinessOutlined />} component={Link} to="/catalog/contract-new">
-            Nuevo convenio
-          </Button>
-        )
-      }
+      create={{ to: '/catalog/contract-new', label: 'Nuevo convenio', icon: <AddBusinessOutlined /> }}
       columns={columns}
       rowTo={(row) => `/catalog/contract-edit/${row.id}`}
       emptyText="No hay convenios con estos filtros."

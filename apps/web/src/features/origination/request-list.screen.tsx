@@ -1,11 +1,8 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
 import NoteAddOutlined from '@mui/icons-material/NoteAddOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '@portal/contract';
-import { hasPermission } from '../../lib/auth/session';
-import { useSession } from '../../lib/auth/use-session';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { formatDateTime, formatMoney, todayInMexico } from '../../lib/format';
@@ -32,7 +29,6 @@ const columns: GridColDef<RequestSummary>[] = [
 
 /** Capturas: every request, filtered and paged by the API; a row opens its detail panel (`?id=`). */
 export default function RequestListScreen() {
-  const session = useSession();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const catalog = useOriginationCatalog();
@@ -69,13 +65,7 @@ export default function RequestListScreen() {
         { kind: 'date', key: 'to', label: 'Hasta' },
         { kind: 'text', key: 'capturer', label: 'Capturó' },
       ]}
-      actions={
-        hasPermission(session, '/origination/request-new') && (
-          <Button variant="contained" startIcon={<NoteAddOutlined />} component={Link} to="/origination/request-new">
-            Nueva solicitud
-          </Button>
-        )
-      }
+      create={{ to: '/origination/request-new', label: 'Nueva solicitud', icon: <NoteAddOutlined /> }}
       columns={columns}
       onRowClick={(row) => openDetail(row.id)}
       emptyText="No hay solicitudes con estos filtros."

@@ -1,13 +1,10 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
-import { Link } from 'react-router';
 import { userRoutes, type UserListItem } from '@portal/contract';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
-import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { formatDateTime } from '../../lib/format';
 import { useProfiles, useSetUserStatus, userListQuery } from './users.queries';
@@ -49,13 +46,7 @@ export default function UserListScreen() {
         { kind: 'select', key: 'status', label: 'Estado', options: STATUS_FILTER_OPTIONS },
       ]}
       exportTo={{ route: userRoutes.export, fallbackName: 'usuarios.xlsx' }}
-      actions={
-        hasPermission(session, '/user/user-new') && (
-          <Button variant="contained" startIcon={<PersonAddOutlined />} component={Link} to="/user/user-new">
-            Nuevo usuario
-          </Button>
-        )
-      }
+      create={{ to: '/user/user-new', label: 'Nuevo usuario', icon: <PersonAddOutlined /> }}
       columns={columns}
       rowTo={(row) => `/user/user-edit/${row.id}`}
       emptyText="No hay usuarios con estos filtros."
