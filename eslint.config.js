@@ -3,6 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+
+const DEMO_MESSAGE = 'The template demo (apps/web/src/demo) is isolated: only the router and the shell load it, through demo/registry.';
+const DEMO_BOUNDARY = { regex: /(^|\/)demo(\/|$)/, message: DEMO_MESSAGE };
+const WEB_FEATURES = readdirSync(new URL('apps/web/src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const ZONE_MESSAGES = {
+  featureToApp: 'Import boundary: a feature never imports app/ (app/ composes the features); take what you need from lib/ or components/.',
+  featureToFeature: 'Import boundary: features never import each other; move what two features share to components/ (visual) or lib/ (non-visual).',
+  sharedToApp: 'Import boundary: components/ and lib/ are shared by every feature and never import app/ or a feature.',
+};
 
 export default tseslint.config(
   {
@@ -33,7 +45,25 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     ignores: ['apps/web/src/demo/**'],
-    rules: demoImportRules(/(^|\/)demo(\/|$)/),
+    rules: importRules([DEMO_BOUNDARY]),
+  },
+  // The web's import zones (docs/architecture.md): app/ composes the features; a feature imports components/ and lib/,
+  // never app/ nor another feature; components/ and lib/ import neither. Each block keeps the demo boundary too,
+  // since flat config replaces a rule's options per file.
+  ...WEB_FEATURES.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: importRules([
+      DEMO_BOUNDARY,
+      { regex: /^(\.\.\/)+app(\/|$)/, message: ZONE_MESSAGES.featureToApp },
+      {
+        regex: new RegExp(`^(\\.\\./)+(features/)?(${WEB_FEATURES.filter((other) => other !== feature).join('|')})(/|$)`),
+        message: ZONE_MESSAGES.featureToFeature,
+      },
+    ]),
+  })),
+  {
+    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
+    rules: importRules([DEMO_BOUNDARY, { regex: /^(\.\.\/)+(app|features)(\/|$)/, message: ZONE_MESSAGES.sharedToApp }]),
   },
   {
     files: ['apps/web/src/app/router.tsx', 'apps/web/src/app/shell/app-layout.tsx'],
@@ -65,9 +95,13 @@ export default tseslint.config(
 );
 
 function demoImportRules(forbidden) {
-  const message = 'The template demo (apps/web/src/demo) is isolated: only the router and the shell load it, through demo/registry.';
+  return importRules([{ regex: forbidden, message: DEMO_MESSAGE }]);
+}
+
+/** Refuses imports whose specifier matches one of `forbidden` ({ regex, message }), statically or with import(). */
+function importRules(forbidden) {
   return {
-    'no-restricted-imports': ['error', { patterns: [{ regex: forbidden.source, message }] }],
-    'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${forbidden.source}/]`, message }],
+    'no-restricted-imports': ['error', { patterns: forbidden.map(({ regex, message }) => ({ regex: regex.source, message })) }],
+    'no-restricted-syntax': ['error', ...forbidden.map(({ regex, message }) => ({ selector: `ImportExpression[source.value=/${regex.source}/]`, message }))],
   };
 }

@@ -1,5 +1,5 @@
 import { UserManager } from 'oidc-client-ts';
-import { CALLBACK_PATH } from './app/auth/oidc';
+import { CALLBACK_PATH } from './lib/auth/oidc';
 
 /**
  * Where the provider sends the popup (sign-in) and the hidden frame (silent renew). The waiting window holds the

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createRouter } from './app/router';
-import { followOtherTabs } from './app/auth/session';
+import { followOtherTabs } from './lib/auth/session';
 import { z } from 'zod';
 import './app/base.css';
 

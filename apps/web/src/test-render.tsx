@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import { ConfirmProvider } from './app/shell/confirm-dialog';
+import { ConfirmProvider } from './components/confirm-dialog';
 
 /** Renders a screen as the shell does (a fresh query client, the confirm dialog, a router at `url`). */
 export function renderScreen(element: ReactElement, { path = '/', url = path }: { path?: string; url?: string } = {}) {

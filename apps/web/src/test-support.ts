@@ -1,4 +1,4 @@
-import type { Session } from './app/auth/session';
+import type { Session } from './lib/auth/session';
 
 /** A signed-in Cartera user; tests override what they need. */
 export function sampleSession(overrides: Partial<Session> = {}): Session {

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routerOptions, routes } from './router';
-import { resetSessionCache, saveSession } from './auth/session';
+import { resetSessionCache, saveSession } from '../lib/auth/session';
 import { sampleSession } from '../test-support';
 
 function open(path: string) {

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type PatchRoutesOnNavigationFunction, type RouteObject } from 'react-router';
 import { FORGOT_PASSWORD_PATH, HOME_PATH, NOT_FOUND_PATH, SIGN_IN_PATH } from '@portal/contract';
 import { SCREEN_ROUTES, type ScreenHandle } from './routes';
-import { RouteLoading } from './shell/route-loading';
+import { RouteLoading } from '../components/route-loading';
 
 const lazyScreen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 

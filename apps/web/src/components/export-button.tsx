@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import Button from '@mui/material/Button';
+import type { RouteDefinition } from '@portal/contract';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import { downloadFromApi, exportQuery } from '../lib/download';
 
 /** "Exportar a Excel" for a list: the API's export of the current filter, with its progress and its failure. */
-export function ExportButton(props: { path: string; queryString: string; fallbackName: string; onError: (message: string) => void }) {
+export function ExportButton(props: { route: RouteDefinition & { method: 'GET'; params?: never }; queryString: string; fallbackName: string; onError: (message: string) => void }) {
   const [exporting, setExporting] = useState(false);
   return (
     <Button
@@ -13,7 +14,7 @@ export function ExportButton(props: { path: string; queryString: string; fallbac
       disabled={exporting}
       onClick={() => {
         setExporting(true);
-        downloadFromApi(`${props.path}?${exportQuery(props.queryString)}`, props.fallbackName)
+        downloadFromApi(props.route, exportQuery(props.queryString), props.fallbackName)
           .catch((error: Error) => props.onError(error.message))
           .finally(() => setExporting(false));
       }}

@@ -19,6 +19,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import ArrowForward from '@mui/icons-material/ArrowForward';
+import { useNavigate } from 'react-router';
 import { moveField, useGridPrefs } from '../lib/grid-prefs';
 import { PAGE_SIZES, type ListState } from '../lib/list-state';
 
@@ -34,6 +35,8 @@ export interface ServerDataGridProps<Row extends GridValidRowModel> {
   error?: string | null;
   state: ListState;
   onChange: (change: Partial<ListState>) => void;
+  /** Where a row leads: opened by mouse and by Enter. `onRowClick` instead for a row that opens something else. */
+  rowTo?: (row: Row) => string;
   onRowClick?: (row: Row) => void;
   getRowId?: (row: Row) => string;
   /** Shown when the filtered list is empty. */
@@ -90,7 +93,9 @@ export function fromSortModel(model: GridSortModel): string | null {
 }
 
 export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataGridProps<Row>) {
-  const { state, onChange } = props;
+  const { state, onChange, rowTo } = props;
+  const navigate = useNavigate();
+  const open = rowTo ? (row: Row) => void navigate(rowTo(row)) : props.onRowClick;
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const [prefs, setPrefs] = useGridPrefs(props.storageKey, props.defaultHidden);
@@ -139,13 +144,13 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
         onPaginationModelChange={(model) => onChange({ page: model.page + 1, pageSize: model.pageSize })}
         sortModel={toSortModel(state.sort)}
         onSortModelChange={(model) => onChange({ sort: fromSortModel(model) })}
-        onRowClick={props.onRowClick ? (params: GridRowParams<Row>) => props.onRowClick?.(params.row) : undefined}
+        onRowClick={open ? (params: GridRowParams<Row>) => open(params.row) : undefined}
         // Enter on a focused cell opens its row, as a click does (a button inside the cell keeps its own Enter).
         onCellKeyDown={(params, event) => {
-          if (event.key !== 'Enter' || !props.onRowClick) return;
+          if (event.key !== 'Enter' || !open) return;
           if ((event.target as HTMLElement).getAttribute('role') !== 'gridcell') return;
           event.preventDefault();
-          props.onRowClick(params.row);
+          open(params.row);
         }}
         columnVisibilityModel={visibility}
         onColumnVisibilityModelChange={(model) =>
@@ -161,7 +166,7 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
         slots={{ columnMenu: ColumnMenu }}
         localeText={{ ...localeText, noRowsLabel: props.emptyText ?? 'No hay registros con estos filtros.' }}
         autoHeight
-        sx={{ bgcolor: 'background.paper', '& .MuiDataGrid-row': { cursor: props.onRowClick ? 'pointer' : 'default' } }}
+        sx={{ bgcolor: 'background.paper', '& .MuiDataGrid-row': { cursor: open ? 'pointer' : 'default' } }}
       />
     </MoveContext.Provider>
   );

@@ -7,7 +7,6 @@ import { esES } from '@mui/material/locale';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
-import { DEMO_AREAS, isMenuRoute } from './registry';
 
 /*
  * The production build gives the demo its own copy of MUI and TanStack Query (see vite.config.ts), so it brings its own
@@ -60,8 +59,7 @@ function useFakeApi(): 'starting' | 'ready' | 'failed' {
 export function DemoLayout() {
   const api = useFakeApi();
   const { pathname } = useLocation();
-  const areaKey = (useMatches().at(-1)?.handle as { demoArea?: string } | undefined)?.demoArea;
-  const tabs = DEMO_AREAS.find((area) => area.key === areaKey)?.routes.filter(isMenuRoute) ?? [];
+  const tabs = (useMatches().at(-1)?.handle as { demoTabs?: { path: string; title: string }[] } | undefined)?.demoTabs ?? [];
   const current = tabs.find((tab) => tab.path === pathname)?.path ?? false;
 
   return (

@@ -203,7 +203,8 @@ export function patchDemoRoutes({ matches, patch }: Pick<PatchRoutesOnNavigation
       children: DEMO_AREAS.flatMap((area) =>
         area.routes.map((demo) => ({
           path: demo.path,
-          handle: { title: demo.title, group: area.label, access: demo.access, demoArea: area.key },
+          // The area's tabs travel with the route, so the layout needs nothing from this file (no import loop).
+          handle: { title: demo.title, group: area.label, access: demo.access, demoTabs: area.routes.filter(isMenuRoute).map(({ path, title }) => ({ path, title })) },
           lazy: () => demo.load().then((module) => ({ Component: module.default })),
         })),
       ),

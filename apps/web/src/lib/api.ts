@@ -1,6 +1,6 @@
 import type { FieldError, Problem } from '@portal/contract';
-import { expireSession } from '../app/auth/auth-service';
-import { getSession } from '../app/auth/session';
+import { expireSession } from './auth/auth-service';
+import { getSession } from './auth/session';
 
 /** An API refusal, carrying the Problem JSON's Spanish title, detail and field errors. */
 export class ApiError extends Error {

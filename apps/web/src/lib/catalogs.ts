@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Company } from '@portal/contract';
-import { apiJson } from './api';
+import { profileRoutes } from '@portal/contract';
+import { call } from './api-client';
 
 /** The companies (brands) a user or an agreement belongs to: shared by the Usuarios and Convenios forms. */
 export function useCompanies() {
-  return useQuery({ queryKey: ['companies'], queryFn: () => apiJson<{ items: Company[] }>('/api/companies').then((body) => body.items) });
+  return useQuery({ queryKey: ['companies'], queryFn: () => call(profileRoutes.companies).then((body) => body.items) });
 }

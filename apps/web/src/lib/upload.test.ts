@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetSessionCache, saveSession } from '../app/auth/session';
+import { resetSessionCache, saveSession } from './auth/session';
 import { sampleSession } from '../test-support';
 import { ApiError } from './api';
 import { uploadWithProgress } from './upload';
 
 const expireSession = vi.hoisted(() => vi.fn());
-vi.mock('../app/auth/auth-service', () => ({ expireSession }));
+vi.mock('./auth/auth-service', () => ({ expireSession }));
 
 /** Just enough of XMLHttpRequest: records what was sent and lets the test answer. */
 class FakeRequest {

@@ -1,6 +1,6 @@
 import { Navigate, useLocation } from 'react-router';
 import { SIGN_IN_PATH } from '@portal/contract';
-import { useSession } from '../auth/use-session';
+import { useSession } from '../../lib/auth/use-session';
 import { AppLayout } from './app-layout';
 
 /** Guarded routes need a session; a signed-out visitor goes to sign in, carrying the page wanted. */

@@ -8,9 +8,9 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import Box from '@mui/material/Box';
 import Logout from '@mui/icons-material/Logout';
-import type { Session } from '../auth/session';
-import { signOut } from '../auth/auth-service';
-import { useConfirm } from './confirm-dialog';
+import type { Session } from '../../lib/auth/session';
+import { signOut } from '../../lib/auth/auth-service';
+import { useConfirm } from '../../components/confirm-dialog';
 
 const initials = (name: string) =>
   name

@@ -1,6 +1,8 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AgreementDetail, AgreementInput, AgreementListItem, Layout, LayoutTestResult } from '@portal/contract';
-import { apiFetch, apiJson, jsonBody } from '../../lib/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { agreementRoutes, type AgreementDetail, type AgreementInput, type AgreementListItem, type Layout, type LayoutTestResult } from '@portal/contract';
+import type { ListQuery } from '../../components/list-screen';
+import type { StatusChange } from '../../components/status-columns';
+import { call, callList } from '../../lib/api-client';
 
 const keys = {
   all: ['agreements'] as const,
@@ -8,16 +10,13 @@ const keys = {
   detail: (id: string) => ['agreements', 'detail', id] as const,
 };
 
-export function useAgreementList(query: string) {
-  return useQuery({
-    queryKey: keys.list(query),
-    queryFn: () => apiJson<{ items: AgreementListItem[]; total: number }>(`/api/agreements?${query}`),
-    placeholderData: keepPreviousData,
-  });
-}
+export const agreementListQuery: ListQuery<AgreementListItem> = (query) => ({
+  queryKey: keys.list(query),
+  queryFn: () => callList(agreementRoutes.list, query),
+});
 
 export function useAgreement(id: string) {
-  return useQuery({ queryKey: keys.detail(id), queryFn: () => apiJson<AgreementDetail>(`/api/agreements/${id}`) });
+  return useQuery({ queryKey: keys.detail(id), queryFn: () => call(agreementRoutes.get, { params: { id } }) });
 }
 
 function useSaving<Args>(run: (args: Args) => Promise<AgreementDetail>) {
@@ -25,21 +24,18 @@ function useSaving<Args>(run: (args: Args) => Promise<AgreementDetail>) {
   return useMutation({ mutationFn: run, onSuccess: () => client.invalidateQueries({ queryKey: keys.all }) });
 }
 
-export const useCreateAgreement = () => useSaving((input: AgreementInput) => apiJson<AgreementDetail>('/api/agreements', jsonBody('POST', input)));
+export const useCreateAgreement = () => useSaving((input: AgreementInput) => call(agreementRoutes.create, { body: input }));
 
 export const useUpdateAgreement = (id: string) =>
-  useSaving((input: AgreementInput & { version: number }) => apiJson<AgreementDetail>(`/api/agreements/${id}`, jsonBody('PUT', input)));
+  useSaving((input: AgreementInput & { version: number }) => call(agreementRoutes.update, { params: { id }, body: input }));
 
 export const useSetAgreementStatus = () =>
-  useSaving(({ id, active, version }: { id: string; active: boolean; version: number }) =>
-    apiJson<AgreementDetail>(`/api/agreements/${id}/status`, jsonBody('POST', { active, version })),
-  );
+  useSaving(({ id, active, version }: StatusChange) => call(agreementRoutes.setStatus, { params: { id }, body: { active, version } }));
 
 /** "Probar layout": the API reads the sample with the layout as it is in the form, before saving. */
-export async function testLayout(layout: Layout, file: File): Promise<LayoutTestResult> {
+export function testLayout(layout: Layout, file: File): Promise<LayoutTestResult> {
   const form = new FormData();
   form.append('layout', JSON.stringify(layout));
   form.append('file', file);
-  const response = await apiFetch('/api/agreements/layout-test', { method: 'POST', body: form });
-  return (await response.json()) as LayoutTestResult;
+  return call(agreementRoutes.layoutTest, { body: form });
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { RouteLoading } from '../../app/shell/route-loading';
+import { RouteLoading } from '../../components/route-loading';
 import { useCompanies } from '../../lib/catalogs';
 import { formatDateTime } from '../../lib/format';
 import { AgreementFormView } from './agreement-form';

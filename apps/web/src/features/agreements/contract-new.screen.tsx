@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useNavigate } from 'react-router';
-import { RouteLoading } from '../../app/shell/route-loading';
+import { RouteLoading } from '../../components/route-loading';
 import { useCompanies } from '../../lib/catalogs';
 import { AgreementFormView } from './agreement-form';
 import { emptyAgreement } from './agreement-form-model';

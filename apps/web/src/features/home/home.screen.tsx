@@ -5,8 +5,8 @@ import Grid from '@mui/material/Grid';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link } from 'react-router';
-import { useSession } from '../../app/auth/use-session';
-import { visibleNavigation } from '../../app/shell/navigation';
+import { useSession } from '../../lib/auth/use-session';
+import { visibleNavigation } from '../../lib/navigation';
 
 /** The landing page: a greeting and the areas this user may open, each with its first screen. */
 export default function HomeScreen() {

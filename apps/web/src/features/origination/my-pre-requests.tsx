@@ -2,13 +2,12 @@ import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useNavigate } from 'react-router';
 import type { PreRequest } from '@portal/contract';
 import { StatusChip } from '../../components/status-chip';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { formatDateTime, formatMoney } from '../../lib/format';
-import { useListState } from '../../lib/list-state';
-import { useMyPreRequests } from './origination.queries';
+import { useServerList } from '../../components/list-screen';
+import { myPreRequestsQuery } from './origination.queries';
 
 const columns: GridColDef<PreRequest>[] = [
   { field: 'folio', headerName: 'Folio', width: 120 },
@@ -29,26 +28,20 @@ const columns: GridColDef<PreRequest>[] = [
 
 /** The clerk's own pre-requests, newest first; a row opens its edit screen. */
 export function MyPreRequests() {
-  const navigate = useNavigate();
-  const { state, update, queryString } = useListState({ sort: '-createdAt', pageSize: 10 });
-  const list = useMyPreRequests(queryString);
+  const { grid } = useServerList(myPreRequestsQuery, { sort: '-createdAt', pageSize: 10 });
   return (
     <Paper sx={{ p: 3, mt: 3 }} component="section" aria-label="Mis pre-solicitudes">
       <Typography variant="h2" component="h2" sx={{ mb: 2 }}>
         Mis pre-solicitudes
       </Typography>
-      {list.isError ? (
-        <Alert severity="error">{list.error.message}</Alert>
+      {grid.error ? (
+        <Alert severity="error">{grid.error}</Alert>
       ) : (
         <ServerDataGrid<PreRequest>
+          {...grid}
           aria-label="Mis pre-solicitudes"
           columns={columns}
-          rows={list.data?.items ?? []}
-          total={list.data?.total ?? 0}
-          loading={list.isFetching}
-          state={state}
-          onChange={update}
-          onRowClick={(row) => void navigate(`/origination/pre-request-edit/${row.id}`)}
+          rowTo={(row) => `/origination/pre-request-edit/${row.id}`}
           emptyText="Todavía no tienes pre-solicitudes."
         />
       )}

@@ -1,19 +1,17 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type {
-  DocumentKind,
-  OriginationCatalog,
-  PreRequest,
-  PreRequestInput,
-  Request as LoanRequest,
-  RequestAction,
-  RequestInput,
-  RequestSummary,
-  disbursementResultSchema,
-  requestActionBodySchemas,
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  preRequestRoutes,
+  requestRoutes,
+  type DocumentKind,
+  type PreRequest,
+  type PreRequestInput,
+  type RequestAction,
+  type RequestInput,
+  type RequestSummary,
+  type RouteInput,
 } from '@portal/contract';
-import { apiJson, jsonBody } from '../../lib/api';
-import { uploadWithProgress } from '../../lib/upload';
+import type { ListQuery } from '../../components/list-screen';
+import { call, callList, upload } from '../../lib/api-client';
 
 const keys = {
   catalog: ['origination', 'catalog'] as const,
@@ -25,42 +23,38 @@ const keys = {
   request: (id: string) => ['requests', 'detail', id] as const,
 };
 
-export const useOriginationCatalog = () => useQuery({ queryKey: keys.catalog, queryFn: () => apiJson<OriginationCatalog>('/api/pre-requests/catalog') });
+export const useOriginationCatalog = () => useQuery({ queryKey: keys.catalog, queryFn: () => call(preRequestRoutes.catalog) });
 
-export const useMyPreRequests = (query: string) =>
-  useQuery({
-    queryKey: keys.list(query),
-    queryFn: () => apiJson<{ items: PreRequest[]; total: number }>(`/api/pre-requests?${query}`),
-    placeholderData: keepPreviousData,
-  });
+export const myPreRequestsQuery: ListQuery<PreRequest> = (query) => ({
+  queryKey: keys.list(query),
+  queryFn: () => callList(preRequestRoutes.list, query),
+});
 
 export const usePreRequest = (id: string) =>
-  useQuery({ queryKey: keys.detail(id), queryFn: () => apiJson<PreRequest>(`/api/pre-requests/${id}`), enabled: id !== '' });
+  useQuery({ queryKey: keys.detail(id), queryFn: () => call(preRequestRoutes.get, { params: { id } }), enabled: id !== '' });
 
 function useSaving<Args>(run: (args: Args) => Promise<PreRequest>) {
   const client = useQueryClient();
   return useMutation({ mutationFn: run, onSuccess: () => client.invalidateQueries({ queryKey: keys.preRequests }) });
 }
 
-export const useCreatePreRequest = () => useSaving((input: PreRequestInput) => apiJson<PreRequest>('/api/pre-requests', jsonBody('POST', input)));
+export const useCreatePreRequest = () => useSaving((input: PreRequestInput) => call(preRequestRoutes.create, { body: input }));
 
 export const useUpdatePreRequest = (id: string) =>
-  useSaving((input: PreRequestInput & { version: number }) => apiJson<PreRequest>(`/api/pre-requests/${id}`, jsonBody('PUT', input)));
+  useSaving((input: PreRequestInput & { version: number }) => call(preRequestRoutes.update, { params: { id }, body: input }));
 
-export const useSendPreRequest = (id: string) => useSaving((version: number) => apiJson<PreRequest>(`/api/pre-requests/${id}/send`, jsonBody('POST', { version })));
+export const useSendPreRequest = (id: string) => useSaving((version: number) => call(preRequestRoutes.send, { params: { id }, body: { version } }));
 
 /** The signed-in user's sent pre-requests: what "Convertir una pre-solicitud enviada" offers. */
-export const useSentPreRequests = () => useMyPreRequests('page=1&pageSize=100&sort=-createdAt&status=enviada');
+export const useSentPreRequests = () => useQuery(myPreRequestsQuery('page=1&pageSize=100&sort=-createdAt&status=enviada'));
 
-export const useRequestList = (query: string) =>
-  useQuery({
-    queryKey: keys.requestList(query),
-    queryFn: () => apiJson<{ items: RequestSummary[]; total: number }>(`/api/requests?${query}`),
-    placeholderData: keepPreviousData,
-  });
+export const requestListQuery: ListQuery<RequestSummary> = (query) => ({
+  queryKey: keys.requestList(query),
+  queryFn: () => callList(requestRoutes.list, query),
+});
 
 export const useRequest = (id: string) =>
-  useQuery({ queryKey: keys.request(id), queryFn: () => apiJson<LoanRequest>(`/api/requests/${id}`), enabled: id !== '' });
+  useQuery({ queryKey: keys.request(id), queryFn: () => call(requestRoutes.get, { params: { id } }), enabled: id !== '' });
 
 /** Every change of a request refreshes the Capturas list and the open detail; a new one also converts its pre-request. */
 function useRequestChange<Args, Result>(run: (args: Args) => Promise<Result>) {
@@ -73,30 +67,26 @@ function useRequestChange<Args, Result>(run: (args: Args) => Promise<Result>) {
 
 type Progress = (fraction: number) => void;
 
-/** The multipart `POST /api/requests`: the capture as `data` first, then the chosen documents. */
+/** The multipart create: the capture as `data` first, then the chosen documents. */
 export const useCreateRequest = () =>
-  useRequestChange(({ form, onProgress }: { form: FormData; onProgress: Progress }) => uploadWithProgress<LoanRequest>('/api/requests', form, { onProgress }));
+  useRequestChange(({ form, onProgress }: { form: FormData; onProgress: Progress }) => upload(requestRoutes.create, { body: form }, onProgress));
 
 export const useUpdateRequest = (id: string) =>
-  useRequestChange((input: RequestInput & { version: number }) => apiJson<LoanRequest>(`/api/requests/${id}`, jsonBody('PUT', input)));
+  useRequestChange((input: RequestInput & { version: number }) => call(requestRoutes.update, { params: { id }, body: input }));
 
 export const useUploadDocument = (id: string) =>
   useRequestChange(({ kind, file, onProgress }: { kind: DocumentKind; file: File; onProgress: Progress }) => {
     const form = new FormData();
     form.append('file', file, file.name);
-    return uploadWithProgress<LoanRequest>(`/api/requests/${id}/documents/${kind}`, form, { method: 'PUT', onProgress });
+    return upload(requestRoutes.putDocument, { params: { id, kind }, body: form }, onProgress);
   });
 
 type TransitionAction = Exclude<RequestAction, 'disburse'>;
 
 export const useRequestTransition = (id: string) =>
-  useRequestChange(({ action, body }: { action: TransitionAction; body: z.input<(typeof requestActionBodySchemas)[TransitionAction]> }) =>
-    apiJson<LoanRequest>(`/api/requests/${id}/${action}`, jsonBody('POST', body)),
+  useRequestChange(({ action, body }: { action: TransitionAction; body: RouteInput<(typeof requestRoutes)[TransitionAction]>['body'] }) =>
+    call(requestRoutes[action] as (typeof requestRoutes)['submit'], { params: { id }, body }),
   );
-
-type DisbursementResult = z.infer<typeof disbursementResultSchema>;
 
 export const useDisburseRequest = (id: string) =>
-  useRequestChange((body: z.input<(typeof requestActionBodySchemas)['disburse']>) =>
-    apiJson<DisbursementResult>(`/api/requests/${id}/disburse`, jsonBody('POST', body)),
-  );
+  useRequestChange((body: RouteInput<typeof requestRoutes.disburse>['body']) => call(requestRoutes.disburse, { params: { id }, body }));

@@ -4,13 +4,13 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link, useLocation, useParams } from 'react-router';
-import { hasPermission } from '../../app/auth/session';
-import { useSession } from '../../app/auth/use-session';
-import { RouteLoading } from '../../app/shell/route-loading';
-import { useConfirm } from '../../app/shell/confirm-dialog';
+import { hasPermission } from '../../lib/auth/session';
+import { useSession } from '../../lib/auth/use-session';
+import { RouteLoading } from '../../components/route-loading';
+import { useConfirm } from '../../components/confirm-dialog';
 import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
 import { StatusChip } from '../../components/status-chip';
-import { PreRequestForm } from './pre-request-form';
+import { PreRequestForm, preRequestValues } from './pre-request-form';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 export default function PreRequestEditScreen() {
@@ -82,20 +82,7 @@ export default function PreRequestEditScreen() {
         key={current.version}
         catalog={catalog.data}
         readOnly={!draft}
-        defaultValues={{
-          curp: current.curp,
-          rfc: current.rfc,
-          firstNames: current.firstNames,
-          lastName1: current.lastName1,
-          lastName2: current.lastName2,
-          agreementId: current.agreementId,
-          productId: current.productId,
-          employeeNumber: current.employeeNumber,
-          netSalary: current.netSalary,
-          otherDeductions: current.otherDeductions,
-          amount: current.amount,
-          term: current.term,
-        }}
+        defaultValues={preRequestValues(current)}
         submitLabel="Guardar cambios"
         onSubmit={async (values) => {
           setNotice(null);

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetSessionCache, saveSession } from '../../app/auth/session';
+import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import { catalog, sentPreRequest } from './origination.test-data';

@@ -1,20 +1,15 @@
-import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch } from 'react-hook-form';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
-import { preRequestInputSchema, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
+import { preRequestInputSchema, type OriginationCatalog, type PreRequest, type PreRequestInput, type Request as LoanRequest } from '@portal/contract';
 import type { z } from 'zod';
-import { ErrorSummary, useFocusFirstInvalid } from '../../components/form-feedback';
-import { SelectFormField, TextFormField, placeSaveError } from '../../components/form-fields';
-import { useUnsavedChanges } from '../../components/unsaved-changes';
+import { SelectFormField, TextFormField } from '../../components/form-fields';
+import { formValues, useSchemaForm } from '../../components/schema-form';
 import { Section } from '../../components/section';
 import { formatMoney } from '../../lib/format';
 import { LiveVerdict, chosenLoan } from './live-verdict';
 
 type Output = z.output<typeof preRequestInputSchema>;
-const FIELDS = ['curp', 'rfc', 'firstNames', 'lastName1', 'lastName2', 'agreementId', 'productId', 'employeeNumber', 'netSalary', 'otherDeductions', 'amount', 'term'] as const;
-
 export const EMPTY_PRE_REQUEST: PreRequestInput = {
   curp: '',
   rfc: '',
@@ -30,6 +25,12 @@ export const EMPTY_PRE_REQUEST: PreRequestInput = {
   term: 0,
 };
 
+/**
+ * A pre-request's client and loan fields, as the form takes them: to edit it, or to fill a request that converts
+ * it. (The API reads a stored request back into its input on its own side, in origination/requests.service.ts.)
+ */
+export const preRequestValues = (source: PreRequest | LoanRequest): PreRequestInput => formValues(EMPTY_PRE_REQUEST, source);
+
 export function PreRequestForm(props: {
   catalog: OriginationCatalog;
   defaultValues: PreRequestInput;
@@ -37,28 +38,17 @@ export function PreRequestForm(props: {
   submitLabel: string;
   onSubmit: (values: Output) => Promise<unknown>;
 }) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<PreRequestInput, unknown, Output>({ resolver: zodResolver(preRequestInputSchema), defaultValues: props.defaultValues, mode: 'onTouched', shouldFocusError: false });
-  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
-  const guard = useUnsavedChanges(form.formState.isDirty && !props.readOnly);
+  const { form, formProps, dialog, summary } = useSchemaForm(preRequestInputSchema, {
+    defaultValues: props.defaultValues,
+    onSubmit: props.onSubmit,
+    readOnly: props.readOnly,
+  });
   const values = useWatch({ control: form.control }) as PreRequestInput;
   const { agreement, product, options } = chosenLoan(props.catalog, values.agreementId, values.productId);
 
-  const submit = form.handleSubmit(async (parsed) => {
-    setFailure(null);
-    guard.allowLeaving();
-    try {
-      await props.onSubmit(parsed);
-    } catch (error) {
-      guard.keepGuarding();
-      setFailure(placeSaveError(error, FIELDS, form.setError));
-      focusFirstInvalid();
-    }
-  }, focusFirstInvalid);
-
   return (
-    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
-      {guard.dialog}
+    <form {...formProps}>
+      {dialog}
       <fieldset disabled={props.readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
         <Section title="Cliente">
           <Grid container spacing={2}>
@@ -131,7 +121,7 @@ export function PreRequestForm(props: {
         <Section title="Dictamen">
           <LiveVerdict values={values} catalog={props.catalog} />
         </Section>
-        {!props.readOnly && <ErrorSummary errors={form.formState.errors} submitCount={form.formState.submitCount} failure={failure} />}
+        {!props.readOnly && summary}
         {!props.readOnly && (
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             {form.formState.isSubmitting ? 'Guardando…' : props.submitLabel}

@@ -1,7 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { useNavigate } from 'react-router';
-import { RouteLoading } from '../../app/shell/route-loading';
+import { RouteLoading } from '../../components/route-loading';
 import { MyPreRequests } from './my-pre-requests';
 import { useCreatePreRequest, useOriginationCatalog } from './origination.queries';
 import { EMPTY_PRE_REQUEST, PreRequestForm } from './pre-request-form';

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Request as LoanRequest } from '@portal/contract';
-import { resetSessionCache, saveSession } from '../../app/auth/session';
+import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import { sampleRequest } from './origination.test-data';

@@ -8,8 +8,9 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { DOCUMENT_KINDS, DOCUMENT_LABELS, type DocumentKind, type Request as LoanRequest, type RequestStatus } from '@portal/contract';
+import { DOCUMENT_KINDS, DOCUMENT_LABELS, requestRoutes, type DocumentKind, type Request as LoanRequest, type RequestStatus } from '@portal/contract';
 import { FilePreviewDialog } from '../../components/file-preview-dialog';
+import { routeUrl } from '../../lib/api-client';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { DOCUMENT_ACCEPT, documentProblem } from './documents';
 import { useUploadDocument } from './origination.queries';
@@ -101,7 +102,7 @@ export function RequestDocuments({ request }: { request: LoanRequest }) {
           })}
         </TableBody>
       </Table>
-      {viewing && <FilePreviewDialog path={`/api/requests/${request.id}/documents/${viewing}`} title={DOCUMENT_LABELS[viewing]} onClose={() => setViewing(null)} />}
+      {viewing && <FilePreviewDialog path={routeUrl(requestRoutes.getDocument, { id: request.id, kind: viewing })} title={DOCUMENT_LABELS[viewing]} onClose={() => setViewing(null)} />}
     </>
   );
 }

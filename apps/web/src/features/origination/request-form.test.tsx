@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api';
-import { resetSessionCache, saveSession } from '../../app/auth/session';
+import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import { VALID_CLABE, WRONG_CHECK_DIGIT_CLABE, catalog, sentPreRequest } from './origination.test-data';

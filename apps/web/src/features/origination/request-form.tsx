@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useController, useForm, useWatch, type Control } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useController, useWatch, type Control } from 'react-hook-form';
 import { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -23,14 +22,13 @@ import {
   type PreRequest,
   type Request as LoanRequest,
 } from '@portal/contract';
-import { ErrorSummary, useFocusFirstInvalid } from '../../components/form-feedback';
-import { SelectFormField, TextFormField, placeSaveError } from '../../components/form-fields';
-import { useUnsavedChanges } from '../../components/unsaved-changes';
+import { SelectFormField, TextFormField } from '../../components/form-fields';
+import { formValues, useSchemaForm } from '../../components/schema-form';
 import { Section } from '../../components/section';
 import { formatBytes, formatDate, formatMoney, todayInMexico } from '../../lib/format';
 import { DOCUMENT_ACCEPT, documentProblem } from './documents';
 import { LiveVerdict, chosenLoan } from './live-verdict';
-import { EMPTY_PRE_REQUEST } from './pre-request-form';
+import { EMPTY_PRE_REQUEST, preRequestValues } from './pre-request-form';
 
 // A picked file is checked (type, size) as it is chosen and refused there, so the form only ever holds acceptable ones.
 const documentField = z.instanceof(File).nullable();
@@ -58,15 +56,9 @@ type RequestFormOutput = z.output<typeof requestFormSchema>;
 type RequestFormData = Omit<RequestFormOutput, 'documents'>;
 type DocumentFiles = RequestFormOutput['documents'];
 
-const FIELDS = [
-  'curp', 'rfc', 'firstNames', 'lastName1', 'lastName2', 'agreementId', 'productId', 'employeeNumber', 'netSalary', 'otherDeductions', 'amount', 'term',
-  'street', 'exteriorNumber', 'interiorNumber', 'neighborhood', 'municipality', 'state', 'postalCode', 'phone', 'email', 'clabe',
-  'references.0.name', 'references.0.relationship', 'references.0.phone', 'references.1.name', 'references.1.relationship', 'references.1.phone',
-  'documents.ine', 'documents.comprobante', 'documents.recibo',
-] as const;
-
 const EMPTY_REFERENCE = { name: '', relationship: '', phone: '' };
 
+/** The form's one list of fields, with their empty values: what the API's field errors are matched against. */
 export const EMPTY_REQUEST: RequestFormInput = {
   ...EMPTY_PRE_REQUEST,
   street: '',
@@ -83,27 +75,13 @@ export const EMPTY_REQUEST: RequestFormInput = {
   documents: { ine: null, comprobante: null, recibo: null },
 };
 
-/** The client and loan fields: what a sent pre-request fills in when it is converted. */
-function clientAndLoan(source: PreRequest | LoanRequest) {
-  const { curp, rfc, firstNames, lastName1, lastName2, agreementId, productId, employeeNumber, netSalary, otherDeductions, amount, term } = source;
-  return { curp, rfc, firstNames, lastName1, lastName2, agreementId, productId, employeeNumber, netSalary, otherDeductions, amount, term };
-}
+/** The fields a request stores as they are (references and documents have their own shape). */
+const { references: _references, documents: _documents, ...EMPTY_STORED } = EMPTY_REQUEST;
 
 /** A saved request back in the form, to edit it while it is capturada. */
 export function fromRequest(request: LoanRequest): RequestFormInput {
-  const { street, exteriorNumber, interiorNumber, neighborhood, municipality, state, postalCode, phone, email, clabe } = request;
   return {
-    ...clientAndLoan(request),
-    street,
-    exteriorNumber,
-    interiorNumber,
-    neighborhood,
-    municipality,
-    state,
-    postalCode,
-    phone,
-    email,
-    clabe,
+    ...formValues(EMPTY_STORED, request),
     references: [request.references[0] ?? EMPTY_REFERENCE, request.references[1] ?? EMPTY_REFERENCE],
     documents: { ine: null, comprobante: null, recibo: null },
   };
@@ -183,16 +161,18 @@ export function RequestForm(props: {
   submitLabel: string;
   onSubmit: (input: RequestFormData, documents: DocumentFiles, onProgress: (fraction: number) => void) => Promise<unknown>;
 }) {
-  const [failure, setFailure] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const form = useForm<RequestFormInput, unknown, RequestFormOutput>({
-    resolver: zodResolver(requestFormSchema),
+  const { form, formProps, dialog, summary } = useSchemaForm(requestFormSchema, {
     defaultValues: props.defaultValues,
-    mode: 'onTouched',
-    shouldFocusError: false,
+    onSubmit: async ({ documents, ...input }) => {
+      setProgress(props.withDocuments ? 0 : null);
+      try {
+        await props.onSubmit(input, documents, setProgress);
+      } finally {
+        setProgress(null);
+      }
+    },
   });
-  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
-  const guard = useUnsavedChanges(form.formState.isDirty);
   const { control, reset, getValues, setValue, setError } = form;
   const values = useWatch({ control }) as RequestFormInput;
   const { product, options } = chosenLoan(props.catalog, values.agreementId, values.productId);
@@ -201,7 +181,7 @@ export function RequestForm(props: {
 
   const { prefill } = props;
   useEffect(() => {
-    if (prefill) reset({ ...getValues(), ...clientAndLoan(prefill) });
+    if (prefill) reset({ ...getValues(), ...preRequestValues(prefill) });
   }, [prefill, reset, getValues]);
 
   /** A file of another type or over the size limit is refused with its reason; the previous choice stays. */
@@ -211,24 +191,9 @@ export function RequestForm(props: {
     else setValue(`documents.${kind}`, file, { shouldValidate: true, shouldDirty: true });
   };
 
-  const submit = form.handleSubmit(async ({ documents, ...input }) => {
-    setFailure(null);
-    setProgress(props.withDocuments ? 0 : null);
-    guard.allowLeaving();
-    try {
-      await props.onSubmit(input, documents, setProgress);
-    } catch (error) {
-      guard.keepGuarding();
-      setFailure(placeSaveError(error, FIELDS, form.setError));
-      focusFirstInvalid();
-    } finally {
-      setProgress(null);
-    }
-  }, focusFirstInvalid);
-
   return (
-    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
-      {guard.dialog}
+    <form {...formProps}>
+      {dialog}
       <Section title="Cliente">
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 4 }}>
@@ -352,7 +317,7 @@ export function RequestForm(props: {
         </Section>
       )}
       {/* Next to the button: a long form's refusal (e.g. the eligibility verdict's 409) is read where the clerk clicked. */}
-      <ErrorSummary errors={form.formState.errors} submitCount={form.formState.submitCount} failure={failure} />
+      {summary}
       {progress !== null && (
         <Box sx={{ mb: 2 }}>
           <LinearProgress variant="determinate" value={Math.round(progress * 100)} aria-label="Progreso de la carga" />

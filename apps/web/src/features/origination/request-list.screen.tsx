@@ -1,19 +1,12 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import NoteAddOutlined from '@mui/icons-material/NoteAddOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { REQUEST_STATUSES, type RequestSummary } from '@portal/contract';
-import { hasPermission } from '../../app/auth/session';
-import { useSession } from '../../app/auth/use-session';
-import { DateFilter, FilterBar, SelectFilter, TextFilter } from '../../components/filter-bar';
-import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
-import { ServerDataGrid } from '../../components/server-data-grid';
+import { ListScreen } from '../../components/list-screen';
+import type { Notice } from '../../components/notice-snackbar';
 import { formatDateTime, formatMoney, todayInMexico } from '../../lib/format';
-import { useListState } from '../../lib/list-state';
-import { useOriginationCatalog, useRequestList } from './origination.queries';
+import { requestListQuery, useOriginationCatalog } from './origination.queries';
 import { RequestDetailDrawer } from './request-detail';
 import { RequestStatusChip } from './request-status';
 
@@ -36,17 +29,13 @@ const columns: GridColDef<RequestSummary>[] = [
 
 /** Capturas: every request, filtered and paged by the API; a row opens its detail panel (`?id=`). */
 export default function RequestListScreen() {
-  const session = useSession();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
-  const { state, update, queryString } = useListState({ sort: '-createdAt' }, ['id']);
-  const list = useRequestList(queryString);
   const catalog = useOriginationCatalog();
-  const [message, setMessage] = useState<Notice | null>(() => {
+  const [notice, setNotice] = useState<Notice | null>(() => {
     const text = (location.state as { notice?: string } | null)?.notice;
     return text ? { kind: 'success', text } : null;
   });
-  const filter = (key: string) => (value: string) => update({ filters: { ...state.filters, [key]: value } });
 
   const openDetail = (id: string | null) =>
     setParams((current) => {
@@ -57,50 +46,36 @@ export default function RequestListScreen() {
     });
 
   return (
-    <Paper sx={{ p: { xs: 2, md: 3 } }}>
-      <Typography variant="h1" component="h1" gutterBottom>
-        Capturas
-      </Typography>
-      <FilterBar
-        search={state.q}
-        onSearch={(q) => update({ q })}
-        searchLabel="Buscar por folio, cliente o CURP"
-        actions={
-          hasPermission(session, '/origination/request-new') && (
-            <Button variant="contained" startIcon={<NoteAddOutlined />} component={Link} to="/origination/request-new">
-              Nueva solicitud
-            </Button>
-          )
-        }
-      >
-        <SelectFilter label="Estado" value={state.filters.status ?? ''} options={REQUEST_STATUSES.map((status) => ({ value: status, label: status }))} onChange={filter('status')} />
-        <SelectFilter
-          label="Convenio"
-          value={state.filters.agreementId ?? ''}
-          options={(catalog.data?.agreements ?? []).map((agreement) => ({ value: agreement.id, label: `${agreement.code} · ${agreement.name}` }))}
-          onChange={filter('agreementId')}
-        />
-        <DateFilter label="Desde" value={state.filters.from ?? ''} onChange={filter('from')} />
-        <DateFilter label="Hasta" value={state.filters.to ?? ''} onChange={filter('to')} />
-        <TextFilter label="Capturó" value={state.filters.capturer ?? ''} onChange={filter('capturer')} />
-      </FilterBar>
-      <ServerDataGrid<RequestSummary>
-        aria-label="Capturas"
-        columns={columns}
-        rows={list.data?.items ?? []}
-        total={list.data?.total ?? 0}
-        loading={list.isFetching}
-        error={list.isError ? list.error.message : null}
-        state={state}
-        onChange={update}
-        onRowClick={(row) => openDetail(row.id)}
-        emptyText="No hay solicitudes con estos filtros."
-        storageKey="requests"
-        defaultHidden={['curp', 'agreement', 'product']}
-        hiddenOnPhone={['clientName', 'installment', 'term', 'documents', 'createdBy', 'createdAt']}
-      />
+    <ListScreen<RequestSummary>
+      title="Capturas"
+      aria-label="Capturas"
+      query={requestListQuery}
+      defaults={{ sort: '-createdAt' }}
+      kept={['id']}
+      searchLabel="Buscar por folio, cliente o CURP"
+      filters={[
+        { kind: 'select', key: 'status', label: 'Estado', options: REQUEST_STATUSES.map((status) => ({ value: status, label: status })) },
+        {
+          kind: 'select',
+          key: 'agreementId',
+          label: 'Convenio',
+          options: (catalog.data?.agreements ?? []).map((agreement) => ({ value: agreement.id, label: `${agreement.code} · ${agreement.name}` })),
+        },
+        { kind: 'date', key: 'from', label: 'Desde' },
+        { kind: 'date', key: 'to', label: 'Hasta' },
+        { kind: 'text', key: 'capturer', label: 'Capturó' },
+      ]}
+      create={{ to: '/origination/request-new', label: 'Nueva solicitud', icon: <NoteAddOutlined /> }}
+      columns={columns}
+      onRowClick={(row) => openDetail(row.id)}
+      emptyText="No hay solicitudes con estos filtros."
+      storageKey="requests"
+      defaultHidden={['curp', 'agreement', 'product']}
+      hiddenOnPhone={['clientName', 'installment', 'term', 'documents', 'createdBy', 'createdAt']}
+      notice={notice}
+      onNotice={setNotice}
+    >
       <RequestDetailDrawer id={params.get('id') ?? ''} today={catalog.data?.today ?? todayInMexico()} onClose={() => openDetail(null)} />
-      <NoticeSnackbar notice={message} onClose={() => setMessage(null)} />
-    </Paper>
+    </ListScreen>
   );
 }

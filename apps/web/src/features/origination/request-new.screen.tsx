@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DOCUMENT_KINDS, type OriginationCatalog, type PreRequest } from '@portal/contract';
-import { RouteLoading } from '../../app/shell/route-loading';
+import { RouteLoading } from '../../components/route-loading';
 import { formatMoney } from '../../lib/format';
 import { useCreateRequest, useOriginationCatalog, usePreRequest, useRequest, useSentPreRequests, useUpdateRequest } from './origination.queries';
 import { EMPTY_REQUEST, RequestForm, fromRequest } from './request-form';

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { FORGOT_PASSWORD_PATH, HOME_PATH } from '@portal/contract';
-import { prepareAuth, readyUserManager, signIn, takeNotice } from '../../app/auth/auth-service';
-import { SignInError, type SignInFailure } from '../../app/auth/sign-in';
-import { useSession } from '../../app/auth/use-session';
+import { prepareAuth, readyUserManager, signIn, takeNotice } from '../../lib/auth/auth-service';
+import { SignInError, type SignInFailure } from '../../lib/auth/sign-in';
+import { useSession } from '../../lib/auth/use-session';
 import { SessionAlert, SessionCard } from './session-card';
 
 /** Only same-site paths: `?redirect=https://elsewhere` must not send a signed-in user away. */

@@ -9,8 +9,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
-import type { AccessLink } from '@portal/contract';
-import { apiJson, jsonBody } from '../../lib/api';
+import { userRoutes } from '@portal/contract';
+import { call } from '../../lib/api-client';
 import { loadAuthConfig } from '../../lib/auth-config';
 import { formatDateTime } from '../../lib/format';
 
@@ -22,7 +22,7 @@ export function ResendAccess({ userId, email }: { userId: string; email: string 
   const config = useQuery({ queryKey: ['auth-config'], queryFn: loadAuthConfig, staleTime: Infinity });
   const client = useQueryClient();
   const issue = useMutation({
-    mutationFn: () => apiJson<AccessLink>(`/api/users/${userId}/access-link`, jsonBody('POST')),
+    mutationFn: () => call(userRoutes.accessLink, { params: { id: userId } }),
     // The user's history now shows the link was issued.
     onSuccess: () => client.invalidateQueries({ queryKey: ['users', 'detail', userId] }),
   });

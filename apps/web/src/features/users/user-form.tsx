@@ -1,17 +1,12 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import { userInputSchema, type Company, type Profile, type UserInput } from '@portal/contract';
 import type { z } from 'zod';
-import { ErrorSummary, useFocusFirstInvalid } from '../../components/form-feedback';
-import { SelectFormField, SwitchFormField, TextFormField, placeSaveError } from '../../components/form-fields';
-import { useUnsavedChanges } from '../../components/unsaved-changes';
+import { SelectFormField, SwitchFormField, TextFormField } from '../../components/form-fields';
+import { useSchemaForm } from '../../components/schema-form';
 
 type Output = z.output<typeof userInputSchema>;
-const FIELDS = ['email', 'name', 'profileId', 'companyId', 'active'] as const;
 
 export const EMPTY_USER: UserInput = { email: '', name: '', profileId: '', companyId: '', active: true };
 
@@ -27,26 +22,11 @@ export function UserForm(props: {
   onSubmit: (values: Output) => Promise<unknown>;
   onCancel?: () => void;
 }) {
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<UserInput, unknown, Output>({ resolver: zodResolver(userInputSchema), defaultValues: props.defaultValues, mode: 'onTouched', shouldFocusError: false });
-  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
-  const guard = useUnsavedChanges(form.formState.isDirty);
-
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    guard.allowLeaving();
-    try {
-      await props.onSubmit(values);
-    } catch (error) {
-      guard.keepGuarding();
-      setFailure(placeSaveError(error, FIELDS, form.setError));
-      focusFirstInvalid();
-    }
-  }, focusFirstInvalid);
+  const { form, formProps, dialog, summary } = useSchemaForm(userInputSchema, { defaultValues: props.defaultValues, onSubmit: props.onSubmit });
 
   return (
-    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
-      {guard.dialog}
+    <form {...formProps}>
+      {dialog}
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>
           <TextFormField control={form.control} name="email" label="Correo electrónico" type="email" autoComplete="off" required />
@@ -69,9 +49,7 @@ export function UserForm(props: {
           <SwitchFormField control={form.control} name="active" label="Activo" />
         </Grid>
       </Grid>
-      <Stack sx={{ mt: 3 }}>
-        <ErrorSummary errors={form.formState.errors} submitCount={form.formState.submitCount} failure={failure} />
-      </Stack>
+      <Stack sx={{ mt: 3 }}>{summary}</Stack>
       <Stack direction="row" spacing={2}>
         <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
           {form.formState.isSubmitting ? 'Guardando…' : props.submitLabel}

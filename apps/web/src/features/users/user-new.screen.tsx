@@ -2,7 +2,7 @@ import Alert from '@mui/material/Alert';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useNavigate } from 'react-router';
-import { RouteLoading } from '../../app/shell/route-loading';
+import { RouteLoading } from '../../components/route-loading';
 import { EMPTY_USER, UserForm } from './user-form';
 import { useCreateUser, useProfiles } from './users.queries';
 import { useCompanies } from '../../lib/catalogs';

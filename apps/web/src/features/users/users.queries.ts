@@ -1,6 +1,8 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Profile, ProfileInput, UserDetail, UserInput, UserListItem } from '@portal/contract';
-import { apiJson, jsonBody } from '../../lib/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { profileRoutes, userRoutes, type ProfileInput, type UserInput, type UserListItem } from '@portal/contract';
+import type { ListQuery } from '../../components/list-screen';
+import type { StatusChange } from '../../components/status-columns';
+import { call, callList } from '../../lib/api-client';
 
 export const usersKeys = {
   all: ['users'] as const,
@@ -9,20 +11,17 @@ export const usersKeys = {
   profiles: ['profiles'] as const,
 };
 
-export function useUserList(query: string) {
-  return useQuery({
-    queryKey: usersKeys.list(query),
-    queryFn: () => apiJson<{ items: UserListItem[]; total: number }>(`/api/users?${query}`),
-    placeholderData: keepPreviousData,
-  });
-}
+export const userListQuery: ListQuery<UserListItem> = (query) => ({
+  queryKey: usersKeys.list(query),
+  queryFn: () => callList(userRoutes.list, query),
+});
 
 export function useUser(id: string) {
-  return useQuery({ queryKey: usersKeys.detail(id), queryFn: () => apiJson<UserDetail>(`/api/users/${id}`) });
+  return useQuery({ queryKey: usersKeys.detail(id), queryFn: () => call(userRoutes.get, { params: { id } }) });
 }
 
 export function useProfiles() {
-  return useQuery({ queryKey: usersKeys.profiles, queryFn: () => apiJson<{ items: Profile[] }>('/api/profiles').then((body) => body.items) });
+  return useQuery({ queryKey: usersKeys.profiles, queryFn: () => call(profileRoutes.list).then((body) => body.items) });
 }
 
 function useInvalidating<Args, Result>(run: (args: Args) => Promise<Result>, keys: readonly (readonly string[])[]) {
@@ -33,23 +32,19 @@ function useInvalidating<Args, Result>(run: (args: Args) => Promise<Result>, key
   });
 }
 
-export const useCreateUser = () =>
-  useInvalidating((input: UserInput) => apiJson<UserDetail>('/api/users', jsonBody('POST', input)), [usersKeys.all, usersKeys.profiles]);
+export const useCreateUser = () => useInvalidating((input: UserInput) => call(userRoutes.create, { body: input }), [usersKeys.all, usersKeys.profiles]);
 
 export const useUpdateUser = (id: string) =>
-  useInvalidating((input: UserInput & { version: number }) => apiJson<UserDetail>(`/api/users/${id}`, jsonBody('PUT', input)), [usersKeys.all, usersKeys.profiles]);
+  useInvalidating((input: UserInput & { version: number }) => call(userRoutes.update, { params: { id }, body: input }), [usersKeys.all, usersKeys.profiles]);
 
 export const useSetUserStatus = () =>
-  useInvalidating(
-    ({ id, active, version }: { id: string; active: boolean; version: number }) => apiJson<UserDetail>(`/api/users/${id}/status`, jsonBody('POST', { active, version })),
-    [usersKeys.all],
-  );
+  useInvalidating(({ id, active, version }: StatusChange) => call(userRoutes.setStatus, { params: { id }, body: { active, version } }), [usersKeys.all]);
 
 export const useSaveProfile = () =>
   useInvalidating(
-    ({ id, ...input }: ProfileInput & { id?: string; version?: number }) =>
-      apiJson<Profile>(id ? `/api/profiles/${id}` : '/api/profiles', jsonBody(id ? 'PUT' : 'POST', input)),
+    ({ id, version, ...input }: ProfileInput & { id?: string; version?: number }) =>
+      id && version !== undefined ? call(profileRoutes.update, { params: { id }, body: { ...input, version } }) : call(profileRoutes.create, { body: input }),
     [usersKeys.profiles, usersKeys.all],
   );
 
-export const useDeleteProfile = () => useInvalidating((id: string) => apiJson<void>(`/api/profiles/${id}`, jsonBody('DELETE')), [usersKeys.profiles]);
+export const useDeleteProfile = () => useInvalidating((id: string) => call(profileRoutes.remove, { params: { id } }), [usersKeys.profiles]);

@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { useParams } from 'react-router';
 import { FREQUENCY_LABELS } from '@portal/contract';
 import { daysBetween } from '@portal/lending';
-import { RouteLoading } from '../../app/shell/route-loading';
+import { RouteLoading } from '../../components/route-loading';
 import { DetailList } from '../../components/detail-list';
 import { ScheduleTable } from '../../components/schedule-table';
 import { Section } from '../../components/section';

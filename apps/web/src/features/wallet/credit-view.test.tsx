@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Credit } from '@portal/contract';
-import { resetSessionCache, saveSession } from '../../app/auth/session';
+import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import CreditViewScreen from './credit-view.screen';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Credit } from '@portal/contract';
-import { apiJson } from '../../lib/api';
+import { creditRoutes } from '@portal/contract';
+import { call } from '../../lib/api-client';
 
-export const useCredit = (id: string) => useQuery({ queryKey: ['credits', 'detail', id], queryFn: () => apiJson<Credit>(`/api/credits/${id}`) });
+export const useCredit = (id: string) => useQuery({ queryKey: ['credits', 'detail', id], queryFn: () => call(creditRoutes.get, { params: { id } }) });

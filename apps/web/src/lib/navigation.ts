@@ -1,5 +1,5 @@
 import { NAV_GROUPS, type NavGroup } from '@portal/contract';
-import type { Session } from '../auth/session';
+import type { Session } from './auth/session';
 
 /**
  * The sidebar a user sees (seed section 6): a flagged item shows only with its path in the permission list, an

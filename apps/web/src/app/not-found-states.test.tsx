@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetSessionCache, saveSession } from '../app/auth/session';
+import { resetSessionCache, saveSession } from '../lib/auth/session';
 import PreRequestEditScreen from '../features/origination/pre-request-edit.screen';
 import RequestListScreen from '../features/origination/request-list.screen';
 import { catalog } from '../features/origination/origination.test-data';

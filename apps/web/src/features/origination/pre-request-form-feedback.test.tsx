@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetSessionCache, saveSession } from '../app/auth/session';
-import { catalog } from '../features/origination/origination.test-data';
-import PreRequestNewScreen from '../features/origination/pre-request-new.screen';
-import { sampleSession } from '../test-support';
-import { renderScreen, stubApi } from '../test-render';
+import { resetSessionCache, saveSession } from '../../lib/auth/session';
+import { catalog } from './origination.test-data';
+import PreRequestNewScreen from './pre-request-new.screen';
+import { sampleSession } from '../../test-support';
+import { renderScreen, stubApi } from '../../test-render';
 
 const user = userEvent.setup();
 const PATH = '/origination/pre-request-new';

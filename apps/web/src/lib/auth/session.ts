@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { permissionSchema, type Permission } from '@portal/contract';
+import { permissionSchema, type Permission, type PermissionPath } from '@portal/contract';
 
 /** The stored session (seed section 9): user, token and permissions under one localStorage key. */
 export const SESSION_KEY = 'portfolio-admin';
@@ -84,7 +84,7 @@ export function followOtherTabs(): () => void {
   return () => window.removeEventListener('storage', onStorage);
 }
 
-export function hasPermission(session: Session | null, path: string): boolean {
+export function hasPermission(session: Session | null, path: PermissionPath): boolean {
   return !!session?.permissions.some((permission: Permission) => permission.path === path);
 }
 

@@ -1,5 +1,5 @@
 import type { UserManager } from 'oidc-client-ts';
-import { loadAuthConfig } from '../../lib/auth-config';
+import { loadAuthConfig } from '../auth-config';
 import { createUserManager } from './oidc';
 import { clearSession, getSession, saveSession, type Session } from './session';
 import { SignInError, buildSession, classifyPopupError } from './sign-in';
