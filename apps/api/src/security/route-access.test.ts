@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_ROUTES } from '@portal/contract';
 import { ENGINES, createTestApp, signToken, type TestContext } from '../test/test-app';
 
 /**
@@ -59,6 +60,15 @@ describe.each(ENGINES.slice(0, 1))('access by matched route (%s)', (engine) => {
   it('declares an access rule on every route the server registered, not only under /api', () => {
     const undeclared = ctx.app.registeredRoutes.filter((route) => route.access === undefined).map((route) => `${route.method} ${route.url}`);
     expect(undeclared).toEqual([]);
+  });
+
+  it('registers exactly the routes of the contract route table under /api, each with its declared access', () => {
+    const registered = ctx.app.registeredRoutes
+      .filter((route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/docs'))
+      .map((route) => `${route.method} ${route.url} ${JSON.stringify(route.access)}`)
+      .sort();
+    const declared = ALL_ROUTES.map((route) => `${route.method} /api${route.path} ${JSON.stringify(route.access)}`).sort();
+    expect(registered).toEqual(declared);
   });
 
   it('refuses every protected route, however it is spelled, without a valid token or the permission', async () => {

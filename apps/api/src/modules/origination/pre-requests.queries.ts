@@ -1,31 +1,18 @@
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
-import { PRE_REQUEST_VALID_DAYS, type OriginationCatalog, type PreRequest, type PreRequestStatus } from '@portal/contract';
+import type { OriginationCatalog, PreRequest, PreRequestStatus } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { clients, preRequests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { listOrder, pagedList } from '../../http/pagination';
+import { listOrder, pagedList, type SortMap } from '../../http/pagination';
 import { toProduct } from '../agreements/products';
 import { preRequestFolio } from '../shared/folios';
 
-/**
- * A sent pre-request not converted within PRE_REQUEST_VALID_DAYS is vencida (the quote's salary and terms are stale by
- * then). Reads compute it here, in SQL, without writing; a write that depends on it stores it first
- * (expirePreRequests in the service), bumping the version, so what a reader saw is what the write then finds.
- */
-export const lapseCutoff = (now: Date) => new Date(now.getTime() - PRE_REQUEST_VALID_DAYS * 86_400_000);
-const lapsed = (now: Date) => sql`(${preRequests.status} = 'enviada' and ${preRequests.sentAt} < ${lapseCutoff(now).toISOString()}::timestamptz)`;
-export const statusAt = (now: Date) => sql<PreRequestStatus>`(case when ${lapsed(now)} then 'vencida' else ${preRequests.status} end)`;
-const versionAt = (now: Date) => sql<number>`(${preRequests.version} + case when ${lapsed(now)} then 1 else 0 end)`;
-
-/** Still open for conversion at `now`: sent and not lapsed. */
-export const openAt = (now: Date) => sql`(${preRequests.status} = 'enviada' and not ${lapsed(now)})`;
-
-function select(db: Db, now: Date) {
+function select(db: Db) {
   return db
-    .select({ request: preRequests, status: statusAt(now), version: versionAt(now), client: clients, agreement: agreements.name, product: agreementProducts.name, createdBy: users.email })
+    .select({ request: preRequests, client: clients, agreement: agreements.name, product: agreementProducts.name, createdBy: users.email })
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
     .innerJoin(agreements, eq(agreements.id, preRequests.agreementId))
@@ -33,13 +20,15 @@ function select(db: Db, now: Date) {
     .leftJoin(users, eq(users.id, preRequests.createdBy));
 }
 
+const SORT: SortMap = { folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status: preRequests.status };
+
 type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
 
-function toPreRequest({ request, status, version, client, agreement, product, createdBy }: Row): PreRequest {
+function toPreRequest({ request, client, agreement, product, createdBy }: Row): PreRequest {
   return {
     id: request.id,
     folio: preRequestFolio(request.number),
-    status,
+    status: request.status,
     curp: client.curp,
     rfc: client.rfc ?? '',
     firstNames: client.firstNames,
@@ -61,12 +50,12 @@ function toPreRequest({ request, status, version, client, agreement, product, cr
     cat: request.cat,
     createdBy,
     createdAt: request.createdAt.toISOString(),
-    version: Number(version),
+    version: request.version,
   };
 }
 
-export async function loadPreRequest(db: Db, id: string, now: Date): Promise<PreRequest> {
-  const [row] = await select(db, now).where(eq(preRequests.id, id));
+export async function loadPreRequest(db: Db, id: string): Promise<PreRequest> {
+  const [row] = await select(db).where(eq(preRequests.id, id));
   if (!row) throw new HttpProblem(404, 'Pre-solicitud no encontrada', 'La pre-solicitud no existe.');
   return toPreRequest(row);
 }
@@ -74,14 +63,12 @@ export async function loadPreRequest(db: Db, id: string, now: Date): Promise<Pre
 /** The clerk's own pre-requests, newest first by default. */
 export function listPreRequests(
   db: Db,
-  now: Date,
   userId: string,
   query: { page: number; pageSize: number; status?: PreRequestStatus; sort?: string },
 ): Promise<{ items: PreRequest[]; total: number }> {
-  const status = statusAt(now);
-  const where: SQL | undefined = and(eq(preRequests.createdBy, userId), query.status ? sql`${status} = ${query.status}` : undefined);
-  const order = listOrder({ folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status }, query.sort, { field: 'createdAt', descending: true }, preRequests.number);
-  return pagedList(query, select(db, now).where(where).orderBy(...order), db.select({ total: count() }).from(preRequests).where(where), toPreRequest);
+  const where: SQL | undefined = and(eq(preRequests.createdBy, userId), query.status ? eq(preRequests.status, query.status) : undefined);
+  const order = listOrder(SORT, query.sort, { field: 'createdAt', descending: true }, preRequests.number);
+  return pagedList(query, select(db).where(where).orderBy(...order), db.select({ total: count() }).from(preRequests).where(where), toPreRequest);
 }
 
 /** The agreements in force today and their active products: what a clerk may quote. */

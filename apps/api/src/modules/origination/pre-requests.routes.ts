@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { listPreRequests, loadPreRequest, originationCatalog } from './pre-requests.queries';
-import { createPreRequest, mexicoToday, sendPreRequest, simulate, updatePreRequest } from './pre-requests.service';
+import { createPreRequest, expirePreRequests, mexicoToday, sendPreRequest, simulate, updatePreRequest } from './pre-requests.service';
 
 /** Pre-solicitudes over HTTP: simulate, save as draft, edit a draft, send. Conversion into a request comes with requests. */
 export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsync {
@@ -15,9 +15,15 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, preRequestRoutes.simulate, async (request) => simulate(request.db, request.body, deps.clock.now(), deps.dailyMinimumWage));
 
-    register(app, preRequestRoutes.list, async (request) => listPreRequests(request.db, deps.clock.now(), request.principal!.userId, request.query));
+    register(app, preRequestRoutes.list, async (request) => {
+      await expirePreRequests(request.db, deps.clock.now());
+      return listPreRequests(request.db, request.principal!.userId, request.query);
+    });
 
-    register(app, preRequestRoutes.get, async (request) => loadPreRequest(request.db, request.params.id, deps.clock.now()));
+    register(app, preRequestRoutes.get, async (request) => {
+      await expirePreRequests(request.db, deps.clock.now());
+      return loadPreRequest(request.db, request.params.id);
+    });
 
     register(app, preRequestRoutes.create, async (request, reply) => {
       const created = await createPreRequest(request.db, context(request), request.body);

@@ -12,7 +12,7 @@ import { loanPricing, payrollCalendarOf } from '../agreements/products';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 import { recordAudit, type Actor } from '../audit/audit';
 import { lockAtVersion } from '../../http/locking';
-import { lapseCutoff, loadPreRequest, openAt } from './pre-requests.queries';
+import { loadPreRequest } from './pre-requests.queries';
 
 type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
@@ -114,7 +114,7 @@ export async function simulate(
     .select({ number: preRequests.number })
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
-    .where(and(eq(clients.curp, input.curp), openAt(now), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
+    .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
   if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${preRequestFolio(open.number)}).` });
   const [inProgress] = await db
     .select({ number: requests.number, status: requests.status })
@@ -138,16 +138,20 @@ export async function simulate(
 const OPEN_REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada'] as const;
 
 /**
- * Stores what reads compute (pre-requests.queries.ts): sent pre-requests past PRE_REQUEST_VALID_DAYS become vencida,
- * each expiry audited as the system's. Run by the writes that depend on a pre-request's status (editing, sending and
- * converting one), never by reads.
+ * Sent pre-requests not converted within PRE_REQUEST_VALID_DAYS become vencida (the quote's salary and terms are
+ * stale by then), each expiry audited as the system's. Run before reading or converting them: a cheap indexed check
+ * (pre_requests_sent_idx) finds whether any is due, and only then does it write, so a read writes nothing on the
+ * days when nothing lapsed.
  */
 export async function expirePreRequests(tx: Db | Tx, now: Date): Promise<void> {
-  const cutoff = lapseCutoff(now);
+  const cutoff = new Date(now.getTime() - PRE_REQUEST_VALID_DAYS * 86_400_000);
+  const lapsed = and(eq(preRequests.status, 'enviada'), lt(preRequests.sentAt, cutoff));
+  const [due] = await tx.select({ id: preRequests.id }).from(preRequests).where(lapsed).limit(1);
+  if (!due) return;
   const expired = await tx
     .update(preRequests)
     .set({ status: 'vencida', updatedAt: now, version: sql`${preRequests.version} + 1` })
-    .where(and(eq(preRequests.status, 'enviada'), lt(preRequests.sentAt, cutoff)))
+    .where(lapsed)
     .returning({ id: preRequests.id });
   if (expired.length === 0) return;
   await tx.insert(auditEvents).values(
@@ -216,8 +220,7 @@ export async function upsertClient(tx: Db | Tx, companyId: string, input: Values
 }
 
 /** The draft as it is, locked; refused when gone, edited since `version`, or no longer a draft. */
-async function lockDraft(tx: Tx, id: string, version: number, now: Date, action: string) {
-  await expirePreRequests(tx, now);
+async function lockDraft(tx: Tx, id: string, version: number, action: string) {
   const current = await lockAtVersion(tx.select().from(preRequests).where(eq(preRequests.id, id)), version, {
     notFound: { title: 'Pre-solicitud no encontrada', detail: 'La pre-solicitud no existe.' },
     stale: { title: 'La pre-solicitud cambió', detail: 'Otra persona modificó esta pre-solicitud. Recarga la página y vuelve a intentarlo.' },
@@ -230,51 +233,42 @@ async function lockDraft(tx: Tx, id: string, version: number, now: Date, action:
 
 type Context = { actor: Actor; now: Date; dailyMinimumWage: string };
 
-/** Saves a pre-request as a draft, with its verdict. */
-export async function createPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, input: Values): Promise<PreRequest> {
-  const result = await simulate(tx, input, now, dailyMinimumWage);
+/** The verdict on `input` and the columns a pre-request stores with it (its client created or refreshed). */
+async function judgedColumns(tx: Tx, { now, dailyMinimumWage }: Context, input: Values, preRequestId?: string) {
+  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId });
   const companyId = await agreementCompany(tx, input.agreementId);
   const clientId = await upsertClient(tx, companyId, input, result, now);
+  return { result, columns: { clientId, companyId, ...loanColumns(input), ...verdictColumns(result) } };
+}
+
+/** Saves a pre-request as a draft, with its verdict. */
+export async function createPreRequest(tx: Tx, context: Context, input: Values): Promise<PreRequest> {
+  const { actor, now } = context;
+  const { result, columns } = await judgedColumns(tx, context, input);
   const [created] = await tx
     .insert(preRequests)
-    .values({
-      clientId,
-      companyId,
-      ...loanColumns(input),
-      ...verdictColumns(result),
-      createdBy: actor.principal.userId,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values({ ...columns, createdBy: actor.principal.userId, createdAt: now, updatedAt: now })
     .returning({ id: preRequests.id });
   await recordAudit(tx, actor, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...input, result: result.result, reasons: result.reasons }, occurredAt: now });
-  return loadPreRequest(tx, created!.id, now);
+  return loadPreRequest(tx, created!.id);
 }
 
 /** Edits a draft; the verdict is taken again. */
-export async function updatePreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, { version, ...input }: Values & { version: number }): Promise<PreRequest> {
-  const current = await lockDraft(tx, id, version, now, 'editar');
-  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: id });
-  const companyId = await agreementCompany(tx, input.agreementId);
-  const clientId = await upsertClient(tx, companyId, input, result, now);
+export async function updatePreRequest(tx: Tx, context: Context, id: string, { version, ...input }: Values & { version: number }): Promise<PreRequest> {
+  const { actor, now } = context;
+  const current = await lockDraft(tx, id, version, 'editar');
+  const { result, columns } = await judgedColumns(tx, context, input, id);
   await tx
     .update(preRequests)
-    .set({
-      clientId,
-      companyId,
-      ...loanColumns(input),
-      ...verdictColumns(result),
-      updatedAt: now,
-      version: sql`${preRequests.version} + 1`,
-    })
+    .set({ ...columns, updatedAt: now, version: sql`${preRequests.version} + 1` })
     .where(eq(preRequests.id, id));
   await recordAudit(tx, actor, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
-  return loadPreRequest(tx, id, now);
+  return loadPreRequest(tx, id);
 }
 
 /** Sends a pre-approved draft; the verdict is taken again at the moment of sending (the agreement or another request may have changed). */
 export async function sendPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, version: number): Promise<PreRequest> {
-  const current = await lockDraft(tx, id, version, now, 'enviar');
+  const current = await lockDraft(tx, id, version, 'enviar');
   const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
   const result = await simulate(
     tx,
@@ -301,5 +295,5 @@ export async function sendPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: C
   }
   await tx.update(preRequests).set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
   await recordAudit(tx, actor, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
-  return loadPreRequest(tx, id, now);
+  return loadPreRequest(tx, id);
 }
