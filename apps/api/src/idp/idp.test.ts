@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ENGINES, TEST_AUDIENCE, TEST_PUBLIC_URL, createTestApp, type TestContext } from '../test/test-app';
 import { outbox } from '../db/schema/audit';
 import { users } from '../db/schema/users';
@@ -123,12 +123,15 @@ async function completeSignIn(ctx: TestContext, client: ReturnType<typeof browse
 
 describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
   let ctx: TestContext;
-  let printed: string[];
+  let printed: string[] = [];
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { embeddedIdp: { print: (line) => printed.push(line) }, snapshot: true });
+  });
+  afterAll(() => ctx.close());
   beforeEach(async () => {
     printed = [];
-    ctx = await createTestApp(engine, { embeddedIdp: { print: (line) => printed.push(line) } });
+    await ctx.reset();
   });
-  afterEach(() => ctx.close());
 
   it('publishes its discovery document with PKCE and a JWKS without private parts', async () => {
     const discovery = (await ctx.app.inject({ url: '/oidc/.well-known/openid-configuration' })).json<Record<string, unknown>>();

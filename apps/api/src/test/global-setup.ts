@@ -39,31 +39,39 @@ export function databaseUrl(name: string): string {
   return url.toString();
 }
 
-export default async function setup(project: TestProject) {
-  const folder = await mkdtemp(path.join(tmpdir(), 'portal-api-test-'));
+async function pgliteDump(folder: string): Promise<string> {
   const embedded = await openDatabase({ kind: 'pglite' }, { migrate: true });
   await seedDemo(embedded.db);
   const dump = await embedded.pglite!.dumpDataDir('none');
   await embedded.close();
   const dumpPath = path.join(folder, 'seeded.tar');
   await writeFile(dumpPath, Buffer.from(await dump.arrayBuffer()));
+  return dumpPath;
+}
+
+async function postgresTemplate(): Promise<string | null> {
+  if (!(await postgresAnswers())) {
+    console.warn(`PostgreSQL no responde en ${POSTGRES_ADMIN_URL}: las pruebas de API corren solo sobre PGlite.`);
+    return null;
+  }
+  const template = `portal_tpl_${process.pid}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${template}`);
+  await admin.query(`create database ${template}`);
+  await admin.end();
+  const server = await openDatabase({ kind: 'postgres', url: databaseUrl(template) }, { migrate: true });
+  await seedDemo(server.db);
+  await server.close();
+  return template;
+}
+
+export default async function setup(project: TestProject) {
+  const folder = await mkdtemp(path.join(tmpdir(), 'portal-api-test-'));
+  // Side by side: PGlite works in this process, PostgreSQL mostly in the server's.
+  const [dumpPath, template] = await Promise.all([pgliteDump(folder), postgresTemplate()]);
   project.provide('pgliteDump', dumpPath);
   project.provide('postgresAdminUrl', POSTGRES_ADMIN_URL);
-
-  let template: string | null = null;
-  if (await postgresAnswers()) {
-    template = `portal_tpl_${process.pid}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${template}`);
-    await admin.query(`create database ${template}`);
-    await admin.end();
-    const server = await openDatabase({ kind: 'postgres', url: databaseUrl(template) }, { migrate: true });
-    await seedDemo(server.db);
-    await server.close();
-  } else {
-    console.warn(`PostgreSQL no responde en ${POSTGRES_ADMIN_URL}: las pruebas de API corren solo sobre PGlite.`);
-  }
   project.provide('postgresTemplate', template);
 
   return async () => {

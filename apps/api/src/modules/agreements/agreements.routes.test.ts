@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
@@ -13,12 +13,15 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
   let admin: { authorization: string };
   let companyId: string;
 
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true });
+  });
+  afterAll(() => ctx.close());
   beforeEach(async () => {
-    ctx = await createTestApp(engine);
+    await ctx.reset();
     admin = await ctx.as('admin@demo.mx');
     companyId = (await ctx.system((db) => db.select().from(companies).where(eq(companies.code, 'DEMO'))))[0]!.id;
   });
-  afterEach(() => ctx.close());
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers = admin) =>
     ctx.app.inject({ method, url, payload: payload as Json, headers });

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildSchedule } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -23,13 +23,16 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     return row!;
   };
 
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true });
+  });
+  afterAll(() => ctx.close());
   beforeEach(async () => {
-    ctx = await createTestApp(engine);
+    await ctx.reset();
     originacion = await ctx.as('originacion@demo.mx');
     jal = await productOf('GOB-JAL');
     acme = await productOf('ACME-PRIV');
   });
-  afterEach(() => ctx.close());
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers = originacion) => ctx.app.inject({ method, url, payload, headers });
 

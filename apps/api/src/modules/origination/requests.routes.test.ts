@@ -1,5 +1,5 @@
 import { count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildSchedule, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import { REQUEST_ACTIONS, REQUEST_STATUSES, type RequestAction, type RequestStatus } from '@portal/contract';
@@ -39,8 +39,12 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
   let tesoreria: Headers;
   let jal: { agreementId: string; productId: string };
 
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true });
+  });
+  afterAll(() => ctx.close());
   beforeEach(async () => {
-    ctx = await createTestApp(engine);
+    await ctx.reset();
     originacion = await ctx.as('originacion@demo.mx');
     admin = await ctx.as('admin@demo.mx');
     tesoreria = await ctx.as('tesoreria@demo.mx');
@@ -51,7 +55,6 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
       .where(eq(agreements.code, 'GOB-JAL')));
     jal = row!;
   });
-  afterEach(() => ctx.close());
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers: Headers = originacion) => ctx.app.inject({ method, url, payload, headers });
 
