@@ -75,6 +75,24 @@ export default tseslint.config(
     ignores: ['apps/web/**'],
     rules: demoImportRules(/(^|\/)web\/src\/demo(\/|$)/),
   },
+  // The API's layers (docs/architecture.md): app.ts composes; modules/ (routes → service → queries) sit on http/ and
+  // db/; seed/ sits above the modules; db/ is the ground floor. Tests may reach across (they build whole apps).
+  {
+    files: ['apps/api/src/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: apiZoneRules([
+      { regex: '^(\\.\\./)+seed(/|$)', message: 'Modules never import seed/: the seeds sit above the modules and use them, not the reverse.' },
+      { regex: '^(\\.\\./)+app$', message: 'Modules never import app.ts (it composes them): take AppDeps and Clock from deps.ts.' },
+    ]),
+  },
+  {
+    files: ['apps/api/src/db/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: apiZoneRules([
+      { regex: '^(\\.\\./)+(modules|seed|idp|http)(/|$)', message: 'db/ is the ground floor: it never imports modules/, seed/, idp/ or http/.' },
+      { regex: '^(\\.\\./)+app$', message: 'db/ never imports app.ts.' },
+    ]),
+  },
   {
     // Data is reached through request.db: one transaction per request, limited to the user's company by row-level
     // security (apps/api/src/db/scope.ts). A second handle inside a handler would escape the request's transaction
@@ -93,6 +111,11 @@ export default tseslint.config(
     },
   },
 );
+
+/** Import zones for an API layer; the demo boundary stays (flat config replaces a rule's options per file). */
+function apiZoneRules(patterns) {
+  return { 'no-restricted-imports': ['error', { patterns: [...demoImportRules(/(^|\/)web\/src\/demo(\/|$)/)['no-restricted-imports'][1].patterns, ...patterns] }] };
+}
 
 function demoImportRules(forbidden) {
   return importRules([{ regex: forbidden, message: DEMO_MESSAGE }]);

@@ -7,8 +7,11 @@
 import { count, eq } from 'drizzle-orm';
 import { clabeCheckDigit } from '@portal/lending';
 import { asSystem, withScope } from '../src/db/scope';
-import { seedDemo } from '../src/db/seed';
-import { agreementProducts, agreements, clients, credits, expectedDeductions, installments, requests, users } from '../src/db/schema';
+import { seedDemo } from '../src/seed/seed';
+import { agreementProducts, agreements } from '../src/db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../src/db/schema/credits';
+import { clients, requests } from '../src/db/schema/origination';
+import { users } from '../src/db/schema/users';
 import { judge, mexicoToday } from '../src/modules/origination/pre-requests.service';
 import { runAction } from '../src/modules/origination/requests.service';
 import type { Actor } from '../src/modules/audit/audit';

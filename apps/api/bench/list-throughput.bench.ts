@@ -3,8 +3,8 @@
  * app.inject (the app's own cost: routing, token check, the scoped transaction, SQL, serialisation; no sockets).
  * Used to measure what row-level security costs: run it on a commit before the scope change and after it.
  */
-import { seedDemo } from '../src/db/seed';
-import { seedDemoPortfolio } from '../src/db/seed-portfolio';
+import { seedDemo } from '../src/seed/seed';
+import { seedDemoPortfolio } from '../src/seed/seed-portfolio';
 import { benchApp, postgresDatabase } from './bench-database';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

@@ -4,8 +4,8 @@
  */
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/client';
-import { isEmpty, seedDemo } from '../src/db/seed';
-import { seedSyntheticUsers } from '../src/db/seed-users';
+import { isEmpty, seedDemo } from '../src/seed/seed';
+import { seedSyntheticUsers } from '../src/seed/seed-users';
 
 const total = Number(process.argv[2] ?? 100_000);
 if (!Number.isInteger(total) || total < 1) {

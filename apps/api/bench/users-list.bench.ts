@@ -5,9 +5,9 @@
  */
 import { openDatabase, type Database } from '../src/db/client';
 import { benchApp, postgresDatabase } from './bench-database';
-import { seedDemo } from '../src/db/seed';
-import { seedSyntheticUsers } from '../src/db/seed-users';
-import { profiles } from '../src/db/schema';
+import { seedDemo } from '../src/seed/seed';
+import { seedSyntheticUsers } from '../src/seed/seed-users';
+import { profiles } from '../src/db/schema/users';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const RUNS = 300;

@@ -118,13 +118,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(healthRoutes(deps));
       await api.register(sessionRoutes(deps));
       await api.register(coreRoutes(deps));
-      await api.register(outboxRoutes(deps));
+      await api.register(outboxRoutes);
       await api.register(usersRoutes(deps));
       await api.register(profilesRoutes(deps));
       await api.register(agreementsRoutes(deps));
       await api.register(preRequestsRoutes(deps));
       await api.register(requestsRoutes(deps));
-      await api.register(creditsRoutes(deps));
+      await api.register(creditsRoutes);
     },
     { prefix: '/api' },
   );

@@ -8,7 +8,15 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
-import * as schema from './schema';
+import * as agreementTables from './schema/agreements';
+import * as auditTables from './schema/audit';
+import * as creditTables from './schema/credits';
+import * as idpTables from './schema/idp';
+import * as originationTables from './schema/origination';
+import * as userTables from './schema/users';
+
+/** Every area's tables (db/schema/<area>.ts), for Drizzle's typed client. */
+export const schema = { ...userTables, ...auditTables, ...idpTables, ...agreementTables, ...originationTables, ...creditTables };
 
 /** One Drizzle type for both drivers: the code never knows whether PGlite or PostgreSQL is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { APP_ROLE } from './client';
 import { checkCompanyIsolation, withScope } from './scope';
-import { companies, credits, profiles, users } from './schema';
-import { seedDemoPortfolio } from './seed-portfolio';
+import { credits } from './schema/credits';
+import { companies, profiles, users } from './schema/users';
+import { seedDemoPortfolio } from '../seed/seed-portfolio';
 
 /** The message of a failed query and of what caused it (Drizzle wraps the driver's error). */
 function errorText(error: unknown): string {

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { RouteAccess } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
-import { profiles, users } from '../db/schema';
+import { profiles, users } from '../db/schema/users';
 import { asSystem, withScope } from '../db/scope';
 import { sendProblem } from './errors';
 import { scopeOf } from './company-scope';

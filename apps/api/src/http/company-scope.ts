@@ -1,5 +1,4 @@
 import type { DataScope } from '../db/scope';
-import type { Principal } from './auth';
 
 /** The role whose users see and act on every company's portfolio (DOMAIN.md, "Company"). */
 export const ALL_COMPANIES_ROLE = 'SA';
@@ -8,7 +7,7 @@ export const ALL_COMPANIES_ROLE = 'SA';
  * The rows a request may touch, for row-level security (db/scope.ts): its user's company, every company for role SA,
  * and no company at all for a caller who is not a registered, active user (a signed-in stranger sees nothing).
  */
-export function scopeOf(principal: Principal | null): DataScope {
+export function scopeOf(principal: { role: string; companyId: string } | null): DataScope {
   if (!principal) return { companyId: '' };
   return principal.role === ALL_COMPANIES_ROLE ? 'all-companies' : { companyId: principal.companyId };
 }

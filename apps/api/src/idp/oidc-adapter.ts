@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client';
-import { oidcModels } from '../db/schema';
+import { oidcModels } from '../db/schema/idp';
 
 /**
  * oidc-provider's storage (sessions, interactions, grants, codes, refresh tokens) in the portal's database, so a

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { asSystem } from '../db/scope';
-import { auditEvents, outbox, passwordTokens, users } from '../db/schema';
+import { auditEvents, outbox } from '../db/schema/audit';
+import { passwordTokens } from '../db/schema/idp';
+import { users } from '../db/schema/users';
 import { hashPassword, passwordProblem } from './passwords';
 
 export type LinkPurpose = 'reset' | 'invite';

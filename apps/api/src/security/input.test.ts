@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
-import { seedDemoPortfolio } from '../db/seed-portfolio';
+import { seedDemoPortfolio } from '../seed/seed-portfolio';
 
 /** Input PostgreSQL cannot take, and malformed forms, are a clear 400 naming the field, never a 500. */
 describe.each(ENGINES)('hostile input (%s)', (engine) => {

@@ -5,22 +5,13 @@ import { curpCheckDigit } from '@portal/lending';
 import { ALL_PERMISSION_PATHS, REQUEST_ACTIONS, type RequestAction, type RequestStatus } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import type { Tx } from '../db/client';
-import { seedDemoPortfolio } from '../db/seed-portfolio';
+import { seedDemoPortfolio } from '../seed/seed-portfolio';
 import { mexicoToday } from '../modules/origination/pre-requests.service';
-import {
-  agreementProducts,
-  agreements,
-  auditEvents,
-  clients,
-  companies,
-  credits,
-  outbox,
-  preRequests,
-  profiles,
-  requestDocuments,
-  requests,
-  users,
-} from '../db/schema';
+import { agreementProducts, agreements } from '../db/schema/agreements';
+import { auditEvents, outbox } from '../db/schema/audit';
+import { credits } from '../db/schema/credits';
+import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
+import { companies, profiles, users } from '../db/schema/users';
 
 /**
  * Company isolation, route by route: every route of the server with an `:id` is called by users of one company with

@@ -14,4 +14,21 @@ describe('API lint rules', () => {
     const [good] = await eslint.lintText('export const rows = (request: { db: unknown }) => request.db;\n', { filePath: file });
     expect(good!.messages.filter((message) => message.ruleId === 'no-restricted-syntax')).toEqual([]);
   });
+
+  it('keeps the layers apart: modules never import seed/ or app.ts, db/ never imports modules/, seed/, idp/ or http/', async () => {
+    const eslint = new ESLint({ cwd: root });
+    const zoneErrors = async (code: string, path: string) => {
+      const [result] = await eslint.lintText(code, { filePath: `${root}apps/api/src/${path}` });
+      return result!.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+    };
+    expect(await zoneErrors("export { productRows } from '../../seed/seed-agreements';\n", 'modules/example/example.routes.ts')).toHaveLength(1);
+    expect(await zoneErrors("export type { App } from '../../app';\n", 'modules/example/example.service.ts')).toHaveLength(1);
+    expect(await zoneErrors("export { usersRoutes } from '../modules/users/users.routes';\n", 'db/example.ts')).toHaveLength(1);
+    expect(await zoneErrors("export { sendProblem } from '../http/errors';\n", 'db/example.ts')).toHaveLength(1);
+    expect(await zoneErrors("export { seedDemo } from '../seed/seed';\n", 'db/example.ts')).toHaveLength(1);
+    // The allowed directions stay quiet: a module on http/ and db/, the seed on a module, db/ on itself.
+    expect(await zoneErrors("export { register } from '../../http/register';\nexport { users } from '../../db/schema/users';\n", 'modules/example/example.routes.ts')).toEqual([]);
+    expect(await zoneErrors("export { productRows } from '../modules/agreements/products';\n", 'seed/example.ts')).toEqual([]);
+    expect(await zoneErrors("export { users } from './schema/users';\n", 'db/example.ts')).toEqual([]);
+  });
 });

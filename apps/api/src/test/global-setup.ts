@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client';
-import { seedDemo } from '../db/seed';
+import { seedDemo } from '../seed/seed';
 
 /**
  * Migrates and seeds once per run, so each test file starts from a copy instead of running initdb:

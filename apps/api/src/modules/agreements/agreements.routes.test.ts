@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { agreementProducts, auditEvents, companies } from '../../db/schema';
+import { agreementProducts } from '../../db/schema/agreements';
+import { auditEvents } from '../../db/schema/audit';
+import { companies } from '../../db/schema/users';
 import { xlsxBomb } from '../../test/zip-bomb';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { PayrollCalendar } from '@portal/lending';
-import { percentToFraction, type AgreementDetail } from '@portal/contract';
+import { percentToFraction, type AgreementDetail, type AgreementValues } from '@portal/contract';
 import { trimNumeric } from '../../db/numeric';
-import type { agreementProducts } from '../../db/schema';
+import type { agreementProducts } from '../../db/schema/agreements';
 
 /** A product row as the wire carries it: percentages as typed ("36", not "36.0000"). */
 export function toProduct(product: typeof agreementProducts.$inferSelect): AgreementDetail['products'][number] {
@@ -50,4 +50,26 @@ export function payrollCalendarOf(agreement: {
     cutOffLeadDays: agreement.cutOffLeadDays,
     nonWorkingDays: agreement.nonWorkingDays,
   };
+}
+
+/** Inserts an agreement's products in the given order; ids are kept for products that have one. */
+export function productRows(agreement: { id: string; companyId: string }, products: AgreementValues['products']) {
+  return products.map((product, position) => ({
+    ...(product.id ? { id: product.id } : {}),
+    agreementId: agreement.id,
+    companyId: agreement.companyId,
+    name: product.name,
+    annualRatePct: product.annualRatePct,
+    ivaRatePct: product.ivaRatePct,
+    openingFeePct: product.openingFeePct,
+    openingFeeFinanced: product.openingFeeFinanced,
+    terms: product.terms,
+    minAmount: product.minAmount,
+    maxAmount: product.maxAmount,
+    maxAgeAtEnd: product.maxAgeAtEnd,
+    moratoryRatePct: product.moratoryRatePct,
+    lateFee: product.lateFee,
+    active: product.active,
+    position,
+  }));
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { auditEvents } from '../../db/schema';
+import { auditEvents } from '../../db/schema/audit';
 import type { AuditEntry } from '@portal/contract';
 import type { Principal } from '../../http/auth';
 

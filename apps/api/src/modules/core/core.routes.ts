@@ -1,68 +1,56 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { userLookupResponseSchema, type UserLookupRecord } from '@portal/contract';
-import { profiles, users } from '../../db/schema';
+import { sessionRoutes, type UserLookupRecord } from '@portal/contract';
+import { profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { acrossCompanies } from '../../db/scope';
 import type { AppDeps } from '../../deps';
+import { register } from '../../http/register';
 
 /**
  * The core service's user lookup, kept in the seed's shape (seed section 7) so the sign-in checks stay the same:
  * `data[0]` is a JSON string whose `permissions` is a JSON string of `{ path }` items.
  */
-export function coreRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    app.get(
-      '/core/user/by_email/:email',
-      {
-        config: { access: { signedIn: true } },
-        schema: {
-          tags: ['core'],
-          summary: 'Usuario del portal por correo (forma del servicio core)',
-          params: z.object({ email: z.string().min(3).max(254) }),
-          response: { 200: userLookupResponseSchema },
-        },
-      },
-      async (request) => {
-        const wanted = request.params.email.trim().toLowerCase();
-        const own = request.identity!.email.toLowerCase() === wanted;
-        if (!own && !request.principal?.permissions.has('/user/user-list')) {
-          throw new HttpProblem(403, 'Acceso denegado', 'Solo puedes consultar tu propio usuario.');
-        }
-        // One's own row is found whatever one's company (an inactive user is told so); anyone else's, only within scope.
-        const lookup = (db: typeof request.db) =>
-          db
-          .select({
-            id: users.id,
-            email: users.email,
-            name: users.name,
-            active: users.active,
-            companyId: users.companyId,
-            role: profiles.roleCode,
-            permissions: profiles.permissions,
-          })
-          .from(users)
-          .innerJoin(profiles, eq(profiles.id, users.profileId))
-          .where(sql`lower(${users.email}) = ${wanted}`)
-          .limit(1);
-        const [row] = own ? await acrossCompanies(request.db, lookup) : await lookup(request.db);
-        if (!row) throw new HttpProblem(404, 'Usuario no encontrado', 'El usuario no está registrado en el portal.');
-        if (!row.active) throw new HttpProblem(403, 'Usuario inactivo', 'El usuario está desactivado en el portal.');
-        if (own) {
-          // The browser calls this right after the provider's sign-in: it is the user's last sign-in.
-          await acrossCompanies(request.db, (db) => db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, row.id)));
-        }
-        const record: UserLookupRecord = {
-          id: row.id,
-          email: row.email,
-          keyuser: row.name,
-          profile: row.role,
-          companyid: row.companyId,
-          permissions: JSON.stringify(row.permissions.map((path) => ({ path }))),
-        };
-        return { data: [JSON.stringify(record)] };
-      },
-    );
+    register(app, sessionRoutes.userByEmail, async (request) => {
+      const wanted = request.params.email.trim().toLowerCase();
+      const own = request.identity!.email.toLowerCase() === wanted;
+      if (!own && !request.principal?.permissions.has('/user/user-list')) {
+        throw new HttpProblem(403, 'Acceso denegado', 'Solo puedes consultar tu propio usuario.');
+      }
+      // One's own row is found whatever one's company (an inactive user is told so); anyone else's, only within scope.
+      const lookup = (db: typeof request.db) =>
+        db
+        .select({
+          id: users.id,
+          email: users.email,
+          name: users.name,
+          active: users.active,
+          companyId: users.companyId,
+          role: profiles.roleCode,
+          permissions: profiles.permissions,
+        })
+        .from(users)
+        .innerJoin(profiles, eq(profiles.id, users.profileId))
+        .where(sql`lower(${users.email}) = ${wanted}`)
+        .limit(1);
+      const [row] = own ? await acrossCompanies(request.db, lookup) : await lookup(request.db);
+      if (!row) throw new HttpProblem(404, 'Usuario no encontrado', 'El usuario no está registrado en el portal.');
+      if (!row.active) throw new HttpProblem(403, 'Usuario inactivo', 'El usuario está desactivado en el portal.');
+      if (own) {
+        // The browser calls this right after the provider's sign-in: it is the user's last sign-in.
+        await acrossCompanies(request.db, (db) => db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, row.id)));
+      }
+      const record: UserLookupRecord = {
+        id: row.id,
+        email: row.email,
+        keyuser: row.name,
+        profile: row.role,
+        companyid: row.companyId,
+        permissions: JSON.stringify(row.permissions.map((path) => ({ path }))),
+      };
+      return { data: [JSON.stringify(record)] };
+    });
   };
 }

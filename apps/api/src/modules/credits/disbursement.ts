@@ -1,7 +1,7 @@
 import { LAST_DAY_OF_MONTH, firstPayday, quoteLoan, type Frequency, type PayrollCalendar } from '@portal/lending';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { credits, expectedDeductions, installments } from '../../db/schema';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { loanPricing } from '../agreements/products';
 
 export interface DisbursementTerms {

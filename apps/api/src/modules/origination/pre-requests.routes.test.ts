@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSchedule } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { agreementProducts, agreements, auditEvents, profiles, users } from '../../db/schema';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { auditEvents } from '../../db/schema/audit';
+import { profiles, users } from '../../db/schema/users';
 
 type Json = Record<string, unknown>;
 

@@ -1,11 +1,18 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { LAST_DAY_OF_MONTH, LendingInputError, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
-import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequestInput, type Simulation } from '@portal/contract';
+import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequest, type PreRequestInput, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
-import { agreementProducts, agreements, auditEvents, clients, credits, preRequests, requests } from '../../db/schema';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { auditEvents } from '../../db/schema/audit';
+import { credits } from '../../db/schema/credits';
+import { clients, preRequests, requests } from '../../db/schema/origination';
 import { HttpProblem } from '../../http/errors';
 import { trimNumeric } from '../../db/numeric';
 import { loanPricing, payrollCalendarOf } from '../agreements/products';
+import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
+import { recordAudit, type Actor } from '../audit/audit';
+import { lockAtVersion } from '../../http/locking';
+import { loadPreRequest } from './pre-requests.queries';
 
 type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
@@ -90,7 +97,7 @@ export function judge(agreement: AgreementRow, product: ProductRow, input: Value
 export async function simulate(
   db: Db | Tx,
   input: Values,
-  today: string,
+  now: Date,
   dailyMinimumWage: string,
   except: { preRequestId?: string | null; requestId?: string } = {},
 ): Promise<Simulation> {
@@ -101,14 +108,14 @@ export async function simulate(
     .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
     .where(and(eq(agreementProducts.id, input.productId), eq(agreementProducts.agreementId, input.agreementId)));
   if (!row) throw invalid('productId', 'El producto no pertenece al convenio elegido.');
-  const verdict = judge(row.agreement, row.product, input, today, dailyMinimumWage);
+  const verdict = judge(row.agreement, row.product, input, mexicoToday(now), dailyMinimumWage);
   const reasons = [...verdict.reasons];
   const [open] = await db
     .select({ number: preRequests.number })
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
     .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
-  if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${folio(open.number)}).` });
+  if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${preRequestFolio(open.number)}).` });
   const [inProgress] = await db
     .select({ number: requests.number, status: requests.status })
     .from(requests)
@@ -127,23 +134,24 @@ export async function simulate(
   return { ...verdict, result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada', reasons };
 }
 
-export const folio = (number: number) => `PS-${String(number).padStart(6, '0')}`;
-export const requestFolio = (number: number) => `SOL-${String(number).padStart(6, '0')}`;
-export const creditFolio = (number: number) => `CR-${String(number).padStart(8, '0')}`;
-
 /** A request in one of these is still on its way to becoming a credit. */
 const OPEN_REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada'] as const;
 
 /**
  * Sent pre-requests not converted within PRE_REQUEST_VALID_DAYS become vencida (the quote's salary and terms are
- * stale by then). Run before reading or converting them; each expiry is audited as the system's.
+ * stale by then), each expiry audited as the system's. Run before reading or converting them: a cheap indexed check
+ * (pre_requests_sent_idx) finds whether any is due, and only then does it write, so a read writes nothing on the
+ * days when nothing lapsed.
  */
 export async function expirePreRequests(tx: Db | Tx, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - PRE_REQUEST_VALID_DAYS * 86_400_000);
+  const lapsed = and(eq(preRequests.status, 'enviada'), lt(preRequests.sentAt, cutoff));
+  const [due] = await tx.select({ id: preRequests.id }).from(preRequests).where(lapsed).limit(1);
+  if (!due) return;
   const expired = await tx
     .update(preRequests)
     .set({ status: 'vencida', updatedAt: now, version: sql`${preRequests.version} + 1` })
-    .where(and(eq(preRequests.status, 'enviada'), lt(preRequests.sentAt, cutoff)))
+    .where(lapsed)
     .returning({ id: preRequests.id });
   if (expired.length === 0) return;
   await tx.insert(auditEvents).values(
@@ -209,4 +217,92 @@ export async function upsertClient(tx: Db | Tx, companyId: string, input: Values
     .onConflictDoUpdate({ target: [clients.companyId, clients.curp], set: { ...values, updatedAt: sql`excluded.updated_at` } })
     .returning({ id: clients.id });
   return client!.id;
+}
+
+/** The draft as it is, locked; refused when gone, edited since `version`, or no longer a draft. */
+async function lockDraft(tx: Tx, id: string, version: number, action: string) {
+  const current = await lockAtVersion(tx.select().from(preRequests).where(eq(preRequests.id, id)), version, {
+    notFound: { title: 'Pre-solicitud no encontrada', detail: 'La pre-solicitud no existe.' },
+    stale: { title: 'La pre-solicitud cambió', detail: 'Otra persona modificó esta pre-solicitud. Recarga la página y vuelve a intentarlo.' },
+  });
+  if (current.status !== 'borrador') {
+    throw new HttpProblem(409, 'Acción no permitida', `No se puede ${action} una pre-solicitud en estado ${current.status}; solo los borradores.`);
+  }
+  return current;
+}
+
+type Context = { actor: Actor; now: Date; dailyMinimumWage: string };
+
+/** Saves a pre-request as a draft, with its verdict. */
+export async function createPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, input: Values): Promise<PreRequest> {
+  const result = await simulate(tx, input, now, dailyMinimumWage);
+  const companyId = await agreementCompany(tx, input.agreementId);
+  const clientId = await upsertClient(tx, companyId, input, result, now);
+  const [created] = await tx
+    .insert(preRequests)
+    .values({
+      clientId,
+      companyId,
+      ...loanColumns(input),
+      ...verdictColumns(result),
+      createdBy: actor.principal.userId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: preRequests.id });
+  await recordAudit(tx, actor, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...input, result: result.result, reasons: result.reasons }, occurredAt: now });
+  return loadPreRequest(tx, created!.id);
+}
+
+/** Edits a draft; the verdict is taken again. */
+export async function updatePreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, { version, ...input }: Values & { version: number }): Promise<PreRequest> {
+  const current = await lockDraft(tx, id, version, 'editar');
+  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: id });
+  const companyId = await agreementCompany(tx, input.agreementId);
+  const clientId = await upsertClient(tx, companyId, input, result, now);
+  await tx
+    .update(preRequests)
+    .set({
+      clientId,
+      companyId,
+      ...loanColumns(input),
+      ...verdictColumns(result),
+      updatedAt: now,
+      version: sql`${preRequests.version} + 1`,
+    })
+    .where(eq(preRequests.id, id));
+  await recordAudit(tx, actor, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
+  return loadPreRequest(tx, id);
+}
+
+/** Sends a pre-approved draft; the verdict is taken again at the moment of sending (the agreement or another request may have changed). */
+export async function sendPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, version: number): Promise<PreRequest> {
+  const current = await lockDraft(tx, id, version, 'enviar');
+  const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
+  const result = await simulate(
+    tx,
+    {
+      curp: client!.curp,
+      rfc: client!.rfc ?? '',
+      firstNames: client!.firstNames,
+      lastName1: client!.lastName1,
+      lastName2: client!.lastName2 ?? '',
+      agreementId: current.agreementId,
+      productId: current.productId,
+      employeeNumber: current.employeeNumber,
+      netSalary: current.netSalary,
+      otherDeductions: current.otherDeductions,
+      amount: current.amount,
+      term: current.term,
+    },
+    now,
+    dailyMinimumWage,
+    { preRequestId: id },
+  );
+  if (result.result !== 'pre-aprobada') {
+    throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
+  }
+  await tx.update(preRequests).set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
+  await recordAudit(tx, actor, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
+  return loadPreRequest(tx, id);
 }

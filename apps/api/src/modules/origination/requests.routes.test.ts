@@ -4,7 +4,11 @@ import fc from 'fast-check';
 import { buildSchedule, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import { REQUEST_ACTIONS, REQUEST_STATUSES, type RequestAction, type RequestStatus } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { agreementProducts, agreements, auditEvents, companies, credits, expectedDeductions, installments, preRequests, requests } from '../../db/schema';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { auditEvents } from '../../db/schema/audit';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { preRequests, requests } from '../../db/schema/origination';
+import { companies } from '../../db/schema/users';
 
 type Json = Record<string, unknown>;
 type Headers = { authorization: string };

@@ -14,12 +14,15 @@ import {
   type RequestStatus,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { agreementProducts, agreements, clients, companies, preRequests, requestDocuments, requests } from '../../db/schema';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
+import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { recordAudit, type Actor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
 import { payrollCalendarOf } from '../agreements/products';
-import { agreementCompany, creditFolio, expirePreRequests, folio, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { creditFolio, preRequestFolio } from '../shared/folios';
+import { agreementCompany, expirePreRequests, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
 export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
@@ -140,11 +143,11 @@ export async function createRequest(
       .for('update', { of: preRequests });
     if (!source) throw invalid([{ field: 'preRequestId', message: 'La pre-solicitud no existe.' }]);
     if (source.status !== 'enviada') {
-      throw new HttpProblem(409, 'Acción no permitida', `No se puede convertir la pre-solicitud ${folio(source.number)} en estado ${source.status}; solo las enviadas.`);
+      throw new HttpProblem(409, 'Acción no permitida', `No se puede convertir la pre-solicitud ${preRequestFolio(source.number)} en estado ${source.status}; solo las enviadas.`);
     }
-    if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${folio(source.number)}.` }]);
+    if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
   }
-  const simulation = await simulate(tx, input, mexicoToday(now), dailyMinimumWage, { preRequestId: input.preRequestId });
+  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: input.preRequestId });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   const [created] = await tx
@@ -228,7 +231,7 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
   }
   const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
   if (client!.curp !== input.curp) throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
-  const simulation = await simulate(tx, input, mexicoToday(now), dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
+  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
@@ -294,7 +297,7 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
   }
   if (action === 'approve') {
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
-    const simulation = await simulate(tx, valuesOf(current, client!.curp), mexicoToday(now), dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
+    const simulation = await simulate(tx, valuesOf(current, client!.curp), now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
     // The accepted terms are frozen here: disbursement uses them, never the product as edited since (DOMAIN.md §5).
     const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));

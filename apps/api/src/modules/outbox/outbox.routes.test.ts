@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { eq } from 'drizzle-orm';
-import { companies, outbox } from '../../db/schema';
+import { outbox } from '../../db/schema/audit';
+import { companies } from '../../db/schema/users';
 
 describe.each(ENGINES)('GET /api/outbox (%s)', (engine) => {
   let ctx: TestContext;

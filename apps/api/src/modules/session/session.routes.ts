@@ -1,21 +1,11 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { authConfigSchema } from '@portal/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { sessionRoutes as sessionRouteTable } from '@portal/contract';
 import type { AppDeps } from '../../deps';
+import { register } from '../../http/register';
 
 /** Where the browser finds the identity provider: public, since it is needed before anyone signs in. */
-export function sessionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+export function sessionRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    app.get(
-      '/auth/config',
-      {
-        config: { access: { public: true } },
-        schema: {
-          tags: ['session'],
-          summary: 'Configuración pública del proveedor de identidad',
-          response: { 200: authConfigSchema },
-        },
-      },
-      async () => deps.authConfig,
-    );
+    register(app, sessionRouteTable.authConfig, async () => deps.authConfig);
   };
 }

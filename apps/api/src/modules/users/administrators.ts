@@ -2,7 +2,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { ALL_PERMISSION_PATHS } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { acrossCompanies } from '../../db/scope';
-import { profiles, users } from '../../db/schema';
+import { profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 
 /**

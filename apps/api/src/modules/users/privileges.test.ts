@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSION_PATHS, groupPermissionPaths } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { companies, outbox, profiles, users } from '../../db/schema';
+import { outbox } from '../../db/schema/audit';
+import { companies, profiles, users } from '../../db/schema/users';
 import { inspectPasswordLink } from '../../idp/password-links';
 import { CHANGE_EMAIL, CHANGE_PROFILE, profileChangeRefusals, userChangeRefusals, type Actor, type ProfileGrant, type UserState } from './privileges';
 

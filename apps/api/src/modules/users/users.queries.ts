@@ -1,7 +1,7 @@
 import { and, count, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
-import { companies, profiles, users } from '../../db/schema';
+import { companies, profiles, users } from '../../db/schema/users';
 import { containsPattern } from '../../db/like';
 import { HttpProblem } from '../../http/errors';
 import { listOrder, pagedList, type SortMap } from '../../http/pagination';

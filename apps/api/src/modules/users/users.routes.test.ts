@@ -2,7 +2,8 @@ import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { auditEvents, companies, outbox, profiles, users } from '../../db/schema';
+import { auditEvents, outbox } from '../../db/schema/audit';
+import { companies, profiles, users } from '../../db/schema/users';
 
 type Json = Record<string, unknown>;
 

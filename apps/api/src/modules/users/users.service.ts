@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AccessLink, UserDetail, UserInput, UserUpdate } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { acrossCompanies } from '../../db/scope';
-import { companies, profiles, users } from '../../db/schema';
+import { companies, profiles, users } from '../../db/schema/users';
 import type { AppDeps } from '../../deps';
 import { HttpProblem } from '../../http/errors';
 import { lockAtVersion } from '../../http/locking';

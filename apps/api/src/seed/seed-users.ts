@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from './client';
-import { asSystem } from './scope';
-import { companies, profiles, users } from './schema';
+import type { Db } from '../db/client';
+import { asSystem } from '../db/scope';
+import { companies, profiles, users } from '../db/schema/users';
 
 const FIRST = ['Ana', 'Luis', 'María', 'José', 'Lucía', 'Carlos', 'Sofía', 'Jorge', 'Elena', 'Miguel', 'Paola', 'Raúl'];
 const LAST = ['García', 'Hernández', 'López', 'Martínez', 'González', 'Pérez', 'Rodríguez', 'Sánchez', 'Ramírez', 'Torres'];

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_DAY_OF_MONTH, buildSchedule, checkClabe, checkCurp, firstPayday } from '@portal/lending';
 import { PRE_REQUEST_STATUSES, REQUEST_STATUSES } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
-import { agreements, clients, credits, expectedDeductions, installments, preRequests, requestDocuments, requests } from './schema';
+import { agreements } from '../db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../db/schema/credits';
+import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
 import { loanPricing, payrollCalendarOf } from '../modules/agreements/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
 

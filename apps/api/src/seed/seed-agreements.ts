@@ -1,6 +1,7 @@
 import type { AgreementValues } from '@portal/contract';
-import type { Tx } from './client';
-import { agreementProducts, agreements } from './schema';
+import type { Tx } from '../db/client';
+import { agreementProducts, agreements } from '../db/schema/agreements';
+import { productRows } from '../modules/agreements/products';
 
 type DemoAgreement = Omit<AgreementValues, 'companyId'> & { brand: 0 | 1 };
 
@@ -81,28 +82,6 @@ export const DEMO_AGREEMENTS: DemoAgreement[] = [
     active: true,
   },
 ];
-
-/** Inserts an agreement's products in the given order; ids are kept for products that have one. */
-export function productRows(agreement: { id: string; companyId: string }, products: AgreementValues['products']) {
-  return products.map((product, position) => ({
-    ...(product.id ? { id: product.id } : {}),
-    agreementId: agreement.id,
-    companyId: agreement.companyId,
-    name: product.name,
-    annualRatePct: product.annualRatePct,
-    ivaRatePct: product.ivaRatePct,
-    openingFeePct: product.openingFeePct,
-    openingFeeFinanced: product.openingFeeFinanced,
-    terms: product.terms,
-    minAmount: product.minAmount,
-    maxAmount: product.maxAmount,
-    maxAgeAtEnd: product.maxAgeAtEnd,
-    moratoryRatePct: product.moratoryRatePct,
-    lateFee: product.lateFee,
-    active: product.active,
-    position,
-  }));
-}
 
 export async function seedDemoAgreements(tx: Tx, companyIds: [string, string]): Promise<void> {
   for (const { brand, ...agreement } of DEMO_AGREEMENTS) {

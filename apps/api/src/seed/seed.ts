@@ -1,8 +1,9 @@
 import { count } from 'drizzle-orm';
 import { ALL_PERMISSION_PATHS, groupPermissionPaths, type PermissionPath } from '@portal/contract';
-import type { Db } from './client';
-import { asSystem } from './scope';
-import { auditEvents, companies, profiles, users } from './schema';
+import type { Db } from '../db/client';
+import { asSystem } from '../db/scope';
+import { auditEvents } from '../db/schema/audit';
+import { companies, profiles, users } from '../db/schema/users';
 import { hashPassword } from '../idp/passwords';
 import { seedDemoAgreements } from './seed-agreements';
 

@@ -1,0 +1,165 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { agreementProducts, agreements } from './agreements';
+import { bytea, createdAt, money, updatedAt } from './columns';
+import { companies, users } from './users';
+
+/** Clients, pre-requests, requests and their documents. */
+
+/**
+ * Acreditados: one row per CURP and company (each company keeps its own client data, isolated like the rest of its
+ * portfolio); what a request adds (address, contact) comes with the request.
+ */
+export const clients = pgTable(
+  'clients',
+  {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id')
+    .notNull()
+    .references(() => companies.id),
+  curp: text('curp').notNull(),
+  rfc: text('rfc'),
+  firstNames: text('first_names').notNull(),
+  lastName1: text('last_name_1').notNull(),
+  lastName2: text('last_name_2'),
+  birthDate: date('birth_date').notNull(),
+  sex: text('sex', { enum: ['H', 'M'] }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp)],
+);
+
+/** Pre-solicitudes: a quote with its verdict, computed by packages/lending and kept as it was shown. */
+export const preRequests = pgTable(
+  'pre_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: bigserial('number', { mode: 'number' }).notNull().unique(),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => agreements.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => agreementProducts.id),
+    employeeNumber: text('employee_number').notNull(),
+    netSalary: numeric('net_salary', { precision: 14, scale: 2 }).notNull(),
+    otherDeductions: numeric('other_deductions', { precision: 14, scale: 2 }).notNull(),
+    amount: numeric('amount', { precision: 14, scale: 2 }).notNull(),
+    term: integer('term').notNull(),
+    capacity: numeric('capacity', { precision: 14, scale: 2 }).notNull(),
+    installment: numeric('installment', { precision: 14, scale: 2 }).notNull(),
+    cat: text('cat').notNull(),
+    result: text('result', { enum: ['pre-aprobada', 'rechazada'] }).notNull(),
+    reasons: jsonb('reasons').notNull().default(sql`'[]'::jsonb`),
+    status: text('status', { enum: ['borrador', 'enviada', 'convertida', 'vencida'] }).notNull().default('borrador'),
+    /** When it was sent: a sent pre-request not converted within PRE_REQUEST_VALID_DAYS becomes vencida. */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('pre_requests_client_idx').on(table.clientId),
+    index('pre_requests_company_idx').on(table.companyId, table.createdAt),
+    index('pre_requests_created_by_idx').on(table.createdBy, table.createdAt),
+    index('pre_requests_sent_idx').on(table.sentAt).where(sql`status = 'enviada'`),
+  ],
+);
+
+/** Solicitudes: the full application. Client, address and contact data are kept as captured; the status machine is in packages/contract. */
+export const requests = pgTable(
+  'requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: bigserial('number', { mode: 'number' }).notNull().unique(),
+    /** The sent pre-request it converted, if any: one request per pre-request. */
+    preRequestId: uuid('pre_request_id')
+      .unique()
+      .references(() => preRequests.id),
+    clientId: uuid('client_id')
+      .notNull()
+      .references(() => clients.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => agreements.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => agreementProducts.id),
+    rfc: text('rfc'),
+    firstNames: text('first_names').notNull(),
+    lastName1: text('last_name_1').notNull(),
+    lastName2: text('last_name_2'),
+    employeeNumber: text('employee_number').notNull(),
+    netSalary: money('net_salary').notNull(),
+    otherDeductions: money('other_deductions').notNull(),
+    amount: money('amount').notNull(),
+    term: integer('term').notNull(),
+    street: text('street').notNull(),
+    exteriorNumber: text('exterior_number').notNull(),
+    interiorNumber: text('interior_number').notNull().default(''),
+    neighborhood: text('neighborhood').notNull(),
+    municipality: text('municipality').notNull(),
+    state: text('state').notNull(),
+    postalCode: text('postal_code').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email').notNull(),
+    references: jsonb('references').notNull(),
+    clabe: text('clabe').notNull(),
+    /** The verdict and schedule as shown when captured (packages/lending), kept as they were. */
+    simulation: jsonb('simulation').notNull(),
+    installment: money('installment').notNull(),
+    /** The terms the client accepted, frozen at approval; disbursement prices the credit with these (AcceptedTerms). */
+    acceptedTerms: jsonb('accepted_terms'),
+    status: text('status', { enum: ['capturada', 'en validación', 'aprobada', 'rechazada', 'dispersada', 'cancelada'] })
+      .notNull()
+      .default('capturada'),
+    rejectionReason: text('rejection_reason'),
+    cancellationReason: text('cancellation_reason'),
+    decidedBy: uuid('decided_by').references(() => users.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index('requests_status_idx').on(table.status, table.createdAt),
+    index('requests_created_idx').on(table.createdAt),
+    index('requests_agreement_idx').on(table.agreementId, table.createdAt),
+    index('requests_client_idx').on(table.clientId),
+    index('requests_company_idx').on(table.companyId, table.createdAt),
+  ],
+);
+
+/** INE, comprobante de domicilio, recibo de nómina: one current file per kind; replacing one is audited. */
+export const requestDocuments = pgTable(
+  'request_documents',
+  {
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => requests.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    kind: text('kind', { enum: ['ine', 'comprobante', 'recibo'] }).notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    content: bytea('content').notNull(),
+    uploadedBy: uuid('uploaded_by').references(() => users.id),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.requestId, table.kind] })],
+);

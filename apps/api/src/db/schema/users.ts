@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns';
+
+/** Companies, profiles and users. */
+
+/** The lending company (brand). Portfolio data belongs to one; role SA users see all. */
+export const companies = pgTable('companies', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  legalName: text('legal_name').notNull(),
+  rfc: text('rfc').notNull(),
+  /** Maker-checker on money leaving: who disburses may be neither the capturer nor the approver (on unless turned off). */
+  separateDisbursement: boolean('separate_disbursement').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+/** A profile grants a role code and a list of permission paths (screen paths and action paths). */
+export const profiles = pgTable('profiles', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique(),
+  roleCode: text('role_code').notNull(),
+  permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+  version: integer('version').notNull().default(1),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Staff users. The embedded identity provider signs them in with `password_hash` (scrypt); with an external
+ * provider the hash stays empty and the e-mail in the access token finds the row.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name'),
+    profileId: uuid('profile_id')
+      .notNull()
+      .references(() => profiles.id),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    active: boolean('active').notNull().default(true),
+    passwordHash: text('password_hash'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
+    index('users_profile_idx').on(table.profileId),
+    index('users_company_idx').on(table.companyId),
+    // The list's sort orders, each with the id tie-breaker, so a page is an index range, not a sort of the table.
+    index('users_email_sort_idx').on(table.email, table.id),
+    index('users_name_sort_idx').on(table.name, table.id),
+    index('users_last_sign_in_sort_idx').on(table.lastSignInAt, table.id),
+    index('users_profile_email_idx').on(table.profileId, table.email),
+    // Search by any part of the e-mail or the name (ILIKE '%…%') through trigrams (pg_trgm).
+    index('users_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
+    index('users_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`),
+  ],
+);

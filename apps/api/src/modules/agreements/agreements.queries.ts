@@ -1,0 +1,91 @@
+import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { isValidRfc } from '@portal/lending';
+import type { AgreementDetail, AgreementListItem, AgreementListQuery } from '@portal/contract';
+import type { Db } from '../../db/client';
+import { containsPattern } from '../../db/like';
+import { trimNumeric } from '../../db/numeric';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { companies } from '../../db/schema/users';
+import { HttpProblem } from '../../http/errors';
+import { listOrder, pagedList, type SortMap } from '../../http/pagination';
+import { auditHistory } from '../audit/audit';
+import { toProduct } from './products';
+
+/** The agreements list's selects (page, count and export read the same columns) and the detail with its products. */
+
+const activeProducts = sql<number>`(select count(*)::int from ${agreementProducts} where ${agreementProducts.agreementId} = ${agreements.id} and ${agreementProducts.active})`;
+
+const SORT: SortMap = {
+  code: agreements.code,
+  name: agreements.name,
+  employerName: agreements.employerName,
+  sector: agreements.sector,
+  frequency: agreements.frequency,
+  company: companies.name,
+  active: agreements.active,
+};
+
+export function agreementFilters(query: Omit<AgreementListQuery, 'page' | 'pageSize'>): SQL | undefined {
+  const pattern = query.q ? containsPattern(query.q) : null;
+  return and(
+    pattern ? or(ilike(agreements.code, pattern), ilike(agreements.name, pattern), ilike(agreements.employerName, pattern)) : undefined,
+    query.companyId ? eq(agreements.companyId, query.companyId) : undefined,
+    query.sector ? eq(agreements.sector, query.sector) : undefined,
+    query.frequency ? eq(agreements.frequency, query.frequency) : undefined,
+    query.status ? eq(agreements.active, query.status === 'active') : undefined,
+  );
+}
+
+export const agreementOrder = (sort: string | undefined): SQL[] => listOrder(SORT, sort, { field: 'code' }, agreements.id);
+
+export const agreementListSelect = (db: Db) =>
+  db
+    .select({
+      id: agreements.id,
+      code: agreements.code,
+      name: agreements.name,
+      employerName: agreements.employerName,
+      sector: agreements.sector,
+      frequency: agreements.frequency,
+      companyId: agreements.companyId,
+      company: companies.name,
+      activeProducts,
+      active: agreements.active,
+      version: agreements.version,
+    })
+    .from(agreements)
+    .innerJoin(companies, eq(companies.id, agreements.companyId));
+
+export function listAgreements(db: Db, query: AgreementListQuery): Promise<{ items: AgreementListItem[]; total: number }> {
+  const where = agreementFilters(query);
+  return pagedList(query, agreementListSelect(db).where(where).orderBy(...agreementOrder(query.sort)), db.select({ total: count() }).from(agreements).where(where), (row) => row);
+}
+
+export const AGREEMENT_NOT_FOUND = { title: 'Convenio no encontrado', detail: 'El convenio no existe.' };
+
+export async function loadAgreementDetail(db: Db, id: string): Promise<AgreementDetail> {
+  const [row] = await db
+    .select({ agreement: agreements, company: companies.name })
+    .from(agreements)
+    .innerJoin(companies, eq(companies.id, agreements.companyId))
+    .where(eq(agreements.id, id));
+  if (!row) throw new HttpProblem(404, AGREEMENT_NOT_FOUND.title, AGREEMENT_NOT_FOUND.detail);
+  const products = await db
+    .select()
+    .from(agreementProducts)
+    .where(eq(agreementProducts.agreementId, id))
+    .orderBy(asc(agreementProducts.position));
+  const { agreement } = row;
+  return {
+    ...agreement,
+    company: row.company,
+    maxDeductionPct: trimNumeric(agreement.maxDeductionPct),
+    contacts: agreement.contacts as AgreementDetail['contacts'],
+    layout: agreement.layout as AgreementDetail['layout'],
+    products: products.map(toProduct),
+    warnings: isValidRfc(agreement.employerRfc, { checkDigit: true })
+      ? []
+      : [{ field: 'employerRfc', message: 'El dígito verificador del RFC no coincide; confírmalo con el patrón.' }],
+    history: await auditHistory(db, 'agreement', id),
+  };
+}

@@ -1,0 +1,187 @@
+import { and, asc, count, eq, gte, ilike, lte, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import { bankForCode } from '@portal/lending';
+import { simulationSchema, type DocumentKind, type Request, type RequestSummary, type requestListQuerySchema } from '@portal/contract';
+import type { Db } from '../../db/client';
+import { containsPattern, prefixPattern } from '../../db/like';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { credits } from '../../db/schema/credits';
+import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
+import { users } from '../../db/schema/users';
+import { HttpProblem } from '../../http/errors';
+import { listOrder, pagedList, type SortMap } from '../../http/pagination';
+import { auditHistory } from '../audit/audit';
+import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
+
+/** Solicitudes' selects and mappers: the Capturas list, a request's detail, a stored document. */
+
+type RequestListValues = z.output<typeof requestListQuerySchema>;
+
+const capturer = alias(users, 'capturer');
+const decider = alias(users, 'decider');
+
+const clientName = sql<string>`concat_ws(' ', ${requests.firstNames}, ${requests.lastName1}, ${requests.lastName2})`;
+const documentCount = sql<number>`(select count(*)::int from ${requestDocuments} where ${requestDocuments.requestId} = ${requests.id})`;
+
+const SORT: SortMap = {
+  folio: requests.number,
+  createdAt: requests.createdAt,
+  updatedAt: requests.updatedAt,
+  amount: requests.amount,
+  status: requests.status,
+  clientName,
+};
+
+const summaryFields = {
+  request: requests,
+  curp: clients.curp,
+  agreement: agreements.name,
+  product: agreementProducts.name,
+  createdBy: capturer.email,
+  documents: documentCount,
+};
+
+function summaryQuery(db: Db) {
+  return db
+    .select(summaryFields)
+    .from(requests)
+    .innerJoin(clients, eq(clients.id, requests.clientId))
+    .innerJoin(agreements, eq(agreements.id, requests.agreementId))
+    .innerJoin(agreementProducts, eq(agreementProducts.id, requests.productId))
+    .leftJoin(capturer, eq(capturer.id, requests.createdBy));
+}
+
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['execute']>>[number];
+
+function toSummary({ request, curp, agreement, product, createdBy, documents }: SummaryRow): RequestSummary {
+  return {
+    id: request.id,
+    folio: requestFolio(request.number),
+    status: request.status,
+    curp,
+    clientName: [request.firstNames, request.lastName1, request.lastName2].filter(Boolean).join(' '),
+    agreementId: request.agreementId,
+    agreement,
+    product,
+    amount: request.amount,
+    term: request.term,
+    installment: request.installment,
+    documents,
+    createdBy,
+    createdAt: request.createdAt.toISOString(),
+    updatedAt: request.updatedAt.toISOString(),
+  };
+}
+
+export async function loadRequest(db: Db, id: string): Promise<Request> {
+  const [row] = await db
+    .select({ ...summaryFields, decidedBy: decider.email, preRequestNumber: preRequests.number, creditId: credits.id, creditNumber: credits.number })
+    .from(requests)
+    .innerJoin(clients, eq(clients.id, requests.clientId))
+    .innerJoin(agreements, eq(agreements.id, requests.agreementId))
+    .innerJoin(agreementProducts, eq(agreementProducts.id, requests.productId))
+    .leftJoin(capturer, eq(capturer.id, requests.createdBy))
+    .leftJoin(decider, eq(decider.id, requests.decidedBy))
+    .leftJoin(preRequests, eq(preRequests.id, requests.preRequestId))
+    .leftJoin(credits, eq(credits.requestId, requests.id))
+    .where(eq(requests.id, id));
+  if (!row) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
+  const [documentList, history] = await Promise.all([
+    db
+      .select({
+        kind: requestDocuments.kind,
+        fileName: requestDocuments.fileName,
+        contentType: requestDocuments.contentType,
+        size: requestDocuments.size,
+        uploadedAt: requestDocuments.uploadedAt,
+        uploadedBy: users.email,
+      })
+      .from(requestDocuments)
+      .leftJoin(users, eq(users.id, requestDocuments.uploadedBy))
+      .where(eq(requestDocuments.requestId, id))
+      .orderBy(asc(requestDocuments.kind)),
+    auditHistory(db, 'request', id),
+  ]);
+  const { request: stored } = row;
+  return {
+    ...toSummary(row),
+    rfc: stored.rfc ?? '',
+    firstNames: stored.firstNames,
+    lastName1: stored.lastName1,
+    lastName2: stored.lastName2 ?? '',
+    productId: stored.productId,
+    employeeNumber: stored.employeeNumber,
+    netSalary: stored.netSalary,
+    otherDeductions: stored.otherDeductions,
+    street: stored.street,
+    exteriorNumber: stored.exteriorNumber,
+    interiorNumber: stored.interiorNumber,
+    neighborhood: stored.neighborhood,
+    municipality: stored.municipality,
+    state: stored.state,
+    postalCode: stored.postalCode,
+    phone: stored.phone,
+    email: stored.email,
+    references: stored.references as Request['references'],
+    clabe: stored.clabe,
+    bank: bankForCode(stored.clabe.slice(0, 3))?.name ?? 'Banco no identificado',
+    preRequestId: stored.preRequestId,
+    preRequestFolio: row.preRequestNumber ? preRequestFolio(row.preRequestNumber) : null,
+    companyId: stored.companyId,
+    simulation: simulationSchema.parse(stored.simulation),
+    documentList: documentList.map((document) => ({ ...document, uploadedAt: document.uploadedAt.toISOString() })),
+    rejectionReason: stored.rejectionReason,
+    cancellationReason: stored.cancellationReason,
+    decidedBy: row.decidedBy,
+    decidedAt: stored.decidedAt?.toISOString() ?? null,
+    creditId: row.creditId,
+    creditFolio: row.creditNumber ? creditFolio(row.creditNumber) : null,
+    createdById: stored.createdBy,
+    history,
+    version: stored.version,
+  };
+}
+
+/** Capturas: requests filtered (folio, CURP or name; status, agreement, dates, capturer), sorted and paged in SQL. */
+export function listRequests(db: Db, query: RequestListValues): Promise<{ items: RequestSummary[]; total: number }> {
+  const { sort, q, status, agreementId, from, to, capturer: capturedBy } = query;
+  const createdOn = sql`(${requests.createdAt} at time zone 'America/Mexico_City')::date`;
+  const search = q?.trim();
+  const folioNumber = search?.toUpperCase().match(/^(?:SOL-?)?0*(\d{1,12})$/)?.[1];
+  const where = and(
+    status ? eq(requests.status, status) : undefined,
+    agreementId ? eq(requests.agreementId, agreementId) : undefined,
+    from ? gte(createdOn, from) : undefined,
+    to ? lte(createdOn, to) : undefined,
+    capturedBy ? ilike(capturer.email, containsPattern(capturedBy)) : undefined,
+    search
+      ? or(
+          folioNumber ? eq(requests.number, Number(folioNumber)) : undefined,
+          ilike(clients.curp, prefixPattern(search.toUpperCase())),
+          ilike(clientName, containsPattern(search)),
+        )
+      : undefined,
+  );
+  const rows = summaryQuery(db)
+    .where(where)
+    .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
+  const total = db
+    .select({ total: count() })
+    .from(requests)
+    .innerJoin(clients, eq(clients.id, requests.clientId))
+    .leftJoin(capturer, eq(capturer.id, requests.createdBy))
+    .where(where);
+  return pagedList(query, rows, total, toSummary);
+}
+
+/** A stored document, read through its request: shown only with a request the user may see. */
+export async function loadDocument(db: Db, id: string, kind: DocumentKind) {
+  const [document] = await db
+    .select({ fileName: requestDocuments.fileName, contentType: requestDocuments.contentType, content: requestDocuments.content })
+    .from(requestDocuments)
+    .innerJoin(requests, eq(requests.id, requestDocuments.requestId))
+    .where(and(eq(requestDocuments.requestId, id), eq(requestDocuments.kind, kind)));
+  if (!document) throw new HttpProblem(404, 'Documento no encontrado', 'La solicitud no tiene ese documento.');
+  return document;
+}
