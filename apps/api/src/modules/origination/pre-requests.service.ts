@@ -233,43 +233,34 @@ async function lockDraft(tx: Tx, id: string, version: number, action: string) {
 
 type Context = { actor: Actor; now: Date; dailyMinimumWage: string };
 
-/** Saves a pre-request as a draft, with its verdict. */
-export async function createPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, input: Values): Promise<PreRequest> {
-  const result = await simulate(tx, input, now, dailyMinimumWage);
+/** The verdict on `input` and the columns a pre-request stores with it (its client created or refreshed). */
+async function judgedColumns(tx: Tx, { now, dailyMinimumWage }: Context, input: Values, preRequestId?: string) {
+  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId });
   const companyId = await agreementCompany(tx, input.agreementId);
   const clientId = await upsertClient(tx, companyId, input, result, now);
+  return { result, columns: { clientId, companyId, ...loanColumns(input), ...verdictColumns(result) } };
+}
+
+/** Saves a pre-request as a draft, with its verdict. */
+export async function createPreRequest(tx: Tx, context: Context, input: Values): Promise<PreRequest> {
+  const { actor, now } = context;
+  const { result, columns } = await judgedColumns(tx, context, input);
   const [created] = await tx
     .insert(preRequests)
-    .values({
-      clientId,
-      companyId,
-      ...loanColumns(input),
-      ...verdictColumns(result),
-      createdBy: actor.principal.userId,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values({ ...columns, createdBy: actor.principal.userId, createdAt: now, updatedAt: now })
     .returning({ id: preRequests.id });
   await recordAudit(tx, actor, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...input, result: result.result, reasons: result.reasons }, occurredAt: now });
   return loadPreRequest(tx, created!.id);
 }
 
 /** Edits a draft; the verdict is taken again. */
-export async function updatePreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, { version, ...input }: Values & { version: number }): Promise<PreRequest> {
+export async function updatePreRequest(tx: Tx, context: Context, id: string, { version, ...input }: Values & { version: number }): Promise<PreRequest> {
+  const { actor, now } = context;
   const current = await lockDraft(tx, id, version, 'editar');
-  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: id });
-  const companyId = await agreementCompany(tx, input.agreementId);
-  const clientId = await upsertClient(tx, companyId, input, result, now);
+  const { result, columns } = await judgedColumns(tx, context, input, id);
   await tx
     .update(preRequests)
-    .set({
-      clientId,
-      companyId,
-      ...loanColumns(input),
-      ...verdictColumns(result),
-      updatedAt: now,
-      version: sql`${preRequests.version} + 1`,
-    })
+    .set({ ...columns, updatedAt: now, version: sql`${preRequests.version} + 1` })
     .where(eq(preRequests.id, id));
   await recordAudit(tx, actor, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
   return loadPreRequest(tx, id);

@@ -18,6 +18,7 @@ import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
+import { lockAtVersion, lockForUpdate } from '../../http/locking';
 import { recordAudit, type Actor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
 import { payrollCalendarOf } from '../agreements/products';
@@ -201,19 +202,17 @@ const valuesOf = (row: RequestRow, curp: string): RequestValues => ({
   references: row.references as RequestValues['references'],
 });
 
+const REQUEST_NOT_FOUND = { title: 'Solicitud no encontrada', detail: 'La solicitud no existe.' };
+
 /** The request locked for a change; another company's is as missing as one that does not exist. */
-async function lockVisible(tx: Tx, actor: Actor, id: string): Promise<RequestRow> {
-  const [current] = await tx.select().from(requests).where(eq(requests.id, id)).for('update');
-  if (!current) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
-  return current;
-}
+const lockVisible = (tx: Tx, id: string): Promise<RequestRow> => lockForUpdate(tx.select().from(requests).where(eq(requests.id, id)), REQUEST_NOT_FOUND);
 
 /** The request locked for a change: refused when missing (or another company's), edited since `version`, or in a status the action does not start from. */
-async function lockRequest(tx: Tx, actor: Actor, id: string, version: number, allowed: readonly RequestStatus[], verb: string): Promise<RequestRow> {
-  const current = await lockVisible(tx, actor, id);
-  if (current.version !== version) {
-    throw new HttpProblem(409, 'La solicitud cambió', `Otra persona modificó esta solicitud (ahora está ${current.status}). Recarga la página y vuelve a intentarlo.`);
-  }
+async function lockRequest(tx: Tx, id: string, version: number, allowed: readonly RequestStatus[], verb: string): Promise<RequestRow> {
+  const current = await lockAtVersion(tx.select().from(requests).where(eq(requests.id, id)), version, {
+    notFound: REQUEST_NOT_FOUND,
+    stale: (row) => ({ title: 'La solicitud cambió', detail: `Otra persona modificó esta solicitud (ahora está ${row.status}). Recarga la página y vuelve a intentarlo.` }),
+  });
   if (!allowed.includes(current.status)) {
     throw new HttpProblem(409, 'Acción no permitida', `No se puede ${verb} una solicitud en estado ${current.status}.`);
   }
@@ -222,7 +221,7 @@ async function lockRequest(tx: Tx, actor: Actor, id: string, version: number, al
 
 /** Edits a captured request (only while capturada); the verdict is taken again. */
 export async function updateRequest(tx: Tx, actor: Actor, id: string, version: number, input: RequestValues, now: Date, dailyMinimumWage: string): Promise<void> {
-  const current = await lockRequest(tx, actor, id, version, ['capturada'], 'editar');
+  const current = await lockRequest(tx, id, version, ['capturada'], 'editar');
   assertClabe(input.clabe);
   const companyId = await agreementCompany(tx, input.agreementId);
   if (companyId !== current.companyId) {
@@ -244,7 +243,7 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
 
 /** Uploads or replaces one document, while the request is capturada or en validación. */
 export async function replaceDocument(tx: Tx, actor: Actor, id: string, document: UploadedDocument, now: Date): Promise<void> {
-  const current = await lockVisible(tx, actor, id);
+  const current = await lockVisible(tx, id);
   if (current.status !== 'capturada' && current.status !== 'en validación') {
     throw new HttpProblem(409, 'Acción no permitida', `No se pueden cambiar los documentos de una solicitud en estado ${current.status}.`);
   }
@@ -279,7 +278,7 @@ export type ActionBody = { version: number; reason?: string; disbursementDate?: 
  */
 export async function runAction(tx: Tx, actor: Actor, id: string, action: RequestAction, body: ActionBody, now: Date, dailyMinimumWage: string): Promise<{ creditId?: string; creditFolio?: string }> {
   const step = REQUEST_ACTIONS[action];
-  const current = await lockRequest(tx, actor, id, body.version, step.from, step.verb);
+  const current = await lockRequest(tx, id, body.version, step.from, step.verb);
   const userId = actor.principal.userId;
   if ((action === 'approve' || action === 'reject') && current.createdBy === userId) {
     throw new HttpProblem(403, 'Se requiere otra persona', `Quien capturó la solicitud no puede ${step.verb}la; debe hacerlo otra persona con el permiso de aprobación.`);
