@@ -20,6 +20,7 @@ describe('router guards', () => {
         import('./shell/guarded-layout'),
         import('../features/session/signin.screen'),
         import('./shell/placeholder.screen'),
+        import('../features/users/user-edit.screen'),
         routerOptions.patchRoutesOnNavigation?.({ path: '/', matches: [], patch: () => undefined, signal: new AbortController().signal, fetcherKey: undefined }),
       ]),
     30_000,

@@ -34,7 +34,7 @@ export function refusal(status: number, problem: Problem | null): ApiError {
   return new ApiError(status, problem);
 }
 
-/** fetch with the session's token; a refusal becomes an ApiError. */
+/** fetch with the session's token; a refusal becomes an ApiError. Features call routes through api-client.ts. */
 export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   const authorization = authorizationHeader();
@@ -51,13 +51,3 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
   const problem = (await response.json().catch(() => null)) as Problem | null;
   throw refusal(response.status, problem);
 }
-
-export async function apiJson<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await apiFetch(path, init);
-  return (response.status === 204 ? undefined : await response.json()) as T;
-}
-
-export const jsonBody = (method: 'POST' | 'PUT' | 'DELETE', body?: unknown): RequestInit => ({
-  method,
-  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-});

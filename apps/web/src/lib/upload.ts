@@ -17,7 +17,7 @@ function parseJson(text: string): unknown {
 
 /**
  * Sends a multipart form (documents, files) with the session's token and reports the upload's progress, which
- * fetch cannot do; answers and refuses exactly like apiJson (Problem JSON → ApiError, 401 → signed out).
+ * fetch cannot do; answers and refuses exactly like apiFetch (Problem JSON → ApiError, 401 → signed out).
  */
 export function uploadWithProgress<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
