@@ -1,7 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from './test-app';
-import { agreementProducts, agreements, auditEvents, companies, outbox, preRequests, profiles, users } from '../db/schema';
+import { agreementProducts, agreements } from '../db/schema/agreements';
+import { auditEvents, outbox } from '../db/schema/audit';
+import { preRequests } from '../db/schema/origination';
+import { companies, profiles, users } from '../db/schema/users';
 
 /**
  * One app and database per test file, put back before each test: what one test leaves behind (rows, the next folio of
