@@ -35,7 +35,7 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /**
    * The general daily minimum wage in force (pesos, CONASAMI general zone; 2026: 315.04). It changes every January:
-   * the pay left after all deductions may not fall below it times the period's days (DOMAIN.md §5).
+   * the pay left after all deductions may not fall below it times the period's days (docs/domain.md, "Origination").
    */
   dailyMinimumWage: string;
 }

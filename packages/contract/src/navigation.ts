@@ -1,5 +1,5 @@
 /**
- * The product's sidebar (seed section 2) and the action permissions of DOMAIN.md.
+ * The product's sidebar (seed section 2) and the action permissions (docs/domain.md, "Origination").
  * This is the one source for the web sidebar and routes, the seeded profiles and the API's permission checks:
  * a permission is a screen path, and an action that changes money or status is a permission path too.
  */
@@ -79,7 +79,7 @@ export type ScreenPath = (typeof NAV_GROUPS)[number]['items'][number]['path'];
 
 export const SCREEN_PATHS: ScreenPath[] = NAV_GROUPS.flatMap((group) => group.items.map((entry) => entry.path));
 
-/** Actions that change money or status: granted separately from screen access (DOMAIN.md, "Profile"). */
+/** Actions that change money or status: granted separately from screen access (docs/domain.md, "Origination"). */
 export const ACTION_PERMISSIONS = [
   { path: '/actions/users/change-profile', label: 'Cambiar el perfil de un usuario', group: 'users' },
   { path: '/actions/users/change-email', label: 'Cambiar el correo de un usuario', group: 'users' },

@@ -11,7 +11,7 @@ export const REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada', 'rec
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
 /**
- * The status machine of DOMAIN.md: capturada → en validación → aprobada | rechazada (motivo) → dispersada | cancelada.
+ * The request status machine (docs/domain.md, "Origination"): capturada → en validación → aprobada | rechazada (motivo) → dispersada | cancelada.
  * `permission` is what the action needs besides screen access; the API enforces it, the web hides the button.
  */
 export const REQUEST_ACTIONS = {

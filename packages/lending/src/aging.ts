@@ -2,7 +2,7 @@ import { parseDay } from './dates.ts';
 import { outstandingTotal, toLedger, type InstallmentState } from './ledger.ts';
 
 /**
- * Days past due and aging (DOMAIN.md, Algorithms §4).
+ * Days past due and aging (docs/domain.md, "Day close and aging").
  *
  * Days past due on a date = that date − the due date of the oldest installment that is still owed and
  * fell due before it (0 when nothing is late; an installment due today is not late yet).
@@ -18,12 +18,12 @@ export const AGING_BUCKET_LABELS: Readonly<Record<AgingBucket, string>> = {
   '90+': '90 días o más',
 };
 
-/** A credit becomes vencido at this many days past due (DOMAIN.md §4). */
+/** A credit becomes vencido at this many days past due (docs/domain.md, "Day close and aging"). */
 export const PAST_DUE_THRESHOLD_DAYS = 90;
 
 /**
  * `inTransit`: installments whose payroll deduction the employer took and has not remitted yet. They do not
- * age the credit: the employer holds the borrower's money (DOMAIN.md §4).
+ * age the credit: the employer holds the borrower's money (docs/domain.md, "Day close and aging").
  */
 export function daysPastDue(installments: readonly InstallmentState[], asOf: string, inTransit: ReadonlySet<number> = new Set()): number {
   const day = parseDay(asOf, 'asOf');

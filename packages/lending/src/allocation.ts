@@ -22,7 +22,7 @@ import {
 import { DAY_COUNT_BASE, levelInstallment } from './schedule.ts';
 
 /**
- * Payment allocation, the waterfall (DOMAIN.md, Algorithms §2; docs/domain.md "Payments").
+ * Payment allocation, the waterfall (docs/domain.md, "Payments").
  *
  * 1. Installments already due on the value date, oldest first; inside each, the components in
  *    `componentOrder` (default: moratory interest, its IVA, fees, their IVA, interest, IVA, principal).
@@ -256,7 +256,7 @@ interface RebuildInput {
 const roundHalfUp = (num: bigint, den: bigint): bigint => (2n * num + den) / (2n * den);
 
 /**
- * Rebuilds what is still owed on rows `from`… on the new balance (DOMAIN.md §2). Each row keeps what was
+ * Rebuilds what is still owed on rows `from`… on the new balance (docs/domain.md, "Payments"). Each row keeps what was
  * paid (and waived); only what is owed is recomputed: charged = paid + waived + newly owed.
  *
  * The current row owes the interest accrued on the old balance up to the value date (already paid by the
@@ -327,7 +327,7 @@ function setOwed(inst: LedgerInstallment, c: number, owed: Cents): void {
 
 /**
  * Reverts a payment (a reverted payment file): restores exactly the installments as they were before it
- * (DOMAIN.md §2), liquidado included — the credit's status follows what is owed again at the next close.
+ * (docs/domain.md, "Payments"), liquidado included — the credit's status follows what is owed again at the next close.
  * Refused when the credit changed since (a later payment depends on this one: revert that first).
  */
 export function revertPayment(input: { installments: InstallmentState[]; payment: Pick<AllocationResult, 'installments' | 'previousInstallments'> }): InstallmentState[] {

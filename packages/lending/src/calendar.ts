@@ -3,7 +3,7 @@ import { civilFromDay, dayFromCivil, daysInMonth, formatCivil, formatDay, parseC
 import { assertFrequency, type Frequency } from './frequency.ts';
 
 /**
- * The agreement's payroll calendar as data (DOMAIN.md, Algorithms §1; docs/domain.md "Payroll calendar").
+ * The agreement's payroll calendar as data (docs/domain.md, "Payroll calendar").
  *
  * Nominal paydays: quincenal on the 15th and the month's last day; mensual on `payDay`, clamped to each
  * month's end from that anchor (31 = last day: 31 Jan, 28/29 Feb, 31 Mar, 30 Apr…); semanal and

@@ -134,7 +134,7 @@ const DAYS_PER_YEAR = 365;
 
 /**
  * CAT on the payments' actual times (Banxico 21/2009: times in years, here days ÷ 365), used when the first
- * period is irregular (DOMAIN.md §1, §6): the annual rate c with Σ A_t / (1 + c)^(days_t / 365) = net.
+ * period is irregular (docs/domain.md, "Schedule" and "CAT"): the annual rate c with Σ A_t / (1 + c)^(days_t / 365) = net.
  * Bisection on g = 1 + c, as in `periodicIrr`; the value is strictly decreasing in g.
  */
 export function computeCatByDates(input: DatedCatInput): string {

@@ -4,7 +4,7 @@ import { agingBucket, isPastDueCredit, type AgingBucket } from './aging.ts';
 import { outstandingTotal, toLedger, type InstallmentState, type LedgerInstallment } from './ledger.ts';
 
 /**
- * The day close, cierre de día, on the fecha flujo (DOMAIN.md, Algorithms §4).
+ * The day close, cierre de día, on the fecha flujo (docs/domain.md, "Day close and aging").
  *
  * Closing business date D:
  * - installments with a due date on or before D and money still owed are due (`newlyDue` lists those
@@ -138,7 +138,7 @@ function closeCredit(
   });
   const dpd = oldestLate === undefined ? 0 : day - oldestLate;
   let next: CreditStatus;
-  // Status follows what is owed: a liquidado credit whose payment was reverted owes again (DOMAIN.md §2).
+  // Status follows what is owed: a liquidado credit whose payment was reverted owes again (docs/domain.md, "Payments").
   if (!owed) next = 'liquidado';
   else next = isPastDueCredit(dpd) ? 'vencido' : 'vigente';
   return {

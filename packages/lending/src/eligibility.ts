@@ -28,7 +28,7 @@ export interface LoanQuote {
   amount: string;
   /** Opening commission without IVA. */
   openingFee: string;
-  /** Its IVA (DOMAIN.md §5: fees carry IVA). */
+  /** Its IVA (docs/domain.md, "Origination": fees carry IVA). */
   openingFeeIva: string;
   principal: string;
   netDisbursement: string;
@@ -120,7 +120,7 @@ export interface EligibilityResult {
   reasons: { code: IneligibilityCode; message: string }[];
 }
 
-/** Minimum age at contracting (DOMAIN.md §5). */
+/** Minimum age at contracting (docs/domain.md, "Origination"). */
 export const MINIMUM_AGE = 18;
 
 /** Days of pay in a period, as Mexican payroll counts them (a quincena is 15 days, a month 30). */
@@ -140,7 +140,7 @@ export function ageOn(birthDate: string, date: string): number {
 }
 
 /**
- * Payment capacity per period (DOMAIN.md §5): salary × cap, rounded DOWN to the centavo (a half centavo
+ * Payment capacity per period (docs/domain.md, "Origination"): salary × cap, rounded DOWN to the centavo (a half centavo
  * over the cap is over the cap), minus other deductions.
  */
 export function paymentCapacity(netSalary: string, maxDeductionRate: string, otherDeductions: string): Cents {
@@ -151,7 +151,7 @@ export function paymentCapacity(netSalary: string, maxDeductionRate: string, oth
 }
 
 /**
- * The pre-request's verdict (DOMAIN.md §5): every payment (the last included) within capacity, the pay left
+ * The pre-request's verdict (docs/domain.md, "Origination"): every payment (the last included) within capacity, the pay left
  * above the period's minimum wage, amount and term inside the product, at least 18 on the contracting date
  * and at most the product's maximum on the last due date; a birth date after the contracting date is
  * invalid. Checks on other credits or requests need the database and are the caller's.

@@ -151,7 +151,7 @@ describe('CURP', () => {
 
 describe('RFC', () => {
   it.each([
-    ['GODE561231GR8', 'persona-fisica', 'the SAT\'s own worked example of the check digit (DOMAIN.md §7: check digit 8)'],
+    ['GODE561231GR8', 'persona-fisica', 'the SAT\'s own worked example of the check digit (docs/domain.md, "Identifiers": check digit 8)'],
     ['SAT970701NN3', 'persona-moral', 'the SAT itself, printed on every CFDI it issues'],
     ['EKU9003173C9', 'persona-moral', 'Escuela Kemper Urgate, SAT CFDI 4.0 test certificate (CSD de pruebas)'],
     ['XIA190128J61', 'persona-moral', 'SAT CFDI 4.0 test certificate (CSD de pruebas)'],

@@ -110,7 +110,7 @@ export type CurpCheck =
 
 /**
  * `asOf` is the date the CURP is checked on (today, or the contracting date): a birth date after it is
- * invalid (DOMAIN.md §7), whatever the century rule reads.
+ * invalid (docs/domain.md, "Identifiers"), whatever the century rule reads.
  */
 export function checkCurp(value: string, asOf: string): CurpCheck {
   if (typeof value !== 'string' || value.length !== 18) {
@@ -179,7 +179,7 @@ export function rfcCheckDigit(withoutCheck: string): string {
   const padded = withoutCheck.padStart(12, ' ');
   let sum = 0;
   for (let i = 0; i < 12; i++) {
-    // Weights 13 down to 2 (DOMAIN.md §7; the SAT's GODE561231GR8 → 8).
+    // Weights 13 down to 2 (docs/domain.md, "Identifiers"; the SAT's GODE561231GR8 → 8).
     sum += RFC_ALPHABET.indexOf(padded.charAt(i)) * (13 - i);
   }
   const digit = (11 - (sum % 11)) % 11;

@@ -5,7 +5,7 @@ import { COMPONENT_INDEX, PRINCIPAL, fromLedger, outstanding, outstandingTotal, 
 import { DAY_COUNT_BASE } from './schedule.ts';
 
 /**
- * Late charges (DOMAIN.md §4 and §5; docs/domain.md "Late charges"): moratory interest by days on the
+ * Late charges (docs/domain.md, "Late charges"): moratory interest by days on the
  * overdue principal at the product's moratory rate (annual, actual/360) plus its IVA, and a late-payment
  * commission plus its IVA, charged once on an installment still owed `lateFeeGraceDays` after its due
  * date. Both go on the installment, where the waterfall takes them first (moratory, then fees).

@@ -18,7 +18,7 @@ export type Component =
   | 'iva'
   | 'principal';
 
-/** The default waterfall inside an installment (DOMAIN.md §2): moratory + IVA, fees + IVA, interest + IVA, principal. */
+/** The default waterfall inside an installment (docs/domain.md, "Payments"): moratory + IVA, fees + IVA, interest + IVA, principal. */
 export const DEFAULT_COMPONENT_ORDER: readonly Component[] = [
   'moratoryInterest',
   'moratoryIva',
@@ -197,7 +197,7 @@ export function fromLedger(original: readonly InstallmentState[], ledger: readon
 }
 
 /**
- * Interest of the current period accrued to `day`, prorated by days (DOMAIN.md §3): the installment's
+ * Interest of the current period accrued to `day`, prorated by days (docs/domain.md, "Payoff letter"): the installment's
  * charged interest × elapsed days ÷ days in its period, rounded half up, and its IVA rounded half up.
  * The period runs from the previous due date (or the disbursement date for the first installment) to
  * this installment's due date; elapsed days are clamped to the period, so the accrual never exceeds the

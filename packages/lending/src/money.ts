@@ -5,7 +5,7 @@ import { LendingInputError } from './errors.ts';
  *
  * Amounts are integer centavos held in `bigint`; rates are exact rationals `num / den` (also `bigint`).
  * Nothing here touches binary floating point. Rounding is half up, applied only where the caller asks
- * (DOMAIN.md, "Algorithms": interest, IVA, installment, proration).
+ * (docs/domain.md: interest, IVA, installment, proration).
  */
 export type Cents = bigint;
 

@@ -16,7 +16,7 @@ import {
 } from './ledger.ts';
 
 /**
- * Payoff at a date, liquidación anticipada (DOMAIN.md, Algorithms §3).
+ * Payoff at a date, liquidación anticipada (docs/domain.md, "Payoff letter").
  *
  *   unpaid principal (all installments)
  * + unpaid interest, IVA, fees and moratory charges of installments already due
@@ -25,7 +25,7 @@ import {
  *
  * Future interest is waived. The letter's amount must settle the credit if paid on any day up to its
  * validity date, so everything is evaluated on the validity date: interest is accrued to it, and paying
- * earlier leaves a small sobrepago that is returned (DOMAIN.md §3). When a payroll discount date falls
+ * earlier leaves a small sobrepago that is returned (docs/domain.md, "Payoff letter"). When a payroll discount date falls
  * after the quote date and on or before the validity date, that deduction will still be taken: the letter
  * shows the discount date and the deduction, and nets it out.
  *

@@ -5,7 +5,7 @@ import { PERIODS_PER_YEAR, assertFrequency, type Frequency } from './frequency.t
 import { formatCents, parsePositiveCents, parseRate, ratio, type Cents, type Ratio } from './money.ts';
 
 /**
- * French amortization with a fixed installment and IVA on interest (DOMAIN.md, Algorithms §1).
+ * French amortization with a fixed installment and IVA on interest (docs/domain.md, "Schedule").
  *
  * i = annual ÷ k (k = 52, 26, 24, 12); j = i × (1 + IVA); installment = round(P·j / (1 − (1 + j)^−n)).
  * Each row: interest = round(balance × i), iva = round(interest × IVA), principal = installment −
@@ -38,7 +38,7 @@ export interface ScheduleInput {
   nonWorkingDays?: readonly string[];
   /**
    * The disbursement date. When given and the first period is longer or shorter than a regular one, its
-   * interest is charged by days: balance × annual × days / 360 (DOMAIN.md §1).
+   * interest is charged by days: balance × annual × days / 360 (docs/domain.md, "Schedule").
    */
   disbursementDate?: string;
 }
@@ -113,7 +113,7 @@ function calendarFor(frequency: Frequency, firstDueDate: string, options: DueDat
 }
 
 /**
- * Due (discount) dates from the payroll calendar (DOMAIN.md §1): quincenal alternates the 15th and the
+ * Due (discount) dates from the payroll calendar (docs/domain.md, "Schedule"): quincenal alternates the 15th and the
  * month's last day; mensual falls on the pay day, each month clamped from that anchor (never carried
  * forward from the previous clamped date); semanal and catorcenal step 7 and 14 days. A payday on a
  * non-working day moves to the previous working day; the series itself never moves.
@@ -181,7 +181,7 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
   const installment = roundHalfUpPositive(principal * factor.num, factor.den);
 
   // An irregular first period (disbursed on another day than the payday before the first due date) is
-  // charged by days, actual/360 (DOMAIN.md §1). A regular one is charged the periodic rate like every row.
+  // charged by days, actual/360 (docs/domain.md, "Schedule"). A regular one is charged the periodic rate like every row.
   let firstPeriodDays: number | undefined;
   let firstPeriodByDays = false;
   if (input.disbursementDate !== undefined) {

@@ -1,6 +1,6 @@
 import type { DataScope } from '../db/scope';
 
-/** The role whose users see and act on every company's portfolio (DOMAIN.md, "Company"). */
+/** The role whose users see and act on every company's portfolio (decision 0005, company scope). */
 export const ALL_COMPANIES_ROLE = 'SA';
 
 /**

@@ -18,7 +18,7 @@ import { productRows, toProduct } from './products';
 const SAMPLE_ROWS = 20;
 const CODE_TAKEN = { field: 'code', message: 'Ya existe un convenio con esa clave.' };
 
-/** The employer's RFC must be well formed with a real date; a failing check digit only warns (DOMAIN.md). */
+/** The employer's RFC must be well formed with a real date; a failing check digit only warns (docs/domain.md). */
 function assertRfc(rfc: string) {
   if (!isValidRfc(rfc)) {
     throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [

@@ -30,7 +30,7 @@ export type CreditRows = {
   deductions: (typeof expectedDeductions.$inferInsert)[];
 };
 
-/** The terms a client accepted, frozen on the request at approval (DOMAIN.md §5); disbursement prices with these. */
+/** The terms a client accepted, frozen on the request at approval (docs/domain.md, "Origination"); disbursement prices with these. */
 export interface AcceptedTerms {
   productName: string;
   annualRatePct: string;

@@ -298,7 +298,7 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
     const simulation = await simulate(tx, valuesOf(current, client!.curp), now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
-    // The accepted terms are frozen here: disbursement uses them, never the product as edited since (DOMAIN.md §5).
+    // The accepted terms are frozen here: disbursement uses them, never the product as edited since (docs/domain.md, "Origination").
     const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));
     const acceptedTerms = acceptedTermsFor(product!, simulation, current.term);
     Object.assign(changes, { decidedBy: userId, decidedAt: now, simulation, installment: simulation.installment, acceptedTerms });
@@ -341,7 +341,7 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
   const { agreement, product } = row!;
   const accepted = request.acceptedTerms as AcceptedTerms | null;
   if (!accepted) throw new HttpProblem(409, 'Sin condiciones aceptadas', 'La solicitud no guardó las condiciones aprobadas; vuelve a validarla y aprobarla.');
-  // Age is checked again on the disbursement date: at least 18 now, at most the product's maximum at the end (DOMAIN.md §5).
+  // Age is checked again on the disbursement date: at least 18 now, at most the product's maximum at the end (docs/domain.md, "Origination").
   const birthDate = (request.simulation as { birthDate: string }).birthDate;
   if (ageOn(birthDate, disbursementDate) < 18) throw new HttpProblem(409, 'Edad fuera de política', 'El acreditado aún no cumple 18 años a la fecha de dispersión.');
   if (!agreement.active || agreement.validFrom > disbursementDate || (agreement.validTo !== null && agreement.validTo < disbursementDate)) {
