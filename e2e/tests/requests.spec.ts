@@ -94,7 +94,8 @@ test('pre-request → request with documents → approval by a second person →
   await expect(page).toHaveURL(/\/home$/);
   await expect(sidebar(page).getByRole('link', { name: 'Capturas' })).toBeVisible();
   await page.goto(detailUrl.replace(/^https?:\/\/[^/]+/, ''));
-  await expect(panel).toContainText('en validación');
+  // A cold deep link: session restore, the lazy Capturas route and its grid load before the detail, beside the axe sweep.
+  await expect(panel).toContainText('en validación', { timeout: 30_000 });
   await panel.getByRole('button', { name: 'Aprobar' }).click();
   await page.getByRole('dialog', { name: 'Aprobar solicitud' }).getByRole('button', { name: 'Sí' }).click();
   await expect(panel.getByRole('button', { name: 'Cancelar' })).toBeVisible();
