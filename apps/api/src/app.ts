@@ -29,6 +29,8 @@ import { agreementsRoutes } from './modules/agreements/agreements.routes';
 import { preRequestsRoutes } from './modules/origination/pre-requests.routes';
 import { requestsRoutes } from './modules/origination/requests.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
+import { portfolioRoutes } from './modules/portfolio/portfolio.routes';
+import type { JobQueue } from './jobs/job-queue';
 
 z.config(z.locales.es());
 
@@ -57,6 +59,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
   dailyMinimumWage: string;
+  /** The job queue (pg-boss) for work that outlives a request; without it such requests answer 503. */
+  jobs?: JobQueue;
 }
 
 /**
@@ -152,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(preRequestsRoutes(deps));
       await api.register(requestsRoutes(deps));
       await api.register(creditsRoutes(deps));
+      await api.register(portfolioRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -9,6 +9,8 @@ import { seedDemoPortfolio } from './db/seed-portfolio';
 import { buildApp, systemClock } from './app';
 import { jwtTokenVerifier, type TokenVerifier } from './plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
+import { startJobQueue } from './jobs/job-queue';
+import { DAY_CLOSE_QUEUE, runDayCloseJob } from './modules/portfolio/portfolio.service';
 
 const started = performance.now();
 
@@ -94,7 +96,12 @@ async function start(): Promise<void> {
     };
   }
 
+  // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
+  const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined);
+  await jobs.work(DAY_CLOSE_QUEUE, (job: Parameters<typeof runDayCloseJob>[1]) => runDayCloseJob(database.db, job, () => systemClock.now()));
+
   const app = await buildApp({
+    jobs,
     db: database.db,
     driver: database.driver,
     clock: systemClock,
@@ -110,6 +117,7 @@ async function start(): Promise<void> {
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'deteniendo');
     await app.close();
+    await jobs.stop();
     await database.close();
     process.exit(0);
   };

@@ -6,3 +6,4 @@ export * from './agreements';
 export * from './origination';
 export * from './requests';
 export * from './fields';
+export * from './portfolio';

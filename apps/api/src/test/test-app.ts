@@ -11,6 +11,8 @@ import { jwtTokenVerifier } from '../plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
 import type { Logger } from 'pino';
 import type { IdpRateLimits } from '../idp/rate-limits';
+import { startJobQueue } from '../jobs/job-queue';
+import { DAY_CLOSE_QUEUE, runDayCloseJob, type DayCloseJob } from '../modules/portfolio/portfolio.service';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -78,7 +80,7 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-async function openEngine(engine: Engine): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function openEngine(engine: Engine): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   if (engine === 'pglite') {
     const dump = await readFile(inject('pgliteDump'));
     const database = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([dump]) });
@@ -102,10 +104,14 @@ export async function createTestApp(
     webDist?: string;
     /** DAILY_MINIMUM_WAGE, as main.ts passes it; the configuration's default (2026) unless given. */
     dailyMinimumWage?: string;
+    /** Starts the job queue (pg-boss) and its workers, as main.ts does. */
+    jobs?: boolean;
   } = {},
 ): Promise<TestContext> {
-  const { database, drop } = await openEngine(engine);
+  const { database, drop, url } = await openEngine(engine);
   const clock = options.clock ?? fixedClock();
+  const jobs = options.jobs ? await startJobQueue(database, url) : undefined;
+  if (jobs) await jobs.work(DAY_CLOSE_QUEUE, (job: DayCloseJob) => runDayCloseJob(database.db, job, () => clock.now()));
   const { publicJwk } = await testKey();
   // With the real embedded provider, tokens come from it (see idp.test.ts); otherwise from the test key.
   const idp = options.embeddedIdp
@@ -136,6 +142,7 @@ export async function createTestApp(
     print: options.embeddedIdp?.print ?? (() => undefined),
     trustProxy: options.trustProxy ?? false,
     dailyMinimumWage: options.dailyMinimumWage ?? DEFAULT_DAILY_MINIMUM_WAGE,
+    ...(jobs ? { jobs } : {}),
     ...(options.webDist ? { webDist: options.webDist } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
@@ -162,6 +169,7 @@ export async function createTestApp(
     closeDatabase,
     close: async () => {
       await app.close();
+      await jobs?.stop();
       await closeDatabase();
       await drop();
     },

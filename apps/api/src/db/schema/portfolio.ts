@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { DAY_CLOSE_RUN_STATUSES } from '@portal/contract';
 import { companies, users } from '../schema';
 
 /**
@@ -13,8 +14,6 @@ export const businessDates = pgTable('business_dates', {
   businessDate: date('business_date').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
-export const DAY_CLOSE_RUN_STATUSES = ['en espera', 'en curso', 'completado', 'fallido'] as const;
 
 /**
  * One "Cerrar día" request: the days it closes (missed days replay in order) and its progress, which the screen

@@ -15,6 +15,7 @@ import type { Tx } from '../../db/client';
 import { agreementProducts, agreements, businessDates, credits, dayCloses, expectedDeductions, installments } from '../../db/schema';
 import { seedDemoPortfolio } from '../../db/seed-portfolio';
 import { closeDay, closeDays } from './day-close.service';
+import { percentToFraction } from './portfolio.service';
 
 const D = '2026-11-23';
 /** Days past due each credit is built to have on D (the oldest unpaid installment falls due D − target). */
@@ -41,13 +42,6 @@ const EXPECTED: Record<number, [string, string]> = {
 
 const TO_LENDING: Record<string, DeductionState> = { esperado: 'esperado', 'en tránsito': 'en-transito', recibido: 'recibido', 'no aplicado': 'no-aplicado' };
 const INSTALLMENT_STATUS = { paid: 'pagada', due: 'vencida', upcoming: 'pendiente' } as const;
-
-/** "48.7500" (percent) → "0.487500" (fraction), by moving the decimal point: no floating point. */
-function percentToFraction(pct: string): string {
-  const [whole = '0', fraction = ''] = pct.split('.');
-  const padded = whole.padStart(3, '0');
-  return `${padded.slice(0, -2)}.${padded.slice(-2)}${fraction}`;
-}
 
 interface Shaped {
   companyId: string;
