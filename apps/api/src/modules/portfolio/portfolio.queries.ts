@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { CreditListItem, CreditListQuery, CreditTotals, DayClose, DayCloseRun } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { agreements, clients, companies, credits, dayCloseRuns, dayCloses, users } from '../../db/schema';
+import type { dayCloseRuns} from '../../db/schema';
+import { agreements, clients, companies, credits, dayCloses, users } from '../../db/schema';
 import { containsPattern } from '../../db/like';
 import { creditFolio } from '../origination/pre-requests.service';
 

@@ -122,8 +122,8 @@ export function portfolioRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request, reply) => {
         if (!deps.jobs) throw new HttpProblem(503, 'Cola de trabajos no disponible', 'El servidor no tiene cola de trabajos; intenta más tarde.');
         const companyId = request.body.companyId ?? request.principal!.companyId;
-        const run = await requestDayClose(request.db, deps.jobs, request, { companyId, throughDate: request.body.throughDate, today: today(), now: deps.clock.now() });
-        return reply.code(202).send(run);
+        reply.code(202);
+        return requestDayClose(request.db, deps.jobs, request, { companyId, throughDate: request.body.throughDate, today: today(), now: deps.clock.now() });
       },
     );
 
