@@ -131,3 +131,8 @@ export async function dayCloseHistory(tx: Tx, companyId: string | undefined, pag
     total: count!.total,
   };
 }
+
+/** The agreements the user's company has (every company's for SA), for the list's filter. */
+export function agreementOptions(tx: Tx) {
+  return tx.select({ id: agreements.id, name: agreements.name }).from(agreements).orderBy(asc(agreements.name));
+}

@@ -18,7 +18,7 @@ import type { AppDeps } from '../../app';
 import { HttpProblem } from '../../plugins/errors';
 import { sendXlsx } from '../../lib/xlsx-export';
 import { mexicoToday } from '../origination/pre-requests.service';
-import { creditFilters, creditListSelect, creditOrder, creditTotals, dayCloseHistory, toCreditListItem } from './portfolio.queries';
+import { agreementOptions, creditFilters, creditListSelect, creditOrder, creditTotals, dayCloseHistory, toCreditListItem } from './portfolio.queries';
 import { businessDates, creditPayoff, creditView, dayCloseRun, requestDayClose } from './portfolio.service';
 
 const idParams = z.object({ id: z.uuid('Identificador no válido.') });
@@ -102,6 +102,12 @@ export function portfolioRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           throw error;
         }
       },
+    );
+
+    app.get(
+      '/portfolio/agreements',
+      { config: { access: { permission: LIST } }, schema: { tags: ['cartera'], summary: 'Convenios para el filtro de Créditos', response: { 200: z.array(z.object({ id: z.string(), name: z.string() })) } } },
+      async (request) => agreementOptions(request.db),
     );
 
     app.get(

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Credit } from '@portal/contract';
+import type { Credit, CreditView } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../app/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
@@ -42,6 +42,42 @@ const credit: Credit = {
   ],
 };
 
+const zero = { principal: '0.00', interest: '0.00', iva: '0.00', moratoryInterest: '0.00', moratoryIva: '0.00', fees: '0.00', feesIva: '0.00', total: '0.00' };
+const view: CreditView = {
+  id: 'cr-1',
+  folio: 'CR-000001',
+  status: 'vigente',
+  daysPastDue: 31,
+  bucket: '31-60',
+  businessDate: '2026-03-31',
+  clientName: 'Enrique Peña Nieto',
+  curp: 'PXNE660720HMCXTN06',
+  rfc: null,
+  employeeNumber: 'J-1001',
+  agreement: 'Gobierno de Jalisco',
+  company: 'Financiera Demo',
+  productName: 'Nómina Jalisco 24',
+  frequency: 'quincenal',
+  term: 2,
+  principal: '2000.00',
+  installment: '1020.00',
+  disbursementDate: '2026-02-11',
+  labels: [],
+  // 990.00 + 25.86 + 4.14 + 1010.00 + 8.62 + 1.38 = 2040.00, plus 12.00 moratory and 1.92 of its IVA = 2053.92.
+  balances: { principal: '2000.00', interest: '34.48', iva: '5.52', moratoryInterest: '12.00', moratoryIva: '1.92', fees: '0.00', feesIva: '0.00', total: '2053.92' },
+  schedule: [
+    { number: 1, dueDate: '2026-02-28', charged: { ...zero, principal: '990.00', interest: '25.86', iva: '4.14', moratoryInterest: '12.00', moratoryIva: '1.92', total: '1033.92' }, paid: zero, outstanding: '1033.92', status: 'vencida' },
+    { number: 2, dueDate: '2026-03-15', charged: { ...zero, principal: '1010.00', interest: '8.62', iva: '1.38', total: '1020.00' }, paid: zero, outstanding: '1020.00', status: 'vencida' },
+  ],
+  payments: [],
+  deductions: [
+    { period: 1, discountDate: '2026-02-28', amount: '1020.00', state: 'no aplicado' },
+    { period: 2, discountDate: '2026-03-15', amount: '1020.00', state: 'en tránsito' },
+  ],
+  letters: [],
+  audit: [],
+};
+
 describe('credit view', () => {
   beforeEach(() => {
     resetSessionCache();
@@ -50,7 +86,7 @@ describe('credit view', () => {
   });
 
   it('shows the summary and every schedule row as plain text', async () => {
-    stubApi(() => credit);
+    stubApi((_method, path) => (path.startsWith('/api/portfolio/credits/cr-1/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : path.startsWith('/api/portfolio/') ? view : credit));
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     expect(await screen.findByRole('heading', { name: 'Crédito CR-000001' })).toBeInTheDocument();
     expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Monto dispersado$1,960.00');
@@ -60,6 +96,11 @@ describe('credit view', () => {
       ['1', '28/02/2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'pendiente'],
       ['2', '15/03/2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'pendiente'],
     ]);
+    expect(await screen.findByText(/31 días de atraso · 31 a 60 días · fecha flujo 31\/03\/2026/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Moratorios$12.00');
+    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Total$2,053.92');
+    const deductions = within(screen.getByRole('table', { name: 'Descuentos del crédito' })).getAllByRole('row');
+    expect(deductions.at(-1)).toHaveTextContent('215/03/2026$1,020.00en tránsito');
   });
 
   it('says so when the credit does not exist', async () => {
