@@ -20,7 +20,7 @@ test('credits list filtered by bucket → a credit → Cerrar día → its days 
   await expect(firstRow).toContainText('Al corriente');
   const folio = (await firstRow.getByRole('gridcell').first().textContent())!.trim();
   await firstRow.click();
-  await expect(page.getByRole('heading', { name: `Crédito ${folio}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Crédito ${folio}` })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(/^0 días de atraso · Al corriente/)).toBeVisible();
 
   await page.goto('/wallet/admin-flow-date');
