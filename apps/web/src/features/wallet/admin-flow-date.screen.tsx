@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
@@ -20,7 +21,7 @@ import { Section } from '../../components/section';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
-import { useBusinessDates, useDayCloses, useStartDayClose } from './credits.queries';
+import { useBusinessDates, useDayCloses, useStartDayClose, walletKeys } from './credits.queries';
 
 const historyColumns: GridColDef<DayClose>[] = [
   { field: 'businessDate', headerName: 'Día cerrado', width: 120, valueFormatter: (value: string) => formatDate(value) },
@@ -59,6 +60,17 @@ export default function AdminFlowDateScreen() {
   const start = useStartDayClose();
   const [message, setMessage] = useState<Notice | null>(null);
   const canClose = hasPermission(session, '/actions/wallet/close-day');
+  const client = useQueryClient();
+  const running = dates.data?.some((d) => d.activeRun !== null) ?? false;
+  const wasRunning = useRef(running);
+  // When a close ends, its days appear in the history and the portfolio's figures moved: read them again.
+  useEffect(() => {
+    if (wasRunning.current && !running) {
+      void client.invalidateQueries({ queryKey: walletKeys.dayClosesAll });
+      void client.invalidateQueries({ queryKey: walletKeys.credits });
+    }
+    wasRunning.current = running;
+  }, [running, client]);
 
   const close = async (date: BusinessDate) => {
     const yes = await confirm({

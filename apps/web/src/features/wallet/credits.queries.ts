@@ -10,6 +10,7 @@ export const walletKeys = {
   view: (id: string) => ['credits', 'view', id] as const,
   payoff: (id: string, date: string) => ['credits', 'payoff', id, date] as const,
   businessDates: ['business-dates'] as const,
+  dayClosesAll: ['day-closes'] as const,
   dayCloses: (query: string) => ['day-closes', query] as const,
   run: (id: string) => ['day-close-runs', id] as const,
 };
