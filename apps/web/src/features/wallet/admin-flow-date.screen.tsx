@@ -61,16 +61,17 @@ export default function AdminFlowDateScreen() {
   const [message, setMessage] = useState<Notice | null>(null);
   const canClose = hasPermission(session, '/actions/wallet/close-day');
   const client = useQueryClient();
-  const running = dates.data?.some((d) => d.activeRun !== null) ?? false;
-  const wasRunning = useRef(running);
-  // When a close ends, its days appear in the history and the portfolio's figures moved: read them again.
+  // When a business date moves (a close ended, here or elsewhere), its days appear in the history and the portfolio's
+  // figures moved: read them again.
+  const signature = (dates.data ?? []).map((d) => `${d.companyId}:${d.businessDate}`).join();
+  const seen = useRef(signature);
   useEffect(() => {
-    if (wasRunning.current && !running) {
+    if (seen.current !== signature) {
       void client.invalidateQueries({ queryKey: walletKeys.dayClosesAll });
       void client.invalidateQueries({ queryKey: walletKeys.credits });
     }
-    wasRunning.current = running;
-  }, [running, client]);
+    seen.current = signature;
+  }, [signature, client]);
 
   const close = async (date: BusinessDate) => {
     const yes = await confirm({
