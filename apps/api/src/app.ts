@@ -19,6 +19,7 @@ import type { Db } from './db/client';
 import { installAuth, type RegisteredRoute, type TokenVerifier } from './plugins/auth';
 import { installErrorHandling, sendProblem } from './plugins/errors';
 import { installInputHygiene } from './plugins/input-hygiene';
+import { installMetrics } from './ops/metrics';
 import { coreRoutes } from './modules/core/core.routes';
 import { healthRoutes, APP_VERSION } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
@@ -57,6 +58,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
   dailyMinimumWage: string;
+  /** METRICS_TOKEN: with it, /metrics answers its bearer in Prometheus format; without it there is no /metrics. */
+  metricsToken?: string;
 }
 
 /**
@@ -122,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installErrorHandling(app);
   installInputHygiene(app);
   const registeredRoutes = installAuth(app, { db: deps.db, verifier: deps.verifier });
+  if (deps.metricsToken) installMetrics(app, { token: deps.metricsToken });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { createRemoteJWKSet } from 'jose';
 import type { AuthConfig } from '@portal/contract';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -9,6 +8,12 @@ import { seedDemoPortfolio } from './db/seed-portfolio';
 import { buildApp, systemClock } from './app';
 import { jwtTokenVerifier, type TokenVerifier } from './plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
+import { assertSchemaCurrent, SchemaMismatchError } from './migrate';
+import { createLogger } from './ops/logging';
+import { createLifecycle } from './lifecycle';
+
+/** How long SIGTERM may take (requests in flight, then jobs, then the database) before the process ends anyway. */
+const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 const started = performance.now();
 
@@ -23,10 +28,7 @@ try {
   throw error;
 }
 
-const log = pino({
-  level: config.logLevel,
-  redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password'], censor: '[oculto]' },
-});
+const log = createLogger(config.logLevel);
 
 async function discoverJwksUri(issuer: string): Promise<URL> {
   const response = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
@@ -39,11 +41,21 @@ async function discoverJwksUri(issuer: string): Promise<URL> {
 async function start(): Promise<void> {
   let database: Database;
   try {
-    database = await openDatabase(
-      config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir },
-      { migrate: true },
-    );
+    if (config.database.kind === 'postgres') {
+      database = await openDatabase(config.database, { migrate: config.migrateOnStart });
+      // Migrated or not, serve only the schema this code was written for (a newer release may have migrated it).
+      await assertSchemaCurrent(config.database.url).catch(async (error: unknown) => {
+        await database.close();
+        throw error;
+      });
+    } else {
+      database = await openDatabase({ kind: 'pglite', dataDir: config.database.dataDir }, { migrate: true });
+    }
   } catch (error) {
+    if (error instanceof SchemaMismatchError) {
+      console.error(`No se inició el portal: ${error.message}`);
+      process.exit(1);
+    }
     const where = config.database.kind === 'postgres' ? 'DATABASE_URL' : `DATA_DIR (${config.database.dataDir})`;
     console.error(`No se pudo abrir la base de datos de ${where}: ${(error as Error).message}`);
     process.exit(1);
@@ -105,16 +117,16 @@ async function start(): Promise<void> {
     logger: log,
     trustProxy: config.trustProxy,
     dailyMinimumWage: config.dailyMinimumWage,
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
   });
 
-  const shutdown = async (signal: string) => {
-    log.info({ signal }, 'deteniendo');
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const lifecycle = createLifecycle({ log, timeoutMs: SHUTDOWN_TIMEOUT_MS });
+  // Fastify's close stops accepting, answers 503 to new requests on open connections and waits for those in flight.
+  lifecycle.onShutdown('http', () => app.close());
+  // The job queue (issue 15) stops here: after the last request that could enqueue, before the database it works on.
+  lifecycle.onShutdown('database', () => database.close());
+  process.once('SIGINT', () => void lifecycle.shutdown('SIGINT'));
+  process.once('SIGTERM', () => void lifecycle.shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -196,6 +196,11 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: Toke
     }
     request.identity = identity;
     request.principal = await loadPrincipal(deps.db, identity.email);
+    if (request.principal) {
+      // From here on every line of this request (its "request completed" too) says whose it is.
+      request.log = request.log.child({ userId: request.principal.userId });
+      reply.log = request.log;
+    }
     if ('signedIn' in access) return;
 
     if (!request.principal) {

@@ -102,6 +102,10 @@ export async function createTestApp(
     webDist?: string;
     /** DAILY_MINIMUM_WAGE, as main.ts passes it; the configuration's default (2026) unless given. */
     dailyMinimumWage?: string;
+    /** The process logger, as main.ts passes it (to read what a request logs); none by default. */
+    logger?: Logger;
+    /** METRICS_TOKEN, as main.ts passes it; no /metrics unless given. */
+    metricsToken?: string;
   } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openEngine(engine);
@@ -116,7 +120,7 @@ export async function createTestApp(
         clientId: 'portal-web',
         audience: TEST_AUDIENCE,
         clock,
-        log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger,
+        log: options.logger ?? ({ info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger),
         print: options.embeddedIdp.print,
         trustProxy: options.trustProxy ?? false,
         ...(options.embeddedIdp.rateLimits ? { rateLimits: options.embeddedIdp.rateLimits } : {}),
@@ -137,6 +141,8 @@ export async function createTestApp(
     trustProxy: options.trustProxy ?? false,
     dailyMinimumWage: options.dailyMinimumWage ?? DEFAULT_DAILY_MINIMUM_WAGE,
     ...(options.webDist ? { webDist: options.webDist } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',
