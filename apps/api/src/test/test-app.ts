@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { inject } from 'vitest';
@@ -88,6 +89,25 @@ async function openEngine(engine: Engine): Promise<{ database: Database; drop: (
   // Named after the run's template so the global teardown finds and drops it even if a test crashed.
   const name = `${template.replace('portal_tpl_', 'portal_t_')}_${randomBytes(4).toString('hex')}`;
   return scratchDatabase(inject('postgresAdminUrl'), name, template);
+}
+
+/**
+ * A throwaway PostgreSQL database for tests that start their own processes or migrate: empty, or a copy of the run's
+ * migrated and seeded template. Named like the others, so the global teardown drops it even after a crash.
+ */
+export async function postgresScratch(from: 'empty' | 'template'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('postgresAdminUrl');
+  const template = inject('postgresTemplate')!;
+  const name = `${template.replace('portal_tpl_', 'portal_t_')}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await admin(`create database ${name}${from === 'template' ? ` template ${template}` : ''}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 /** A fresh, seeded database on the given engine and the app built on it, as `main.ts` builds it. */
