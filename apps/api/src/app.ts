@@ -58,6 +58,11 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
   dailyMinimumWage: string;
+  /**
+   * How long a signed-in user's principal (company, profile, permissions) is reused before it is looked up again, in
+   * milliseconds; 0 or absent: every request looks it up (tests, where fixtures change users directly in the database).
+   */
+  principalTtlMs?: number;
   /** METRICS_TOKEN: with it, /metrics answers its bearer in Prometheus format; without it there is no /metrics. */
   metricsToken?: string;
 }
@@ -124,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);
   installInputHygiene(app);
-  const registeredRoutes = installAuth(app, { db: deps.db, verifier: deps.verifier });
+  const registeredRoutes = installAuth(app, { db: deps.db, verifier: deps.verifier, principalTtlMs: deps.principalTtlMs ?? 0 });
   if (deps.metricsToken) installMetrics(app, { token: deps.metricsToken });
 
   await app.register(fastifySwagger, {

@@ -14,6 +14,11 @@ import { createLifecycle } from './lifecycle';
 
 /** How long SIGTERM may take (requests in flight, then jobs, then the database) before the process ends anyway. */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
+/**
+ * How long a user's principal is reused between requests: a deactivation or a profile change made through another
+ * process takes effect there within this time (at once in the process that made it).
+ */
+const PRINCIPAL_TTL_MS = 5_000;
 
 const started = performance.now();
 
@@ -118,6 +123,7 @@ async function start(): Promise<void> {
     trustProxy: config.trustProxy,
     dailyMinimumWage: config.dailyMinimumWage,
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    principalTtlMs: PRINCIPAL_TTL_MS,
   });
 
   const lifecycle = createLifecycle({ log, timeoutMs: SHUTDOWN_TIMEOUT_MS });
