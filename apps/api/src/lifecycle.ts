@@ -1,4 +1,20 @@
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+
+/**
+ * Fastify's close: stop accepting, answer 503 to new requests on open connections, wait for those in flight. A
+ * keep-alive connection whose request was in flight when closing began becomes idle only afterwards, and Node's
+ * server.close() closes only the connections idle at that moment: without the sweep it would hold the shutdown for the
+ * whole keep-alive timeout.
+ */
+export async function closeHttp(app: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}
 
 /**
  * The order in which a process lets go on SIGTERM: stop taking requests and finish the ones in flight, then stop the

@@ -10,7 +10,7 @@ import { jwtTokenVerifier, type TokenVerifier } from './plugins/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
 import { assertSchemaCurrent, SchemaMismatchError } from './migrate';
 import { createLogger } from './ops/logging';
-import { createLifecycle } from './lifecycle';
+import { closeHttp, createLifecycle } from './lifecycle';
 
 /** How long SIGTERM may take (requests in flight, then jobs, then the database) before the process ends anyway. */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -127,8 +127,7 @@ async function start(): Promise<void> {
   });
 
   const lifecycle = createLifecycle({ log, timeoutMs: SHUTDOWN_TIMEOUT_MS });
-  // Fastify's close stops accepting, answers 503 to new requests on open connections and waits for those in flight.
-  lifecycle.onShutdown('http', () => app.close());
+  lifecycle.onShutdown('http', () => closeHttp(app));
   // The job queue (issue 15) stops here: after the last request that could enqueue, before the database it works on.
   lifecycle.onShutdown('database', () => database.close());
   process.once('SIGINT', () => void lifecycle.shutdown('SIGINT'));
