@@ -3,8 +3,8 @@
 # run by plain node as an unprivileged user, with only the production dependencies installed.
 ARG NODE_VERSION=22.12.0
 
-# 1. Build: every dependency (compilers, Vite), then `npm run build` (esbuild bundle of the API + Vite build of the web).
-FROM node:${NODE_VERSION}-bookworm-slim AS build
+# 0. The workspaces' manifests, which both installs below start from.
+FROM node:${NODE_VERSION}-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY apps/api/package.json apps/api/
@@ -12,6 +12,9 @@ COPY apps/web/package.json apps/web/
 COPY packages/contract/package.json packages/contract/
 COPY packages/lending/package.json packages/lending/
 COPY e2e/package.json e2e/
+
+# 1. Build: every dependency (compilers, Vite), then `npm run build` (esbuild bundle of the API + Vite build of the web).
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages packages
@@ -21,14 +24,7 @@ ENV VITE_DEMO=${VITE_DEMO}
 RUN npm run build
 
 # 2. Production dependencies only (no compilers, no Vite, no test tools).
-FROM node:${NODE_VERSION}-bookworm-slim AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY apps/api/package.json apps/api/
-COPY apps/web/package.json apps/web/
-COPY packages/contract/package.json packages/contract/
-COPY packages/lending/package.json packages/lending/
-COPY e2e/package.json e2e/
+FROM manifests AS deps
 RUN npm ci --omit=dev --workspace @portal/api --include-workspace-root=false --no-audit --no-fund \
   && npm cache clean --force
 
