@@ -29,6 +29,7 @@ import { agreementsRoutes } from './modules/agreements/agreements.routes';
 import { preRequestsRoutes } from './modules/origination/pre-requests.routes';
 import { requestsRoutes } from './modules/origination/requests.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
+import { dayCloseRoutes } from './modules/day-close/day-close.routes';
 
 z.config(z.locales.es());
 
@@ -124,7 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(agreementsRoutes(deps));
       await api.register(preRequestsRoutes(deps));
       await api.register(requestsRoutes(deps));
-      await api.register(creditsRoutes);
+      await api.register(creditsRoutes(deps));
+      await api.register(dayCloseRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AuthConfig } from '@portal/contract';
 import type { Db } from './db/client';
 import type { TokenVerifier } from './http/auth';
+import type { JobQueue } from './jobs/job-queue';
 
 export interface Clock {
   now(): Date;
@@ -28,4 +29,6 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
   dailyMinimumWage: string;
+  /** The job queue (pg-boss) for work that outlives a request; without it such requests answer 503. */
+  jobs?: JobQueue;
 }

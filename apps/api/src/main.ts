@@ -10,6 +10,8 @@ import { buildApp } from './app';
 import { systemClock } from './deps';
 import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
+import { startJobQueue } from './jobs/job-queue';
+import { workDayCloses } from './modules/day-close/day-close.service';
 
 const started = performance.now();
 
@@ -95,7 +97,12 @@ async function start(): Promise<void> {
     };
   }
 
+  // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
+  const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined);
+  await workDayCloses(jobs, database.db, () => systemClock.now());
+
   const app = await buildApp({
+    jobs,
     db: database.db,
     driver: database.driver,
     clock: systemClock,
@@ -111,6 +118,7 @@ async function start(): Promise<void> {
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'deteniendo');
     await app.close();
+    await jobs.stop();
     await database.close();
     process.exit(0);
   };

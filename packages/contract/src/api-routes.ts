@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './route-table';
 import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
+import { flowDateRoutes } from './routes/flow-date';
 import { outboxRoutes } from './routes/outbox';
 import { preRequestRoutes } from './routes/pre-requests';
 import { profileRoutes } from './routes/profiles';
@@ -18,6 +19,7 @@ export const API_ROUTES = {
   preRequests: preRequestRoutes,
   requests: requestRoutes,
   credits: creditRoutes,
+  flowDate: flowDateRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);

@@ -162,17 +162,43 @@ export const CREDIT_STATUSES = ['vigente', 'vencido', 'liquidado'] as const;
 export const INSTALLMENT_STATUSES = ['pendiente', 'vencida', 'pagada'] as const;
 export const DEDUCTION_STATES = ['esperado', 'en tránsito', 'recibido', 'no aplicado'] as const;
 
+/** A money figure by component: what a credit owes, what a row charged, what was paid of it. */
+export const creditComponentsSchema = z.object({
+  principal: z.string(),
+  interest: z.string(),
+  iva: z.string(),
+  moratoryInterest: z.string(),
+  moratoryIva: z.string(),
+  fees: z.string(),
+  feesIva: z.string(),
+  total: z.string(),
+});
+export type CreditComponents = z.infer<typeof creditComponentsSchema>;
+
+export const AGING_BUCKETS = ['current', '1-30', '31-60', '61-89', '90+'] as const;
+
+/**
+ * The credit view (Cartera → Créditos → a credit): its terms as disbursed, its state at the company's business date
+ * (fecha flujo), balances by component, the schedule with what was paid of each row, the expected deductions, the
+ * payments with their allocation, labels, settlement letters and the audit history.
+ */
 export const creditSchema = z.object({
   id: z.string(),
   folio: z.string(),
   status: z.enum(CREDIT_STATUSES),
+  daysPastDue: z.number().int(),
+  bucket: z.enum(AGING_BUCKETS),
+  /** The fecha flujo the figures are at. */
+  businessDate: z.string(),
   requestId: z.string(),
   requestFolio: z.string(),
   clientId: z.string(),
   clientName: z.string(),
   curp: z.string(),
+  rfc: z.string().nullable(),
   agreementId: z.string(),
   agreement: z.string(),
+  company: z.string(),
   employeeNumber: z.string(),
   /** The product's terms when the credit was disbursed; editing the product never changes them. */
   product: z.object({
@@ -195,16 +221,29 @@ export const creditSchema = z.object({
   disbursementDate: z.string(),
   firstDueDate: z.string(),
   lastDueDate: z.string(),
-  balance: z.string(),
-  daysPastDue: z.number().int(),
   disbursedBy: z.string().nullable(),
   createdAt: z.string(),
+  labels: z.array(z.string()),
+  /** What is still owed, by component. */
+  balances: creditComponentsSchema,
+  /** The schedule as disbursed, each row with its late charges, what was paid of it and what it still owes. */
   installments: z.array(
     scheduleRowSchema.omit({ days: true }).extend({
       status: z.enum(INSTALLMENT_STATUSES),
       deductionState: z.enum(DEDUCTION_STATES),
+      charged: creditComponentsSchema,
+      paid: creditComponentsSchema,
+      outstanding: z.string(),
     }),
   ),
+  deductions: z.array(z.object({ period: z.number().int(), discountDate: z.string(), amount: z.string(), state: z.enum(DEDUCTION_STATES) })),
+  /** Filled in when payment files are applied (payments and their allocation). */
+  payments: z.array(
+    z.object({ id: z.string(), valueDate: z.string(), amount: z.string(), source: z.string(), allocation: z.array(z.object({ installment: z.number().int(), component: z.string(), amount: z.string() })) }),
+  ),
+  /** Settlement letters issued (the letters feature fills them in). */
+  letters: z.array(z.object({ id: z.string(), issuedAt: z.string(), amount: z.string(), validUntil: z.string() })),
+  history: z.array(auditEntrySchema),
 });
 export type Credit = z.infer<typeof creditSchema>;
 

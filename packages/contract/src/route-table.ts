@@ -44,7 +44,7 @@ export interface NoContent {
   kind: 'no-content';
 }
 
-/** JSON answers by status code; the first of 200/201 is the success the caller receives. */
+/** JSON answers by status code; the one of 200/201/202 is the success the caller receives. */
 export type JsonAnswers = { readonly [status: number]: Schema };
 
 export interface RouteDefinition {
@@ -72,7 +72,7 @@ export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.
 
 export const API_PREFIX = '/api';
 
-type SuccessOf<A> = A[Extract<keyof A, 200 | 201>];
+type SuccessOf<A> = A[Extract<keyof A, 200 | 201 | 202>];
 
 /** What a route's successful call answers: the parsed JSON, a Blob for a file, nothing for 204. */
 export type RouteOutput<R extends RouteDefinition> = R['response'] extends FileAnswer

@@ -6,10 +6,11 @@ import { ALL_PERMISSION_PATHS, REQUEST_ACTIONS, type RequestAction, type Request
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import type { Tx } from '../db/client';
 import { seedDemoPortfolio } from '../seed/seed-portfolio';
-import { mexicoToday } from '../modules/origination/pre-requests.service';
+import { mexicoToday } from '../modules/shared/business-date';
 import { agreementProducts, agreements } from '../db/schema/agreements';
 import { auditEvents, outbox } from '../db/schema/audit';
 import { credits } from '../db/schema/credits';
+import { dayCloseRuns } from '../db/schema/portfolio';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
 import { companies, profiles, users } from '../db/schema/users';
 
@@ -47,6 +48,8 @@ interface Targets {
   'pre-requests': string;
   requests: string;
   credits: string;
+  /** A day close run (Admin Fecha Flujo's progress). */
+  'flow-date': string;
 }
 
 describe.each(ENGINES)('Company isolation (%s)', (engine) => {
@@ -114,7 +117,11 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
         // Not disbursed: every status action can be tried on it.
         const [request] = await db.select({ id: requests.id }).from(requests).where(sql`${requests.companyId} = ${id} and ${requests.status} <> 'dispersada'`).limit(1);
         const [credit] = await db.select({ id: credits.id }).from(credits).where(eq(credits.companyId, id)).limit(1);
-        const found = { users: user?.id, profiles: profile?.id, agreements: agreement?.id, 'pre-requests': preRequest?.id, requests: request?.id, credits: credit?.id };
+        const [run] = await db
+          .insert(dayCloseRuns)
+          .values({ companyId: id, fromDate: today, throughDate: today, daysTotal: 1, daysDone: 1, status: 'completado', finishedAt: ctx.clock.now() })
+          .returning({ id: dayCloseRuns.id });
+        const found = { users: user?.id, profiles: profile?.id, agreements: agreement?.id, 'pre-requests': preRequest?.id, requests: request?.id, credits: credit?.id, 'flow-date': run?.id };
         for (const [kind, value] of Object.entries(found)) expect(value, `${company} has no ${kind} to aim at`).toBeTruthy();
         return found as Targets;
       });
@@ -157,6 +164,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           case 'pre-requests': return db.select().from(preRequests).where(eq(preRequests.id, id));
           case 'requests': return db.select().from(requests).where(eq(requests.id, id));
           case 'credits': return db.select().from(credits).where(eq(credits.id, id));
+          case 'flow-date': return db.select().from(dayCloseRuns).where(eq(dayCloseRuns.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];
@@ -333,6 +341,34 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     expect(asAdmin.totals).toMatchObject({ requests: allRequests!.total, agreements: agreementIds.DEMO.length + agreementIds.PLUS.length });
   });
 
+  it('shows Cartera (credits, their totals and filter, business dates, day closes) of the user\'s company only, and every company for role SA', async () => {
+    const [plusCredits] = await ctx.system((db) => db.select({ total: count() }).from(credits).where(eq(credits.companyId, companyId.PLUS)));
+    const [allCredits] = await ctx.system((db) => db.select({ total: count() }).from(credits));
+    const cartera = async (headers: Headers) => {
+      const page = await list<{ items: { company: string }[]; total: number }>('/api/credits?pageSize=100', headers);
+      const totals = await list<{ count: number }>('/api/credits/totals', headers);
+      const options = await list<{ id: string }[]>('/api/credits/agreement-options', headers);
+      const dates = await list<{ companyId: string }[]>('/api/flow-date/business-dates', headers);
+      const closes = await list<{ items: { companyId: string }[] }>('/api/flow-date/day-closes', headers);
+      const company = (id: string) => (id === companyId.DEMO ? 'DEMO' : id === companyId.PLUS ? 'PLUS' : 'ninguna');
+      return {
+        total: page.total,
+        counted: totals.count,
+        agreements: [...new Set(options.map((row) => companyOfAgreement(row.id)))].sort(),
+        dates: dates.map((row) => company(row.companyId)).sort(),
+        closes: [...new Set(closes.items.map((row) => company(row.companyId)))],
+      };
+    };
+    const companyOfAgreement = (id: string) => (agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna');
+    expect(await cartera(owner.PLUS)).toEqual({ total: plusCredits!.total, counted: plusCredits!.total, agreements: ['PLUS'], dates: ['PLUS'], closes: [] });
+    expect(await cartera(admin)).toMatchObject({ total: allCredits!.total, counted: allCredits!.total, agreements: ['DEMO', 'PLUS'], dates: ['DEMO', 'PLUS'] });
+    // "Cerrar día" naming the other company is refused as not found, and queues nothing.
+    const closing = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: owner.PLUS, payload: { companyId: companyId.DEMO } });
+    expect(closing.statusCode, closing.body).toBe(404);
+    const [queued] = await ctx.system((db) => db.select({ total: count() }).from(dayCloseRuns).where(eq(dayCloseRuns.status, 'en espera')));
+    expect(queued!.total).toBe(0);
+  });
+
   it('exports only the user\'s company rows (the streamed exports read outside the request\'s transaction), and both for role SA', async () => {
     const exported = async (url: string, sheetName: string, headers: Headers) => {
       const response = await ctx.app.inject({ method: 'GET', url, headers });
@@ -347,7 +383,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     };
     const names = await ctx.system((db) => db.select({ id: companies.id, name: companies.name }).from(companies));
     const name = (company: Company) => names.find((row) => row.id === companyId[company])!.name;
-    for (const [url, sheet] of [['/api/users/export.xlsx', 'Usuarios'], ['/api/agreements/export.xlsx', 'Convenios']] as const) {
+    for (const [url, sheet] of [['/api/users/export.xlsx', 'Usuarios'], ['/api/agreements/export.xlsx', 'Convenios'], ['/api/credits/export.xlsx', 'Créditos']] as const) {
       expect(await exported(url, sheet, plus), `${url} as plus@demo.mx`).toEqual([name('PLUS')]);
       expect(await exported(url, sheet, admin), `${url} as admin@demo.mx`).toEqual([name('DEMO'), name('PLUS')].sort());
     }

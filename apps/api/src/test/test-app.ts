@@ -13,6 +13,8 @@ import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
 import type { Logger } from 'pino';
 import type { IdpRateLimits } from '../idp/rate-limits';
 import { takeSnapshot } from './snapshot';
+import { startJobQueue } from '../jobs/job-queue';
+import { workDayCloses } from '../modules/day-close/day-close.service';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -85,7 +87,7 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-async function openEngine(engine: Engine): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function openEngine(engine: Engine): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   if (engine === 'pglite') {
     const dump = await readFile(inject('pgliteDump'));
     const database = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([dump]) });
@@ -111,10 +113,14 @@ export async function createTestApp(
     dailyMinimumWage?: string;
     /** Copies the database once the app is ready, for `reset()` before each test (~0.1–0.2 s, a reset ~20 ms). */
     snapshot?: boolean;
+    /** Starts the job queue (pg-boss) and its workers, as main.ts does. */
+    jobs?: boolean;
   } = {},
 ): Promise<TestContext> {
-  const { database, drop } = await openEngine(engine);
+  const { database, drop, url } = await openEngine(engine);
   const clock = options.clock ?? fixedClock();
+  const jobs = options.jobs ? await startJobQueue(database, url) : undefined;
+  if (jobs) await workDayCloses(jobs, database.db, () => clock.now());
   const { publicJwk } = await testKey();
   // With the real embedded provider, tokens come from it (see idp.test.ts); otherwise from the test key.
   const idp = options.embeddedIdp
@@ -145,6 +151,7 @@ export async function createTestApp(
     print: options.embeddedIdp?.print ?? (() => undefined),
     trustProxy: options.trustProxy ?? false,
     dailyMinimumWage: options.dailyMinimumWage ?? DEFAULT_DAILY_MINIMUM_WAGE,
+    ...(jobs ? { jobs } : {}),
     ...(options.webDist ? { webDist: options.webDist } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
@@ -179,6 +186,7 @@ export async function createTestApp(
     closeDatabase,
     close: async () => {
       await app.close();
+      await jobs?.stop();
       await closeDatabase();
       await drop();
     },

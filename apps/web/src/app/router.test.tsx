@@ -48,9 +48,9 @@ describe('router guards', () => {
   });
 
   it('opens a permitted screen with its title and breadcrumb', async () => {
-    saveSession(sampleSession());
-    open('/wallet/credits/credits-list');
-    expect(await screen.findByRole('heading', { name: 'Créditos' })).toBeInTheDocument();
+    saveSession(sampleSession({ permissions: [{ path: '/wallet/credits/credits-list' }, { path: '/wallet/operative-report' }] }));
+    open('/wallet/operative-report');
+    expect(await screen.findByRole('heading', { name: 'Reportes Operativos' })).toBeInTheDocument();
     expect(screen.getByText('Esta pantalla todavía no está disponible.')).toBeInTheDocument();
     const crumbs = screen.getByRole('navigation', { name: 'Ruta de navegación' });
     expect(crumbs).toHaveTextContent('Inicio');

@@ -37,6 +37,8 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/origination/request-new': () => import('../features/origination/request-new.screen'),
   '/origination/request-list': () => import('../features/origination/request-list.screen'),
   '/wallet/credits/credits-view/:id': () => import('../features/wallet/credit-view.screen'),
+  '/wallet/credits/credits-list': () => import('../features/wallet/credit-list.screen'),
+  '/wallet/admin-flow-date': () => import('../features/wallet/admin-flow-date.screen'),
   '/catalog/contract-new': () => import('../features/agreements/contract-new.screen'),
   '/catalog/contract-edit/:id': () => import('../features/agreements/contract-edit.screen'),
 };

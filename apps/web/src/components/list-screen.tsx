@@ -71,6 +71,8 @@ export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGrid
   /** The outcome shown in the snackbar; the screen owns it, export failures are reported through onNotice. */
   notice: Notice | null;
   onNotice: (notice: Notice | null) => void;
+  /** A line between the filters and the grid that follows the same filters (e.g. the filtered set's totals). */
+  summary?: (queryString: string) => ReactNode;
   /** What the screen shows beside the list (e.g. a detail panel). */
   children?: ReactNode;
 };
@@ -81,7 +83,7 @@ export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGrid
  * the rows open by mouse and by Enter.
  */
 export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps<Row>) {
-  const { title, query, defaults, kept, searchLabel, filters = [], exportTo, create, notice, onNotice, children, ...grid } = props;
+  const { title, query, defaults, kept, searchLabel, filters = [], exportTo, create, notice, onNotice, summary, children, ...grid } = props;
   const session = useSession();
   const list = useServerList(query, defaults, kept);
   const { state, update } = list;
@@ -130,6 +132,7 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
           }
         })}
       </FilterBar>
+      {summary?.(list.queryString)}
       <ServerDataGrid<Row> {...grid} {...list.grid} />
       {children}
       <NoticeSnackbar notice={notice} onClose={() => onNotice(null)} />

@@ -1,16 +1,65 @@
-import { idParams } from '../common';
-import { route } from '../route-table';
+import { exportQuery, idParams } from '../common';
+import { agreementOptionSchema, creditListQuerySchema, creditListResponseSchema, creditTotalsSchema, payoffQuerySchema, payoffQuoteSchema } from '../portfolio';
+import { XLSX_CONTENT_TYPE, fileAnswer, route } from '../route-table';
 import { creditSchema } from '../requests';
+import { z } from 'zod';
 
-/** Cartera: the credit's read-only view, its terms snapshot and its schedule (the wallet screens build on this). */
+const LIST = { permission: '/wallet/credits/credits-list' } as const;
+
+/** Cartera → Créditos: the portfolio list with its totals and export, one credit's full view, and its payoff quote. */
 export const creditRoutes = {
+  list: route({
+    method: 'GET',
+    path: '/credits',
+    summary: 'Créditos: lista paginada, ordenada y filtrada',
+    tags: ['cartera'],
+    access: LIST,
+    query: creditListQuerySchema,
+    response: { 200: creditListResponseSchema },
+  }),
+  totals: route({
+    method: 'GET',
+    path: '/credits/totals',
+    summary: 'Totales del filtro: créditos, saldo y saldo vencido',
+    tags: ['cartera'],
+    access: LIST,
+    query: creditListQuerySchema.omit({ page: true, pageSize: true, sort: true }),
+    response: { 200: creditTotalsSchema },
+  }),
+  export: route({
+    method: 'GET',
+    path: '/credits/export.xlsx',
+    summary: 'Exporta a Excel los créditos del filtro actual',
+    tags: ['cartera'],
+    access: LIST,
+    query: exportQuery(creditListQuerySchema),
+    response: fileAnswer(XLSX_CONTENT_TYPE),
+  }),
+  agreementOptions: route({
+    method: 'GET',
+    path: '/credits/agreement-options',
+    summary: 'Convenios para el filtro de Créditos',
+    tags: ['cartera'],
+    access: LIST,
+    response: { 200: z.array(agreementOptionSchema) },
+  }),
   get: route({
     method: 'GET',
     path: '/credits/:id',
-    summary: 'Un crédito: condiciones, saldo y tabla de amortización',
+    summary: 'Un crédito completo a la fecha flujo: condiciones, saldos, tabla, descuentos e historial',
     tags: ['cartera'],
-    access: { permission: '/wallet/credits/credits-list' },
+    access: LIST,
     params: idParams,
     response: { 200: creditSchema },
+  }),
+  payoff: route({
+    method: 'GET',
+    path: '/credits/:id/payoff',
+    summary: 'Liquidación anticipada a una fecha',
+    tags: ['cartera'],
+    access: LIST,
+    params: idParams,
+    query: payoffQuerySchema,
+    response: { 200: payoffQuoteSchema },
   }),
 } as const;

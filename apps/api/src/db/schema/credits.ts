@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { agreementProducts, agreements } from './agreements';
 import { createdAt, money } from './columns';
@@ -49,7 +50,16 @@ export const credits = pgTable(
     firstDueDate: date('first_due_date').notNull(),
     lastDueDate: date('last_due_date').notNull(),
     status: text('status', { enum: ['vigente', 'vencido', 'liquidado'] }).notNull().default('vigente'),
+    /** Days past due and aging bucket at the company's business date, as the last day close left them. */
     daysPastDue: integer('days_past_due').notNull().default(0),
+    agingBucket: text('aging_bucket', { enum: ['current', '1-30', '31-60', '61-89', '90+'] }).notNull().default('current'),
+    /** Etiquetas (Jubilado, Defunción…): filled in by the labels feature; kept here so the list filters by them. */
+    labels: text('labels').array().notNull().default(sql`'{}'::text[]`),
+    /** Everything still owed, what of it is already due, and the next discount date: kept by the day close (and by
+     * whatever changes the schedule) so the list sorts and totals on columns instead of summing schedules. */
+    outstandingBalance: money('outstanding_balance').notNull().default('0'),
+    overdueBalance: money('overdue_balance').notNull().default('0'),
+    nextDiscountDate: date('next_discount_date'),
     disbursedBy: uuid('disbursed_by').references(() => users.id),
     createdAt: createdAt(),
   },
@@ -57,6 +67,14 @@ export const credits = pgTable(
     index('credits_client_idx').on(table.clientId),
     index('credits_agreement_idx').on(table.agreementId, table.employeeNumber),
     index('credits_company_idx').on(table.companyId, table.status),
+    // The credits list: each sort order with the folio as tie-breaker, within the company (row-level security).
+    index('credits_company_number_idx').on(table.companyId, table.number),
+    index('credits_company_bucket_idx').on(table.companyId, table.agingBucket, table.number),
+    index('credits_company_dpd_idx').on(table.companyId, table.daysPastDue, table.number),
+    index('credits_company_disbursement_idx').on(table.companyId, table.disbursementDate, table.number),
+    index('credits_company_balance_idx').on(table.companyId, table.outstandingBalance, table.number),
+    index('credits_company_employee_idx').on(table.companyId, table.employeeNumber),
+    index('credits_labels_idx').using('gin', table.labels),
   ],
 );
 
@@ -80,9 +98,30 @@ export const installments = pgTable(
     paidPrincipal: money('paid_principal').notNull().default('0'),
     paidInterest: money('paid_interest').notNull().default('0'),
     paidIva: money('paid_iva').notNull().default('0'),
+    /** Late charges the day close accrues (packages/lending accrueLateCharges): moratory interest by days and the late fee, each with IVA. */
+    moratoryInterest: money('moratory_interest').notNull().default('0'),
+    moratoryIva: money('moratory_iva').notNull().default('0'),
+    fees: money('fees').notNull().default('0'),
+    feesIva: money('fees_iva').notNull().default('0'),
+    paidMoratoryInterest: money('paid_moratory_interest').notNull().default('0'),
+    paidMoratoryIva: money('paid_moratory_iva').notNull().default('0'),
+    paidFees: money('paid_fees').notNull().default('0'),
+    paidFeesIva: money('paid_fees_iva').notNull().default('0'),
+    /** Still owed on the row, every component: kept by the database so the day close reads only rows with money owed. */
+    outstanding: numeric('outstanding', { precision: 14, scale: 2 })
+      .notNull()
+      .generatedAlwaysAs(
+        sql`principal + interest + iva + moratory_interest + moratory_iva + fees + fees_iva - paid_principal - paid_interest - paid_iva - paid_moratory_interest - paid_moratory_iva - paid_fees - paid_fees_iva`,
+      ),
     status: text('status', { enum: ['pendiente', 'vencida', 'pagada'] }).notNull().default('pendiente'),
   },
-  (table) => [primaryKey({ columns: [table.creditId, table.number] }), index('installments_due_idx').on(table.dueDate)],
+  (table) => [
+    primaryKey({ columns: [table.creditId, table.number] }),
+    index('installments_due_idx').on(table.dueDate),
+    // The day close's reads: rows still owed per credit (days past due, accrual) and rows falling due.
+    index('installments_owed_idx').on(table.companyId, table.creditId, table.dueDate).where(sql`outstanding > 0`),
+    index('installments_pending_due_idx').on(table.companyId, table.dueDate).where(sql`status = 'pendiente'`),
+  ],
 );
 
 /** One payroll deduction expected per installment and discount date: where tránsito will live. */
@@ -100,5 +139,10 @@ export const expectedDeductions = pgTable(
     amount: money('amount').notNull(),
     state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado'] }).notNull().default('esperado'),
   },
-  (table) => [primaryKey({ columns: [table.creditId, table.period] }), index('expected_deductions_date_idx').on(table.discountDate, table.state)],
+  (table) => [
+    primaryKey({ columns: [table.creditId, table.period] }),
+    index('expected_deductions_date_idx').on(table.discountDate, table.state),
+    // The day close moves only deductions not yet settled: esperado and en tránsito, by discount date.
+    index('expected_deductions_open_idx').on(table.companyId, table.discountDate).where(sql`state in ('esperado', 'en tránsito')`),
+  ],
 );

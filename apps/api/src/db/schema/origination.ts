@@ -27,7 +27,12 @@ export const clients = pgTable(
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   },
-  (table) => [uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp)],
+  (table) => [
+    uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp),
+    index('clients_company_rfc_idx').on(table.companyId, table.rfc),
+    // Search by any part of the full name (ILIKE '%…%') through trigrams.
+    index('clients_name_trgm_idx').using('gin', sql`(${table.firstNames} || ' ' || ${table.lastName1} || ' ' || coalesce(${table.lastName2}, '')) gin_trgm_ops`),
+  ],
 );
 
 /** Pre-solicitudes: a quote with its verdict, computed by packages/lending and kept as it was shown. */

@@ -1,45 +1,190 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import { formatCents, parseCents } from '@portal/lending';
-import type { Credit } from '@portal/contract';
-import type { Db } from '../../db/client';
+import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditTotals } from '@portal/contract';
+import type { Tx } from '../../db/client';
+import { containsPattern } from '../../db/like';
 import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { clients, requests } from '../../db/schema/origination';
-import { users } from '../../db/schema/users';
+import { companies, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
+import { listOrder } from '../../http/pagination';
+import { auditHistory } from '../audit/audit';
 import { creditFolio, requestFolio } from '../shared/folios';
 
-/** The credit's read-only view: its terms snapshot, its balance and its schedule with each deduction's state. */
-export async function loadCredit(db: Db, id: string): Promise<Credit> {
-  const [row] = await db
-    .select({ credit: credits, client: clients, agreement: agreements.name, requestNumber: requests.number, disbursedBy: users.email })
+/** Cartera's reads: the credits list (search, filters, sort, totals) and one credit's full view. */
+
+const fullName = sql<string>`(${clients.firstNames} || ' ' || ${clients.lastName1} || ' ' || coalesce(${clients.lastName2}, ''))`;
+
+/**
+ * The list's search: a folio (CR-00000042 or 42) by number, an 18-character CURP or a 12/13-character RFC exactly
+ * (their indexes), otherwise an employee number exactly or any part of the client's name (trigram index).
+ */
+function searchCondition(q: string): SQL {
+  const text = q.trim().toUpperCase();
+  if (/^[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d$/.test(text)) return eq(clients.curp, text);
+  if (/^[A-Z&Ñ]{3,4}\d{6}[A-Z0-9]{3}$/.test(text)) return eq(clients.rfc, text);
+  const folioNumber = text.match(/^(?:CR-?)?0*(\d{1,12})$/)?.[1];
+  const alternatives: SQL[] = [eq(credits.employeeNumber, q.trim())];
+  if (folioNumber) alternatives.push(eq(credits.number, Number(folioNumber)));
+  else alternatives.push(ilike(fullName, containsPattern(q.trim())));
+  return or(...alternatives)!;
+}
+
+export type CreditFilters = Omit<CreditListQuery, 'page' | 'pageSize' | 'sort'>;
+
+export function creditFilters(query: CreditFilters): SQL | undefined {
+  return and(
+    query.q ? searchCondition(query.q) : undefined,
+    query.agreementId ? eq(credits.agreementId, query.agreementId) : undefined,
+    query.status ? eq(credits.status, query.status) : undefined,
+    query.bucket ? eq(credits.agingBucket, query.bucket) : undefined,
+    query.label ? sql`${credits.labels} @> array[${query.label}]::text[]` : undefined,
+    query.disbursedFrom ? gte(credits.disbursementDate, query.disbursedFrom) : undefined,
+    query.disbursedTo ? lte(credits.disbursementDate, query.disbursedTo) : undefined,
+  );
+}
+
+/** The sort, with the folio as tie-breaker so pages never overlap (each pair has an index per company). */
+export const creditOrder = (sort: string | undefined): SQL[] =>
+  listOrder(
+    {
+      folio: credits.number,
+      disbursementDate: credits.disbursementDate,
+      daysPastDue: credits.daysPastDue,
+      outstandingBalance: credits.outstandingBalance,
+      bucket: credits.agingBucket,
+    },
+    sort,
+    { field: 'folio' },
+    credits.number,
+  );
+
+export function creditListSelect(tx: Tx) {
+  return tx
+    .select({
+      id: credits.id,
+      number: credits.number,
+      clientName: fullName,
+      curp: clients.curp,
+      agreement: agreements.name,
+      company: companies.name,
+      principal: credits.principal,
+      outstandingBalance: credits.outstandingBalance,
+      installment: credits.installment,
+      nextDiscountDate: credits.nextDiscountDate,
+      daysPastDue: credits.daysPastDue,
+      bucket: credits.agingBucket,
+      status: credits.status,
+      labels: credits.labels,
+      disbursementDate: credits.disbursementDate,
+    })
     .from(credits)
     .innerJoin(clients, eq(clients.id, credits.clientId))
     .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+    .innerJoin(companies, eq(companies.id, credits.companyId));
+}
+
+type CreditListRow = Awaited<ReturnType<ReturnType<typeof creditListSelect>['execute']>>[number];
+
+export function toCreditListItem(row: CreditListRow): CreditListItem {
+  const { number, ...rest } = row;
+  return { ...rest, clientName: rest.clientName.trim(), folio: creditFolio(number) };
+}
+
+/** The totals bar: count, balance and overdue balance of the filtered set, summed over the kept columns. */
+export async function creditTotals(tx: Tx, where: SQL | undefined): Promise<CreditTotals> {
+  const [row] = await tx
+    .select({
+      count: sql<number>`count(*)::int`,
+      outstandingBalance: sql<string>`coalesce(sum(${credits.outstandingBalance}), 0)::numeric(14,2)::text`,
+      overdueBalance: sql<string>`coalesce(sum(${credits.overdueBalance}), 0)::numeric(14,2)::text`,
+    })
+    .from(credits)
+    .innerJoin(clients, eq(clients.id, credits.clientId))
+    .where(where);
+  return row!;
+}
+
+/** The agreements the user's company has (every company's for SA), for the list's filter. */
+export const agreementOptions = (tx: Tx) => tx.select({ id: agreements.id, name: agreements.name }).from(agreements).orderBy(asc(agreements.name));
+
+/** A credit with its client, schedule and expected deductions, as stored; 404 when it is not the user's to see. */
+export async function loadCreditRows(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({ credit: credits, client: clients, agreement: agreements.name, company: companies.name, requestNumber: requests.number, disbursedBy: users.email })
+    .from(credits)
+    .innerJoin(clients, eq(clients.id, credits.clientId))
+    .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+    .innerJoin(companies, eq(companies.id, credits.companyId))
     .innerJoin(requests, eq(requests.id, credits.requestId))
     .leftJoin(users, eq(users.id, credits.disbursedBy))
     .where(eq(credits.id, id));
   if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
-  const schedule = await db
-    .select({ installment: installments, deductionState: expectedDeductions.state })
-    .from(installments)
-    .innerJoin(expectedDeductions, and(eq(expectedDeductions.creditId, installments.creditId), eq(expectedDeductions.period, installments.number)))
-    .where(eq(installments.creditId, id))
-    .orderBy(asc(installments.number));
-  const paidPrincipal = schedule.reduce((sum, { installment }) => sum + parseCents(installment.paidPrincipal, 'paidPrincipal'), 0n);
-  const { credit, client } = row;
+  const [schedule, deductions] = await Promise.all([
+    tx.select().from(installments).where(eq(installments.creditId, id)).orderBy(asc(installments.number)),
+    tx.select().from(expectedDeductions).where(eq(expectedDeductions.creditId, id)).orderBy(asc(expectedDeductions.period)),
+  ]);
+  return { ...row, schedule, deductions };
+}
+
+type Installment = typeof installments.$inferSelect;
+
+const withTotal = (parts: Omit<CreditComponents, 'total'>): CreditComponents => ({
+  ...parts,
+  total: formatCents(Object.values(parts).reduce((sum, value) => sum + parseCents(value, 'importe'), 0n)),
+});
+
+const charged = (i: Installment) =>
+  withTotal({ principal: i.principal, interest: i.interest, iva: i.iva, moratoryInterest: i.moratoryInterest, moratoryIva: i.moratoryIva, fees: i.fees, feesIva: i.feesIva });
+const paid = (i: Installment) =>
+  withTotal({
+    principal: i.paidPrincipal,
+    interest: i.paidInterest,
+    iva: i.paidIva,
+    moratoryInterest: i.paidMoratoryInterest,
+    moratoryIva: i.paidMoratoryIva,
+    fees: i.paidFees,
+    feesIva: i.paidFeesIva,
+  });
+
+/** What is still owed of every component, over the whole schedule. */
+function balances(schedule: Installment[]): CreditComponents {
+  const owed = (key: keyof CreditComponents) =>
+    formatCents(schedule.reduce((sum, i) => sum + parseCents(charged(i)[key], key) - parseCents(paid(i)[key], key), 0n));
+  return {
+    principal: owed('principal'),
+    interest: owed('interest'),
+    iva: owed('iva'),
+    moratoryInterest: owed('moratoryInterest'),
+    moratoryIva: owed('moratoryIva'),
+    fees: owed('fees'),
+    feesIva: owed('feesIva'),
+    total: owed('total'),
+  };
+}
+
+/** The full credit view (Cartera → Créditos → a credit), its figures at the company's business date. */
+export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId: string) => Promise<string>): Promise<Credit> {
+  const { credit, client, agreement, company, requestNumber, disbursedBy, schedule, deductions } = await loadCreditRows(tx, id);
+  const stateOf = new Map(deductions.map((d) => [d.period, d.state]));
   return {
     id: credit.id,
     folio: creditFolio(credit.number),
     status: credit.status,
+    daysPastDue: credit.daysPastDue,
+    bucket: credit.agingBucket,
+    businessDate: await businessDateOf(credit.companyId),
     requestId: credit.requestId,
-    requestFolio: requestFolio(row.requestNumber),
+    requestFolio: requestFolio(requestNumber),
     clientId: client.id,
     clientName: [client.firstNames, client.lastName1, client.lastName2].filter(Boolean).join(' '),
     curp: client.curp,
+    rfc: client.rfc,
     agreementId: credit.agreementId,
-    agreement: row.agreement,
+    agreement,
+    company,
     employeeNumber: credit.employeeNumber,
     product: {
       name: credit.productName,
@@ -61,20 +206,27 @@ export async function loadCredit(db: Db, id: string): Promise<Credit> {
     disbursementDate: credit.disbursementDate,
     firstDueDate: credit.firstDueDate,
     lastDueDate: credit.lastDueDate,
-    balance: formatCents(parseCents(credit.principal, 'principal') - paidPrincipal),
-    daysPastDue: credit.daysPastDue,
-    disbursedBy: row.disbursedBy,
+    disbursedBy,
     createdAt: credit.createdAt.toISOString(),
-    installments: schedule.map(({ installment, deductionState }) => ({
-      number: installment.number,
-      dueDate: installment.dueDate,
-      principal: installment.principal,
-      interest: installment.interest,
-      iva: installment.iva,
-      payment: installment.payment,
-      balance: installment.balance,
-      status: installment.status,
-      deductionState,
+    labels: credit.labels,
+    balances: balances(schedule),
+    installments: schedule.map((i) => ({
+      number: i.number,
+      dueDate: i.dueDate,
+      principal: i.principal,
+      interest: i.interest,
+      iva: i.iva,
+      payment: i.payment,
+      balance: i.balance,
+      status: i.status,
+      deductionState: stateOf.get(i.number) ?? 'esperado',
+      charged: charged(i),
+      paid: paid(i),
+      outstanding: i.outstanding,
     })),
+    deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),
+    payments: [],
+    letters: [],
+    history: await auditHistory(tx, 'credit', credit.id),
   };
 }

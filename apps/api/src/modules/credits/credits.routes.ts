@@ -1,9 +1,80 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { AGING_BUCKET_LABELS } from '@portal/lending';
 import { creditRoutes } from '@portal/contract';
+import type { AppDeps } from '../../deps';
+import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
-import { loadCredit } from './credits.queries';
+import { sendXlsx } from '../../lib/xlsx-export';
+import { businessDateOf, mexicoToday } from '../shared/business-date';
+import { agreementOptions, creditFilters, creditListSelect, creditOrder, creditTotals, loadCredit, toCreditListItem } from './credits.queries';
+import { creditPayoff } from './credits.service';
 
-/** Cartera's credits over HTTP (the wallet screens build on this). */
-export const creditsRoutes: FastifyPluginAsync = async (app) => {
-  register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id));
-};
+/** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
+export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
+  const today = () => mexicoToday(deps.clock.now());
+  return async (app) => {
+    register(app, creditRoutes.list, async (request) => {
+      const { page, pageSize, sort, ...filters } = request.query;
+      const where = creditFilters(filters);
+      return pagedList(
+        { page, pageSize },
+        creditListSelect(request.db).where(where).orderBy(...creditOrder(sort)),
+        creditTotals(request.db, where).then(({ count }) => [{ total: count }]),
+        toCreditListItem,
+      );
+    });
+
+    register(app, creditRoutes.totals, async (request) => creditTotals(request.db, creditFilters(request.query)));
+
+    register(
+      app,
+      creditRoutes.export,
+      async (request, reply) => {
+        const { sort, ...filters } = request.query;
+        const where = creditFilters(filters);
+        const order = creditOrder(sort);
+        return sendXlsx(request, reply, {
+          filename: `creditos-${today()}.xlsx`,
+          sheet: 'Créditos',
+          columns: [
+            { header: 'Folio', key: 'folio', width: 14 },
+            { header: 'Cliente', key: 'clientName', width: 32 },
+            { header: 'CURP', key: 'curp', width: 20 },
+            { header: 'Convenio', key: 'agreement', width: 24 },
+            { header: 'Empresa', key: 'company', width: 22 },
+            { header: 'Capital', key: 'principal', width: 14 },
+            { header: 'Saldo', key: 'outstandingBalance', width: 14 },
+            { header: 'Descuento', key: 'installment', width: 12 },
+            { header: 'Próximo descuento', key: 'nextDiscountDate', width: 14 },
+            { header: 'Días de atraso', key: 'daysPastDue', width: 10 },
+            { header: 'Tramo', key: 'bucket', width: 12 },
+            { header: 'Estado', key: 'status', width: 10 },
+            { header: 'Etiquetas', key: 'labels', width: 20 },
+            { header: 'Fecha de disposición', key: 'disbursementDate', width: 14 },
+          ],
+          read: (offset, limit) => request.inScope((tx) => creditListSelect(tx).where(where).orderBy(...order).limit(limit).offset(offset)),
+          toCells: (row) => {
+            const item = toCreditListItem(row);
+            return {
+              ...item,
+              principal: Number(item.principal),
+              outstandingBalance: Number(item.outstandingBalance),
+              installment: Number(item.installment),
+              bucket: AGING_BUCKET_LABELS[item.bucket],
+              labels: item.labels.join(', '),
+            };
+          },
+        });
+      },
+      { streamsAnswer: true },
+    );
+
+    register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db));
+
+    register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, (companyId) => businessDateOf(request.db, companyId, today())));
+
+    register(app, creditRoutes.payoff, async (request) =>
+      creditPayoff(request.db, request.params.id, (companyId) => businessDateOf(request.db, companyId, today()), request.query),
+    );
+  };
+}

@@ -149,5 +149,11 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
     )
     insert into ${expectedDeductions} (credit_id, company_id, period, discount_date, amount)
     select credit_id, company_id, period, discount_date, amount from json_populate_recordset(null::expected_deductions, ${JSON.stringify(deductions)}::json)`);
+  // The list's balance and next discount date start from the fresh schedule; the day close keeps them from then on.
+  await tx.execute(sql`
+    update ${credits} c set outstanding_balance = s.owed, next_discount_date = s.first_due
+    from (select credit_id, sum(outstanding) as owed, min(due_date) as first_due from ${installments}
+          where credit_id in (${sql.join(created.map((c) => sql`${c.id}::uuid`), sql`, `)}) group by credit_id) s
+    where c.id = s.credit_id`);
   return created;
 }

@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { listPreRequests, loadPreRequest, originationCatalog } from './pre-requests.queries';
-import { createPreRequest, expirePreRequests, mexicoToday, sendPreRequest, simulate, updatePreRequest } from './pre-requests.service';
+import { createPreRequest, expirePreRequests, sendPreRequest, simulate, updatePreRequest } from './pre-requests.service';
+import { mexicoToday } from '../shared/business-date';
 
 /** Pre-solicitudes over HTTP: simulate, save as draft, edit a draft, send. Conversion into a request comes with requests. */
 export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsync {

@@ -7,6 +7,7 @@ import { auditEvents } from '../../db/schema/audit';
 import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requests } from '../../db/schema/origination';
 import { HttpProblem } from '../../http/errors';
+import { mexicoToday } from '../shared/business-date';
 import { trimNumeric } from '../../db/numeric';
 import { loanPricing, payrollCalendarOf } from '../agreements/products';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
@@ -19,12 +20,6 @@ type Values = {
 };
 
 const invalid = (field: string, message: string) => new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [{ field, message }]);
-
-/** One formatter for every call: `toLocaleDateString` with options builds a new one each time, which is slow. */
-const MEXICO_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' });
-
-/** Today in the company's time zone (YYYY-MM-DD): payroll dates are civil dates in Mexico. */
-export const mexicoToday = (now: Date) => MEXICO_DATE.format(now);
 
 type AgreementRow = typeof agreements.$inferSelect;
 type ProductRow = typeof agreementProducts.$inferSelect;

@@ -23,7 +23,8 @@ import { recordAudit, type Actor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
 import { payrollCalendarOf } from '../agreements/products';
 import { creditFolio, preRequestFolio } from '../shared/folios';
-import { agreementCompany, expirePreRequests, identityColumns, loanColumns, mexicoToday, simulate, upsertClient } from './pre-requests.service';
+import { agreementCompany, expirePreRequests, identityColumns, loanColumns, simulate, upsertClient } from './pre-requests.service';
+import { mexicoToday } from '../shared/business-date';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
 export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };

@@ -1,20 +1,29 @@
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useParams } from 'react-router';
-import { FREQUENCY_LABELS } from '@portal/contract';
-import { daysBetween } from '@portal/lending';
-import { RouteLoading } from '../../components/route-loading';
+import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
+import { AGING_BUCKET_LABELS, daysBetween } from '@portal/lending';
+import { DateField } from '../../components/date-field';
 import { DetailList } from '../../components/detail-list';
+import { NotFoundState, isNotFound } from '../../components/not-found-state';
+import { RouteLoading } from '../../components/route-loading';
 import { ScheduleTable } from '../../components/schedule-table';
 import { Section } from '../../components/section';
-import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
-import { useCredit } from './credits.queries';
-import { NotFoundState, isNotFound } from '../../components/not-found-state';
 import { StatusChip } from '../../components/status-chip';
+import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
+import { useCredit, usePayoff } from './credits.queries';
 
-
-/** Detalle del crédito: what was disbursed, on which terms, and its schedule with each installment's status. Read only. */
+/**
+ * Detalle del crédito: what was disbursed and on which terms, its state at the fecha flujo, balances by component,
+ * the schedule with what was paid of each row, the expected deductions, a payoff quote and the history. Read only.
+ */
 export default function CreditViewScreen() {
   const { id = '' } = useParams();
   const credit = useCredit(id);
@@ -29,12 +38,14 @@ export default function CreditViewScreen() {
 
   return (
     <>
-      <Stack direction="row" spacing={2} sx={{ mb: 3, alignItems: 'center' }}>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ mb: 3, alignItems: 'center', flexWrap: 'wrap' }}>
         <Typography variant="h1" component="h1">
           Crédito {current.folio}
         </Typography>
         <StatusChip status={current.status} size="medium" />
-        {current.daysPastDue > 0 && <Typography color="error">{current.daysPastDue} días de atraso</Typography>}
+        <Typography color={current.daysPastDue > 0 ? 'error' : 'text.secondary'}>
+          {current.daysPastDue} días de atraso · {AGING_BUCKET_LABELS[current.bucket]} · fecha flujo {formatDate(current.businessDate)}
+        </Typography>
       </Stack>
       <Section title="Resumen">
         <DetailList
@@ -42,7 +53,9 @@ export default function CreditViewScreen() {
           items={[
             { label: 'Cliente', value: current.clientName },
             { label: 'CURP', value: current.curp },
+            { label: 'RFC', value: current.rfc ?? '—' },
             { label: 'Convenio', value: current.agreement },
+            { label: 'Empresa', value: current.company },
             { label: 'Número de empleado', value: current.employeeNumber },
             { label: 'Solicitud', value: current.requestFolio },
             { label: 'Producto', value: product.name },
@@ -65,13 +78,122 @@ export default function CreditViewScreen() {
               value: `${daysBetween(current.disbursementDate, current.firstDueDate)} días · interés ${formatMoney(current.installments[0]?.interest ?? '0.00')} + IVA ${formatMoney(current.installments[0]?.iva ?? '0.00')}`,
             },
             { label: 'Último descuento', value: formatDate(current.lastDueDate) },
-            { label: 'Saldo', value: formatMoney(current.balance) },
+            { label: 'Saldo', value: formatMoney(current.balances.total) },
             { label: 'Dispersó', value: current.disbursedBy ? `${current.disbursedBy} · ${formatDateTime(current.createdAt)}` : formatDateTime(current.createdAt) },
           ]}
         />
       </Section>
       <Section title="Tabla de amortización">
         <ScheduleTable rows={current.installments} aria-label="Tabla de amortización" />
+      </Section>
+      <PortfolioSections credit={current} />
+    </>
+  );
+}
+
+const COMPONENT_LABELS = [
+  ['principal', 'Capital'],
+  ['interest', 'Interés'],
+  ['iva', 'IVA del interés'],
+  ['moratoryInterest', 'Moratorios'],
+  ['moratoryIva', 'IVA de moratorios'],
+  ['fees', 'Comisiones'],
+  ['feesIva', 'IVA de comisiones'],
+  ['total', 'Total'],
+] as const;
+
+/** What the portfolio knows of the credit at the fecha flujo: balances, what was paid of each row, deductions, payoff. */
+function PortfolioSections({ credit: view }: { credit: Credit }) {
+  const [payoffDate, setPayoffDate] = useState(view.businessDate);
+  const payoff = usePayoff(view.id, payoffDate);
+  return (
+    <>
+      <Section title="Saldos por componente">
+        <DetailList aria-label="Saldos del crédito" items={COMPONENT_LABELS.map(([key, label]) => ({ label, value: formatMoney(view.balances[key]) }))} />
+      </Section>
+      <Section title="Pagado por amortización">
+        <Table size="small" aria-label="Pagado de cada amortización">
+          <TableHead>
+            <TableRow>
+              <TableCell>Núm.</TableCell>
+              <TableCell>Fecha de descuento</TableCell>
+              <TableCell align="right">Cargado</TableCell>
+              <TableCell align="right">Pagado</TableCell>
+              <TableCell align="right">Pendiente</TableCell>
+              <TableCell>Estado</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {view.installments.map((row) => (
+              <TableRow key={row.number}>
+                <TableCell>{row.number}</TableCell>
+                <TableCell>{formatDate(row.dueDate)}</TableCell>
+                <TableCell align="right">{formatMoney(row.charged.total)}</TableCell>
+                <TableCell align="right">{formatMoney(row.paid.total)}</TableCell>
+                <TableCell align="right">{formatMoney(row.outstanding)}</TableCell>
+                <TableCell>
+                  <StatusChip status={row.status} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Section>
+      <Section title="Descuentos esperados">
+        <Table size="small" aria-label="Descuentos del crédito">
+          <TableHead>
+            <TableRow>
+              <TableCell>Periodo</TableCell>
+              <TableCell>Fecha de descuento</TableCell>
+              <TableCell align="right">Importe</TableCell>
+              <TableCell>Estado</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {view.deductions.map((d) => (
+              <TableRow key={d.period}>
+                <TableCell>{d.period}</TableCell>
+                <TableCell>{formatDate(d.discountDate)}</TableCell>
+                <TableCell align="right">{formatMoney(d.amount)}</TableCell>
+                <TableCell>{d.state}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Section>
+      <Section title="Pagos">
+        <Typography color="text.secondary">{view.payments.length === 0 ? 'Sin pagos aplicados.' : `${view.payments.length} pagos.`}</Typography>
+      </Section>
+      <Section title="Etiquetas y cartas">
+        <Typography color="text.secondary">
+          {view.labels.length === 0 ? 'Sin etiquetas.' : view.labels.join(', ')} · {view.letters.length === 0 ? 'Sin cartas de liquidación emitidas.' : `${view.letters.length} cartas.`}
+        </Typography>
+      </Section>
+      <Section title="Liquidación anticipada">
+        <Stack spacing={2}>
+          <DateField label="Fecha de liquidación" value={payoffDate} onChange={setPayoffDate} sx={{ maxWidth: 220 }} />
+          {payoff.isError && <Alert severity="error">{payoff.error.message}</Alert>}
+          {payoff.data && (
+            <DetailList
+              aria-label="Importes de la liquidación"
+              items={[
+                { label: 'Capital insoluto', value: formatMoney(payoff.data.outstandingPrincipal) },
+                { label: 'Interés e IVA vencidos', value: `${formatMoney(payoff.data.dueInterest)} + ${formatMoney(payoff.data.dueIva)}` },
+                { label: 'Moratorios e IVA', value: `${formatMoney(payoff.data.dueMoratoryInterest)} + ${formatMoney(payoff.data.dueMoratoryIva)}` },
+                { label: 'Interés del periodo e IVA', value: `${formatMoney(payoff.data.accruedInterest)} + ${formatMoney(payoff.data.accruedIva)}` },
+                { label: 'En tránsito', value: formatMoney(payoff.data.inTransit) },
+                { label: 'Importe total a liquidar', value: formatMoney(payoff.data.totalAmount) },
+              ]}
+            />
+          )}
+        </Stack>
+      </Section>
+      <Section title="Historial">
+        {view.history.length === 0 ? (
+          <Typography color="text.secondary">Sin movimientos registrados.</Typography>
+        ) : (
+          <DetailList aria-label="Eventos del crédito" items={view.history.map((entry) => ({ label: formatDateTime(entry.occurredAt), value: `${entry.action} · ${entry.actorEmail ?? 'Sistema'}` }))} />
+        )}
       </Section>
     </>
   );

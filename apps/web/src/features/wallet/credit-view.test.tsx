@@ -6,10 +6,18 @@ import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import CreditViewScreen from './credit-view.screen';
 
+const zero = { principal: '0.00', interest: '0.00', iva: '0.00', moratoryInterest: '0.00', moratoryIva: '0.00', fees: '0.00', feesIva: '0.00', total: '0.00' };
+
 const credit: Credit = {
   id: 'cr-1',
   folio: 'CR-000001',
   status: 'vigente',
+  daysPastDue: 31,
+  bucket: '31-60',
+  businessDate: '2026-03-31',
+  rfc: null,
+  company: 'Financiera Demo',
+  labels: [],
   requestId: 'r1',
   requestFolio: 'SOL-000007',
   clientId: 'c1',
@@ -32,14 +40,47 @@ const credit: Credit = {
   disbursementDate: '2026-02-11',
   firstDueDate: '2026-02-28',
   lastDueDate: '2026-03-15',
-  balance: '2000.00',
-  daysPastDue: 0,
+  // 990.00 + 25.86 + 4.14 + 1010.00 + 8.62 + 1.38 = 2040.00, plus 12.00 moratory and 1.92 of its IVA = 2053.92.
+  balances: { principal: '2000.00', interest: '34.48', iva: '5.52', moratoryInterest: '12.00', moratoryIva: '1.92', fees: '0.00', feesIva: '0.00', total: '2053.92' },
   disbursedBy: 'tesoreria@demo.mx',
   createdAt: '2026-02-11T15:00:00Z',
   installments: [
-    { number: 1, dueDate: '2026-02-28', principal: '990.00', interest: '25.86', iva: '4.14', payment: '1020.00', balance: '1010.00', status: 'pendiente', deductionState: 'esperado' },
-    { number: 2, dueDate: '2026-03-15', principal: '1010.00', interest: '8.62', iva: '1.38', payment: '1020.00', balance: '0.00', status: 'pendiente', deductionState: 'esperado' },
+    {
+      number: 1,
+      dueDate: '2026-02-28',
+      principal: '990.00',
+      interest: '25.86',
+      iva: '4.14',
+      payment: '1020.00',
+      balance: '1010.00',
+      status: 'vencida',
+      deductionState: 'no aplicado',
+      charged: { ...zero, principal: '990.00', interest: '25.86', iva: '4.14', moratoryInterest: '12.00', moratoryIva: '1.92', total: '1033.92' },
+      paid: zero,
+      outstanding: '1033.92',
+    },
+    {
+      number: 2,
+      dueDate: '2026-03-15',
+      principal: '1010.00',
+      interest: '8.62',
+      iva: '1.38',
+      payment: '1020.00',
+      balance: '0.00',
+      status: 'vencida',
+      deductionState: 'en tránsito',
+      charged: { ...zero, principal: '1010.00', interest: '8.62', iva: '1.38', total: '1020.00' },
+      paid: zero,
+      outstanding: '1020.00',
+    },
   ],
+  deductions: [
+    { period: 1, discountDate: '2026-02-28', amount: '1020.00', state: 'no aplicado' },
+    { period: 2, discountDate: '2026-03-15', amount: '1020.00', state: 'en tránsito' },
+  ],
+  payments: [],
+  letters: [],
+  history: [],
 };
 
 describe('credit view', () => {
@@ -49,17 +90,22 @@ describe('credit view', () => {
     return () => vi.unstubAllGlobals();
   });
 
-  it('shows the summary and every schedule row as plain text', async () => {
-    stubApi(() => credit);
+  it('shows the summary, every schedule row as plain text, the state at the fecha flujo and the balances by component', async () => {
+    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit));
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     expect(await screen.findByRole('heading', { name: 'Crédito CR-000001' })).toBeInTheDocument();
     expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Monto dispersado$1,960.00');
     const rows = within(screen.getByRole('table', { name: 'Tabla de amortización' })).getAllByRole('row');
     expect(rows.map((row) => within(row).getAllByRole(row.querySelector('th') ? 'columnheader' : 'cell').map((cell) => cell.textContent))).toEqual([
       ['No.', 'Fecha de descuento', 'Capital', 'Interés', 'IVA', 'Pago', 'Saldo', 'Estado'],
-      ['1', '28/02/2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'pendiente'],
-      ['2', '15/03/2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'pendiente'],
+      ['1', '28/02/2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'vencida'],
+      ['2', '15/03/2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'vencida'],
     ]);
+    expect(screen.getByText(/31 días de atraso · 31 a 60 días · fecha flujo 31\/03\/2026/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Moratorios$12.00');
+    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Total$2,053.92');
+    const deductions = within(screen.getByRole('table', { name: 'Descuentos del crédito' })).getAllByRole('row');
+    expect(deductions.at(-1)).toHaveTextContent('215/03/2026$1,020.00en tránsito');
   });
 
   it('says so when the credit does not exist', async () => {

@@ -1,5 +1,61 @@
-import { useQuery } from '@tanstack/react-query';
-import { creditRoutes } from '@portal/contract';
-import { call } from '../../lib/api-client';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { creditRoutes, flowDateRoutes, type CreditListItem, type DayClose } from '@portal/contract';
+import type { ListQuery } from '../../components/list-screen';
+import { call, callList } from '../../lib/api-client';
 
-export const useCredit = (id: string) => useQuery({ queryKey: ['credits', 'detail', id], queryFn: () => call(creditRoutes.get, { params: { id } }) });
+export const walletKeys = {
+  credits: ['credits'] as const,
+  list: (query: string) => ['credits', 'list', query] as const,
+  totals: (query: string) => ['credits', 'totals', query] as const,
+  detail: (id: string) => ['credits', 'detail', id] as const,
+  payoff: (id: string, date: string) => ['credits', 'payoff', id, date] as const,
+  agreements: ['credits', 'agreements'] as const,
+  businessDates: ['business-dates'] as const,
+  dayClosesAll: ['day-closes'] as const,
+  dayCloses: (query: string) => ['day-closes', query] as const,
+};
+
+export const creditListQuery: ListQuery<CreditListItem> = (query) => ({
+  queryKey: walletKeys.list(query),
+  queryFn: () => callList(creditRoutes.list, query),
+});
+
+export const useCredit = (id: string) => useQuery({ queryKey: walletKeys.detail(id), queryFn: () => call(creditRoutes.get, { params: { id } }) });
+
+export const usePayoff = (id: string, date: string) =>
+  useQuery({ queryKey: walletKeys.payoff(id, date), queryFn: () => call(creditRoutes.payoff, { params: { id }, query: { date } }), enabled: date !== '' });
+
+/** Totals of the filtered set: the list's filters without its page and sort. */
+export function useCreditTotals(query: string) {
+  const params = new URLSearchParams(query);
+  for (const key of ['page', 'pageSize', 'sort']) params.delete(key);
+  const filters = params.toString();
+  return useQuery({ queryKey: walletKeys.totals(filters), queryFn: () => callList(creditRoutes.totals, filters), placeholderData: keepPreviousData });
+}
+
+/** The agreements for the list's filter, as select options. */
+export function useAgreementOptions() {
+  const query = useQuery({ queryKey: walletKeys.agreements, queryFn: () => call(creditRoutes.agreementOptions) });
+  return (query.data ?? []).map((a) => ({ value: a.id, label: a.name }));
+}
+
+/** Business dates; while a close waits or runs, asked again every second so its progress bar moves (and survives a reload). */
+export const useBusinessDates = () =>
+  useQuery({
+    queryKey: walletKeys.businessDates,
+    queryFn: () => call(flowDateRoutes.businessDates),
+    refetchInterval: (query) => (query.state.data?.some((d) => d.activeRun !== null) ? 1000 : false),
+  });
+
+export const dayCloseListQuery: ListQuery<DayClose> = (query) => ({
+  queryKey: walletKeys.dayCloses(query),
+  queryFn: () => callList(flowDateRoutes.closes, query),
+});
+
+export function useStartDayClose() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { companyId: string }) => call(flowDateRoutes.closeDay, { body: input }),
+    onSettled: () => client.invalidateQueries({ queryKey: walletKeys.businessDates }),
+  });
+}

@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { DAY_CLOSE_RUN_STATUSES } from '@portal/contract';
+import { companies, users } from './users';
+
+/**
+ * The fecha flujo (DOMAIN.md, "Business date"): one current business date per company. It is the day the next
+ * close will close; every portfolio figure (days past due, payoff, reports) is computed at it, never at the clock.
+ */
+export const businessDates = pgTable('business_dates', {
+  companyId: uuid('company_id')
+    .primaryKey()
+    .references(() => companies.id),
+  businessDate: date('business_date').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One "Cerrar día" request: the days it closes (missed days replay in order) and its progress, which the screen
+ * reads back after a reload. The work itself runs as a pg-boss job (jobId).
+ */
+export const dayCloseRuns = pgTable(
+  'day_close_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    fromDate: date('from_date').notNull(),
+    throughDate: date('through_date').notNull(),
+    daysTotal: integer('days_total').notNull(),
+    daysDone: integer('days_done').notNull().default(0),
+    status: text('status', { enum: DAY_CLOSE_RUN_STATUSES }).notNull().default('en espera'),
+    jobId: text('job_id'),
+    error: text('error'),
+    requestedBy: uuid('requested_by').references(() => users.id),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('day_close_runs_company_idx').on(table.companyId, table.requestedAt),
+    // One close at a time per company: a second request while one waits or runs is refused.
+    uniqueIndex('day_close_runs_active_key').on(table.companyId).where(sql`status in ('en espera', 'en curso')`),
+  ],
+);
+
+/** One closed business day and what the close did (Admin Fecha Flujo's history). */
+export const dayCloses = pgTable(
+  'day_closes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    runId: uuid('run_id').references(() => dayCloseRuns.id),
+    businessDate: date('business_date').notNull(),
+    creditsProcessed: integer('credits_processed').notNull(),
+    newVencidos: integer('new_vencidos').notNull(),
+    newlyDueInstallments: integer('newly_due_installments').notNull(),
+    toTransit: integer('to_transit').notNull(),
+    toNotApplied: integer('to_not_applied').notNull(),
+    moratoryAccrued: numeric('moratory_accrued', { precision: 14, scale: 2 }).notNull(),
+    moratoryIvaAccrued: numeric('moratory_iva_accrued', { precision: 14, scale: 2 }).notNull(),
+    feesAccrued: numeric('fees_accrued', { precision: 14, scale: 2 }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    closedBy: uuid('closed_by').references(() => users.id),
+    closedAt: timestamp('closed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // A day closes once per company: the database refuses a second row even if two closes raced.
+  (table) => [uniqueIndex('day_closes_company_date_key').on(table.companyId, table.businessDate)],
+);

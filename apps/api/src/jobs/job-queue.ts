@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
+import pg from 'pg';
+import { APP_ROLE, type Database, type Tx } from '../db/client';
+
+/**
+ * Work that outlives a request (a day close; later payment files and reports) goes through pg-boss, a job queue kept
+ * in PostgreSQL: any API process may pick a job up, and a job waiting or interrupted by a restart is still there
+ * when a process starts again (an interrupted one is retried after its expiry). On PGlite the same queue runs in
+ * process, through pg-boss's PGlite backend.
+ */
+export interface JobQueue {
+  /** Queues a job inside the caller's transaction (it exists only if that commits) and answers its id. */
+  send(queue: string, data: object, tx: Tx): Promise<string>;
+  /** Creates the queue if new and runs `handler` for its jobs in this process, one at a time. */
+  work<T extends object>(queue: string, handler: (data: T, jobId: string) => Promise<void>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts pg-boss on the application's database. PostgreSQL: its own small pool as the connecting (owner) role,
+ * which creates and migrates the pgboss schema. PGlite (one session, already acting as the application's role): the
+ * schema is created as the owner, then the application's role is given its tables and the session returns to it.
+ */
+export async function startJobQueue(database: Database, postgresUrl?: string): Promise<JobQueue> {
+  let boss: PgBoss;
+  // A request queues its job in its own transaction, as the application's role: that role may write pg-boss's tables.
+  const grants = `
+    grant usage on schema pgboss to ${APP_ROLE};
+    grant select, insert, update on all tables in schema pgboss to ${APP_ROLE};
+    grant usage, select on all sequences in schema pgboss to ${APP_ROLE};
+    grant execute on all functions in schema pgboss to ${APP_ROLE};`;
+  if (database.pglite) {
+    const pglite = database.pglite;
+    await pglite.exec('reset role');
+    boss = new PgBoss({ db: fromPglite(pglite), backend: 'pglite', schedule: false });
+    await startBoss(boss);
+    // On PGlite's one session pg-boss itself runs as the application's role from here on.
+    await pglite.exec(`${grants} grant create on schema pgboss to ${APP_ROLE}; grant delete on all tables in schema pgboss to ${APP_ROLE}; set role ${APP_ROLE}`);
+  } else {
+    if (!postgresUrl) throw new Error('startJobQueue: PostgreSQL needs its URL');
+    boss = new PgBoss({ connectionString: postgresUrl, max: 4, schedule: false });
+    await startBoss(boss);
+    const owner = new pg.Client({ connectionString: postgresUrl });
+    await owner.connect();
+    try {
+      await owner.query(grants);
+    } finally {
+      await owner.end();
+    }
+  }
+  return {
+    async send(queue, data, tx) {
+      const id = await boss.send(queue, data, { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) });
+      if (!id) throw new Error(`pg-boss no aceptó el trabajo de ${queue}`);
+      return id;
+    },
+    async work(queue, handler) {
+      await boss.createQueue(queue);
+      await boss.work<object>(queue, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        for (const job of jobs) await handler(job.data as never, job.id);
+      });
+    },
+    stop: () => boss.stop({ graceful: true }),
+  };
+}
+
+async function startBoss(boss: PgBoss): Promise<void> {
+  // Errors inside pg-boss's own loops (a dropped connection) are reported, never fatal to the process.
+  boss.on('error', (error) => console.error(`Cola de trabajos: ${(error as Error).message}`));
+  await boss.start();
+}

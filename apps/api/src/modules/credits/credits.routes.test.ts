@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { credits } from '../../db/schema/credits';
+import { clients } from '../../db/schema/origination';
+import { users } from '../../db/schema/users';
+
+type Headers = { authorization: string };
+const TODAY = '2026-11-23';
+
+describe.each(ENGINES)('Créditos API (%s)', (engine) => {
+  let ctx: TestContext;
+  let cartera: Headers;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(engine);
+    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 30);
+    cartera = await ctx.as('cartera@demo.mx');
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const get = async (url: string, headers: Headers = cartera) => {
+    const response = await ctx.app.inject({ method: 'GET', url, headers });
+    return { status: response.statusCode, body: response.json() };
+  };
+
+  it('lists only the user company credits, filtered and sorted in SQL, with totals of the filtered set', async () => {
+    const [me] = await ctx.system((tx) => tx.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
+    const own = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, me!.companyId)));
+    const list = await get('/api/credits?pageSize=100&sort=-folio');
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(own.length);
+    const folios = list.body.items.map((i: { folio: string }) => i.folio);
+    expect(folios).toEqual([...folios].sort().reverse());
+
+    const [client] = await ctx.system((tx) => tx.select().from(clients).where(eq(clients.id, own[0]!.clientId)));
+    const byCurp = await get(`/api/credits?q=${client!.curp}`);
+    expect(byCurp.body.items.every((i: { curp: string }) => i.curp === client!.curp)).toBe(true);
+    const byFolio = await get(`/api/credits?q=${own[0]!.number}`);
+    expect(byFolio.body.items.map((i: { id: string }) => i.id)).toContain(own[0]!.id);
+
+    const totals = await get('/api/credits/totals?status=vigente');
+    expect(totals.body.count).toBe(own.filter((c) => c.status === 'vigente').length);
+
+    const bad = await get('/api/credits?bucket=99');
+    expect(bad.status).toBe(400);
+  });
+
+  it('shows a credit with balances by component, schedule, deductions and a payoff at a chosen date', async () => {
+    const list = await get('/api/credits?pageSize=1');
+    const id = list.body.items[0].id;
+    const view = await get(`/api/credits/${id}`);
+    expect(view.status).toBe(200);
+    expect(view.body.installments.length).toBe(view.body.term);
+    expect(view.body.balances.principal).toBe(view.body.principal);
+    const payoff = await get(`/api/credits/${id}/payoff?date=${TODAY}`);
+    expect(payoff.status).toBe(200);
+    expect(payoff.body.outstandingPrincipal).toBe(view.body.principal);
+    const early = await get(`/api/credits/${id}/payoff?date=1990-01-01`);
+    expect(early.status).toBe(400);
+  });
+
+  it('lets a user without the close-day action see the date but not close it', async () => {
+    const mesa = await ctx.as('mesa@demo.mx');
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: mesa, payload: {} });
+    expect(response.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,283 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  accrueLateCharges,
+  addDays,
+  closeBusinessDay,
+  closeBusinessDays,
+  type DayCloseCredit,
+  type DeductionState,
+  type ExpectedDeduction,
+  type InstallmentState,
+} from '@portal/lending';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import type { Tx } from '../../db/client';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { businessDates, dayCloses } from '../../db/schema/portfolio';
+import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { percentToFraction } from '@portal/contract';
+import { closeDay, closeDays } from './close-day';
+
+const D = '2026-11-23';
+/** Days past due each credit is built to have on D (the oldest unpaid installment falls due D − target). */
+const TARGETS = [0, 1, 29, 30, 31, 59, 60, 61, 88, 89, 90, 91, 150] as const;
+const VARIANTS = ['plain', 'partial', 'transit', 'esperado', 'paid-off', 'reverted'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+/** The bucket and status each target must land in (DOMAIN.md §4, written out by hand). */
+const EXPECTED: Record<number, [string, string]> = {
+  0: ['current', 'vigente'],
+  1: ['1-30', 'vigente'],
+  29: ['1-30', 'vigente'],
+  30: ['1-30', 'vigente'],
+  31: ['31-60', 'vigente'],
+  59: ['31-60', 'vigente'],
+  60: ['31-60', 'vigente'],
+  61: ['61-89', 'vigente'],
+  88: ['61-89', 'vigente'],
+  89: ['61-89', 'vigente'],
+  90: ['90+', 'vencido'],
+  91: ['90+', 'vencido'],
+  150: ['90+', 'vencido'],
+};
+
+const TO_LENDING: Record<string, DeductionState> = { esperado: 'esperado', 'en tránsito': 'en-transito', recibido: 'recibido', 'no aplicado': 'no-aplicado' };
+const INSTALLMENT_STATUS = { paid: 'pagada', due: 'vencida', upcoming: 'pendiente' } as const;
+
+interface Shaped {
+  companyId: string;
+  creditIds: string[];
+  plan: Map<string, { target: number; variant: Variant }>;
+}
+
+/**
+ * Turns the demo company's credits into a portfolio with every state the close must handle: for credit k, the
+ * schedule is shifted so that installment 3 fell due D − target; earlier rows are paid, and the variant decides the
+ * rest (installment 3 partly paid, its deduction en tránsito or still esperado, the credit paid off, or a liquidado
+ * credit owing again after a reverted payment). Remittance lags are set to 0, 2 and 7 days across agreements.
+ */
+async function shapePortfolio(tx: Tx): Promise<Shaped> {
+  const rows = await tx.select({ id: credits.id, companyId: credits.companyId }).from(credits).orderBy(asc(credits.number));
+  const companyId = rows[0]!.companyId;
+  const mine = rows.filter((r) => r.companyId === companyId).slice(0, TARGETS.length * VARIANTS.length);
+  const lags = [0, 2, 7];
+  const owned = await tx.select({ id: agreements.id }).from(agreements).where(eq(agreements.companyId, companyId)).orderBy(asc(agreements.code));
+  for (const [i, a] of owned.entries()) await tx.update(agreements).set({ remittanceLagDays: lags[i % lags.length]! }).where(eq(agreements.id, a.id));
+  const plan = new Map<string, { target: number; variant: Variant }>();
+  for (const [k, credit] of mine.entries()) {
+    const target = TARGETS[k % TARGETS.length]!;
+    const variant = VARIANTS[Math.floor(k / TARGETS.length) % VARIANTS.length]!;
+    plan.set(credit.id, { target, variant });
+    const anchor = addDays(D, -target);
+    await tx.execute(sql`
+      with shift as (select ${anchor}::date - due_date as days from installments where credit_id = ${credit.id} and number = 3)
+      update installments set due_date = due_date + (select days from shift) where credit_id = ${credit.id}`);
+    await tx.execute(sql`
+      update expected_deductions e set discount_date = i.due_date from installments i
+      where i.credit_id = e.credit_id and i.number = e.period and e.credit_id = ${credit.id}`);
+    const paidThrough = variant === 'paid-off' ? 10_000 : variant === 'reverted' ? -1 : 2;
+    await tx.execute(sql`
+      update installments set paid_principal = principal, paid_interest = interest, paid_iva = iva, status = 'pagada'
+      where credit_id = ${credit.id} and (number <= ${paidThrough} or (${paidThrough} = -1 and number < (select max(number) from installments where credit_id = ${credit.id})))`);
+    await tx.execute(sql`
+      update expected_deductions e set state = case when e.period <= ${paidThrough} or ${paidThrough} = -1 then 'recibido' else 'no aplicado' end
+      where e.credit_id = ${credit.id} and e.discount_date < ${D}::date`);
+    if (variant === 'partial') {
+      await tx.execute(sql`update installments set paid_interest = interest, paid_iva = iva, paid_principal = round(principal / 3, 2) where credit_id = ${credit.id} and number = 3`);
+    }
+    if (variant === 'transit') {
+      await tx.execute(sql`update expected_deductions set state = 'en tránsito' where credit_id = ${credit.id} and period = 3`);
+    }
+    if (variant === 'esperado') {
+      await tx.execute(sql`update expected_deductions set state = 'esperado' where credit_id = ${credit.id} and period >= 3`);
+    }
+    const status = variant === 'reverted' ? 'liquidado' : target >= 90 && k % 2 === 0 ? 'vencido' : 'vigente';
+    await tx.update(credits).set({ status }).where(eq(credits.id, credit.id));
+  }
+  await tx.insert(businessDates).values({ companyId, businessDate: D }).onConflictDoUpdate({ target: businessDates.companyId, set: { businessDate: D } });
+  return { companyId, creditIds: mine.map((c) => c.id), plan };
+}
+
+interface Snapshot {
+  credits: Map<string, { status: string; daysPastDue: number; agingBucket: string; productId: string; ivaRatePct: string }>;
+  byCredit: Map<string, (InstallmentState & { status: string })[]>;
+  deductions: (ExpectedDeduction & { creditId: string; installment: number })[];
+}
+
+async function snapshot(tx: Tx, companyId: string): Promise<Snapshot> {
+  const creditRows = await tx.select().from(credits).where(eq(credits.companyId, companyId));
+  const rows = await tx.select().from(installments).where(eq(installments.companyId, companyId)).orderBy(asc(installments.number));
+  const byCredit = new Map<string, (InstallmentState & { status: string })[]>();
+  for (const r of rows) {
+    const list = byCredit.get(r.creditId) ?? [];
+    list.push({
+      number: r.number,
+      dueDate: r.dueDate,
+      principal: r.principal,
+      interest: r.interest,
+      iva: r.iva,
+      fees: r.fees,
+      feesIva: r.feesIva,
+      moratoryInterest: r.moratoryInterest,
+      moratoryIva: r.moratoryIva,
+      paid: {
+        principal: r.paidPrincipal,
+        interest: r.paidInterest,
+        iva: r.paidIva,
+        fees: r.paidFees,
+        feesIva: r.paidFeesIva,
+        moratoryInterest: r.paidMoratoryInterest,
+        moratoryIva: r.paidMoratoryIva,
+      },
+      status: r.status,
+    });
+    byCredit.set(r.creditId, list);
+  }
+  const deductionRows = await tx
+    .select({ d: expectedDeductions, lag: agreements.remittanceLagDays })
+    .from(expectedDeductions)
+    .innerJoin(credits, eq(credits.id, expectedDeductions.creditId))
+    .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+    .where(eq(expectedDeductions.companyId, companyId));
+  return {
+    credits: new Map(creditRows.map((c) => [c.id, { status: c.status, daysPastDue: c.daysPastDue, agingBucket: c.agingBucket, productId: c.productId, ivaRatePct: c.ivaRatePct }])),
+    byCredit,
+    deductions: deductionRows.map(({ d, lag }) => ({
+      id: `${d.creditId}:${d.period}`,
+      creditId: d.creditId,
+      installment: d.period,
+      discountDate: d.discountDate,
+      remittanceLagDays: lag,
+      state: TO_LENDING[d.state]!,
+    })),
+  };
+}
+
+const lendingCredits = (s: Snapshot): DayCloseCredit[] =>
+  [...s.credits.entries()].map(([id, c]) => ({ id, status: c.status as DayCloseCredit['status'], installments: s.byCredit.get(id)!.map(({ status: _s, ...i }) => i) }));
+
+describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
+  let ctx: TestContext;
+  let shaped: Shaped;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(engine);
+    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 180);
+    shaped = await ctx.system(shapePortfolio);
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  it('gives every credit, installment and deduction the result of packages/lending closeBusinessDay, and accrues its late charges', async () => {
+    const before = await ctx.system((tx) => snapshot(tx, shaped.companyId));
+    const products = await ctx.system((tx) => tx.select().from(agreementProducts).where(eq(agreementProducts.companyId, shaped.companyId)));
+
+    const figures = await closeDay(ctx.db, shaped.companyId, D);
+    const after = await ctx.system((tx) => snapshot(tx, shaped.companyId));
+    const expected = closeBusinessDay({ businessDate: D, credits: lendingCredits(before), deductions: before.deductions });
+
+    for (const c of expected.credits) {
+      const got = after.credits.get(c.id)!;
+      expect({ id: c.id, status: got.status, dpd: got.daysPastDue, bucket: got.agingBucket }).toEqual({ id: c.id, status: c.status, dpd: c.daysPastDue, bucket: c.agingBucket });
+      expect(after.byCredit.get(c.id)!.map((i) => i.status)).toEqual(c.installmentStatuses.map((i) => INSTALLMENT_STATUS[i.status]));
+    }
+    const gotDeductions = new Map(after.deductions.map((d) => [d.id, d.state]));
+    for (const d of expected.deductions) expect([d.id, gotDeductions.get(d.id)]).toEqual([d.id, d.state]);
+    expect(figures.creditsProcessed).toBe(before.credits.size);
+    expect(figures.newVencidos).toBe(expected.credits.filter((c) => c.status === 'vencido' && c.previousStatus !== 'vencido').length);
+    expect(figures.toTransit).toBe(expected.deductions.filter((d) => d.state === 'en-transito' && d.previousState !== 'en-transito').length);
+    expect(figures.toNotApplied).toBe(expected.deductions.filter((d) => d.state === 'no-aplicado' && d.previousState !== 'no-aplicado').length);
+
+    // Late charges: lending's accrueLateCharges for the one day D, with the deductions en tránsito after the close.
+    const productById = new Map(products.map((p) => [p.id, p]));
+    let moratoryTotal = 0n;
+    for (const [id, credit] of before.credits) {
+      const product = productById.get(credit.productId)!;
+      const held = expected.deductions.filter((d) => d.creditId === id && d.state === 'en-transito').map((d) => d.installment!);
+      const accrued = accrueLateCharges({
+        installments: before.byCredit.get(id)!.map(({ status: _s, ...i }) => i),
+        accruedThrough: addDays(D, -1),
+        asOf: D,
+        moratoryAnnualRate: percentToFraction(product.moratoryRatePct),
+        ivaRate: percentToFraction(credit.ivaRatePct),
+        lateFee: product.lateFee,
+        inTransit: held,
+      });
+      moratoryTotal += BigInt(accrued.moratoryInterest.replace('.', ''));
+      const got = after.byCredit.get(id)!.map((i) => [i.number, i.moratoryInterest, i.moratoryIva, i.fees, i.feesIva]);
+      expect(got).toEqual(accrued.installments.map((i) => [i.number, i.moratoryInterest ?? '0.00', i.moratoryIva ?? '0.00', i.fees ?? '0.00', i.feesIva ?? '0.00']));
+    }
+    expect(BigInt(figures.moratoryAccrued.replace('.', ''))).toBe(moratoryTotal);
+    expect(moratoryTotal).toBeGreaterThan(0n);
+  });
+
+  it('puts each built days-past-due edge in its bucket, 90 days and more vencido, a tránsito installment not ageing the credit', async () => {
+    await closeDay(ctx.db, shaped.companyId, D);
+    const rows = await ctx.system((tx) => tx.select().from(credits).where(inArray(credits.id, shaped.creditIds)));
+    for (const row of rows) {
+      const { target, variant } = shaped.plan.get(row.id)!;
+      if (variant === 'plain' || variant === 'partial') {
+        expect([target, row.daysPastDue, row.agingBucket, row.status]).toEqual([target, target, ...EXPECTED[target]!]);
+      }
+      if (variant === 'paid-off') expect([row.status, row.daysPastDue, row.agingBucket]).toEqual(['liquidado', 0, 'current']);
+      if (variant === 'reverted') expect(row.status).not.toBe('liquidado');
+    }
+  });
+
+  it('moves a deduction to en tránsito on its discount date and to no aplicado past the lag (lag 0: the same day only)', async () => {
+    const [credit] = await ctx.system((tx) =>
+      tx.select({ id: credits.id, agreementId: credits.agreementId }).from(credits).where(eq(credits.id, shaped.creditIds[0]!)),
+    );
+    await ctx.system(async (tx) => {
+      await tx.update(agreements).set({ remittanceLagDays: 0 }).where(eq(agreements.id, credit!.agreementId));
+      await tx.update(expectedDeductions).set({ state: 'esperado', discountDate: D }).where(and(eq(expectedDeductions.creditId, credit!.id), eq(expectedDeductions.period, 5)));
+    });
+    const state = () =>
+      ctx.system(async (tx) => (await tx.select().from(expectedDeductions).where(and(eq(expectedDeductions.creditId, credit!.id), eq(expectedDeductions.period, 5))))[0]!.state);
+    await closeDay(ctx.db, shaped.companyId, D);
+    expect(await state()).toBe('en tránsito');
+    await closeDay(ctx.db, shaped.companyId, addDays(D, 1));
+    expect(await state()).toBe('no aplicado');
+  });
+
+  it('replays missed days in order, one close each, ending where packages/lending closeBusinessDays ends', async () => {
+    const before = await ctx.system((tx) => snapshot(tx, shaped.companyId));
+    const through = addDays(D, 7);
+    const closed = await closeDays(ctx.db, shaped.companyId, through);
+    expect(closed.map((c) => c.businessDate)).toEqual(Array.from({ length: 8 }, (_, i) => addDays(D, i)));
+    const expected = closeBusinessDays({ lastClosedDate: addDays(D, -1), throughDate: through, credits: lendingCredits(before), deductions: before.deductions });
+    const last = expected.days.at(-1)!;
+    const after = await ctx.system((tx) => snapshot(tx, shaped.companyId));
+    for (const c of last.credits) expect([c.id, after.credits.get(c.id)!.status, after.credits.get(c.id)!.daysPastDue]).toEqual([c.id, c.status, c.daysPastDue]);
+    const [date] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, shaped.companyId)));
+    expect(date!.businessDate).toBe(addDays(through, 1));
+    const history = await ctx.system((tx) => tx.select().from(dayCloses).where(eq(dayCloses.companyId, shaped.companyId)));
+    expect(history).toHaveLength(8);
+  });
+
+  it('refuses to close the same day twice, in Spanish', async () => {
+    await closeDay(ctx.db, shaped.companyId, D);
+    await expect(closeDay(ctx.db, shaped.companyId, D)).rejects.toThrow(`El día ${D} ya está cerrado: la fecha flujo es ${addDays(D, 1)}.`);
+    const history = await ctx.system((tx) => tx.select().from(dayCloses).where(eq(dayCloses.companyId, shaped.companyId)));
+    expect(history).toHaveLength(1);
+  });
+
+  it('leaves the business date and every credit as they were when a close fails', async () => {
+    const before = await ctx.system((tx) => snapshot(tx, shaped.companyId));
+    await expect(
+      closeDay(ctx.db, shaped.companyId, D, {
+        beforeCommit: async () => {
+          throw new Error('falla simulada');
+        },
+      }),
+    ).rejects.toThrow('falla simulada');
+    const after = await ctx.system((tx) => snapshot(tx, shaped.companyId));
+    expect(after.credits).toEqual(before.credits);
+    expect(after.byCredit).toEqual(before.byCredit);
+    expect(after.deductions).toEqual(before.deductions);
+    const [date] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, shaped.companyId)));
+    expect(date!.businessDate).toBe(D);
+  });
+});

@@ -1,0 +1,236 @@
+import { eq, sql } from 'drizzle-orm';
+import { addDays } from '@portal/lending';
+import type { Db, Tx } from '../../db/client';
+import { asSystem } from '../../db/scope';
+import { auditEvents } from '../../db/schema/audit';
+import { businessDates, dayCloseRuns, dayCloses } from '../../db/schema/portfolio';
+import { HttpProblem } from '../../http/errors';
+import { lockCompanyPortfolio } from './company-lock';
+
+/**
+ * The day close, cierre de día (docs/domain.md, "Day close and aging"; DOMAIN.md Algorithm 4), as set-based SQL over the whole company at once: the
+ * same rules as packages/lending `closeBusinessDay` (close-day.test.ts compares them credit by credit), written as
+ * a handful of statements so that a million credits close in one pass each instead of one credit at a time.
+ *
+ * One transaction per closed day, under the company's portfolio lock: a failure leaves the business date and every
+ * credit as they were before that day, and a payment application of the same company waits (or is waited for).
+ */
+
+export interface DayCloseFigures {
+  businessDate: string;
+  creditsProcessed: number;
+  newVencidos: number;
+  newlyDueInstallments: number;
+  toTransit: number;
+  toNotApplied: number;
+  moratoryAccrued: string;
+  moratoryIvaAccrued: string;
+  feesAccrued: string;
+  durationMs: number;
+}
+
+type Rows<T> = { rows: T[] };
+const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
+
+/** Expected deductions past their discount date: en tránsito, and no aplicado once past the agreement's lag. */
+async function moveDeductions(tx: Tx, companyId: string, day: string): Promise<{ toTransit: number; toNotApplied: number }> {
+  const [counts] = rowsOf<{ to_transit: number; to_not_applied: number }>(
+    await tx.execute(sql`
+      with target as (
+        select e.credit_id, e.period,
+               case when ${day}::date - e.discount_date > a.remittance_lag_days then 'no aplicado' else 'en tránsito' end as state
+        from expected_deductions e
+        join credits c on c.id = e.credit_id and c.company_id = ${companyId}
+        join agreements a on a.id = c.agreement_id
+        where e.company_id = ${companyId} and e.state in ('esperado', 'en tránsito') and e.discount_date <= ${day}::date
+      ), moved as (
+        update expected_deductions e set state = t.state
+        from target t
+        where e.company_id = ${companyId} and e.credit_id = t.credit_id and e.period = t.period and e.state <> t.state
+        returning e.state
+      )
+      select count(*) filter (where state = 'en tránsito')::int as to_transit,
+             count(*) filter (where state = 'no aplicado')::int as to_not_applied
+      from moved`),
+  );
+  return { toTransit: counts?.to_transit ?? 0, toNotApplied: counts?.to_not_applied ?? 0 };
+}
+
+/**
+ * Late charges of day D (packages/lending accrueLateCharges from D − 1 to D): one day of moratory interest on the
+ * overdue principal of every installment owed and due before D, at the product's annual moratory rate, actual/360,
+ * rounded half up, plus its IVA; and the late fee, once per installment, plus its IVA. An installment whose
+ * deduction is en tránsito accrues nothing (the employer holds the money). numeric's round() is half away from zero,
+ * which is half up for these non-negative amounts; the quotient by 36,000 is exact to far more places than the
+ * centavo needs (its expansion repeats a single digit, never 9), so no boundary case rounds differently.
+ */
+async function accrueLateCharges(tx: Tx, companyId: string, day: string): Promise<{ moratory: string; moratoryIva: string; fees: string }> {
+  const [sums] = rowsOf<{ moratory: string; moratory_iva: string; fees: string }>(
+    await tx.execute(sql`
+      with charge as (
+        select i.credit_id, i.number, c.iva_rate_pct,
+               case when p.moratory_rate_pct > 0 and i.principal > i.paid_principal
+                    then round((i.principal - i.paid_principal) * p.moratory_rate_pct / 36000, 2) else 0 end as moratory,
+               case when p.late_fee > 0 and i.fees = 0 then p.late_fee else 0 end as fee
+        from installments i
+        join credits c on c.id = i.credit_id and c.company_id = ${companyId}
+        join agreement_products p on p.id = c.product_id
+        left join expected_deductions held
+          on held.credit_id = i.credit_id and held.period = i.number and held.company_id = ${companyId} and held.state = 'en tránsito'
+        where i.company_id = ${companyId} and i.outstanding > 0 and i.due_date < ${day}::date and held.credit_id is null
+      ), charged as (
+        update installments i set
+          moratory_interest = i.moratory_interest + ch.moratory,
+          moratory_iva = i.moratory_iva + round(ch.moratory * ch.iva_rate_pct / 100, 2),
+          fees = i.fees + ch.fee,
+          fees_iva = i.fees_iva + round(ch.fee * ch.iva_rate_pct / 100, 2)
+        from charge ch
+        where i.company_id = ${companyId} and i.credit_id = ch.credit_id and i.number = ch.number and (ch.moratory > 0 or ch.fee > 0)
+        returning ch.moratory, round(ch.moratory * ch.iva_rate_pct / 100, 2) as moratory_iva, ch.fee
+      )
+      select coalesce(sum(moratory), 0)::text as moratory, coalesce(sum(moratory_iva), 0)::text as moratory_iva,
+             coalesce(sum(fee), 0)::text as fees
+      from charged`),
+  );
+  return { moratory: sums?.moratory ?? '0', moratoryIva: sums?.moratory_iva ?? '0', fees: sums?.fees ?? '0' };
+}
+
+/** Installment statuses at D: pagada when nothing is owed, vencida once due (D included), pendiente before. */
+async function markInstallments(tx: Tx, companyId: string, day: string): Promise<number> {
+  const [row] = rowsOf<{ newly_due: number }>(
+    await tx.execute(sql`
+      with marked as (
+        update installments i set status = case when i.outstanding = 0 then 'pagada' when i.due_date <= ${day}::date then 'vencida' else 'pendiente' end
+        where i.company_id = ${companyId}
+          and ((i.status = 'pendiente' and i.due_date <= ${day}::date) or (i.outstanding = 0 and i.status <> 'pagada') or (i.outstanding > 0 and i.status = 'pagada'))
+          and i.status <> case when i.outstanding = 0 then 'pagada' when i.due_date <= ${day}::date then 'vencida' else 'pendiente' end
+        returning i.due_date, i.outstanding
+      )
+      select count(*) filter (where due_date = ${day}::date and outstanding > 0)::int as newly_due from marked`),
+  );
+  return row?.newly_due ?? 0;
+}
+
+/**
+ * Days past due, bucket and status of every credit of the company at D, with its balances. Days past due count from
+ * the oldest installment still owed and due before D whose deduction is not en tránsito; 90 or more is vencido;
+ * nothing owed is liquidado (and owing again after a reverted payment returns to vigente or vencido).
+ */
+async function ageCredits(tx: Tx, companyId: string, day: string): Promise<{ processed: number; newVencidos: number }> {
+  const [row] = rowsOf<{ processed: number; new_vencidos: number }>(
+    await tx.execute(sql`
+      with owed as (
+        select i.credit_id,
+               min(i.due_date) filter (where i.due_date < ${day}::date and held.credit_id is null) as oldest_late,
+               sum(i.outstanding) as balance,
+               coalesce(sum(i.outstanding) filter (where i.due_date <= ${day}::date), 0) as overdue,
+               min(i.due_date) filter (where i.due_date > ${day}::date) as next_date
+        from installments i
+        left join expected_deductions held
+          on held.credit_id = i.credit_id and held.period = i.number and held.company_id = ${companyId} and held.state = 'en tránsito'
+        where i.company_id = ${companyId} and i.outstanding > 0
+        group by i.credit_id
+      ), aged as (
+        select c.id, c.status as previous, coalesce(${day}::date - o.oldest_late, 0) as dpd, o.credit_id is not null as owes,
+               coalesce(o.balance, 0) as balance, coalesce(o.overdue, 0) as overdue, o.next_date
+        from credits c left join owed o on o.credit_id = c.id
+        where c.company_id = ${companyId}
+      ), next as (
+        select id, previous, dpd, balance, overdue, next_date,
+               case when not owes then 'liquidado' when dpd >= 90 then 'vencido' else 'vigente' end as status,
+               case when dpd <= 0 then 'current' when dpd <= 30 then '1-30' when dpd <= 60 then '31-60' when dpd < 90 then '61-89' else '90+' end as bucket
+        from aged
+      ), changed as (
+        update credits c set status = n.status, days_past_due = n.dpd, aging_bucket = n.bucket,
+               outstanding_balance = n.balance, overdue_balance = n.overdue, next_discount_date = n.next_date
+        from next n
+        where c.company_id = ${companyId} and c.id = n.id
+          and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
+              is distinct from (n.status, n.dpd, n.bucket, n.balance, n.overdue, n.next_date)
+        returning n.previous, n.status
+      )
+      select (select count(*) from next)::int as processed,
+             (select count(*) from changed where status = 'vencido' and previous <> 'vencido')::int as new_vencidos`),
+  );
+  return { processed: row?.processed ?? 0, newVencidos: row?.new_vencidos ?? 0 };
+}
+
+export interface CloseDayOptions {
+  runId?: string;
+  closedBy?: string | null;
+  /** A hook between the statements and the commit; tests use it to fail a close midway. */
+  beforeCommit?: (tx: Tx) => Promise<void>;
+  now?: () => Date;
+}
+
+/** Closes the company's current business date `day`, in one transaction. Refuses a day that is not the current one. */
+export async function closeDay(db: Db, companyId: string, day: string, options: CloseDayOptions = {}): Promise<DayCloseFigures> {
+  const now = options.now ?? (() => new Date());
+  return asSystem(db, async (tx) => {
+    const started = Date.now();
+    await lockCompanyPortfolio(tx, companyId);
+    const [current] = await tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)).for('update');
+    if (!current || current.businessDate !== day) {
+      throw new HttpProblem(409, 'Día ya cerrado', current && day < current.businessDate
+        ? `El día ${day} ya está cerrado: la fecha flujo es ${current.businessDate}.`
+        : `Solo se puede cerrar la fecha flujo actual${current ? ` (${current.businessDate})` : ''}, no el ${day}.`);
+    }
+    const deductions = await moveDeductions(tx, companyId, day);
+    const charges = await accrueLateCharges(tx, companyId, day);
+    const newlyDue = await markInstallments(tx, companyId, day);
+    const aging = await ageCredits(tx, companyId, day);
+    const next = addDays(day, 1);
+    await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
+    const figures: DayCloseFigures = {
+      businessDate: day,
+      creditsProcessed: aging.processed,
+      newVencidos: aging.newVencidos,
+      newlyDueInstallments: newlyDue,
+      toTransit: deductions.toTransit,
+      toNotApplied: deductions.toNotApplied,
+      moratoryAccrued: charges.moratory,
+      moratoryIvaAccrued: charges.moratoryIva,
+      feesAccrued: charges.fees,
+      durationMs: Date.now() - started,
+    };
+    await tx.insert(dayCloses).values({ ...figures, companyId, runId: options.runId ?? null, closedBy: options.closedBy ?? null, closedAt: now() });
+    await tx.insert(auditEvents).values({
+      occurredAt: now(),
+      actorId: options.closedBy ?? null,
+      action: 'day.close',
+      entity: 'business_date',
+      entityId: companyId,
+      before: { businessDate: day },
+      after: { ...figures, businessDate: next },
+    });
+    if (options.beforeCommit) await options.beforeCommit(tx);
+    return figures;
+  });
+}
+
+/**
+ * Closes every day from the company's business date through `throughDate`, in order, one transaction each (missed
+ * days replay); `onDay` reports progress after each committed day. A failure stops at the failed day, whose
+ * transaction rolled back: the days before it stay closed.
+ */
+export async function closeDays(
+  db: Db,
+  companyId: string,
+  throughDate: string,
+  options: CloseDayOptions & { onDay?: (figures: DayCloseFigures, done: number) => Promise<void> } = {},
+): Promise<DayCloseFigures[]> {
+  const closed: DayCloseFigures[] = [];
+  for (;;) {
+    const [current] = await asSystem(db, (tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
+    if (!current || current.businessDate > throughDate) break;
+    const figures = await closeDay(db, companyId, current.businessDate, options);
+    closed.push(figures);
+    if (options.onDay) await options.onDay(figures, closed.length);
+  }
+  return closed;
+}
+
+/** The run's row, read by the screen's progress bar. */
+export async function markRun(db: Db, runId: string, values: Partial<typeof dayCloseRuns.$inferInsert>): Promise<void> {
+  await asSystem(db, (tx) => tx.update(dayCloseRuns).set(values).where(eq(dayCloseRuns.id, runId)));
+}

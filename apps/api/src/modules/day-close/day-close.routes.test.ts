@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addDays } from '@portal/lending';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+
+type Headers = { authorization: string };
+const TODAY = '2026-11-23';
+
+describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
+  let ctx: TestContext;
+  let cartera: Headers;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(engine, { jobs: true });
+    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 30);
+    cartera = await ctx.as('cartera@demo.mx');
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const get = async (url: string, headers: Headers = cartera) => {
+    const response = await ctx.app.inject({ method: 'GET', url, headers });
+    return { status: response.statusCode, body: response.json() };
+  };
+
+  it('closes the day as a background job whose progress the API reports, then refuses the same day again', async () => {
+    const dates = await get('/api/flow-date/business-dates');
+    expect(dates.status).toBe(200);
+    const mine = dates.body[0];
+    expect(mine.businessDate).toBe(TODAY);
+
+    const started = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: addDays(TODAY, 2) } });
+    expect(started.statusCode).toBe(202);
+    const run = started.json();
+    expect(run.jobId).toBeTruthy();
+    let progress = run;
+    for (let i = 0; i < 120 && (progress.status === 'en espera' || progress.status === 'en curso'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      progress = (await get(`/api/flow-date/day-close-runs/${run.id}`)).body;
+    }
+    expect([progress.status, progress.daysDone, progress.daysTotal]).toEqual(['completado', 3, 3]);
+    const history = await get('/api/flow-date/day-closes');
+    expect(history.body.items.map((c: { businessDate: string }) => c.businessDate)).toEqual([addDays(TODAY, 2), addDays(TODAY, 1), TODAY]);
+    expect((await get('/api/flow-date/business-dates')).body[0].businessDate).toBe(addDays(TODAY, 3));
+
+    const again = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: TODAY } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe(`El día ${TODAY} ya está cerrado: la fecha flujo es ${addDays(TODAY, 3)}.`);
+  });
+
+  it('lets a user without the close-day action see the date but not close it', async () => {
+    const mesa = await ctx.as('mesa@demo.mx');
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: mesa, payload: {} });
+    expect(response.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,92 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { daysBetween } from '@portal/lending';
+import type { BusinessDate, DayCloseRun } from '@portal/contract';
+import type { Db, Tx } from '../../db/client';
+import { businessDates, dayCloseRuns } from '../../db/schema/portfolio';
+import { companies } from '../../db/schema/users';
+import { HttpProblem } from '../../http/errors';
+import type { JobQueue } from '../../jobs/job-queue';
+import { recordAudit, type Actor } from '../audit/audit';
+import { businessDateOf } from '../shared/business-date';
+import { closeDays, markRun } from './close-day';
+import { toDayCloseRun } from './day-close.queries';
+
+export const DAY_CLOSE_QUEUE = 'day-close';
+
+export interface DayCloseJob {
+  runId: string;
+  companyId: string;
+  throughDate: string;
+  requestedBy: string | null;
+}
+
+const ACTIVE = ['en espera', 'en curso'] as const;
+
+/** The business date of every company the user sees, with the close in progress if any. */
+export async function listBusinessDates(tx: Tx, today: string): Promise<BusinessDate[]> {
+  const [visible, active, stored] = await Promise.all([
+    tx.select({ id: companies.id, name: companies.name }).from(companies).orderBy(asc(companies.name)),
+    tx.select().from(dayCloseRuns).where(inArray(dayCloseRuns.status, ACTIVE)),
+    tx.select().from(businessDates),
+  ]);
+  return visible.map((company) => {
+    const run = active.find((r) => r.companyId === company.id);
+    const date = stored.find((d) => d.companyId === company.id)?.businessDate ?? today;
+    return { companyId: company.id, company: company.name, businessDate: date, activeRun: run ? toDayCloseRun(run) : null };
+  });
+}
+
+/**
+ * "Cerrar día": records the run and queues its job in the same transaction (the job exists exactly when the run
+ * does). Closes the company's business date, or every day through `throughDate`; a day already closed is refused.
+ */
+export async function requestDayClose(
+  tx: Tx,
+  jobs: JobQueue | undefined,
+  actor: Actor,
+  input: { companyId: string; throughDate?: string | undefined; today: string; now: Date },
+): Promise<DayCloseRun> {
+  // Row-level security shows a user only their own company (SA every one): another company's id is not found.
+  const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, input.companyId));
+  if (!company) throw new HttpProblem(404, 'Empresa no encontrada', 'La empresa no existe o no es la tuya.');
+  if (!jobs) throw new HttpProblem(503, 'Cola de trabajos no disponible', 'El servidor no tiene cola de trabajos; intenta más tarde.');
+  const current = await businessDateOf(tx, input.companyId, input.today);
+  const through = input.throughDate ?? current;
+  if (through < current) throw new HttpProblem(409, 'Día ya cerrado', `El día ${through} ya está cerrado: la fecha flujo es ${current}.`);
+  // A company's first close pins its business date: from here on only closes move it.
+  await tx.insert(businessDates).values({ companyId: input.companyId, businessDate: current }).onConflictDoNothing();
+  const [running] = await tx.select({ id: dayCloseRuns.id }).from(dayCloseRuns).where(and(eq(dayCloseRuns.companyId, input.companyId), inArray(dayCloseRuns.status, ACTIVE)));
+  if (running) throw new HttpProblem(409, 'Cierre en curso', 'Ya hay un cierre de día en curso para esta empresa; espera a que termine.');
+  const [run] = await tx
+    .insert(dayCloseRuns)
+    .values({ companyId: input.companyId, fromDate: current, throughDate: through, daysTotal: daysBetween(current, through) + 1, requestedBy: actor.principal.userId, requestedAt: input.now })
+    .returning();
+  const job: DayCloseJob = { runId: run!.id, companyId: input.companyId, throughDate: through, requestedBy: run!.requestedBy };
+  const jobId = await jobs.send(DAY_CLOSE_QUEUE, job, tx);
+  const [queued] = await tx.update(dayCloseRuns).set({ jobId }).where(eq(dayCloseRuns.id, run!.id)).returning();
+  await recordAudit(tx, actor, { action: 'day.close.request', entity: 'business_date', entityId: input.companyId, after: { from: current, through, runId: run!.id }, occurredAt: input.now });
+  return toDayCloseRun(queued!);
+}
+
+/**
+ * The day-close job: closes day after day, one transaction each, writing progress to the run. A failure marks the
+ * run fallido with the reason; the days already closed stay closed and the failed one left nothing behind.
+ */
+export async function runDayCloseJob(db: Db, job: DayCloseJob, now: () => Date): Promise<void> {
+  await markRun(db, job.runId, { status: 'en curso' });
+  try {
+    await closeDays(db, job.companyId, job.throughDate, {
+      runId: job.runId,
+      closedBy: job.requestedBy,
+      now,
+      onDay: (_figures, done) => markRun(db, job.runId, { daysDone: done }),
+    });
+    await markRun(db, job.runId, { status: 'completado', finishedAt: now() });
+  } catch (error) {
+    const reason = error instanceof HttpProblem ? (error.detail ?? error.title) : `Error interno: ${(error as Error).message}`;
+    await markRun(db, job.runId, { status: 'fallido', error: reason, finishedAt: now() });
+  }
+}
+
+/** This process takes day-close jobs (main.ts; tests that run closes), whichever process queued them. */
+export const workDayCloses = (jobs: JobQueue, db: Db, now: () => Date) => jobs.work<DayCloseJob>(DAY_CLOSE_QUEUE, (job) => runDayCloseJob(db, job, now));
