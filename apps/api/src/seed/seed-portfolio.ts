@@ -12,6 +12,7 @@ import { users } from '../db/schema/users';
 import { identityColumns, judge, loanColumns, verdictColumns } from '../modules/origination/pre-requests.service';
 import { mexicoToday } from '../modules/shared/business-date';
 import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
+import { agePortfolio } from '../modules/day-close/close-day';
 import { payrollCalendarOf } from '../modules/agreements/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -65,6 +66,23 @@ async function demoDocument(kind: (typeof DOCUMENT_KINDS)[number]): Promise<Buff
   page.drawText(`${DOCUMENT_LABELS[kind]} (documento de demostración)`, { x: 30, y: 200, size: 14, font });
   page.drawText('Archivo generado por el seed de la demo; no es un documento real.', { x: 30, y: 170, size: 10, font });
   return Buffer.from(await pdf.save());
+}
+
+/**
+ * The payroll's history before the demo starts: the deductions due before today were collected (installment paid in
+ * full, deduction recibido) except the last `missed` ones, so the portfolio has credits in every bucket. Most credits
+ * are up to date; about one in ten missed one or two payrolls, one in twenty a few, one in twenty over ninety days.
+ */
+function collectedHistory(built: CreditRows, today: string, random: ReturnType<typeof generator>): void {
+  const roll = random.next();
+  const missed = roll < 0.8 ? 0 : roll < 0.9 ? random.int(1, 2) : roll < 0.95 ? random.int(3, 4) : random.int(8, 12);
+  const due = built.installments.filter((row) => row.dueDate < today);
+  const collected = new Set(due.slice(0, Math.max(0, due.length - missed)).map((row) => row.number));
+  for (const row of built.installments) {
+    if (!collected.has(row.number)) continue;
+    Object.assign(row, { paidPrincipal: row.principal, paidInterest: row.interest, paidIva: row.iva, status: 'pagada' });
+  }
+  for (const deduction of built.deductions) if (collected.has(deduction.period)) deduction.state = 'recibido';
 }
 
 const addDaysIso = (isoDate: string, days: number) => new Date(Date.parse(`${isoDate}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -300,7 +318,10 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     for (let start = 0; start < documentRows.length; start += 300) await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
 
     const creditsInOrder = builtCredits.sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
+    for (const built of creditsInOrder) collectedHistory(built, today, random);
     await insertCredits(tx, creditsInOrder);
+    // Each company's portfolio as it stands today (deductions, installment statuses, days past due, buckets).
+    for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId))) await agePortfolio(tx, companyId, today);
 
     await tx.insert(auditEvents).values({
       occurredAt: now,

@@ -55,10 +55,15 @@ describe.each(ENGINES)('Créditos API (%s)', (engine) => {
     const view = await get(`/api/credits/${id}`);
     expect(view.status).toBe(200);
     expect(view.body.installments.length).toBe(view.body.term);
-    expect(view.body.balances.principal).toBe(view.body.principal);
+    // What is owed of the principal is what the rows charged less what was paid of them, summed here in centavos.
+    const cents = (value: string) => Math.round(Number(value) * 100);
+    type Row = { charged: { principal: string }; paid: { principal: string } };
+    const owed = view.body.installments.reduce((sum: number, row: Row) => sum + cents(row.charged.principal) - cents(row.paid.principal), 0);
+    expect(cents(view.body.balances.principal)).toBe(owed);
+    expect(cents(view.body.principal)).toBe(view.body.installments.reduce((sum: number, row: Row) => sum + cents(row.charged.principal), 0));
     const payoff = await get(`/api/credits/${id}/payoff?date=${TODAY}`);
     expect(payoff.status).toBe(200);
-    expect(payoff.body.outstandingPrincipal).toBe(view.body.principal);
+    expect(payoff.body.outstandingPrincipal).toBe(view.body.balances.principal);
     const early = await get(`/api/credits/${id}/payoff?date=1990-01-01`);
     expect(early.status).toBe(400);
   });

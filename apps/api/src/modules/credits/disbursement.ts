@@ -140,15 +140,35 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
     .returning({ id: credits.id, number: credits.number });
   // Schedules and expected deductions go in as one statement with one JSON parameter each: far fewer round trips
   // and bound parameters than row-by-row values (foreign keys are checked at the end of the statement).
-  const schedule = built.flatMap((entry) => entry.installments.map((row) => ({ credit_id: row.creditId, company_id: row.companyId, number: row.number, due_date: row.dueDate, principal: row.principal, interest: row.interest, iva: row.iva, payment: row.payment, balance: row.balance })));
-  const deductions = built.flatMap((entry) => entry.deductions.map((row) => ({ credit_id: row.creditId, company_id: row.companyId, period: row.period, discount_date: row.discountDate, amount: row.amount })));
+  // A fresh disbursement has nothing paid; a credit arriving with its history (the demo's seed) brings what was.
+  const schedule = built.flatMap((entry) =>
+    entry.installments.map((row) => ({
+      credit_id: row.creditId,
+      company_id: row.companyId,
+      number: row.number,
+      due_date: row.dueDate,
+      principal: row.principal,
+      interest: row.interest,
+      iva: row.iva,
+      payment: row.payment,
+      balance: row.balance,
+      paid_principal: row.paidPrincipal ?? '0',
+      paid_interest: row.paidInterest ?? '0',
+      paid_iva: row.paidIva ?? '0',
+      status: row.status ?? 'pendiente',
+    })),
+  );
+  const deductions = built.flatMap((entry) =>
+    entry.deductions.map((row) => ({ credit_id: row.creditId, company_id: row.companyId, period: row.period, discount_date: row.discountDate, amount: row.amount, state: row.state ?? 'esperado' })),
+  );
   await tx.execute(sql`
     with schedule as (
-      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance)
-      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance from json_populate_recordset(null::installments, ${JSON.stringify(schedule)}::json)
+      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, paid_principal, paid_interest, paid_iva, status)
+      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, paid_principal, paid_interest, paid_iva, status
+      from json_populate_recordset(null::installments, ${JSON.stringify(schedule)}::json)
     )
-    insert into ${expectedDeductions} (credit_id, company_id, period, discount_date, amount)
-    select credit_id, company_id, period, discount_date, amount from json_populate_recordset(null::expected_deductions, ${JSON.stringify(deductions)}::json)`);
+    insert into ${expectedDeductions} (credit_id, company_id, period, discount_date, amount, state)
+    select credit_id, company_id, period, discount_date, amount, state from json_populate_recordset(null::expected_deductions, ${JSON.stringify(deductions)}::json)`);
   // The list's balance and next discount date start from the fresh schedule; the day close keeps them from then on.
   await tx.execute(sql`
     update ${credits} c set outstanding_balance = s.owed, next_discount_date = s.first_due

@@ -70,6 +70,9 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
     const variant = VARIANTS[Math.floor(k / TARGETS.length) % VARIANTS.length]!;
     plan.set(credit.id, { target, variant });
     const anchor = addDays(D, -target);
+    // From a clean slate: nothing paid, every deduction expected (the demo seed brings a collected history).
+    await tx.execute(sql`update installments set paid_principal = 0, paid_interest = 0, paid_iva = 0, status = 'pendiente' where credit_id = ${credit.id}`);
+    await tx.execute(sql`update expected_deductions set state = 'esperado' where credit_id = ${credit.id}`);
     await tx.execute(sql`
       with shift as (select ${anchor}::date - due_date as days from installments where credit_id = ${credit.id} and number = 3)
       update installments set due_date = due_date + (select days from shift) where credit_id = ${credit.id}`);

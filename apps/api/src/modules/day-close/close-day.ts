@@ -155,6 +155,17 @@ async function ageCredits(tx: Tx, companyId: string, day: string): Promise<{ pro
   return { processed: row?.processed ?? 0, newVencidos: row?.new_vencidos ?? 0 };
 }
 
+/**
+ * The portfolio's state at `day` without closing it: deductions past their date moved, installment statuses and each
+ * credit's days past due, bucket, status and balances. For data that arrives with a history (the demo's seed, a
+ * portfolio migrated in); no late charges accrue and the business date does not move.
+ */
+export async function agePortfolio(tx: Tx, companyId: string, day: string): Promise<void> {
+  await moveDeductions(tx, companyId, day);
+  await markInstallments(tx, companyId, day);
+  await ageCredits(tx, companyId, day);
+}
+
 export interface CloseDayOptions {
   runId?: string;
   closedBy?: string | null;
