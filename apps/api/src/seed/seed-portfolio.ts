@@ -8,6 +8,7 @@ import { asSystem } from '../db/scope';
 import { agreementProducts, agreements } from '../db/schema/agreements';
 import { auditEvents } from '../db/schema/audit';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
+import { businessDates } from '../db/schema/portfolio';
 import { users } from '../db/schema/users';
 import { identityColumns, judge, loanColumns, verdictColumns } from '../modules/origination/pre-requests.service';
 import { mexicoToday } from '../modules/shared/business-date';
@@ -320,8 +321,12 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     const creditsInOrder = builtCredits.sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
     for (const built of creditsInOrder) collectedHistory(built, today, random);
     await insertCredits(tx, creditsInOrder);
-    // Each company's portfolio as it stands today (deductions, installment statuses, days past due, buckets).
-    for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId))) await agePortfolio(tx, companyId, today);
+    // Each company's portfolio as yesterday's close left it (deductions, installment statuses, days past due, buckets):
+    // today is the fecha flujo, the day the next "Cerrar día" closes.
+    for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId))) {
+      await agePortfolio(tx, companyId, addDaysIso(today, -1));
+      await tx.insert(businessDates).values({ companyId, businessDate: today }).onConflictDoNothing();
+    }
 
     await tx.insert(auditEvents).values({
       occurredAt: now,
