@@ -10,7 +10,7 @@ import { jwtTokenVerifier } from '../src/http/auth';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A throwaway PostgreSQL database on BENCH_DATABASE_URL's server (default the local one), or null when none answers. */
-export async function postgresDatabase(): Promise<{ database: Database; analyze: () => Promise<void>; drop: () => Promise<void> } | null> {
+export async function postgresDatabase(): Promise<{ database: Database; asOwner: <Row>(statement: string) => Promise<Row[]>; analyze: () => Promise<void>; drop: () => Promise<void> } | null> {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
   try {
     await admin.connect();
@@ -21,15 +21,23 @@ export async function postgresDatabase(): Promise<{ database: Database; analyze:
   await admin.query(`drop database if exists ${name}`);
   await admin.end();
   const { database, drop } = await scratchDatabase(adminUrl, name);
+  /** Runs statements as the database's owner (the API's pool acts as the application's role, which owns nothing). */
+  const asOwner = async <Row>(statement: string): Promise<Row[]> => {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const owner = new pg.Client({ connectionString: url.toString() });
+    await owner.connect();
+    try {
+      return (await owner.query(statement)).rows as Row[];
+    } finally {
+      await owner.end();
+    }
+  };
   return {
     database,
+    asOwner,
     analyze: async () => {
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      const owner = new pg.Client({ connectionString: url.toString() });
-      await owner.connect();
-      await owner.query('analyze');
-      await owner.end();
+      await asOwner('analyze');
     },
     drop: async () => {
       await database.close();
