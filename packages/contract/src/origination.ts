@@ -45,9 +45,10 @@ export type PreRequestInput = z.input<typeof preRequestInputSchema>;
 export type StoredPreRequestFields = Omit<PreRequestInput, 'rfc' | 'lastName2'> & { rfc: string | null; lastName2: string | null };
 
 /**
- * A stored pre-request's or request's client and loan fields as the pre-request capture takes them: the web fills
- * its forms with them (to edit a draft, or a request that converts a pre-request), the API judges a stored record
- * again with them. An optional field stored empty (null) comes back as ''; every other field of `stored` is left out.
+ * A stored pre-request's or request's client and loan fields as the pre-request capture takes them: the API answers
+ * them so (a pre-request, a request's detail) and judges a stored record again with them; the web fills its forms
+ * with them (to edit a draft, or a request that converts a pre-request). An optional field stored empty (null) comes
+ * back as ''; every other field of `stored` is left out.
  */
 export function preRequestInputOf(stored: StoredPreRequestFields): PreRequestInput {
   return {
