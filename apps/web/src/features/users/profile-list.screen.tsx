@@ -55,7 +55,7 @@ function ProfileDialog({ editing, onClose }: { editing: Editing; onClose: (saved
           <PermissionTree value={permissions.field.value} onChange={permissions.field.onChange} />
           {permissions.fieldState.error && <Alert severity="error">{permissions.fieldState.error.message}</Alert>}
         </DialogContent>
-        <DialogActions sx={{ flexDirection: 'column', alignItems: 'stretch' }}>
+        <DialogActions disableSpacing sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 1 }}>
           {summary}
           <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
             <Button onClick={() => onClose(null)}>Cancelar</Button>
