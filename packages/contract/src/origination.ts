@@ -41,6 +41,32 @@ export const preRequestInputSchema = z.object({
 });
 export type PreRequestInput = z.input<typeof preRequestInputSchema>;
 
+/** A pre-request's client and loan fields as a pre-request or a request stores them: an optional RFC or second surname may be null. */
+export type StoredPreRequestFields = Omit<PreRequestInput, 'rfc' | 'lastName2'> & { rfc: string | null; lastName2: string | null };
+
+/**
+ * A stored pre-request's or request's client and loan fields as the pre-request capture takes them: the API answers
+ * them so (a pre-request, a request's detail) and judges a stored record again with them; the web fills its forms
+ * with them (to edit a draft, or a request that converts a pre-request). An optional field stored empty (null) comes
+ * back as ''; every other field of `stored` is left out.
+ */
+export function preRequestInputOf(stored: StoredPreRequestFields): PreRequestInput {
+  return {
+    curp: stored.curp,
+    rfc: stored.rfc ?? '',
+    firstNames: stored.firstNames,
+    lastName1: stored.lastName1,
+    lastName2: stored.lastName2 ?? '',
+    agreementId: stored.agreementId,
+    productId: stored.productId,
+    employeeNumber: stored.employeeNumber,
+    netSalary: stored.netSalary,
+    otherDeductions: stored.otherDeductions,
+    amount: stored.amount,
+    term: stored.term,
+  };
+}
+
 /** An edit of a draft names the version it was made on. */
 export const preRequestUpdateSchema = preRequestInputSchema.extend(versionBody.shape);
 

@@ -17,9 +17,13 @@ type BaseProps<Values extends FieldValues> = {
 };
 
 export function TextFormField<Values extends FieldValues>(
-  props: BaseProps<Values> & Omit<TextFieldProps, 'name' | 'label' | 'value' | 'onChange' | 'error'>,
+  props: BaseProps<Values> &
+    Omit<TextFieldProps, 'name' | 'label' | 'value' | 'onChange' | 'error'> & {
+      /** Turns what is typed into the field's value as it is typed (e.g. a key in capitals). */
+      normalize?: (value: string) => string;
+    },
 ) {
-  const { control, name, label, ...rest } = props;
+  const { control, name, label, normalize, ...rest } = props;
   return (
     <Controller
       control={control}
@@ -31,6 +35,7 @@ export function TextFormField<Values extends FieldValues>(
           {...field}
           inputRef={ref}
           value={field.value ?? ''}
+          onChange={(event) => field.onChange(normalize ? normalize(event.target.value) : event)}
           label={label}
           error={Boolean(fieldState.error)}
           helperText={fieldState.error?.message ?? rest.helperText}

@@ -6,14 +6,18 @@ import { ErrorSummary, useFocusFirstInvalid } from './form-feedback';
 import { placeSaveError } from './form-fields';
 import { useUnsavedChanges } from './unsaved-changes';
 
+/** A list of plain values (permission paths, dates) is one field: one input holds all of it. */
+const isPlainList = (value: unknown) => Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object');
+
 /**
  * Every field path of a form's values, read from its empty (or default) values: `email`, `references.0.name`,
- * `documents.ine`. The values are the one list of a form's fields; the API's field errors are matched against it.
+ * `documents.ine`, `permissions` (a list of plain values). The values are the one list of a form's fields; the API's
+ * field errors are matched against it.
  */
 export function fieldPaths(values: object, prefix = ''): string[] {
   return Object.entries(values).flatMap(([key, value]) => {
     const path = `${prefix}${key}`;
-    const nested = value !== null && typeof value === 'object' && !(value instanceof Blob) && !(value instanceof Date);
+    const nested = value !== null && typeof value === 'object' && !(value instanceof Blob) && !(value instanceof Date) && !isPlainList(value);
     return nested ? fieldPaths(value as object, `${path}.`) : [path];
   });
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
-import type { OriginationCatalog, PreRequest, PreRequestStatus } from '@portal/contract';
+import { preRequestInputOf, type OriginationCatalog, type PreRequest, type PreRequestStatus } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -29,20 +29,10 @@ function toPreRequest({ request, client, agreement, product, createdBy }: Row): 
     id: request.id,
     folio: preRequestFolio(request.number),
     status: request.status,
-    curp: client.curp,
-    rfc: client.rfc ?? '',
-    firstNames: client.firstNames,
-    lastName1: client.lastName1,
-    lastName2: client.lastName2 ?? '',
-    agreementId: request.agreementId,
+    // The pre-request stores the loan; its client, the CURP and names.
+    ...preRequestInputOf({ ...request, ...client }),
     agreement,
-    productId: request.productId,
     product,
-    employeeNumber: request.employeeNumber,
-    netSalary: request.netSalary,
-    otherDeductions: request.otherDeductions,
-    amount: request.amount,
-    term: request.term,
     result: request.result,
     reasons: request.reasons as PreRequest['reasons'],
     capacity: request.capacity,

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { LAST_DAY_OF_MONTH, LendingInputError, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
-import { PRE_REQUEST_VALID_DAYS, percentToFraction, type PreRequest, type PreRequestInput, type Simulation } from '@portal/contract';
+import { PRE_REQUEST_VALID_DAYS, percentToFraction, preRequestInputOf, type PreRequest, type PreRequestInput, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
@@ -265,26 +265,8 @@ export async function updatePreRequest(tx: Tx, context: Context, id: string, { v
 export async function sendPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: Context, id: string, version: number): Promise<PreRequest> {
   const current = await lockDraft(tx, id, version, 'enviar');
   const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
-  const result = await simulate(
-    tx,
-    {
-      curp: client!.curp,
-      rfc: client!.rfc ?? '',
-      firstNames: client!.firstNames,
-      lastName1: client!.lastName1,
-      lastName2: client!.lastName2 ?? '',
-      agreementId: current.agreementId,
-      productId: current.productId,
-      employeeNumber: current.employeeNumber,
-      netSalary: current.netSalary,
-      otherDeductions: current.otherDeductions,
-      amount: current.amount,
-      term: current.term,
-    },
-    now,
-    dailyMinimumWage,
-    { preRequestId: id },
-  );
+  // The draft stores the loan; its client, the CURP and names.
+  const result = await simulate(tx, preRequestInputOf({ ...current, ...client! }), now, dailyMinimumWage, { preRequestId: id });
   if (result.result !== 'pre-aprobada') {
     throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
   }

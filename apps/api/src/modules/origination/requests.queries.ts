@@ -2,7 +2,7 @@ import { and, asc, count, eq, gte, ilike, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { bankForCode } from '@portal/lending';
-import { simulationSchema, type DocumentKind, type Request, type RequestSummary, type requestListQuerySchema } from '@portal/contract';
+import { preRequestInputOf, simulationSchema, type DocumentKind, type Request, type RequestSummary, type requestListQuerySchema } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { containsPattern, prefixPattern } from '../../db/like';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -106,14 +106,7 @@ export async function loadRequest(db: Db, id: string): Promise<Request> {
   const { request: stored } = row;
   return {
     ...toSummary(row),
-    rfc: stored.rfc ?? '',
-    firstNames: stored.firstNames,
-    lastName1: stored.lastName1,
-    lastName2: stored.lastName2 ?? '',
-    productId: stored.productId,
-    employeeNumber: stored.employeeNumber,
-    netSalary: stored.netSalary,
-    otherDeductions: stored.otherDeductions,
+    ...preRequestInputOf({ ...stored, curp: row.curp }),
     street: stored.street,
     exteriorNumber: stored.exteriorNumber,
     interiorNumber: stored.interiorNumber,

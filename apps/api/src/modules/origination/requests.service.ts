@@ -7,6 +7,7 @@ import {
   DOCUMENT_MAX_BYTES,
   DOCUMENT_TYPES,
   REQUEST_ACTIONS,
+  preRequestInputOf,
   type DocumentKind,
   type FieldError,
   type RequestAction,
@@ -194,15 +195,6 @@ export async function createRequest(
 
 type RequestRow = typeof requests.$inferSelect;
 
-/** A stored request back as capture values, to judge it again. */
-const valuesOf = (row: RequestRow, curp: string): RequestValues => ({
-  ...row,
-  curp,
-  rfc: row.rfc ?? '',
-  lastName2: row.lastName2 ?? '',
-  references: row.references as RequestValues['references'],
-});
-
 const REQUEST_NOT_FOUND = { title: 'Solicitud no encontrada', detail: 'La solicitud no existe.' };
 
 /** The request locked for a change; another company's is as missing as one that does not exist. */
@@ -297,7 +289,7 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
   }
   if (action === 'approve') {
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
-    const simulation = await simulate(tx, valuesOf(current, client!.curp), now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
+    const simulation = await simulate(tx, preRequestInputOf({ ...current, curp: client!.curp }), now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
     // The accepted terms are frozen here: disbursement uses them, never the product as edited since (docs/domain.md, "Origination").
     const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));

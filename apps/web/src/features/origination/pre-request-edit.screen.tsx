@@ -4,13 +4,14 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link, useLocation, useParams } from 'react-router';
+import { preRequestInputOf } from '@portal/contract';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { RouteLoading } from '../../components/route-loading';
 import { useConfirm } from '../../components/confirm-dialog';
 import { useOriginationCatalog, usePreRequest, useSendPreRequest, useUpdatePreRequest } from './origination.queries';
 import { StatusChip } from '../../components/status-chip';
-import { PreRequestForm, preRequestValues } from './pre-request-form';
+import { PreRequestForm } from './pre-request-form';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 export default function PreRequestEditScreen() {
@@ -82,7 +83,7 @@ export default function PreRequestEditScreen() {
         key={current.version}
         catalog={catalog.data}
         readOnly={!draft}
-        defaultValues={preRequestValues(current)}
+        defaultValues={preRequestInputOf(current)}
         submitLabel="Guardar cambios"
         onSubmit={async (values) => {
           setNotice(null);

@@ -1,10 +1,10 @@
 import { useWatch } from 'react-hook-form';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
-import { preRequestInputSchema, type OriginationCatalog, type PreRequest, type PreRequestInput, type Request as LoanRequest } from '@portal/contract';
+import { preRequestInputSchema, type OriginationCatalog, type PreRequestInput } from '@portal/contract';
 import type { z } from 'zod';
 import { SelectFormField, TextFormField } from '../../components/form-fields';
-import { formValues, useSchemaForm } from '../../components/schema-form';
+import { useSchemaForm } from '../../components/schema-form';
 import { Section } from '../../components/section';
 import { formatMoney } from '../../lib/format';
 import { LiveVerdict, chosenLoan } from './live-verdict';
@@ -24,12 +24,6 @@ export const EMPTY_PRE_REQUEST: PreRequestInput = {
   amount: '',
   term: 0,
 };
-
-/**
- * A pre-request's client and loan fields, as the form takes them: to edit it, or to fill a request that converts
- * it. (The API reads a stored request back into its input on its own side, in origination/requests.service.ts.)
- */
-export const preRequestValues = (source: PreRequest | LoanRequest): PreRequestInput => formValues(EMPTY_PRE_REQUEST, source);
 
 export function PreRequestForm(props: {
   catalog: OriginationCatalog;

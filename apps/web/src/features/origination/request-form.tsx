@@ -16,6 +16,7 @@ import {
   DOCUMENT_KINDS,
   DOCUMENT_LABELS,
   MEXICAN_STATES,
+  preRequestInputOf,
   requestInputSchema,
   type DocumentKind,
   type OriginationCatalog,
@@ -28,7 +29,7 @@ import { Section } from '../../components/section';
 import { formatBytes, formatDate, formatMoney, todayInMexico } from '../../lib/format';
 import { DOCUMENT_ACCEPT, documentProblem } from './documents';
 import { LiveVerdict, chosenLoan } from './live-verdict';
-import { EMPTY_PRE_REQUEST, preRequestValues } from './pre-request-form';
+import { EMPTY_PRE_REQUEST } from './pre-request-form';
 
 // A picked file is checked (type, size) as it is chosen and refused there, so the form only ever holds acceptable ones.
 const documentField = z.instanceof(File).nullable();
@@ -181,7 +182,7 @@ export function RequestForm(props: {
 
   const { prefill } = props;
   useEffect(() => {
-    if (prefill) reset({ ...getValues(), ...preRequestValues(prefill) });
+    if (prefill) reset({ ...getValues(), ...preRequestInputOf(prefill) });
   }, [prefill, reset, getValues]);
 
   /** A file of another type or over the size limit is refused with its reason; the previous choice stays. */

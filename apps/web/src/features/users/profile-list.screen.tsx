@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useController } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -12,73 +13,58 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { profileInputSchema, type Profile, type ProfileInput } from '@portal/contract';
 import { useConfirm } from '../../components/confirm-dialog';
 import { RouteLoading } from '../../components/route-loading';
-import { ApiError } from '../../lib/api';
+import { TextFormField } from '../../components/form-fields';
+import { useSchemaForm } from '../../components/schema-form';
 import { PermissionTree } from './permission-tree';
 import { useDeleteProfile, useProfiles, useSaveProfile } from './users.queries';
 
 type Editing = { profile: Profile | null };
 
+const EMPTY_PROFILE: ProfileInput = { name: '', roleCode: '', permissions: [] };
+
 function ProfileDialog({ editing, onClose }: { editing: Editing; onClose: (saved: string | null) => void }) {
   const save = useSaveProfile();
-  const [value, setValue] = useState<ProfileInput>(
-    editing.profile ? { name: editing.profile.name, roleCode: editing.profile.roleCode, permissions: editing.profile.permissions as ProfileInput['permissions'] } : { name: '', roleCode: '', permissions: [] },
+  const { profile } = editing;
+  const [defaultValues] = useState<ProfileInput>(() =>
+    profile ? { name: profile.name, roleCode: profile.roleCode, permissions: profile.permissions as ProfileInput['permissions'] } : EMPTY_PROFILE,
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-
-  const submit = async () => {
-    const parsed = profileInputSchema.safeParse(value);
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message])));
-      return;
-    }
-    setErrors({});
-    setFailure(null);
-    try {
-      await save.mutateAsync({ ...parsed.data, ...(editing.profile ? { id: editing.profile.id, version: editing.profile.version } : {}) });
-      onClose(editing.profile ? 'Perfil actualizado.' : 'Perfil creado.');
-    } catch (error) {
-      const fieldErrors = error instanceof ApiError ? error.fieldErrors : [];
-      setErrors(Object.fromEntries(fieldErrors.map((fieldError) => [fieldError.field, fieldError.message])));
-      if (fieldErrors.length === 0) setFailure((error as Error).message);
-    }
-  };
+  const { form, formProps, dialog, summary } = useSchemaForm(profileInputSchema, {
+    defaultValues,
+    onSubmit: async (values) => {
+      await save.mutateAsync({ ...values, ...(profile ? { id: profile.id, version: profile.version } : {}) });
+      onClose(profile ? 'Perfil actualizado.' : 'Perfil creado.');
+    },
+  });
+  const permissions = useController({ control: form.control, name: 'permissions' });
 
   return (
     <Dialog open onClose={() => onClose(null)} maxWidth="sm" fullWidth aria-labelledby="profile-dialog-title">
-      <DialogTitle id="profile-dialog-title">{editing.profile ? 'Editar perfil' : 'Nuevo perfil'}</DialogTitle>
-      <DialogContent>
-        {failure && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {failure}
-          </Alert>
-        )}
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 1, mb: 2 }}>
-          <TextField label="Nombre del perfil" value={value.name} onChange={(event) => setValue({ ...value, name: event.target.value })} error={Boolean(errors.name)} helperText={errors.name} fullWidth />
-          <TextField
-            label="Clave del rol"
-            value={value.roleCode}
-            onChange={(event) => setValue({ ...value, roleCode: event.target.value.toUpperCase() })}
-            error={Boolean(errors.roleCode)}
-            helperText={errors.roleCode ?? 'Por ejemplo SA, CARTERA'}
-            fullWidth
-          />
-        </Stack>
-        <PermissionTree value={value.permissions} onChange={(permissions) => setValue({ ...value, permissions: permissions as ProfileInput['permissions'] })} />
-        {errors.permissions && <Alert severity="error">{errors.permissions}</Alert>}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={() => onClose(null)}>Cancelar</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={save.isPending}>
-          {save.isPending ? 'Guardando…' : 'Guardar'}
-        </Button>
-      </DialogActions>
+      <form {...formProps}>
+        {dialog}
+        <DialogTitle id="profile-dialog-title">{profile ? 'Editar perfil' : 'Nuevo perfil'}</DialogTitle>
+        <DialogContent>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 1, mb: 2 }}>
+            <TextFormField control={form.control} name="name" label="Nombre del perfil" />
+            <TextFormField control={form.control} name="roleCode" label="Clave del rol" normalize={(value) => value.toUpperCase()} helperText="Por ejemplo SA, CARTERA" />
+          </Stack>
+          <PermissionTree value={permissions.field.value} onChange={permissions.field.onChange} />
+          {permissions.fieldState.error && <Alert severity="error">{permissions.fieldState.error.message}</Alert>}
+        </DialogContent>
+        <DialogActions disableSpacing sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 1 }}>
+          {summary}
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+            <Button onClick={() => onClose(null)}>Cancelar</Button>
+            <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
+              {form.formState.isSubmitting ? 'Guardando…' : 'Guardar'}
+            </Button>
+          </Stack>
+        </DialogActions>
+      </form>
     </Dialog>
   );
 }
