@@ -11,7 +11,7 @@ import { systemClock } from './deps';
 import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
-import { workDayCloses } from './modules/day-close/day-close.service';
+import { DAY_CLOSE_QUEUE, workDayCloses } from './modules/day-close/day-close.service';
 
 const started = performance.now();
 
@@ -98,7 +98,7 @@ async function start(): Promise<void> {
   }
 
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
-  const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined);
+  const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, [DAY_CLOSE_QUEUE]);
   await workDayCloses(jobs, database.db, () => systemClock.now());
 
   const app = await buildApp({

@@ -12,7 +12,7 @@ import { APP_ROLE, type Database, type Tx } from '../db/client';
 export interface JobQueue {
   /** Queues a job inside the caller's transaction (it exists only if that commits) and answers its id. */
   send(queue: string, data: object, tx: Tx): Promise<string>;
-  /** Creates the queue if new and runs `handler` for its jobs in this process, one at a time. */
+  /** Runs `handler` for the queue's jobs in this process, one at a time. */
   work<T extends object>(queue: string, handler: (data: T, jobId: string) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
@@ -22,7 +22,7 @@ export interface JobQueue {
  * which creates and migrates the pgboss schema. PGlite (one session, already acting as the application's role): the
  * schema is created as the owner, then the application's role is given its tables and the session returns to it.
  */
-export async function startJobQueue(database: Database, postgresUrl?: string): Promise<JobQueue> {
+export async function startJobQueue(database: Database, postgresUrl: string | undefined, queues: readonly string[]): Promise<JobQueue> {
   let boss: PgBoss;
   // A request queues its job in its own transaction, as the application's role: that role may write pg-boss's tables.
   const grants = `
@@ -34,13 +34,13 @@ export async function startJobQueue(database: Database, postgresUrl?: string): P
     const pglite = database.pglite;
     await pglite.exec('reset role');
     boss = new PgBoss({ db: fromPglite(pglite), backend: 'pglite', schedule: false });
-    await startBoss(boss);
+    await startBoss(boss, queues);
     // On PGlite's one session pg-boss itself runs as the application's role from here on.
     await pglite.exec(`${grants} grant create on schema pgboss to ${APP_ROLE}; grant delete on all tables in schema pgboss to ${APP_ROLE}; set role ${APP_ROLE}`);
   } else {
     if (!postgresUrl) throw new Error('startJobQueue: PostgreSQL needs its URL');
     boss = new PgBoss({ connectionString: postgresUrl, max: 4, schedule: false });
-    await startBoss(boss);
+    await startBoss(boss, queues);
     const owner = new pg.Client({ connectionString: postgresUrl });
     await owner.connect();
     try {
@@ -56,7 +56,6 @@ export async function startJobQueue(database: Database, postgresUrl?: string): P
       return id;
     },
     async work(queue, handler) {
-      await boss.createQueue(queue);
       await boss.work<object>(queue, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
         for (const job of jobs) await handler(job.data as never, job.id);
       });
@@ -65,8 +64,11 @@ export async function startJobQueue(database: Database, postgresUrl?: string): P
   };
 }
 
-async function startBoss(boss: PgBoss): Promise<void> {
+/** Starts pg-boss and creates the queues (idempotent): before any request sends to one, since on PGlite's single
+ * session the creation could not run beside the request's open transaction. */
+async function startBoss(boss: PgBoss, queues: readonly string[]): Promise<void> {
   // Errors inside pg-boss's own loops (a dropped connection) are reported, never fatal to the process.
   boss.on('error', (error) => console.error(`Cola de trabajos: ${(error as Error).message}`));
   await boss.start();
+  for (const queue of queues) await boss.createQueue(queue);
 }

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { IdpRateLimits } from '../idp/rate-limits';
 import { takeSnapshot } from './snapshot';
 import { startJobQueue } from '../jobs/job-queue';
-import { workDayCloses } from '../modules/day-close/day-close.service';
+import { DAY_CLOSE_QUEUE, workDayCloses } from '../modules/day-close/day-close.service';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -87,7 +87,8 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-async function openEngine(engine: Engine): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
+/** A fresh, migrated and seeded database of the engine (a copy of the run's template), and its URL on PostgreSQL. */
+export async function openEngine(engine: Engine): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   if (engine === 'pglite') {
     const dump = await readFile(inject('pgliteDump'));
     const database = await openDatabase({ kind: 'pglite', loadDataDir: new Blob([dump]) });
@@ -119,7 +120,7 @@ export async function createTestApp(
 ): Promise<TestContext> {
   const { database, drop, url } = await openEngine(engine);
   const clock = options.clock ?? fixedClock();
-  const jobs = options.jobs ? await startJobQueue(database, url) : undefined;
+  const jobs = options.jobs ? await startJobQueue(database, url, [DAY_CLOSE_QUEUE]) : undefined;
   if (jobs) await workDayCloses(jobs, database.db, () => clock.now());
   const { publicJwk } = await testKey();
   // With the real embedded provider, tokens come from it (see idp.test.ts); otherwise from the test key.

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ENGINES, openEngine } from '../test/test-app';
+import type { Database } from '../db/client';
+import { startJobQueue, type JobQueue } from './job-queue';
+
+describe.each(ENGINES)('job queue (%s)', (engine) => {
+  let opened: { database: Database; url?: string; drop: () => Promise<void> } | undefined;
+  const running: JobQueue[] = [];
+  afterEach(async () => {
+    for (const queue of running.splice(0)) await queue.stop();
+    await opened?.database.close();
+    await opened?.drop();
+  });
+
+  it('keeps a job queued in a committed transaction across a restart, and none from a rolled-back one', async () => {
+    opened = await openEngine(engine);
+    const { database, url } = opened;
+    const first = await startJobQueue(database, url, ['prueba']);
+    running.push(first);
+    const kept = await database.db.transaction((tx) => first.send('prueba', { folio: 'kept' }, tx));
+    await expect(
+      database.db.transaction(async (tx) => {
+        await first.send('prueba', { folio: 'rolled back' }, tx);
+        throw new Error('la transacción se deshace');
+      }),
+    ).rejects.toThrow('la transacción se deshace');
+    // The process stops before any worker took the job (a deploy, a crash); the next one finds it.
+    await running.pop()!.stop();
+
+    const second = await startJobQueue(database, url, ['prueba']);
+    running.push(second);
+    const seen: { folio: string; id: string }[] = [];
+    await second.work<{ folio: string }>('prueba', async (data, id) => {
+      seen.push({ folio: data.folio, id });
+    });
+    await expect.poll(() => seen, { timeout: 20_000, interval: 200 }).toEqual([{ folio: 'kept', id: kept }]);
+    // Long enough for the poller to have taken a second job had there been one.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(seen).toHaveLength(1);
+  }, 60_000);
+});
