@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildSchedule, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
+import { buildSchedule, clabeCheckDigit, curpCheckDigit, formatCents, parseCents } from '@portal/lending';
 import { REQUEST_ACTIONS, REQUEST_STATUSES, type RequestAction, type RequestStatus } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -210,6 +210,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     const credit = (await call('GET', `/api/credits/${result.creditId}`, undefined, admin)).json<{ installments: Json[] } & Json>();
     // Disbursed 2026-11-23, first discount 2026-11-30 (GOB-JAL needs 5 days before its payroll closes): 7 days by days.
     const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30', disbursementDate: '2026-11-23' });
+    const columnSum = (rows: { interest: string; iva: string }[], key: 'interest' | 'iva') => formatCents(rows.reduce((sum, row) => sum + parseCents(row[key], key), 0n));
     expected.rows = expected.rows.map(({ days: _days, ...row }) => row);
     expect(credit).toMatchObject({
       status: 'vigente',
@@ -223,7 +224,8 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
       disbursementDate: '2026-11-23',
       firstDueDate: '2026-11-30',
       lastDueDate: expected.rows[23]!.dueDate,
-      balance: '20000.00',
+      // Nothing paid yet: all the principal is owed, and every row's interest with its IVA.
+      balances: { principal: '20000.00', interest: columnSum(expected.rows, 'interest'), iva: columnSum(expected.rows, 'iva'), moratoryInterest: '0.00', fees: '0.00' },
       product: { name: expect.any(String), annualRatePct: '36', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false },
     });
     expect(credit.installments.map(({ number, dueDate, principal, interest, iva, payment, balance }) => ({ number, dueDate, principal, interest, iva, payment, balance }))).toEqual(expected.rows);
