@@ -28,4 +28,11 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** The general daily minimum wage of the year (DAILY_MINIMUM_WAGE), pesos: the floor of the pay left after deductions. */
   dailyMinimumWage: string;
+  /**
+   * How long a signed-in user's principal (company, profile, permissions) is reused before it is looked up again, in
+   * milliseconds; 0 or absent: every request looks it up (tests, where fixtures change users directly in the database).
+   */
+  principalTtlMs?: number;
+  /** METRICS_TOKEN: with it, /api/metrics answers its bearer in Prometheus format; without it, 404. */
+  metricsToken?: string;
 }

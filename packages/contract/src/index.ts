@@ -8,6 +8,7 @@ export * from './origination';
 export * from './requests';
 export * from './fields';
 export * from './route-table';
+export * from './routes/health';
 export * from './routes/session';
 export * from './routes/users';
 export * from './routes/profiles';

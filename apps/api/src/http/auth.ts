@@ -111,6 +111,37 @@ export async function loadPrincipal(db: Db, email: string): Promise<Principal | 
   return { ...row, permissions: new Set(row.permissions) };
 }
 
+/** Most principals kept at once; past it the cache starts over (it is a shortcut, never the source). */
+const PRINCIPAL_CACHE_LIMIT = 10_000;
+
+/**
+ * The principal of each e-mail looked up in the last `ttlMs`, so a burst of requests by one user costs one lookup, not
+ * one transaction each. A user or profile write in this process empties it (see installAuth); another process's write
+ * is seen here at most `ttlMs` later. With `ttlMs` 0 every request looks its principal up.
+ */
+function principalLookup(db: Db, ttlMs: number) {
+  const entries = new Map<string, { principal: Principal | null; until: number }>();
+  return {
+    async find(email: string): Promise<Principal | null> {
+      if (ttlMs <= 0) return loadPrincipal(db, email);
+      const key = email.toLowerCase();
+      const now = Date.now();
+      const cached = entries.get(key);
+      if (cached && cached.until > now) return cached.principal;
+      const principal = await loadPrincipal(db, email);
+      if (entries.size >= PRINCIPAL_CACHE_LIMIT) entries.clear();
+      entries.set(key, { principal, until: now + ttlMs });
+      return principal;
+    },
+    forgetAll() {
+      entries.clear();
+    },
+  };
+}
+
+/** Routes whose writes can change who someone is or what a profile grants. */
+const IDENTITY_ROUTES = /^\/api\/(users|profiles)(\/|$)/;
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -123,8 +154,12 @@ export interface RegisteredRoute {
  * string, so a percent-encoded, doubled-slash or absolute-form spelling of a path meets the same rule as the plain one.
  * Every protected handler runs inside one transaction scoped to the user's company (request.db).
  */
-export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: TokenVerifier }): RegisteredRoute[] {
+export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: TokenVerifier; principalTtlMs?: number }): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
+  const principals = principalLookup(deps.db, deps.principalTtlMs ?? 0);
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && IDENTITY_ROUTES.test(request.routeOptions.url ?? '')) principals.forgetAll();
+  });
   app.decorateRequest('identity', null);
   app.decorateRequest('principal', null);
   app.decorateRequest('db', null as unknown as Tx);
@@ -185,7 +220,12 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: Toke
       );
     }
     request.identity = identity;
-    request.principal = await loadPrincipal(deps.db, identity.email);
+    request.principal = await principals.find(identity.email);
+    if (request.principal) {
+      // From here on every line of this request (its "request completed" too) says whose it is.
+      request.log = request.log.child({ userId: request.principal.userId });
+      reply.log = request.log;
+    }
     if ('signedIn' in access) return;
 
     if (!request.principal) {

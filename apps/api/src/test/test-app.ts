@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { inject } from 'vitest';
@@ -97,6 +98,25 @@ async function openEngine(engine: Engine): Promise<{ database: Database; drop: (
   return scratchDatabase(inject('postgresAdminUrl'), name, template);
 }
 
+/**
+ * A throwaway PostgreSQL database for tests that start their own processes or migrate: empty, or a copy of the run's
+ * migrated and seeded template. Named like the others, so the global teardown drops it even after a crash.
+ */
+export async function postgresScratch(from: 'empty' | 'template'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('postgresAdminUrl');
+  const template = inject('postgresTemplate')!;
+  const name = `${template.replace('portal_tpl_', 'portal_t_')}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await admin(`create database ${name}${from === 'template' ? ` template ${template}` : ''}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 /** A fresh, seeded database on the given engine and the app built on it, as `main.ts` builds it. */
 export async function createTestApp(
   engine: Engine,
@@ -111,6 +131,10 @@ export async function createTestApp(
     dailyMinimumWage?: string;
     /** Copies the database once the app is ready, for `reset()` before each test (~0.1–0.2 s, a reset ~20 ms). */
     snapshot?: boolean;
+    /** The process logger, as main.ts passes it (to read what a request logs); none by default. */
+    logger?: Logger;
+    /** METRICS_TOKEN, as main.ts passes it; /api/metrics answers 404 unless given. */
+    metricsToken?: string;
   } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openEngine(engine);
@@ -125,7 +149,7 @@ export async function createTestApp(
         clientId: 'portal-web',
         audience: TEST_AUDIENCE,
         clock,
-        log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger,
+        log: options.logger ?? ({ info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger),
         print: options.embeddedIdp.print,
         trustProxy: options.trustProxy ?? false,
         ...(options.embeddedIdp.rateLimits ? { rateLimits: options.embeddedIdp.rateLimits } : {}),
@@ -146,6 +170,8 @@ export async function createTestApp(
     trustProxy: options.trustProxy ?? false,
     dailyMinimumWage: options.dailyMinimumWage ?? DEFAULT_DAILY_MINIMUM_WAGE,
     ...(options.webDist ? { webDist: options.webDist } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',
