@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { API_ROUTES, buildPath } from '@portal/contract';
 import { REPO_ROOT } from './config';
 
 interface Instruction {
@@ -84,5 +86,52 @@ describe('the Dockerfile', async () => {
   it('keeps node_modules, build output, data and .env files out of the build context', async () => {
     const ignored = (await readFile(path.join(REPO_ROOT, '.dockerignore'), 'utf8')).split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', 'data', '.env', '**/.env']));
+  });
+});
+
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  volumes?: string[];
+  ports?: string[];
+}
+
+describe('compose.yaml and the proxy in front of it', async () => {
+  const compose = parse(await readFile(path.join(REPO_ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+  const caddyfile = (await readFile(path.join(REPO_ROOT, 'deploy/Caddyfile'), 'utf8'))
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n');
+  const replicas = ['api-1', 'api-2'];
+
+  it('runs two API replicas after a one-off migration, each only checking the schema', () => {
+    const services = compose.services;
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(['db', 'migrate', ...replicas, 'proxy']));
+    expect(services.migrate!.command).toEqual(['node', 'apps/api/dist/migrate.js']);
+    for (const name of replicas) {
+      const replica = services[name]!;
+      expect(replica.environment).toMatchObject({ MIGRATE_ON_START: 'false', TRUST_PROXY: '1' });
+      expect(replica.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
+    }
+  });
+
+  it('takes every password from the environment, never from the file', () => {
+    const settings = Object.values(compose.services).flatMap((service) => Object.entries(service.environment ?? {}));
+    const secrets = settings.filter(([name, value]) => /PASSWORD|TOKEN|DATABASE_URL/.test(name) && value !== '');
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const [name, value] of secrets) expect(`${name}=${value}`).toMatch(/\$\{[A-Z_]+(:[-?][^}]*)?\}/);
+  });
+
+  it('balances the replicas on their port, sends traffic only to a ready one and closes the metrics at the entrance', () => {
+    expect(compose.services.proxy!.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
+    const upstreams = /reverse_proxy\s+([^{\n]+)\{/.exec(caddyfile)![1]!.trim().split(/\s+/);
+    expect(upstreams.sort()).toEqual(replicas.map((name) => `${name}:3000`));
+    expect(caddyfile).toMatch(new RegExp(`health_uri ${buildPath(API_ROUTES.health.ready)}\\n`));
+    const metricsPath = buildPath(API_ROUTES.health.metrics);
+    const matcher = /@(\w+) path ([^\n]+)\n/.exec(caddyfile)!;
+    expect(matcher[2]!.split(/\s+/)).toEqual(expect.arrayContaining([metricsPath, `${metricsPath}/*`]));
+    expect(caddyfile).toMatch(new RegExp(`respond @${matcher[1]} 404`));
   });
 });
