@@ -95,7 +95,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);
   installInputHygiene(app);
-  const registeredRoutes = installAuth(app, { db: deps.db, verifier: deps.verifier, principalTtlMs: deps.principalTtlMs ?? 0 });
+  const registeredRoutes = installAuth(app, {
+    db: deps.db,
+    verifier: deps.verifier,
+    principalTtlMs: deps.principalTtlMs ?? 0,
+    now: () => deps.clock.now().getTime(),
+  });
   const metrics = deps.metricsToken ? installMetrics(app, { token: deps.metricsToken }) : null;
 
   await app.register(fastifySwagger, {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import type { RouteAccess } from '@portal/contract';
+import { API_PREFIX, profileRoutes, userRoutes, type RouteAccess } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { profiles, users } from '../db/schema/users';
 import { asSystem, withScope } from '../db/scope';
@@ -115,22 +115,22 @@ export async function loadPrincipal(db: Db, email: string): Promise<Principal | 
 const PRINCIPAL_CACHE_LIMIT = 10_000;
 
 /**
- * The principal of each e-mail looked up in the last `ttlMs`, so a burst of requests by one user costs one lookup, not
- * one transaction each. A user or profile write in this process empties it (see installAuth); another process's write
- * is seen here at most `ttlMs` later. With `ttlMs` 0 every request looks its principal up.
+ * The principal of each e-mail looked up in the last `ttlMs` (by `now`, the app's clock), so a burst of requests by one
+ * user costs one lookup, not one transaction each. A user or profile write in this process empties it (see
+ * installAuth); another process's write is seen here at most `ttlMs` later. With `ttlMs` 0 every request looks its
+ * principal up.
  */
-function principalLookup(db: Db, ttlMs: number) {
+function principalLookup(db: Db, ttlMs: number, now: () => number) {
   const entries = new Map<string, { principal: Principal | null; until: number }>();
   return {
     async find(email: string): Promise<Principal | null> {
       if (ttlMs <= 0) return loadPrincipal(db, email);
       const key = email.toLowerCase();
-      const now = Date.now();
       const cached = entries.get(key);
-      if (cached && cached.until > now) return cached.principal;
+      if (cached && cached.until > now()) return cached.principal;
       const principal = await loadPrincipal(db, email);
       if (entries.size >= PRINCIPAL_CACHE_LIMIT) entries.clear();
-      entries.set(key, { principal, until: now + ttlMs });
+      entries.set(key, { principal, until: now() + ttlMs });
       return principal;
     },
     forgetAll() {
@@ -139,8 +139,12 @@ function principalLookup(db: Db, ttlMs: number) {
   };
 }
 
-/** Routes whose writes can change who someone is or what a profile grants. */
-const IDENTITY_ROUTES = /^\/api\/(users|profiles)(\/|$)/;
+/** The writes that can change who someone is or what a profile grants: the users' and profiles' areas of the route table. */
+const IDENTITY_WRITES = new Set(
+  [...Object.values(userRoutes), ...Object.values(profileRoutes)]
+    .filter((definition) => definition.method !== 'GET')
+    .map((definition) => `${definition.method} ${API_PREFIX}${definition.path}`),
+);
 
 export interface RegisteredRoute {
   method: string;
@@ -154,11 +158,14 @@ export interface RegisteredRoute {
  * string, so a percent-encoded, doubled-slash or absolute-form spelling of a path meets the same rule as the plain one.
  * Every protected handler runs inside one transaction scoped to the user's company (request.db).
  */
-export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: TokenVerifier; principalTtlMs?: number }): RegisteredRoute[] {
+export function installAuth(
+  app: FastifyInstance,
+  deps: { db: Db; verifier: TokenVerifier; principalTtlMs?: number; now: () => number },
+): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
-  const principals = principalLookup(deps.db, deps.principalTtlMs ?? 0);
+  const principals = principalLookup(deps.db, deps.principalTtlMs ?? 0, deps.now);
   app.addHook('onResponse', async (request) => {
-    if (request.method !== 'GET' && IDENTITY_ROUTES.test(request.routeOptions.url ?? '')) principals.forgetAll();
+    if (IDENTITY_WRITES.has(`${request.method} ${request.routeOptions.url}`)) principals.forgetAll();
   });
   app.decorateRequest('identity', null);
   app.decorateRequest('principal', null);

@@ -135,6 +135,8 @@ export async function createTestApp(
     logger?: Logger;
     /** METRICS_TOKEN, as main.ts passes it; /api/metrics answers 404 unless given. */
     metricsToken?: string;
+    /** How long a principal is reused, by the test's clock (main.ts: 5 s); 0 by default: every request looks it up. */
+    principalTtlMs?: number;
   } = {},
 ): Promise<TestContext> {
   const { database, drop } = await openEngine(engine);
@@ -172,6 +174,7 @@ export async function createTestApp(
     ...(options.webDist ? { webDist: options.webDist } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.principalTtlMs ? { principalTtlMs: options.principalTtlMs } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',
