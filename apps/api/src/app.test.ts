@@ -14,15 +14,20 @@ describe.each(ENGINES)('the API shell on %s', (engine) => {
     const undeclared = routes.filter((route) => route.access === undefined).map((route) => `${route.method} ${route.url}`);
     expect(undeclared).toEqual([]);
     const publicRoutes = routes.filter((route) => route.access && 'public' in route.access).map((route) => route.url);
-    // Public is the exception: health, the provider's whereabouts and the API documentation only.
-    expect(publicRoutes.every((url) => url === '/api/health' || url === '/api/auth/config' || url.startsWith('/api/docs'))).toBe(true);
+    // Public is the exception: liveness and readiness, the provider's whereabouts, the API documentation, and the
+    // metrics (a scraper has no OIDC session: their handler demands METRICS_TOKEN, see http/observability.test.ts).
+    const openByDesign = ['/api/health', '/api/ready', '/api/auth/config', '/api/metrics'];
+    expect(publicRoutes.every((url) => openByDesign.includes(url) || url.startsWith('/api/docs'))).toBe(true);
   });
 
-  it('reports the database in /api/health', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/health' });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok', database: { ok: true, driver: engine } });
-    expect(response.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
+  it('answers liveness at /api/health without the database, readiness with it at /api/ready', async () => {
+    const health = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok', version: expect.any(String) });
+    expect(health.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
+    const ready = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: 'ok', database: { ok: true, driver: engine } });
   });
 
   it('keeps a caller-given request id', async () => {

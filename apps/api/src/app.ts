@@ -19,6 +19,7 @@ import type { AppDeps } from './deps';
 import { installAuth, type RegisteredRoute } from './http/auth';
 import { installErrorHandling, sendProblem } from './http/errors';
 import { installInputHygiene } from './http/input-hygiene';
+import { installMetrics } from './http/metrics';
 import { coreRoutes } from './modules/core/core.routes';
 import { healthRoutes, APP_VERSION } from './modules/health/health.routes';
 import { sessionRoutes } from './modules/session/session.routes';
@@ -95,7 +96,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);
   installInputHygiene(app);
-  const registeredRoutes = installAuth(app, { db: deps.db, verifier: deps.verifier });
+  const registeredRoutes = installAuth(app, {
+    db: deps.db,
+    verifier: deps.verifier,
+    principalTtlMs: deps.principalTtlMs ?? 0,
+    now: () => deps.clock.now().getTime(),
+  });
+  const metrics = deps.metricsToken ? installMetrics(app, { token: deps.metricsToken }) : null;
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -116,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         // indexPrefix: the page's asset links must include /api, also when it is opened without a trailing slash.
         await docs.register(fastifySwaggerUi, { routePrefix: '/docs', indexPrefix: '/api' });
       });
-      await api.register(healthRoutes(deps));
+      await api.register(healthRoutes(deps, metrics));
       await api.register(sessionRoutes(deps));
       await api.register(coreRoutes(deps));
       await api.register(outboxRoutes);

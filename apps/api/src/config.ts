@@ -38,6 +38,14 @@ export interface Config {
    * the pay left after all deductions may not fall below it times the period's days (docs/domain.md, "Origination").
    */
   dailyMinimumWage: string;
+  /**
+   * PostgreSQL: apply pending migrations at start (behind the advisory lock of migrate.ts) or only check that the
+   * database is at the code's migration and refuse to start otherwise (`npm run migrate` does the migrating).
+   * PGlite always migrates at start.
+   */
+  migrateOnStart: boolean;
+  /** The bearer token /metrics answers; null: no /metrics. */
+  metricsToken: string | null;
 }
 
 /** The 2026 general daily minimum wage (CONASAMI), the default of DAILY_MINIMUM_WAGE. */
@@ -148,6 +156,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fail('DAILY_MINIMUM_WAGE', 'debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04)', dailyMinimumWage);
   }
 
+  const migrateText = read('MIGRATE_ON_START');
+  if (migrateText !== undefined && !booleanText.safeParse(migrateText).success) {
+    fail('MIGRATE_ON_START', 'debe ser true o false', migrateText);
+  }
+  const migrateOnStart = migrateText === undefined || migrateText === 'true' || migrateText === '1';
+
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^\S{24,}$/.test(metricsToken)) {
+    fail('METRICS_TOKEN', 'debe tener al menos 24 caracteres sin espacios (p. ej. openssl rand -hex 24)');
+  }
+
   return {
     port,
     host,
@@ -160,5 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(REPO_ROOT, 'apps/web/dist'),
     trustProxy,
     dailyMinimumWage,
+    migrateOnStart,
+    metricsToken,
   };
 }

@@ -31,4 +31,11 @@ export interface AppDeps {
   dailyMinimumWage: string;
   /** The job queue (pg-boss) for work that outlives a request; without it such requests answer 503. */
   jobs?: JobQueue;
+  /**
+   * How long a signed-in user's principal (company, profile, permissions) is reused before it is looked up again, in
+   * milliseconds; 0 or absent: every request looks it up (tests, where fixtures change users directly in the database).
+   */
+  principalTtlMs?: number;
+  /** METRICS_TOKEN: with it, /api/metrics answers its bearer in Prometheus format; without it, 404. */
+  metricsToken?: string;
 }

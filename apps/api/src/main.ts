@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { createRemoteJWKSet } from 'jose';
 import type { AuthConfig } from '@portal/contract';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -12,6 +11,17 @@ import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
 import { DAY_CLOSE_QUEUE, workDayCloses } from './modules/day-close/day-close.service';
+import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
+import { createLogger } from './http/logging';
+import { closeHttp, createLifecycle } from './lifecycle';
+
+/** How long SIGTERM may take (requests in flight, then jobs, then the database) before the process ends anyway. */
+const SHUTDOWN_TIMEOUT_MS = 25_000;
+/**
+ * How long a user's principal is reused between requests: a deactivation or a profile change made through another
+ * process takes effect there within this time (at once in the process that made it).
+ */
+const PRINCIPAL_TTL_MS = 5_000;
 
 const started = performance.now();
 
@@ -26,10 +36,7 @@ try {
   throw error;
 }
 
-const log = pino({
-  level: config.logLevel,
-  redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password'], censor: '[oculto]' },
-});
+const log = createLogger(config.logLevel);
 
 async function discoverJwksUri(issuer: string): Promise<URL> {
   const response = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
@@ -42,11 +49,21 @@ async function discoverJwksUri(issuer: string): Promise<URL> {
 async function start(): Promise<void> {
   let database: Database;
   try {
-    database = await openDatabase(
-      config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir },
-      { migrate: true },
-    );
+    if (config.database.kind === 'postgres') {
+      database = await openDatabase(config.database, { migrate: config.migrateOnStart });
+      // Migrated or not, serve only the schema this code was written for (a newer release may have migrated it).
+      await assertSchemaCurrent(config.database.url).catch(async (error: unknown) => {
+        await database.close();
+        throw error;
+      });
+    } else {
+      database = await openDatabase({ kind: 'pglite', dataDir: config.database.dataDir }, { migrate: true });
+    }
   } catch (error) {
+    if (error instanceof SchemaMismatchError) {
+      console.error(`No se inició el portal: ${error.message}`);
+      process.exit(1);
+    }
     const where = config.database.kind === 'postgres' ? 'DATABASE_URL' : `DATA_DIR (${config.database.dataDir})`;
     console.error(`No se pudo abrir la base de datos de ${where}: ${(error as Error).message}`);
     process.exit(1);
@@ -113,17 +130,18 @@ async function start(): Promise<void> {
     logger: log,
     trustProxy: config.trustProxy,
     dailyMinimumWage: config.dailyMinimumWage,
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+    principalTtlMs: PRINCIPAL_TTL_MS,
   });
 
-  const shutdown = async (signal: string) => {
-    log.info({ signal }, 'deteniendo');
-    await app.close();
-    await jobs.stop();
-    await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const lifecycle = createLifecycle({ log, timeoutMs: SHUTDOWN_TIMEOUT_MS });
+  lifecycle.onShutdown('http', () => closeHttp(app));
+  // The job queue stops after the last request that could enqueue, before the database it works on; a job it was
+  // running is taken up again by this or another process after its expiry.
+  lifecycle.onShutdown('jobs', () => jobs.stop());
+  lifecycle.onShutdown('database', () => database.close());
+  process.once('SIGINT', () => void lifecycle.shutdown('SIGINT'));
+  process.once('SIGTERM', () => void lifecycle.shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -2,6 +2,7 @@ import type { RouteDefinition } from './route-table';
 import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
 import { flowDateRoutes } from './routes/flow-date';
+import { healthRoutes } from './routes/health';
 import { outboxRoutes } from './routes/outbox';
 import { preRequestRoutes } from './routes/pre-requests';
 import { profileRoutes } from './routes/profiles';
@@ -11,6 +12,7 @@ import { userRoutes } from './routes/users';
 
 /** The whole route table, by area: every endpoint of the API, each declared once in routes/<area>.ts. */
 export const API_ROUTES = {
+  health: healthRoutes,
   session: sessionRoutes,
   users: userRoutes,
   profiles: profileRoutes,

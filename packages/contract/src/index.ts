@@ -9,6 +9,7 @@ export * from './requests';
 export * from './fields';
 export * from './portfolio';
 export * from './route-table';
+export * from './routes/health';
 export * from './routes/session';
 export * from './routes/users';
 export * from './routes/profiles';

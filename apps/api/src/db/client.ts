@@ -3,11 +3,10 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { fileURLToPath } from 'node:url';
+import { MIGRATIONS_FOLDER, migrateWithLock } from './migrate';
 import * as agreementTables from './schema/agreements';
 import * as auditTables from './schema/audit';
 import * as creditTables from './schema/credits';
@@ -31,8 +30,6 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
-
 export type DatabaseTarget = { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string };
 
 /**
@@ -44,11 +41,11 @@ export const APP_ROLE = 'portal_app';
 
 /**
  * Opens the database for the application, as APP_ROLE. With `migrate`, first applies the migrations as the connecting
- * (owner) role, on a connection of their own.
+ * (owner) role, on a connection of their own (on PostgreSQL behind the advisory lock of migrate.ts).
  */
 export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
   if (target.kind === 'postgres') {
-    if (options.migrate) await migratePostgres(target.url);
+    if (options.migrate) await migrateWithLock(target.url);
     // The role is a startup parameter: a connection that cannot take it (an unmigrated database) fails instead of
     // silently running as the owner. Each request holds one connection for its whole transaction: 20 of them.
     const pool = new pg.Pool({ connectionString: target.url, max: 20, options: `-c role=${APP_ROLE}` });
@@ -71,16 +68,6 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
   if (options.migrate) await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_FOLDER });
   await client.exec(`set role ${APP_ROLE}`);
   return { db, driver: 'pglite', pglite: client, close: () => client.close() };
-}
-
-async function migratePostgres(url: string): Promise<void> {
-  const owner = new pg.Client({ connectionString: url });
-  await owner.connect();
-  try {
-    await migratePg(drizzlePg(owner), { migrationsFolder: MIGRATIONS_FOLDER });
-  } finally {
-    await owner.end();
-  }
 }
 
 export async function pingDatabase(db: Db): Promise<void> {

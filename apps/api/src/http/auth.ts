@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import type { RouteAccess } from '@portal/contract';
+import { API_PREFIX, profileRoutes, userRoutes, type RouteAccess } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { profiles, users } from '../db/schema/users';
 import { asSystem, withScope } from '../db/scope';
@@ -111,6 +111,41 @@ export async function loadPrincipal(db: Db, email: string): Promise<Principal | 
   return { ...row, permissions: new Set(row.permissions) };
 }
 
+/** Most principals kept at once; past it the cache starts over (it is a shortcut, never the source). */
+const PRINCIPAL_CACHE_LIMIT = 10_000;
+
+/**
+ * The principal of each e-mail looked up in the last `ttlMs` (by `now`, the app's clock), so a burst of requests by one
+ * user costs one lookup, not one transaction each. A user or profile write in this process empties it (see
+ * installAuth); another process's write is seen here at most `ttlMs` later. With `ttlMs` 0 every request looks its
+ * principal up.
+ */
+function principalLookup(db: Db, ttlMs: number, now: () => number) {
+  const entries = new Map<string, { principal: Principal | null; until: number }>();
+  return {
+    async find(email: string): Promise<Principal | null> {
+      if (ttlMs <= 0) return loadPrincipal(db, email);
+      const key = email.toLowerCase();
+      const cached = entries.get(key);
+      if (cached && cached.until > now()) return cached.principal;
+      const principal = await loadPrincipal(db, email);
+      if (entries.size >= PRINCIPAL_CACHE_LIMIT) entries.clear();
+      entries.set(key, { principal, until: now() + ttlMs });
+      return principal;
+    },
+    forgetAll() {
+      entries.clear();
+    },
+  };
+}
+
+/** The writes that can change who someone is or what a profile grants: the users' and profiles' areas of the route table. */
+const IDENTITY_WRITES = new Set(
+  [...Object.values(userRoutes), ...Object.values(profileRoutes)]
+    .filter((definition) => definition.method !== 'GET')
+    .map((definition) => `${definition.method} ${API_PREFIX}${definition.path}`),
+);
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -123,8 +158,15 @@ export interface RegisteredRoute {
  * string, so a percent-encoded, doubled-slash or absolute-form spelling of a path meets the same rule as the plain one.
  * Every protected handler runs inside one transaction scoped to the user's company (request.db).
  */
-export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: TokenVerifier }): RegisteredRoute[] {
+export function installAuth(
+  app: FastifyInstance,
+  deps: { db: Db; verifier: TokenVerifier; principalTtlMs?: number; now: () => number },
+): RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
+  const principals = principalLookup(deps.db, deps.principalTtlMs ?? 0, deps.now);
+  app.addHook('onResponse', async (request) => {
+    if (IDENTITY_WRITES.has(`${request.method} ${request.routeOptions.url}`)) principals.forgetAll();
+  });
   app.decorateRequest('identity', null);
   app.decorateRequest('principal', null);
   app.decorateRequest('db', null as unknown as Tx);
@@ -185,7 +227,12 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; verifier: Toke
       );
     }
     request.identity = identity;
-    request.principal = await loadPrincipal(deps.db, identity.email);
+    request.principal = await principals.find(identity.email);
+    if (request.principal) {
+      // From here on every line of this request (its "request completed" too) says whose it is.
+      request.log = request.log.child({ userId: request.principal.userId });
+      reply.log = request.log;
+    }
     if ('signedIn' in access) return;
 
     if (!request.principal) {

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ENGINES, TEST_AUDIENCE, TEST_PUBLIC_URL, createTestApp, type TestContext } from '../test/test-app';
@@ -7,6 +6,7 @@ import { users } from '../db/schema/users';
 import { verifyPassword } from './passwords';
 import type * as Passwords from './passwords';
 import { API_SCOPE, LOCK_MINUTES, MAX_FAILED_ATTEMPTS } from './idp';
+import { injectTransport, oidcBrowser } from '../test/oidc-client';
 
 /** Counts password verifications (each one scrypt), to show every sign-in path costs the same. */
 const scrypts = vi.hoisted(() => ({ count: 0 }));
@@ -27,99 +27,8 @@ const INVALID = `Correo o contraseña incorrectos. Después de ${MAX_FAILED_ATTE
 /** The text of a page's alert (the only part of a failed sign-in that may differ), or null. */
 const alertOf = (body: string) => /<div class="alert [a-z]+" role="[a-z]+">([^<]*)<\/div>/.exec(body)?.[1]?.replaceAll('&#39;', "'") ?? null;
 
-/** A minimal cookie jar over `inject`, enough to walk the provider's redirects like a browser. */
-function browser(ctx: TestContext) {
-  const jar = new Map<string, string>();
-  const remember = (setCookie: string | string[] | undefined) => {
-    for (const line of [setCookie ?? []].flat()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      jar.set(name!.trim(), value.join('='));
-    }
-  };
-  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-  return {
-    async get(url: string) {
-      const response = await ctx.app.inject({ method: 'GET', url, headers: { cookie: cookie() } });
-      remember(response.headers['set-cookie']);
-      return response;
-    },
-    async post(url: string, form: Record<string, string>, remoteAddress = '127.0.0.1') {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url,
-        remoteAddress,
-        headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams(form).toString(),
-      });
-      remember(response.headers['set-cookie']);
-      return response;
-    },
-  };
-}
-
-const pathOf = (location: string) => {
-  const url = new URL(location, TEST_PUBLIC_URL);
-  return `${url.pathname}${url.search}`;
-};
-
-/** Authorization code + PKCE up to the login page; answers the interaction path and what to finish the flow with. */
-async function startAuthorization(client: ReturnType<typeof browser>) {
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({
-    client_id: 'portal-web',
-    response_type: 'code',
-    scope: `openid email profile ${API_SCOPE}`,
-    redirect_uri: `${TEST_PUBLIC_URL}/auth-callback.html`,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'estado-1',
-    resource: TEST_AUDIENCE,
-  });
-  const authorize = await client.get(`/oidc/auth?${query}`);
-  expect(authorize.statusCode).toBe(303);
-  const interaction = pathOf(authorize.headers.location as string);
-  expect(interaction).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
-  return { interaction, verifier };
-}
-
-/** Signs in on the provider's page and follows its redirects back to the client's callback; answers the code. */
-async function loginForCode(client: ReturnType<typeof browser>, email: string, password: string) {
-  const { interaction, verifier } = await startAuthorization(client);
-  let response = await client.post(`${interaction}/login`, { email, password });
-  for (let hops = 0; response.statusCode === 303 && hops < 6; hops += 1) {
-    const location = response.headers.location as string;
-    if (location.startsWith(`${TEST_PUBLIC_URL}/auth-callback.html`)) break;
-    response = await client.get(pathOf(location));
-  }
-  const callback = new URL(response.headers.location as string);
-  expect(callback.searchParams.get('state')).toBe('estado-1');
-  return { code: callback.searchParams.get('code')!, verifier };
-}
-
-/** The token request of a public client; without `verifier` it omits the PKCE proof. */
-function exchangeCode(ctx: TestContext, code: string, verifier?: string) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/oidc/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'authorization_code',
-      client_id: 'portal-web',
-      code,
-      ...(verifier ? { code_verifier: verifier } : {}),
-      redirect_uri: `${TEST_PUBLIC_URL}/auth-callback.html`,
-    }).toString(),
-  });
-}
-
-async function completeSignIn(ctx: TestContext, client: ReturnType<typeof browser>, email: string, password: string) {
-  const { code, verifier } = await loginForCode(client, email, password);
-  const token = await exchangeCode(ctx, code, verifier);
-  expect(token.statusCode).toBe(200);
-  return token.json<{ access_token: string; id_token: string; token_type: string }>();
-}
+/** The provider's sign-in walked like a browser, over `inject`. */
+const browser = (ctx: TestContext) => oidcBrowser(injectTransport(ctx.app), { publicUrl: TEST_PUBLIC_URL, audience: TEST_AUDIENCE });
 
 describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
   let ctx: TestContext;
@@ -143,7 +52,7 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
 
   it('signs a user in with code + PKCE and issues a JWT access token the API accepts', async () => {
     const client = browser(ctx);
-    const tokens = await completeSignIn(ctx, client, 'Admin@Demo.mx', 'Administrador2026');
+    const tokens = await client.completeSignIn('Admin@Demo.mx', 'Administrador2026');
     const [header, payload] = tokens.access_token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header.typ).toBe('at+jwt');
     expect(payload).toMatchObject({ aud: TEST_AUDIENCE, email: 'admin@demo.mx', scope: API_SCOPE });
@@ -155,15 +64,15 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
   });
 
   it('refuses a token request without the PKCE verifier', async () => {
-    const { code } = await loginForCode(browser(ctx), 'admin@demo.mx', 'Administrador2026');
-    const token = await exchangeCode(ctx, code);
+    const { code } = await browser(ctx).loginForCode('admin@demo.mx', 'Administrador2026');
+    const token = await browser(ctx).exchangeCode(code);
     expect(token.statusCode).toBe(400);
     expect(token.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('shows a Spanish login page and locks the account for 15 minutes after five wrong passwords', async () => {
     const client = browser(ctx);
-    const { interaction } = await startAuthorization(client);
+    const { interaction } = await client.startAuthorization();
     const page = await client.get(interaction);
     expect(page.body).toContain('<html lang="es-MX">');
     expect(page.body).toContain('Correo electrónico');
@@ -181,13 +90,13 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     expect(alertOf(locked.body)).toContain('La cuenta está bloqueada por demasiados intentos fallidos. Intenta de nuevo en 15 minutos');
     // …and accepted once the 15 minutes are over.
     ctx.clock.advance(LOCK_MINUTES * 60_000 + 1000);
-    const tokens = await completeSignIn(ctx, browser(ctx), 'cartera@demo.mx', 'Cartera2026');
+    const tokens = await browser(ctx).completeSignIn('cartera@demo.mx', 'Cartera2026');
     expect(tokens.token_type).toBe('Bearer');
   });
 
   it('answers an unknown account, a wrong password and a locked account alike, each after one scrypt', async () => {
     const client = browser(ctx);
-    const { interaction } = await startAuthorization(client);
+    const { interaction } = await client.startAuthorization();
     const attempt = async (email: string, password: string) => {
       scrypts.count = 0;
       const response = await client.post(`${interaction}/login`, { email, password });
@@ -213,7 +122,7 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     expect(messages).toHaveLength(1);
     const link = messages[0]!.link!;
     expect(printed.join('\n')).toContain(link);
-    const path = pathOf(link);
+    const path = browser(ctx).pathOf(link);
 
     expect((await client.get(path)).body).toContain('Confirma la nueva contraseña');
     const mismatch = await client.post('/oidc/reset-password', {
@@ -237,12 +146,12 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     const reused = await client.get(path);
     expect(reused.statusCode).toBe(410);
     expect(reused.body).toContain('ya se usó');
-    await completeSignIn(ctx, browser(ctx), 'originacion@demo.mx', 'NuevaClave2027');
+    await browser(ctx).completeSignIn('originacion@demo.mx', 'NuevaClave2027');
   });
 
   it('asks to confirm sign-out with a page whose auto-submit is a script file, not inline script', async () => {
     const client = browser(ctx);
-    await completeSignIn(ctx, client, 'admin@demo.mx', 'Administrador2026');
+    await client.completeSignIn('admin@demo.mx', 'Administrador2026');
     const confirm = await client.get('/oidc/session/end');
     expect(confirm.statusCode).toBe(200);
     expect(confirm.body).toContain('id="op.logoutForm"');
@@ -252,7 +161,7 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
   });
 
   it('keeps its signing keys in the database: a second provider on the same data accepts the first one\'s tokens', async () => {
-    const tokens = await completeSignIn(ctx, browser(ctx), 'admin@demo.mx', 'Administrador2026');
+    const tokens = await browser(ctx).completeSignIn('admin@demo.mx', 'Administrador2026');
     const { createEmbeddedIdp } = await import('./idp');
     const again = await createEmbeddedIdp({
       db: ctx.db,
@@ -285,7 +194,7 @@ describe.each(ENGINES)('sign-in lockout and rate limits under pressure (%s)', (e
         embeddedIdp: { print: () => undefined, rateLimits: { signInPerAccount: unlimited, signInPerAddress: unlimited } },
       });
       const client = browser(ctx);
-      const { interaction } = await startAuthorization(client);
+      const { interaction } = await client.startAuthorization();
       scrypts.count = 0;
       const guesses = Array.from({ length: 100 }, (_, index) => (index === 99 ? 'Cartera2026' : `mala-${index}`));
       const answers = await Promise.all(guesses.map((password) => client.post(`${interaction}/login`, { email: 'cartera@demo.mx', password })));
@@ -312,7 +221,7 @@ describe.each(ENGINES)('sign-in lockout and rate limits under pressure (%s)', (e
       },
     });
     const client = browser(ctx);
-    const { interaction } = await startAuthorization(client);
+    const { interaction } = await client.startAuthorization();
     // One address trying three different accounts, then a fourth: refused, whoever it names.
     for (const email of ['a@demo.mx', 'b@demo.mx', 'c@demo.mx']) {
       expect((await client.post(`${interaction}/login`, { email, password: 'x' }, '203.0.113.7')).statusCode).toBe(401);
@@ -334,7 +243,7 @@ describe.each(ENGINES)('sign-in lockout and rate limits under pressure (%s)', (e
 
     // A new window lets both through again.
     ctx.clock.advance(15 * 60_000);
-    const { code } = await loginForCode(client, 'cartera@demo.mx', 'Cartera2026');
+    const { code } = await client.loginForCode('cartera@demo.mx', 'Cartera2026');
     expect(code).toBeTruthy();
   });
 
@@ -346,7 +255,7 @@ describe.each(ENGINES)('sign-in lockout and rate limits under pressure (%s)', (e
       },
     });
     // Three sign-ins of one account from one address, past both limits of two: each one succeeds.
-    for (let signIn = 0; signIn < 3; signIn += 1) await completeSignIn(ctx, browser(ctx), 'admin@demo.mx', 'Administrador2026');
+    for (let signIn = 0; signIn < 3; signIn += 1) await browser(ctx).completeSignIn('admin@demo.mx', 'Administrador2026');
   });
 
   it('sends at most three reset mails per account per hour with the same answer, and 429 past the per-address limit', async () => {

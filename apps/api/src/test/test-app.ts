@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { inject } from 'vitest';
@@ -100,6 +101,25 @@ export async function openEngine(engine: Engine): Promise<{ database: Database; 
   return scratchDatabase(inject('postgresAdminUrl'), name, template);
 }
 
+/**
+ * A throwaway PostgreSQL database for tests that start their own processes or migrate: empty, or a copy of the run's
+ * migrated and seeded template. Named like the others, so the global teardown drops it even after a crash.
+ */
+export async function postgresScratch(from: 'empty' | 'template'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('postgresAdminUrl');
+  const template = inject('postgresTemplate')!;
+  const name = `${template.replace('portal_tpl_', 'portal_t_')}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await admin(`create database ${name}${from === 'template' ? ` template ${template}` : ''}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 /** A fresh, seeded database on the given engine and the app built on it, as `main.ts` builds it. */
 export async function createTestApp(
   engine: Engine,
@@ -116,6 +136,12 @@ export async function createTestApp(
     snapshot?: boolean;
     /** Starts the job queue (pg-boss) and its workers, as main.ts does. */
     jobs?: boolean;
+    /** The process logger, as main.ts passes it (to read what a request logs); none by default. */
+    logger?: Logger;
+    /** METRICS_TOKEN, as main.ts passes it; /api/metrics answers 404 unless given. */
+    metricsToken?: string;
+    /** How long a principal is reused, by the test's clock (main.ts: 5 s); 0 by default: every request looks it up. */
+    principalTtlMs?: number;
   } = {},
 ): Promise<TestContext> {
   const { database, drop, url } = await openEngine(engine);
@@ -132,7 +158,7 @@ export async function createTestApp(
         clientId: 'portal-web',
         audience: TEST_AUDIENCE,
         clock,
-        log: { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger,
+        log: options.logger ?? ({ info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger),
         print: options.embeddedIdp.print,
         trustProxy: options.trustProxy ?? false,
         ...(options.embeddedIdp.rateLimits ? { rateLimits: options.embeddedIdp.rateLimits } : {}),
@@ -154,6 +180,9 @@ export async function createTestApp(
     dailyMinimumWage: options.dailyMinimumWage ?? DEFAULT_DAILY_MINIMUM_WAGE,
     ...(jobs ? { jobs } : {}),
     ...(options.webDist ? { webDist: options.webDist } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.principalTtlMs ? { principalTtlMs: options.principalTtlMs } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',

@@ -1,18 +1,9 @@
 import { z } from 'zod';
-import { healthSchema } from '../health';
 import { route } from '../route-table';
 import { authConfigSchema, userLookupResponseSchema } from '../session';
 
-/** What anyone needs before and at sign-in: the service's health, where the provider is, and who one is. */
+/** What anyone needs before and at sign-in: where the provider is, and who one is. */
 export const sessionRoutes = {
-  health: route({
-    method: 'GET',
-    path: '/health',
-    summary: 'Estado del servicio y de la base de datos',
-    tags: ['health'],
-    access: { public: true },
-    response: { 200: healthSchema, 503: healthSchema },
-  }),
   authConfig: route({
     method: 'GET',
     path: '/auth/config',

@@ -1,14 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { sessionRoutes } from '@portal/contract';
+import { healthRoutes as routes } from '@portal/contract';
 import { pingDatabase } from '../../db/client';
 import type { AppDeps } from '../../deps';
+import { sendProblem } from '../../http/errors';
+import type { Metrics } from '../../http/metrics';
 import { register } from '../../http/register';
 
 export const APP_VERSION = '0.1.0';
 
-export function healthRoutes(deps: AppDeps): FastifyPluginAsync {
+/** `metrics`: the process's registry when METRICS_TOKEN is set (http/metrics.ts); null, and /api/metrics answers 404. */
+export function healthRoutes(deps: AppDeps, metrics: Metrics | null): FastifyPluginAsync {
   return async (app) => {
-    register(app, sessionRoutes.health, async (request, reply) => {
+    // Liveness: the process answers. No database here, so an outage of the database does not get every replica killed.
+    register(app, routes.health, async () => ({ status: 'ok' as const, version: APP_VERSION }));
+
+    // Readiness: the database answers, so a balancer may send this process requests.
+    register(app, routes.ready, async (request, reply) => {
       const started = performance.now();
       let ok = true;
       try {
@@ -24,6 +31,18 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsync {
         database: { ok, driver: deps.driver, latencyMs },
         version: APP_VERSION,
       };
+    });
+
+    // Public to the portal's access hook (a scraper has no OIDC session): the token is this handler's own check.
+    register(app, routes.metrics, async (request, reply) => {
+      if (!metrics) {
+        return sendProblem(request, reply, 404, 'Recurso no encontrado', 'Las métricas no están habilitadas: falta METRICS_TOKEN.');
+      }
+      if (!metrics.presentsToken(request)) {
+        return sendProblem(request, reply, 401, 'Sesión no válida', 'Las métricas requieren el token de METRICS_TOKEN.');
+      }
+      reply.header('content-type', metrics.contentType);
+      return metrics.render();
     });
   };
 }

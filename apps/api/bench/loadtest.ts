@@ -1,0 +1,174 @@
+/**
+ * `npm run loadtest`: the compiled server (`start:prod`: plain node, NODE_ENV=production) on a throwaway PostgreSQL
+ * database, as one process and as two, under 50 concurrent connections from autocannon, 127.0.0.1 only and bounded by
+ * LOADTEST_SECONDS per scenario. Data: the demo company plus LOADTEST_CREDITS credits and LOADTEST_USERS synthetic
+ * users; tokens come from the embedded provider's real sign-in. Prints req/s and p50/p95/p99 per scenario and the idle
+ * RSS of each process. Add a scenario to SCENARIOS (e.g. the Cartera portfolio's endpoints) and it is measured too.
+ */
+import autocannon from 'autocannon';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { REPO_ROOT } from '../src/config';
+import { openDatabase } from '../src/db/client';
+import { seedDemo } from '../src/seed/seed';
+import { seedDemoPortfolio } from '../src/seed/seed-portfolio';
+import { seedSyntheticUsers } from '../src/seed/seed-users';
+import { httpTransport, oidcBrowser } from '../src/test/oidc-client';
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const CREDITS = Number(process.env.LOADTEST_CREDITS ?? 2_000);
+const USERS = Number(process.env.LOADTEST_USERS ?? 20_000);
+const TOPOLOGIES = (process.env.LOADTEST_PROCESSES ?? '1,2').split(',').map(Number);
+const FIRST_PORT = 31050;
+const API_ROOT = path.join(REPO_ROOT, 'apps/api');
+
+interface Fixture {
+  creditId: string;
+}
+
+/** What is measured: one GET each, with the signed-in administrator's token. */
+const SCENARIOS: { name: string; path: (fixture: Fixture) => string }[] = [
+  { name: 'token check (who am I)', path: () => '/api/core/user/by_email/admin@demo.mx' },
+  { name: 'credit view', path: (fixture) => `/api/credits/${fixture.creditId}` },
+  { name: 'users list (page of 25)', path: () => '/api/users?page=1&pageSize=25' },
+  { name: 'requests list (page of 25)', path: () => '/api/requests?page=1&pageSize=25' },
+  { name: 'users search (q=maria)', path: () => '/api/users?q=maria&pageSize=25' },
+];
+
+async function admin<T extends pg.QueryResultRow>(url: string, statement: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(statement)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function prepareDatabase(name: string): Promise<Fixture> {
+  await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
+  await admin(ADMIN_URL, `create database ${name}`);
+  const url = databaseUrl(name);
+  const started = performance.now();
+  const database = await openDatabase({ kind: 'postgres', url }, { migrate: true });
+  await seedDemo(database.db);
+  await seedDemoPortfolio(database.db, new Date(), CREDITS);
+  await seedSyntheticUsers(database.db, USERS);
+  await database.close();
+  await admin(url, 'analyze');
+  const [credit] = await admin<{ id: string }>(url, 'select id from credits order by id limit 1');
+  console.log(`datos: demo + ${CREDITS} créditos + ${USERS} usuarios en ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return { creditId: credit!.id };
+}
+
+function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: API_ROOT,
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Portal listo en')) resolve(child);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`el servidor terminó (${code}):\n${output}`)));
+  });
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** One scenario against every process at once, the connections split among them; exact percentiles over all answers. */
+async function measure(origins: string[], requestPath: string, authorization: string) {
+  const latencies: number[] = [];
+  let failures = 0;
+  const runs = origins.map(
+    (origin) =>
+      new Promise<void>((resolve, reject) => {
+        const instance = autocannon(
+          { url: `${origin}${requestPath}`, connections: CONNECTIONS / origins.length, duration: SECONDS, headers: { authorization } },
+          (error, result) => {
+            if (error) return reject(error);
+            failures += result.errors + result.timeouts;
+            resolve();
+          },
+        );
+        instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+          if (statusCode !== 200) failures += 1;
+          latencies.push(responseTime);
+        });
+      }),
+  );
+  await Promise.all(runs);
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: Math.round(latencies.length / SECONDS),
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    failures,
+  };
+}
+
+async function main(): Promise<void> {
+  await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: API_ROOT });
+  const name = `portal_load_${process.pid}`;
+  const fixture = await prepareDatabase(name);
+  const url = databaseUrl(name);
+  const rows: string[] = [];
+  try {
+    for (const count of TOPOLOGIES) {
+      const ports = Array.from({ length: count }, (_, index) => FIRST_PORT + index);
+      const publicUrl = `http://127.0.0.1:${ports[0]}`;
+      const env = { DATABASE_URL: url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false' };
+      const servers = await Promise.all(ports.map((port) => startServer(port, env)));
+      try {
+        const origins = ports.map((port) => `http://127.0.0.1:${port}`);
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        const idle = await Promise.all(servers.map((server) => rssMb(server.pid!)));
+        const tokens = await oidcBrowser(httpTransport(origins[0]!), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn('admin@demo.mx', 'Administrador2026');
+        const authorization = `Bearer ${tokens.access_token}`;
+        console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
+        for (const scenario of SCENARIOS) {
+          const result = await measure(origins, scenario.path(fixture), authorization);
+          const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.failures} |`;
+          console.log(line);
+          rows.push(line);
+        }
+        const loaded = await Promise.all(servers.map((server) => rssMb(server.pid!)));
+        console.log(`RSS después de la carga: ${loaded.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
+      } finally {
+        for (const server of servers) server.kill('SIGTERM');
+        await Promise.all(servers.map((server) => new Promise((resolve) => server.once('exit', resolve))));
+      }
+    }
+  } finally {
+    await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
+  }
+  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | no 200 |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+// Compiles the API for `npm run start:prod`: one ESM bundle per entry (the server, the migrator) in dist/, with the
+// workspace packages (@portal/contract, @portal/lending: TypeScript sources) compiled in and every npm dependency left
+// to node_modules, so plain `node` runs it without tsx. Source maps stay beside the bundle for stack traces.
+import { build } from 'esbuild';
+import { readFile, rm } from 'node:fs/promises';
+
+const manifest = JSON.parse(await readFile(new URL('./package.json', import.meta.url), 'utf8'));
+const external = Object.keys(manifest.dependencies).filter((name) => !name.startsWith('@portal/'));
+
+await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { main: 'src/main.ts', migrate: 'src/migrate-cli.ts' },
+  absWorkingDir: new URL('.', import.meta.url).pathname,
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+});

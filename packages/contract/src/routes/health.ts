@@ -1,0 +1,34 @@
+import { fileAnswer, route } from '../route-table';
+import { healthSchema, readinessSchema } from '../health';
+
+/** The operator's routes: liveness and readiness for the balancer and the orchestrator, metrics for the scraper. */
+export const healthRoutes = {
+  health: route({
+    method: 'GET',
+    path: '/health',
+    summary: 'El proceso responde (sin consultar la base de datos)',
+    tags: ['health'],
+    access: { public: true },
+    response: { 200: healthSchema },
+  }),
+  ready: route({
+    method: 'GET',
+    path: '/ready',
+    summary: 'El proceso puede atender: la base de datos responde (503 si no)',
+    tags: ['health'],
+    access: { public: true },
+    response: { 200: readinessSchema, 503: readinessSchema },
+  }),
+  /**
+   * A Prometheus scraper has no OIDC session, so the portal's access hook lets the route through (public) and the
+   * handler itself demands the bearer of METRICS_TOKEN; without that variable it answers 404.
+   */
+  metrics: route({
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Métricas Prometheus: pública para el control de acceso del portal; el manejador exige el token METRICS_TOKEN (401 sin él o con otro)',
+    tags: ['health'],
+    access: { public: true },
+    response: fileAnswer('text/plain; version=0.0.4; charset=utf-8'),
+  }),
+} as const;
