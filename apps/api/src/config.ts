@@ -46,6 +46,11 @@ export interface Config {
   migrateOnStart: boolean;
   /** The bearer token /metrics answers; null: no /metrics. */
   metricsToken: string | null;
+  /**
+   * Whether this process runs background jobs (day closes) besides serving requests. Every process queues them; with
+   * false it leaves running them to the processes that do (e.g. web-only replicas beside a worker).
+   */
+  jobWorkers: boolean;
 }
 
 /** The 2026 general daily minimum wage (CONASAMI), the default of DAILY_MINIMUM_WAGE. */
@@ -137,12 +142,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     };
   }
 
-  const seedText = read('SEED_DEMO');
-  if (seedText !== undefined && !booleanText.safeParse(seedText).success) {
-    fail('SEED_DEMO', 'debe ser true o false', seedText);
-  }
+  /** A true/false setting (also 1/0), or `fallback` when unset. */
+  const readBoolean = (name: string, fallback: boolean): boolean => {
+    const text = read(name);
+    if (text === undefined) return fallback;
+    if (!booleanText.safeParse(text).success) fail(name, 'debe ser true o false', text);
+    return text === 'true' || text === '1';
+  };
+
   // Demo data only where nobody could mistake it for real data: the embedded database, unless asked.
-  const seedDemo = seedText === undefined ? database.kind === 'pglite' : seedText === 'true' || seedText === '1';
+  const seedDemo = readBoolean('SEED_DEMO', database.kind === 'pglite');
 
   const bootstrapAdminEmail = read('BOOTSTRAP_ADMIN_EMAIL') ?? null;
   if (bootstrapAdminEmail !== null && !z.email().safeParse(bootstrapAdminEmail).success) {
@@ -156,11 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fail('DAILY_MINIMUM_WAGE', 'debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04)', dailyMinimumWage);
   }
 
-  const migrateText = read('MIGRATE_ON_START');
-  if (migrateText !== undefined && !booleanText.safeParse(migrateText).success) {
-    fail('MIGRATE_ON_START', 'debe ser true o false', migrateText);
-  }
-  const migrateOnStart = migrateText === undefined || migrateText === 'true' || migrateText === '1';
+  const migrateOnStart = readBoolean('MIGRATE_ON_START', true);
+  const jobWorkers = readBoolean('JOB_WORKERS', true);
 
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && !/^\S{24,}$/.test(metricsToken)) {
@@ -181,5 +187,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dailyMinimumWage,
     migrateOnStart,
     metricsToken,
+    jobWorkers,
   };
 }

@@ -116,7 +116,7 @@ async function start(): Promise<void> {
 
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
   const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, [DAY_CLOSE_QUEUE]);
-  await workDayCloses(jobs, database.db, () => systemClock.now());
+  if (config.jobWorkers) await workDayCloses(jobs, database.db, () => systemClock.now());
 
   const app = await buildApp({
     jobs,

@@ -104,4 +104,34 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     // SIGTERM: both drain and close their database, and say so with exit code 0.
     expect(await Promise.all(servers.map(stop))).toEqual([0, 0]);
   }, 120_000);
+
+  it('runs a job queued by one process on another: "Cerrar día" asked of a process without workers, closed by the other', async () => {
+    const scratch = await postgresScratch('template');
+    cleanups.push(scratch.drop);
+    const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
+    const common = { DATABASE_URL: scratch.url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false' };
+    const [web, worker] = [
+      startCompiled({ ...common, PORT: String(PORTS[0]), JOB_WORKERS: 'false' }),
+      startCompiled({ ...common, PORT: String(PORTS[1]) }),
+    ] as const;
+    cleanups.push(() => Promise.all([web, worker].map(stop)));
+    await Promise.all([web.ready, worker.ready]);
+    const onWeb = httpTransport(`http://127.0.0.1:${PORTS[0]}`);
+    const tokens = await oidcBrowser(onWeb, { publicUrl, audience: `${publicUrl}/api` }).completeSignIn('cartera@demo.mx', 'Cartera2026');
+    const headers = { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' };
+
+    const [company] = (await onWeb({ method: 'GET', url: '/api/flow-date/business-dates', headers })).json<{ businessDate: string }[]>();
+    const queued = await onWeb({ method: 'POST', url: '/api/flow-date/day-closes', headers, payload: '{}' });
+    expect(queued.statusCode, queued.body).toBe(202);
+    const run = queued.json<{ id: string }>();
+    let progress = { status: 'en espera', daysDone: 0 };
+    for (let i = 0; i < 120 && (progress.status === 'en espera' || progress.status === 'en curso'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      progress = (await onWeb({ method: 'GET', url: `/api/flow-date/day-close-runs/${run.id}`, headers })).json();
+    }
+    expect(progress).toMatchObject({ status: 'completado', daysDone: 1 });
+    const [after] = (await onWeb({ method: 'GET', url: '/api/flow-date/business-dates', headers })).json<{ businessDate: string }[]>();
+    expect(after!.businessDate > company!.businessDate).toBe(true);
+    expect(await Promise.all([web, worker].map(stop))).toEqual([0, 0]);
+  }, 120_000);
 });
