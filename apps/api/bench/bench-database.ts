@@ -3,24 +3,28 @@ import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
 import { buildApp, type App } from '../src/app';
 import { systemClock } from '../src/deps';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../src/config';
-import type { Database } from '../src/db/client';
+import { openDatabase, type Database } from '../src/db/client';
 import { scratchDatabase } from '../src/db/scratch';
 import { jwtTokenVerifier } from '../src/http/auth';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A throwaway PostgreSQL database on BENCH_DATABASE_URL's server (default the local one), or null when none answers. */
-export async function postgresDatabase(): Promise<{ database: Database; asOwner: <Row>(statement: string) => Promise<Row[]>; analyze: () => Promise<void>; drop: () => Promise<void> } | null> {
+export async function postgresDatabase(): Promise<{ database: Database; reused: boolean; asOwner: <Row>(statement: string) => Promise<Row[]>; analyze: () => Promise<void>; drop: () => Promise<void> } | null> {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
   try {
     await admin.connect();
   } catch {
     return null;
   }
-  const name = `portal_bench_${process.pid}`;
-  await admin.query(`drop database if exists ${name}`);
+  // BENCH_KEEP_DATABASE names a database an earlier run kept (BENCH_KEEP=1): reused as it is, and kept again.
+  const kept = process.env.BENCH_KEEP_DATABASE;
+  const name = kept ?? `portal_bench_${process.pid}`;
+  if (!kept) await admin.query(`drop database if exists ${name}`);
   await admin.end();
-  const { database, drop } = await scratchDatabase(adminUrl, name);
+  const { database, drop } = kept
+    ? { database: await openDatabase({ kind: 'postgres', url: Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString() }), drop: async () => undefined }
+    : await scratchDatabase(adminUrl, name);
   /** Runs statements as the database's owner (the API's pool acts as the application's role, which owns nothing). */
   const asOwner = async <Row>(statement: string): Promise<Row[]> => {
     const url = new URL(adminUrl);
@@ -39,9 +43,11 @@ export async function postgresDatabase(): Promise<{ database: Database; asOwner:
     analyze: async () => {
       await asOwner('analyze');
     },
+    reused: kept !== undefined,
     drop: async () => {
       await database.close();
-      await drop();
+      if (process.env.BENCH_KEEP === '1') console.log(`Base conservada: BENCH_KEEP_DATABASE=${name}`);
+      else await drop();
     },
   };
 }
