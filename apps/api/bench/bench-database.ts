@@ -23,7 +23,7 @@ export async function postgresDatabase(): Promise<{ database: Database; reused: 
   if (!kept) await admin.query(`drop database if exists ${name}`);
   await admin.end();
   const { database, drop } = kept
-    ? { database: await openDatabase({ kind: 'postgres', url: Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString() }), drop: async () => undefined }
+    ? { database: await openDatabase({ kind: 'postgres', url: Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString() }, { migrate: true }), drop: async () => undefined }
     : await scratchDatabase(adminUrl, name);
   /** Runs statements as the database's owner (the API's pool acts as the application's role, which owns nothing). */
   const asOwner = async <Row>(statement: string): Promise<Row[]> => {

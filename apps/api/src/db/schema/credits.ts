@@ -71,6 +71,8 @@ export const credits = pgTable(
     index('credits_company_number_idx').on(table.companyId, table.number),
     index('credits_company_bucket_idx').on(table.companyId, table.agingBucket, table.number),
     index('credits_company_dpd_idx').on(table.companyId, table.daysPastDue, table.number),
+    // A bucket's page sorted by days past due (the collectors' usual view) reads the index in order instead of sorting.
+    index('credits_company_bucket_dpd_idx').on(table.companyId, table.agingBucket, table.daysPastDue, table.number),
     index('credits_company_disbursement_idx').on(table.companyId, table.disbursementDate, table.number),
     index('credits_company_balance_idx').on(table.companyId, table.outstandingBalance, table.number),
     index('credits_company_employee_idx').on(table.companyId, table.employeeNumber),

@@ -23,12 +23,14 @@ const fullName = sql<string>`(${clients.firstNames} || ' ' || ${clients.lastName
  */
 function searchCondition(q: string): SQL {
   const text = q.trim().toUpperCase();
-  if (/^[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d$/.test(text)) return eq(clients.curp, text);
-  if (/^[A-Z&Ñ]{3,4}\d{6}[A-Z0-9]{3}$/.test(text)) return eq(clients.rfc, text);
+  // The client's columns are read in a subquery, so the list's count and totals never join the clients table.
+  const clientWhere = (condition: SQL) => sql`${credits.clientId} in (select ${clients.id} from ${clients} where ${condition})`;
+  if (/^[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d$/.test(text)) return clientWhere(eq(clients.curp, text));
+  if (/^[A-Z&Ñ]{3,4}\d{6}[A-Z0-9]{3}$/.test(text)) return clientWhere(eq(clients.rfc, text));
   const folioNumber = text.match(/^(?:CR-?)?0*(\d{1,12})$/)?.[1];
   const alternatives: SQL[] = [eq(credits.employeeNumber, q.trim())];
   if (folioNumber) alternatives.push(eq(credits.number, Number(folioNumber)));
-  else alternatives.push(ilike(fullName, containsPattern(q.trim())));
+  else alternatives.push(clientWhere(ilike(fullName, containsPattern(q.trim()))));
   return or(...alternatives)!;
 }
 
@@ -93,8 +95,11 @@ export function toCreditListItem(row: CreditListRow): CreditListItem {
   return { ...rest, clientName: rest.clientName.trim(), folio: creditFolio(number) };
 }
 
+/** How many credits match: the list's total. */
+export const creditCount = (tx: Tx, filters: CreditFilters) => tx.select({ total: sql<number>`count(*)::int` }).from(credits).where(creditFilters(filters));
+
 /** The totals bar: count, balance and overdue balance of the filtered set, summed over the kept columns. */
-export async function creditTotals(tx: Tx, where: SQL | undefined): Promise<CreditTotals> {
+export async function creditTotals(tx: Tx, filters: CreditFilters): Promise<CreditTotals> {
   const [row] = await tx
     .select({
       count: sql<number>`count(*)::int`,
@@ -102,8 +107,7 @@ export async function creditTotals(tx: Tx, where: SQL | undefined): Promise<Cred
       overdueBalance: sql<string>`coalesce(sum(${credits.overdueBalance}), 0)::numeric(14,2)::text`,
     })
     .from(credits)
-    .innerJoin(clients, eq(clients.id, credits.clientId))
-    .where(where);
+    .where(creditFilters(filters));
   return row!;
 }
 

@@ -6,7 +6,7 @@ import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
 import { sendXlsx } from '../../lib/xlsx-export';
 import { businessDateOf, mexicoToday } from '../shared/business-date';
-import { agreementOptions, creditFilters, creditListSelect, creditOrder, creditTotals, loadCredit, toCreditListItem } from './credits.queries';
+import { agreementOptions, creditCount, creditFilters, creditListSelect, creditOrder, creditTotals, loadCredit, toCreditListItem } from './credits.queries';
 import { creditPayoff } from './credits.service';
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
@@ -15,16 +15,15 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
     register(app, creditRoutes.list, async (request) => {
       const { page, pageSize, sort, ...filters } = request.query;
-      const where = creditFilters(filters);
       return pagedList(
         { page, pageSize },
-        creditListSelect(request.db).where(where).orderBy(...creditOrder(sort)),
-        creditTotals(request.db, where).then(({ count }) => [{ total: count }]),
+        creditListSelect(request.db).where(creditFilters(filters)).orderBy(...creditOrder(sort)),
+        creditCount(request.db, filters),
         toCreditListItem,
       );
     });
 
-    register(app, creditRoutes.totals, async (request) => creditTotals(request.db, creditFilters(request.query)));
+    register(app, creditRoutes.totals, async (request) => creditTotals(request.db, request.query));
 
     register(
       app,

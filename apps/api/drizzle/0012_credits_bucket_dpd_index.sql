@@ -1,0 +1,1 @@
+CREATE INDEX "credits_company_bucket_dpd_idx" ON "credits" USING btree ("company_id","aging_bucket","days_past_due","number");
