@@ -279,10 +279,12 @@ function rebuildRemaining(r: RebuildInput): Cents {
   const restDays = BigInt(current.dueDay - r.valueDay);
 
   let balance = r.newBalance;
-  const installment =
-    r.option === 'lower-installment' && balance > 0n
-      ? levelInstallment(balance, r.annualRate, r.ivaRateText, r.frequency, rows.length)
-      : r.installment;
+  // The lower installment, unless at the centavo it no longer covers a period's interest and IVA on the new balance
+  // (tiny balances at high rates): such an installment would never amortize and the prepayment would raise the total
+  // owed, so the installment stays and the term shortens instead.
+  const level = r.option === 'lower-installment' && balance > 0n ? levelInstallment(balance, r.annualRate, r.ivaRateText, r.frequency, rows.length) : null;
+  const periodInterest = roundHalfUp(balance * periodic.num, periodic.den);
+  const installment = level !== null && level > periodInterest + ivaOf(periodInterest) ? level : r.installment;
 
   // The current row's interest for its period: accrued on the old balance up to the value date, plus the
   // rest of the period on the new balance. What was already paid of it (or waived) is credited.

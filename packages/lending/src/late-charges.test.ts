@@ -44,6 +44,17 @@ describe('late charges', () => {
 });
 
 describe('prepayment (property)', () => {
+  it('a lower installment that would not cover a period\'s interest at the centavo keeps the installment (found by the property below, seed -1672800308)', () => {
+    // 0.25 owed over 17 monthly rows at 106.97 %: the level installment rounds to 0.02, no more than a period's interest.
+    const principal = ['0.01', '0.01', '0.01', '0.01', '0.01', '0.01', '0.01', '0.01', '0.01', '0.02', '0.02', '0.02', '0.02', '0.02', '0.02', '0.03', '0.01'];
+    const interest = ['0.02', '0.02', '0.02', '0.02', '0.02', '0.02', '0.02', '0.02', '0.02', '0.01', '0.01', '0.01', '0.01', '0.01', '0.01', '0.00', '0.00'];
+    const installments = principal.map((p, k) => ({ number: k + 1, dueDate: `${2022 + Math.floor((k + 6) / 12)}-${String(((k + 6) % 12) + 1).padStart(2, '0')}-01`, principal: p, interest: interest[k]!, iva: '0.00' }));
+    const r = allocatePayment({ amount: '0.04', valueDate: '2022-06-30', disbursementDate: '2022-06-30', ivaRate: '0', annualRate: '1.0697', frequency: 'mensual', installment: '0.03', installments, prepaymentOption: 'lower-installment' });
+    // Before: 0.25 + 0.24 = 0.49 owed. Paying 0.04 must leave at most 0.49 − 0.04 + one period's interest (0.02).
+    expect(owedTotal(r.installments)).toBeLessThanOrEqual(47n);
+    expect(r.installment).toBe('0.03');
+  });
+
   it('a prepayment never increases the total still owed by more than one period of interest (and IVA) on the new balance', () => {
     const amountArb = fc.integer({ min: 1, max: 2_000_000 }).map((c) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`);
     fc.assert(

@@ -40,10 +40,12 @@ export async function startJobQueue(database: Database, postgresUrl: string | un
   } else {
     if (!postgresUrl) throw new Error('startJobQueue: PostgreSQL needs its URL');
     boss = new PgBoss({ connectionString: postgresUrl, max: 4, schedule: false });
-    await startBoss(boss, queues);
+    // Replicas starting together would race on the schema and the grants ("tuple concurrently updated"): one at a time.
     const owner = new pg.Client({ connectionString: postgresUrl });
     await owner.connect();
     try {
+      await owner.query(`select pg_advisory_lock(hashtext('portal:job-queue:start'))`);
+      await startBoss(boss, queues);
       await owner.query(grants);
     } finally {
       await owner.end();
