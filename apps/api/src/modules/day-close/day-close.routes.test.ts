@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { count } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
+import { dayCloseRuns } from '../../db/schema/portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 
@@ -47,6 +49,13 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
     const again = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: TODAY } });
     expect(again.statusCode).toBe(409);
     expect(again.json().detail).toBe(`El día ${TODAY} ya está cerrado: la fecha flujo es ${addDays(TODAY, 3)}.`);
+  });
+
+  it('queues one close when two "Cerrar día" arrive at the same moment, and refuses the other with 409', async () => {
+    const both = await Promise.all([0, 1].map(() => ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: {} })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([202, 409]);
+    const [runs] = await ctx.system((tx) => tx.select({ total: count() }).from(dayCloseRuns));
+    expect(runs!.total).toBe(1);
   });
 
   it('lets a user without the close-day action see the date but not close it', async () => {
