@@ -26,12 +26,17 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
     return { status: response.statusCode, body: response.json() };
   };
 
-  it('closes the day as a background job whose progress the API reports, then refuses the same day again', async () => {
+  it('closes the missed days as a background job whose progress the API reports, refusing days still to come and the same day again', async () => {
     const dates = await get('/api/flow-date/business-dates');
     expect(dates.status).toBe(200);
     const mine = dates.body[0];
     expect(mine.businessDate).toBe(TODAY);
 
+    // Nobody closed for two days: today is TODAY + 2, and the days since replay in order.
+    const tooSoon = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: addDays(TODAY, 1) } });
+    expect(tooSoon.statusCode).toBe(409);
+    expect(tooSoon.json().detail).toBe(`El día ${addDays(TODAY, 1)} todavía no llega: hoy es ${TODAY}. Se cierra hasta el día de hoy.`);
+    ctx.clock.advance(2 * 86_400_000);
     const started = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: addDays(TODAY, 2) } });
     expect(started.statusCode).toBe(202);
     const run = started.json();

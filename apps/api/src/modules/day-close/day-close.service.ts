@@ -53,6 +53,8 @@ export async function requestDayClose(
   const current = await businessDateOf(tx, input.companyId, input.today);
   const through = input.throughDate ?? current;
   if (through < current) throw new HttpProblem(409, 'Día ya cerrado', `El día ${through} ya está cerrado: la fecha flujo es ${current}.`);
+  // Missed days replay, days still to come do not: their payroll and payments have not happened yet.
+  if (through > input.today) throw new HttpProblem(409, 'Día por venir', `El día ${through} todavía no llega: hoy es ${input.today}. Se cierra hasta el día de hoy.`);
   // A company's first close pins its business date: from here on only closes move it.
   await tx.insert(businessDates).values({ companyId: input.companyId, businessDate: current }).onConflictDoNothing();
   const [running] = await tx.select({ id: dayCloseRuns.id }).from(dayCloseRuns).where(and(eq(dayCloseRuns.companyId, input.companyId), inArray(dayCloseRuns.status, ACTIVE)));
