@@ -153,10 +153,9 @@ const paid = (i: Installment) =>
     feesIva: i.paidFeesIva,
   });
 
-/** What is still owed of every component, over the whole schedule. */
-function balances(schedule: Installment[]): CreditComponents {
-  const owed = (key: keyof CreditComponents) =>
-    formatCents(schedule.reduce((sum, i) => sum + parseCents(charged(i)[key], key) - parseCents(paid(i)[key], key), 0n));
+/** What is still owed of every component, over the whole schedule: what the rows charged less what was paid of them. */
+function balances(rows: { charged: CreditComponents; paid: CreditComponents }[]): CreditComponents {
+  const owed = (key: keyof CreditComponents) => formatCents(rows.reduce((sum, row) => sum + parseCents(row.charged[key], key) - parseCents(row.paid[key], key), 0n));
   return {
     principal: owed('principal'),
     interest: owed('interest'),
@@ -173,6 +172,7 @@ function balances(schedule: Installment[]): CreditComponents {
 export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId: string) => Promise<string>): Promise<Credit> {
   const { credit, client, agreement, company, requestNumber, disbursedBy, schedule, deductions } = await loadCreditRows(tx, id);
   const stateOf = new Map(deductions.map((d) => [d.period, d.state]));
+  const installmentRows = schedule.map((i) => ({ i, charged: charged(i), paid: paid(i) }));
   return {
     id: credit.id,
     folio: creditFolio(credit.number),
@@ -213,8 +213,8 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
     disbursedBy,
     createdAt: credit.createdAt.toISOString(),
     labels: credit.labels,
-    balances: balances(schedule),
-    installments: schedule.map((i) => ({
+    balances: balances(installmentRows),
+    installments: installmentRows.map(({ i, ...amounts }) => ({
       number: i.number,
       dueDate: i.dueDate,
       principal: i.principal,
@@ -224,8 +224,7 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
       balance: i.balance,
       status: i.status,
       deductionState: stateOf.get(i.number) ?? 'esperado',
-      charged: charged(i),
-      paid: paid(i),
+      ...amounts,
       outstanding: i.outstanding,
     })),
     deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),
