@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import type { DETAIL_ROUTE_PERMISSIONS } from '@portal/contract';
 import { FORGOT_PASSWORD_PATH, HOME_PATH, NAV_GROUPS, NOT_FOUND_PATH, SIGN_IN_PATH } from '@portal/contract';
 import { ACCOUNTS, SESSION_KEY, sidebar, signIn } from './support';
@@ -47,21 +47,28 @@ async function settled(page: Page) {
  * long been reached, so `networkidle` would not wait for the new screen's code and data.
  */
 function trackRequests(page: Page) {
-  let inFlight = 0;
+  // The requests themselves, not a count: one that started before tracking began (the sign-in's) and ends after it
+  // would otherwise take the count below zero, and the page would never look quiet.
+  const inFlight = new Set<Request>();
   let lastChange = Date.now();
-  const change = (delta: number) => {
-    inFlight += delta;
+  page.on('request', (request) => {
+    inFlight.add(request);
+    lastChange = Date.now();
+  });
+  const done = (request: Request) => {
+    inFlight.delete(request);
     lastChange = Date.now();
   };
-  page.on('request', () => change(1));
-  page.on('requestfinished', () => change(-1));
-  page.on('requestfailed', () => change(-1));
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
   return {
     /** Call as a navigation starts: the quiet that counts begins after it. */
-    navigating: () => change(0),
+    navigating: () => {
+      lastChange = Date.now();
+    },
     /** Waits until no request has been in flight for 500 ms (what `networkidle` means), and the loading indicators are gone. */
     quiet: async () => {
-      await expect.poll(() => inFlight === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] }).toBe(true);
+      await expect.poll(() => inFlight.size === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] }).toBe(true);
       await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 15_000 });
     },
   };
@@ -126,6 +133,7 @@ const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Page) => 
   '/catalog/contract-edit/:id': async (page) => (await first(page, '/api/agreements?pageSize=10')).id,
   // The list's rows do not carry the credit: the disbursed request's detail does.
   '/wallet/credits/credits-view/:id': async (page) => (await api<{ creditId: string }>(page, `/api/requests/${(await disbursedRequest(page)).id}`)).creditId,
+  '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
   '/admon-wallet/report-edit/:id': async () => '1',
 };
 

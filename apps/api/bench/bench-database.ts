@@ -10,7 +10,15 @@ import { jwtTokenVerifier } from '../src/http/auth';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A throwaway PostgreSQL database on BENCH_DATABASE_URL's server (default the local one), or null when none answers. */
-export async function postgresDatabase(): Promise<{ database: Database; reused: boolean; asOwner: <Row>(statement: string) => Promise<Row[]>; analyze: () => Promise<void>; drop: () => Promise<void> } | null> {
+export async function postgresDatabase(): Promise<{
+  database: Database;
+  reused: boolean;
+  /** The database's address as its owner (the server's administrator), for a session of one's own. */
+  ownerUrl: string;
+  asOwner: <Row>(statement: string) => Promise<Row[]>;
+  analyze: () => Promise<void>;
+  drop: () => Promise<void>;
+} | null> {
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
   try {
     await admin.connect();
@@ -22,14 +30,11 @@ export async function postgresDatabase(): Promise<{ database: Database; reused: 
   const name = kept ?? `portal_bench_${process.pid}`;
   if (!kept) await admin.query(`drop database if exists ${name}`);
   await admin.end();
-  const { database, drop } = kept
-    ? { database: await openDatabase({ kind: 'postgres', url: Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString() }, { migrate: true }), drop: async () => undefined }
-    : await scratchDatabase(adminUrl, name);
+  const ownerUrl = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+  const { database, drop } = kept ? { database: await openDatabase({ kind: 'postgres', url: ownerUrl }, { migrate: true }), drop: async () => undefined } : await scratchDatabase(adminUrl, name);
   /** Runs statements as the database's owner (the API's pool acts as the application's role, which owns nothing). */
   const asOwner = async <Row>(statement: string): Promise<Row[]> => {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const owner = new pg.Client({ connectionString: url.toString() });
+    const owner = new pg.Client({ connectionString: ownerUrl });
     await owner.connect();
     try {
       return (await owner.query(statement)).rows as Row[];
@@ -39,6 +44,7 @@ export async function postgresDatabase(): Promise<{ database: Database; reused: 
   };
   return {
     database,
+    ownerUrl,
     asOwner,
     analyze: async () => {
       await asOwner('analyze');

@@ -31,6 +31,8 @@ import { preRequestsRoutes } from './modules/origination/pre-requests.routes';
 import { requestsRoutes } from './modules/origination/requests.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
 import { dayCloseRoutes } from './modules/day-close/day-close.routes';
+import { paymentFilesRoutes } from './modules/payment-files/payment-files.routes';
+import { labelsRoutes } from './modules/labels/labels.routes';
 
 z.config(z.locales.es());
 
@@ -134,6 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(requestsRoutes(deps));
       await api.register(creditsRoutes(deps));
       await api.register(dayCloseRoutes(deps));
+      await api.register(paymentFilesRoutes(deps));
+      await api.register(labelsRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -10,7 +10,7 @@ import { systemClock } from './deps';
 import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
-import { DAY_CLOSE_QUEUE, workDayCloses } from './modules/day-close/day-close.service';
+import { JOB_QUEUES, startWorkers } from './workers';
 import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
 import { createLogger } from './http/logging';
 import { closeHttp, createLifecycle } from './lifecycle';
@@ -115,8 +115,8 @@ async function start(): Promise<void> {
   }
 
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
-  const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, [DAY_CLOSE_QUEUE]);
-  if (config.jobWorkers) await workDayCloses(jobs, database.db, () => systemClock.now());
+  const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, JOB_QUEUES);
+  if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now());
 
   const app = await buildApp({
     jobs,

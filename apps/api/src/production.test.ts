@@ -5,6 +5,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './config';
 import { httpTransport, oidcBrowser, type Transport } from './test/oidc-client';
+import pg from 'pg';
+import { openDatabase } from './db/client';
+import { seedDemoPortfolio } from './seed/seed-portfolio';
 import { postgresScratch } from './test/test-app';
 
 const run = promisify(execFile);
@@ -134,4 +137,98 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     expect(after!.businessDate > company!.businessDate).toBe(true);
     expect(await Promise.all([web, worker].map(stop))).toEqual([0, 0]);
   }, 120_000);
+  it('leaves nothing applied when the process dies in the middle of applying a payment file, and applies it whole after a restart', async () => {
+    const scratch = await postgresScratch('template');
+    cleanups.push(scratch.drop);
+    const seeded = await openDatabase({ kind: 'postgres', url: scratch.url });
+    await seedDemoPortfolio(seeded.db, new Date(), 120);
+    await seeded.close();
+    const admin = new pg.Client({ connectionString: scratch.url });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
+    const env = { DATABASE_URL: scratch.url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false', PORT: String(PORTS[0]) };
+    const signIn = async () => {
+      const tokens = await oidcBrowser(httpTransport(publicUrl), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn('cartera@demo.mx', 'Cartera2026');
+      return { authorization: `Bearer ${tokens.access_token}` };
+    };
+
+    // A Jalisco payroll file paying one deduction of each open credit (the agreement identifies rows by employee number).
+    const { rows: open } = await admin.query<{ id: string; agreement_id: string; company_id: string; employee_number: string; curp: string; installment: string }>(`
+      select c.id, c.agreement_id, c.company_id, c.employee_number, k.curp, c.installment::text as installment
+      from credits c join clients k on k.id = c.client_id join agreements a on a.id = c.agreement_id
+      where a.code = 'GOB-JAL' and c.status <> 'liquidado'
+        and c.employee_number in (select employee_number from credits group by employee_number having count(*) = 1)
+      order by c.number`);
+    expect(open.length).toBeGreaterThan(5);
+    const paidState = async () =>
+      (await admin.query<{ paid: string; owed: string; received: number; payments: number }>(`
+        select (select sum(paid_principal + paid_interest + paid_iva + paid_moratory_interest + paid_moratory_iva + paid_fees + paid_fees_iva)::text from installments) as paid,
+               (select sum(outstanding_balance)::text from credits) as owed,
+               (select count(*)::int from expected_deductions where state = 'recibido') as received,
+               (select count(*)::int from payments where status = 'aplicado') as payments`)).rows[0]!;
+    const before = await paidState();
+    const csv = ['empleado,curp,importe,periodo,referencia', ...open.map((c) => `${c.employee_number},${c.curp},${c.installment},1,CAIDA`)].join('\r\n');
+
+    let server = startCompiled(env);
+    cleanups.push(() => stop(server));
+    await server.ready;
+    let headers = await signIn();
+    const body = new FormData();
+    body.set('agreementId', open[0]!.agreement_id);
+    body.set('discountDate', (await admin.query<{ d: string }>(`select max(discount_date)::text as d from payment_files`)).rows[0]!.d);
+    body.set('file', new Blob([csv]), 'nomina-caida.csv');
+    const uploaded = await fetch(`${publicUrl}/api/payment-files`, { method: 'POST', headers, body });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    const file = (await uploaded.json()) as { id: string; rowsValid: number };
+    expect(file.rowsValid).toBe(open.length);
+
+    // Another session holds the last credit's row: the application writes schedules, payments and deductions, then
+    // waits at the credits' aging (close-day's ageCredits, `with owed as …`), inside its transaction. Then the process is killed.
+    const holder = new pg.Client({ connectionString: scratch.url });
+    await holder.connect();
+    cleanups.push(() => holder.end());
+    await holder.query('begin');
+    // NO KEY UPDATE: the payments' foreign-key checks pass, the update of the credit's own columns waits.
+    await holder.query('select 1 from credits where id = $1 for no key update', [open.at(-1)!.id]);
+    const started = await fetch(`${publicUrl}/api/payment-files/${file.id}/apply`, { method: 'POST', headers });
+    expect(started.status).toBe(202);
+    let waiting = 0;
+    for (let i = 0; i < 100 && waiting === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waiting = (await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%with owed as%'`)).rows[0]!.n;
+    }
+    expect(waiting).toBe(1);
+    server.child.kill('SIGKILL');
+    await server.exited;
+    await holder.query('commit');
+    // The orphaned transaction ends (rolled back) once PostgreSQL sees its client gone: the company's lock is free again.
+    let free = false;
+    for (let i = 0; i < 100 && !free; i++) {
+      free = (await admin.query<{ ok: boolean }>(`select pg_try_advisory_lock(15001, hashtext($1)) as ok`, [open[0]!.company_id])).rows[0]!.ok;
+      if (!free) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(free).toBe(true);
+    await admin.query(`select pg_advisory_unlock(15001, hashtext($1))`, [open[0]!.company_id]);
+    expect(await paidState()).toEqual(before);
+    expect((await admin.query<{ status: string }>('select status from payment_files where id = $1', [file.id])).rows[0]!.status).toBe('validado');
+
+    // After a restart the clerk applies it again: all of it, once.
+    server = startCompiled(env);
+    await server.ready;
+    headers = await signIn();
+    const again = await fetch(`${publicUrl}/api/payment-files/${file.id}/apply`, { method: 'POST', headers });
+    expect(again.status, await again.clone().text()).toBe(202);
+    let state = { status: 'validado', applyState: 'en espera' };
+    for (let i = 0; i < 200 && state.status !== 'aplicado' && state.applyState !== 'fallido'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      state = (await (await fetch(`${publicUrl}/api/payment-files/${file.id}`, { headers })).json()) as typeof state;
+    }
+    expect(state.status).toBe('aplicado');
+    const after = await paidState();
+    expect(after.payments - before.payments).toBe(open.length);
+    const applied = open.reduce((sum, c) => sum + Math.round(Number(c.installment) * 100), 0);
+    expect(Math.round(Number(after.paid) * 100) - Math.round(Number(before.paid) * 100)).toBe(applied);
+    expect(await stop(server)).toBe(0);
+  }, 180_000);
 });

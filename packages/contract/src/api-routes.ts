@@ -3,7 +3,9 @@ import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
 import { flowDateRoutes } from './routes/flow-date';
 import { healthRoutes } from './routes/health';
+import { labelRoutes } from './routes/labels';
 import { outboxRoutes } from './routes/outbox';
+import { paymentFileRoutes, paymentRoutes } from './routes/payment-files';
 import { preRequestRoutes } from './routes/pre-requests';
 import { profileRoutes } from './routes/profiles';
 import { requestRoutes } from './routes/requests';
@@ -22,6 +24,9 @@ export const API_ROUTES = {
   requests: requestRoutes,
   credits: creditRoutes,
   flowDate: flowDateRoutes,
+  paymentFiles: paymentFileRoutes,
+  payments: paymentRoutes,
+  labels: labelRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);

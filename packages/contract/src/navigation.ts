@@ -112,6 +112,7 @@ export const DETAIL_ROUTE_PERMISSIONS = {
   '/origination/pre-request-edit/:id': '/origination/pre-request-new',
   '/catalog/contract-edit/:id': '/catalog/contract-list',
   '/wallet/credits/credits-view/:id': '/wallet/credits/credits-list',
+  '/wallet/files-pay-detail/:id': '/wallet/files-pay-list',
   '/admon-wallet/report-edit/:id': '/admon-wallet/reports-list',
 } as const satisfies Record<string, ScreenPath>;
 

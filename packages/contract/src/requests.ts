@@ -3,6 +3,8 @@ import { phoneField } from './fields';
 import { PAY_FREQUENCIES } from './agreements';
 import { preRequestInputSchema, scheduleRowSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQuery, versionField } from './common';
+import { labelHistoryEntrySchema } from './labels';
+import { PAYMENT_STATUSES, allocationLineSchema, allocationSplitSchema } from './payments';
 import type { ActionPath } from './navigation';
 
 /** Solicitudes: the full application, its documents and its status machine; and the credit a disbursement creates. */
@@ -224,6 +226,8 @@ export const creditSchema = z.object({
   disbursedBy: z.string().nullable(),
   createdAt: z.string(),
   labels: z.array(z.string()),
+  /** Every label added or removed, newest first: who, when and the update (job) it came from. */
+  labelHistory: z.array(labelHistoryEntrySchema),
   /** What is still owed, by component. */
   balances: creditComponentsSchema,
   /** The schedule as disbursed, each row with its late charges, what was paid of it and what it still owes. */
@@ -237,9 +241,22 @@ export const creditSchema = z.object({
     }),
   ),
   deductions: z.array(z.object({ period: z.number().int(), discountDate: z.string(), amount: z.string(), state: z.enum(DEDUCTION_STATES) })),
-  /** Filled in when payment files are applied (payments and their allocation). */
+  /** Sobrepago kept as a credit balance (saldo a favor): money received beyond what paid the credit off. */
+  creditBalance: z.string(),
+  /** The payments received, newest first, each with where every peso went (installment and component). */
   payments: z.array(
-    z.object({ id: z.string(), valueDate: z.string(), amount: z.string(), source: z.string(), allocation: z.array(z.object({ installment: z.number().int(), component: z.string(), amount: z.string() })) }),
+    z.object({
+      id: z.string(),
+      valueDate: z.string(),
+      amount: z.string(),
+      /** e.g. "Archivo nomina-0115.csv, línea 12". */
+      source: z.string(),
+      fileId: z.string().nullable(),
+      status: z.enum(PAYMENT_STATUSES),
+      appliedAt: z.string(),
+      split: allocationSplitSchema,
+      allocation: z.array(allocationLineSchema),
+    }),
   ),
   /** Settlement letters issued (the letters feature fills them in). */
   letters: z.array(z.object({ id: z.string(), issuedAt: z.string(), amount: z.string(), validUntil: z.string() })),

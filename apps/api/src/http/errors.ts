@@ -60,6 +60,13 @@ function isPgError(error: unknown): error is { code: string; constraint?: string
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
 }
 
+/** The PostgreSQL error code of a failed statement (Drizzle wraps the driver's error as `cause`), if any. */
+export function pgErrorCode(error: unknown): string | undefined {
+  if (isPgError(error)) return error.code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return isPgError(cause) ? cause.code : undefined;
+}
+
 /** Connection-level failures: the database is down, restarting or unreachable, not the request's fault. */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
 const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|PGlite is closed/i;

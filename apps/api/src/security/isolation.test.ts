@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { agreementProducts, agreements } from '../db/schema/agreements';
 import { auditEvents, outbox } from '../db/schema/audit';
 import { credits } from '../db/schema/credits';
 import { dayCloseRuns } from '../db/schema/portfolio';
+import { paymentFiles } from '../db/schema/payments';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
 import { companies, profiles, users } from '../db/schema/users';
 
@@ -50,6 +52,8 @@ interface Targets {
   credits: string;
   /** A day close run (Admin Fecha Flujo's progress). */
   'flow-date': string;
+  /** An employer's payment file, validated and not applied. */
+  'payment-files': string;
 }
 
 describe.each(ENGINES)('Company isolation (%s)', (engine) => {
@@ -121,7 +125,33 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           .insert(dayCloseRuns)
           .values({ companyId: id, fromDate: today, throughDate: today, daysTotal: 1, daysDone: 1, status: 'completado', finishedAt: ctx.clock.now() })
           .returning({ id: dayCloseRuns.id });
-        const found = { users: user?.id, profiles: profile?.id, agreements: agreement?.id, 'pre-requests': preRequest?.id, requests: request?.id, credits: credit?.id, 'flow-date': run?.id };
+        const content = Buffer.from(`empleado,curp,importe\r\nA-1,${company},100.00\r\n`);
+        const [file] = await db
+          .insert(paymentFiles)
+          .values({
+            companyId: id,
+            agreementId: agreement!.id,
+            discountDate: today,
+            fileName: `aislamiento-${company}.csv`,
+            contentType: 'text/csv',
+            size: content.length,
+            sha256: createHash('sha256').update(content).digest('hex'),
+            content,
+            encoding: 'utf-8',
+            layout: {},
+            status: 'validado',
+          })
+          .returning({ id: paymentFiles.id });
+        const found = {
+          users: user?.id,
+          profiles: profile?.id,
+          agreements: agreement?.id,
+          'pre-requests': preRequest?.id,
+          requests: request?.id,
+          credits: credit?.id,
+          'flow-date': run?.id,
+          'payment-files': file?.id,
+        };
         for (const [kind, value] of Object.entries(found)) expect(value, `${company} has no ${kind} to aim at`).toBeTruthy();
         return found as Targets;
       });
@@ -165,6 +195,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           case 'requests': return db.select().from(requests).where(eq(requests.id, id));
           case 'credits': return db.select().from(credits).where(eq(credits.id, id));
           case 'flow-date': return db.select().from(dayCloseRuns).where(eq(dayCloseRuns.id, id));
+          case 'payment-files': return db.select().from(paymentFiles).where(eq(paymentFiles.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];
@@ -182,6 +213,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     await ctx.system(async (db) => {
       if (kind === 'users') await db.update(users).set({ active: true }).where(eq(users.id, id));
       if (kind === 'agreements') await db.update(agreements).set({ active: true }).where(eq(agreements.id, id));
+      if (kind === 'payment-files') await db.update(paymentFiles).set({ status: 'validado', statusReason: null }).where(eq(paymentFiles.id, id));
       if (kind === 'pre-requests') await db.update(preRequests).set({ status: 'borrador', sentAt: null }).where(eq(preRequests.id, id));
       if (kind === 'requests') {
         const action = route.url.split('/').at(-1) as RequestAction;
@@ -367,6 +399,26 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     expect(closing.statusCode, closing.body).toBe(404);
     const [queued] = await ctx.system((db) => db.select({ total: count() }).from(dayCloseRuns).where(eq(dayCloseRuns.status, 'en espera')));
     expect(queued!.total).toBe(0);
+  });
+
+  it('shows the payment files, their upload choices and the payments report of the user\'s company only, and every company for role SA', async () => {
+    const seen = async (headers: Headers) => {
+      const files = await list<{ items: { agreementId: string }[]; total: number }>('/api/payment-files?pageSize=100', headers);
+      const options = await list<{ agreementId: string }[]>('/api/payment-files/upload-options', headers);
+      const paid = await list<{ items: { agreementId: string }[]; total: number }>('/api/payments?pageSize=100', headers);
+      const totals = await list<{ count: number }>('/api/payments/totals', headers);
+      const companiesOf = (rows: { agreementId: string }[]) => [...new Set(rows.map((row) => companyOfAgreement(row.agreementId)))].sort();
+      return { files: companiesOf(files.items), options: companiesOf(options), payments: companiesOf(paid.items), counted: totals.count === paid.total };
+    };
+    const companyOfAgreement = (id: string) => (agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna');
+    const [byCompany] = await ctx.system((db) =>
+      db.execute(sql`select count(*) filter (where company_id = ${companyId.PLUS})::int as plus, count(*) filter (where company_id = ${companyId.DEMO})::int as demo from payments`),
+    ).then((result) => (result as unknown as { rows: { plus: number; demo: number }[] }).rows);
+    // The seed pays the recent payroll of both companies by files: each has files and payments to hide from the other.
+    expect(byCompany!.plus * byCompany!.demo).toBeGreaterThan(0);
+    expect(await seen(owner.PLUS)).toEqual({ files: ['PLUS'], options: ['PLUS'], payments: ['PLUS'], counted: true });
+    expect(await seen(owner.DEMO)).toEqual({ files: ['DEMO'], options: ['DEMO'], payments: ['DEMO'], counted: true });
+    expect(await seen(admin)).toEqual({ files: ['DEMO', 'PLUS'], options: ['DEMO', 'PLUS'], payments: ['DEMO', 'PLUS'], counted: true });
   });
 
   it('exports only the user\'s company rows (the streamed exports read outside the request\'s transaction), and both for role SA', async () => {

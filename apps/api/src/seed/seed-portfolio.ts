@@ -14,6 +14,8 @@ import { identityColumns, judge, loanColumns, verdictColumns } from '../modules/
 import { mexicoToday } from '../modules/shared/business-date';
 import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
 import { agePortfolio } from '../modules/day-close/close-day';
+import { FILE_WINDOW_DAYS, seedPaymentFiles, type FilePaid } from './seed-payment-files';
+import { seedLabels } from './seed-labels';
 import { payrollCalendarOf } from '../modules/agreements/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -70,20 +72,27 @@ async function demoDocument(kind: (typeof DOCUMENT_KINDS)[number]): Promise<Buff
 }
 
 /**
- * The payroll's history before the demo starts: the deductions due before today were collected (installment paid in
- * full, deduction recibido) except the last `missed` ones, so the portfolio has credits in every bucket. Most credits
- * are up to date; about one in ten missed one or two payrolls, one in twenty a few, one in twenty over ninety days.
+ * The payroll's history before the demo starts: the deductions due before today were collected except the last
+ * `missed` ones, so the portfolio has credits in every bucket. Most credits are up to date; about one in ten missed one
+ * or two payrolls, one in twenty a few, one in twenty over ninety days. Deductions older than the file window are
+ * history (installment paid in full, deduction recibido); the recent ones are returned, to be paid by the employers'
+ * payment files (seed-payment-files.ts) as production pays them.
  */
-function collectedHistory(built: CreditRows, today: string, random: ReturnType<typeof generator>): void {
+function collectedHistory(built: CreditRows, today: string, random: ReturnType<typeof generator>): FilePaid[] {
   const roll = random.next();
   const missed = roll < 0.8 ? 0 : roll < 0.9 ? random.int(1, 2) : roll < 0.95 ? random.int(3, 4) : random.int(8, 12);
   const due = built.installments.filter((row) => row.dueDate < today);
   const collected = new Set(due.slice(0, Math.max(0, due.length - missed)).map((row) => row.number));
+  const windowStart = addDaysIso(today, -FILE_WINDOW_DAYS);
+  const byFile: FilePaid[] = [];
   for (const row of built.installments) {
     if (!collected.has(row.number)) continue;
-    Object.assign(row, { paidPrincipal: row.principal, paidInterest: row.interest, paidIva: row.iva, status: 'pagada' });
+    if (row.dueDate >= windowStart) byFile.push({ creditId: row.creditId, period: row.number });
+    else Object.assign(row, { paidPrincipal: row.principal, paidInterest: row.interest, paidIva: row.iva, status: 'pagada' });
   }
-  for (const deduction of built.deductions) if (collected.has(deduction.period)) deduction.state = 'recibido';
+  const history = new Set(built.installments.filter((row) => row.status === 'pagada').map((row) => row.number));
+  for (const deduction of built.deductions) if (history.has(deduction.period)) deduction.state = 'recibido';
+  return byFile;
 }
 
 const addDaysIso = (isoDate: string, days: number) => new Date(Date.parse(`${isoDate}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -319,7 +328,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     for (let start = 0; start < documentRows.length; start += 300) await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
 
     const creditsInOrder = builtCredits.sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
-    for (const built of creditsInOrder) collectedHistory(built, today, random);
+    const byFile = creditsInOrder.flatMap((built) => collectedHistory(built, today, random));
     await insertCredits(tx, creditsInOrder);
     // Each company's portfolio as yesterday's close left it (deductions, installment statuses, days past due, buckets):
     // today is the fecha flujo, the day the next "Cerrar día" closes.
@@ -327,6 +336,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       await agePortfolio(tx, companyId, addDaysIso(today, -1));
       await tx.insert(businessDates).values({ companyId, businessDate: today }).onConflictDoNothing();
     }
+    await seedPaymentFiles(tx, byFile, today, now);
 
     await tx.insert(auditEvents).values({
       occurredAt: now,
@@ -335,5 +345,6 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       entityId: capturer ?? 'demo',
       after: { clients: applicants.length, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
     });
+    await seedLabels(tx, now);
   });
 }

@@ -30,7 +30,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 export const DEMO_PROFILES = [
   { name: 'Administrador', roleCode: 'SA', permissions: [...ALL_PERMISSION_PATHS] },
   { name: 'Originación', roleCode: 'ORIGINACION', permissions: groupPermissionPaths('origination') },
-  { name: 'Cartera', roleCode: 'CARTERA', permissions: groupPermissionPaths('wallet') },
+  { name: 'Cartera', roleCode: 'CARTERA', permissions: [...groupPermissionPaths('wallet'), '/creditos/update-labels'] },
   // The second person of the two-person rule: validates and approves (or rejects) what Originación captured.
   {
     name: 'Mesa de control',

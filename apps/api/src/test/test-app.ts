@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { IdpRateLimits } from '../idp/rate-limits';
 import { takeSnapshot } from './snapshot';
 import { startJobQueue } from '../jobs/job-queue';
-import { DAY_CLOSE_QUEUE, workDayCloses } from '../modules/day-close/day-close.service';
+import { JOB_QUEUES, startWorkers } from '../workers';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -134,6 +134,8 @@ export async function createTestApp(
     dailyMinimumWage?: string;
     /** Copies the database once the app is ready, for `reset()` before each test (~0.1–0.2 s, a reset ~20 ms). */
     snapshot?: boolean;
+    /** Data the file's tests share (e.g. the demo portfolio), written once before the snapshot that `reset()` restores. */
+    seed?: (db: Db, now: Date) => Promise<void>;
     /** Starts the job queue (pg-boss) and its workers, as main.ts does. */
     jobs?: boolean;
     /** The process logger, as main.ts passes it (to read what a request logs); none by default. */
@@ -146,8 +148,8 @@ export async function createTestApp(
 ): Promise<TestContext> {
   const { database, drop, url } = await openEngine(engine);
   const clock = options.clock ?? fixedClock();
-  const jobs = options.jobs ? await startJobQueue(database, url, [DAY_CLOSE_QUEUE]) : undefined;
-  if (jobs) await workDayCloses(jobs, database.db, () => clock.now());
+  const jobs = options.jobs ? await startJobQueue(database, url, JOB_QUEUES) : undefined;
+  if (jobs) await startWorkers(jobs, database, () => clock.now());
   const { publicJwk } = await testKey();
   // With the real embedded provider, tokens come from it (see idp.test.ts); otherwise from the test key.
   const idp = options.embeddedIdp
@@ -194,6 +196,7 @@ export async function createTestApp(
   });
   await app.ready();
   // After app.ready(): what the app wrote while starting (the provider's keys) is part of the state tests start from.
+  if (options.seed) await options.seed(database.db, clock.now());
   const snapshot = options.snapshot ? await takeSnapshot(database.db) : null;
   const start = clock.now();
   let databaseOpen = true;

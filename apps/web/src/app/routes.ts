@@ -39,6 +39,11 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/wallet/credits/credits-view/:id': () => import('../features/wallet/credit-view.screen'),
   '/wallet/credits/credits-list': () => import('../features/wallet/credit-list.screen'),
   '/wallet/admin-flow-date': () => import('../features/wallet/admin-flow-date.screen'),
+  '/wallet/upload-file-pay': () => import('../features/wallet/upload-file-pay.screen'),
+  '/wallet/files-pay-list': () => import('../features/wallet/files-pay-list.screen'),
+  '/wallet/files-pay-detail/:id': () => import('../features/wallet/files-pay-detail.screen'),
+  '/wallet/application-pay-list': () => import('../features/wallet/payment-report.screen'),
+  '/creditos/update-labels': () => import('../features/credit-tools/update-labels.screen'),
   '/catalog/contract-new': () => import('../features/agreements/contract-new.screen'),
   '/catalog/contract-edit/:id': () => import('../features/agreements/contract-edit.screen'),
 };
@@ -48,6 +53,7 @@ const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {
   '/origination/pre-request-edit/:id': 'Editar pre-solicitud',
   '/catalog/contract-edit/:id': 'Editar convenio',
   '/wallet/credits/credits-view/:id': 'Detalle del crédito',
+  '/wallet/files-pay-detail/:id': 'Detalle del archivo de pagos',
   '/admon-wallet/report-edit/:id': 'Editar reporte operativo',
 };
 

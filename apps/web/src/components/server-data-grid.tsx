@@ -6,7 +6,9 @@ import {
   type GridColumnMenuItemProps,
   type GridColumnMenuProps,
   type GridColumnVisibilityModel,
+  type GridRowId,
   type GridRowParams,
+  type GridRowSelectionModel,
   type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
@@ -48,6 +50,8 @@ export interface ServerDataGridProps<Row extends GridValidRowModel> {
   defaultHidden?: readonly string[];
   /** Columns hidden on a phone-sized screen, so the list fits without scrolling sideways. */
   hiddenOnPhone?: readonly string[];
+  /** Rows chosen with a checkbox (by row id), kept across pages and filters: a bulk action acts on them. */
+  selection?: { ids: readonly string[]; onChange: (ids: string[]) => void };
 }
 
 /** The column menu's "Mover a la izquierda / derecha": the community grid has no drag-to-reorder. */
@@ -116,6 +120,16 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
     ...(phone ? (props.hiddenOnPhone ?? []).map((field) => [field, false]) : []),
   ]);
 
+  const selection = props.selection;
+  const rowId = (row: Row) => String(props.getRowId ? props.getRowId(row) : row.id);
+  /** The grid's model of the page (the header checkbox answers "all but these") as the ids chosen on every page. */
+  const select = (model: GridRowSelectionModel) => {
+    if (!selection) return;
+    const page = props.rows.map(rowId);
+    const onPage = model.type === 'include' ? page.filter((id) => model.ids.has(id)) : page.filter((id) => !model.ids.has(id));
+    selection.onChange([...selection.ids.filter((id) => !page.includes(id)), ...onPage]);
+  };
+
   const move = (field: string, step: -1 | 1) => setPrefs((current) => ({ ...current, order: moveField(current.order, fields, field, step) }));
 
   return (
@@ -139,6 +153,14 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
         // Filtering is done in SQL; without this the grid probes `new Function`, which the portal's CSP refuses.
         disableEval
         disableRowSelectionOnClick
+        {...(selection
+          ? {
+              checkboxSelection: true,
+              keepNonExistentRowsSelected: true,
+              rowSelectionModel: { type: 'include', ids: new Set<GridRowId>(selection.ids) },
+              onRowSelectionModelChange: select,
+            }
+          : {})}
         pageSizeOptions={[...PAGE_SIZES]}
         paginationModel={{ page: state.page - 1, pageSize: state.pageSize }}
         onPaginationModelChange={(model) => onChange({ page: model.page + 1, pageSize: model.pageSize })}

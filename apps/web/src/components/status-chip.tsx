@@ -24,12 +24,26 @@ const COLORS: Record<string, ChipProps['color']> = {
   liquidado: 'default',
   pendiente: 'default',
   pagado: 'success',
+  // Payment files, their rows and the payments they made ('aplicado' reads as done; 'revertido' as undone)
+  cargado: 'default',
+  validado: 'info',
+  aplicado: 'success',
+  rechazado: 'error',
+  revertido: 'warning',
+  válido: 'success',
+  sobrepago: 'warning',
+  'crédito no encontrado': 'error',
+  'duplicado en archivo': 'error',
+  'monto inválido': 'error',
+  'crédito liquidado': 'error',
+  'crédito de otro convenio': 'error',
+  'dato no válido': 'error',
   // Records that can be switched off
   activo: 'success',
   inactivo: 'default',
 };
 
-/** `status` as the API names it (lower case); shown as such, with the colour of its meaning. */
-export function StatusChip({ status, size = 'small', 'aria-label': ariaLabel }: { status: string; size?: ChipProps['size']; 'aria-label'?: string }) {
-  return <Chip size={size} color={COLORS[status] ?? 'default'} label={status} aria-label={ariaLabel} />;
+/** `status` as the API names it (lower case); shown as such, or as `label` when it needs saying more, with the colour of its meaning. */
+export function StatusChip({ status, label, size = 'small', 'aria-label': ariaLabel }: { status: string; label?: string; size?: ChipProps['size']; 'aria-label'?: string }) {
+  return <Chip size={size} color={COLORS[status] ?? 'default'} label={label ?? status} aria-label={ariaLabel} />;
 }

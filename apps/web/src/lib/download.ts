@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '@portal/contract';
+import type { RouteDefinition, RouteParams, Schema } from '@portal/contract';
 import { apiFetch } from './api';
 import { routeUrl } from './api-client';
 
@@ -7,12 +7,21 @@ import { routeUrl } from './api-client';
  * bearer token, so the file is fetched and handed to the browser as a blob.
  */
 export async function downloadFromApi(route: RouteDefinition & { method: 'GET'; params?: never }, queryString: string, fallbackName: string): Promise<void> {
-  const response = await apiFetch(routeUrl(route, undefined, queryString), { headers: { accept: '*/*' } });
+  await save(routeUrl(route, undefined, queryString), fallbackName);
+}
+
+/** Downloads one record's file (e.g. a payment file as it was uploaded), named by the API or `fallbackName`. */
+export async function downloadRecordFile<R extends RouteDefinition & { method: 'GET'; params: Schema }>(route: R, params: RouteParams<R>, fallbackName: string): Promise<void> {
+  await save(routeUrl(route, params), fallbackName);
+}
+
+async function save(url: string, fallbackName: string): Promise<void> {
+  const response = await apiFetch(url, { headers: { accept: '*/*' } });
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = Object.assign(document.createElement('a'), { href: url, download: name });
+  const href = URL.createObjectURL(await response.blob());
+  const anchor = Object.assign(document.createElement('a'), { href, download: name });
   anchor.click();
-  URL.revokeObjectURL(url);
+  URL.revokeObjectURL(href);
 }
 
 /** The list's query without paging: an export takes every row of the filter. */

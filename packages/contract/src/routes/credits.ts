@@ -5,6 +5,8 @@ import { creditSchema } from '../requests';
 import { z } from 'zod';
 
 const LIST = { permission: '/wallet/credits/credits-list' } as const;
+/** The list and its totals also serve Actualizar Etiqueta's grid, which selects credits with the same filters. */
+const LIST_OR_LABELS = { anyPermission: ['/wallet/credits/credits-list', '/creditos/update-labels'] } as const;
 
 /** Cartera → Créditos: the portfolio list with its totals and export, one credit's full view, and its payoff quote. */
 export const creditRoutes = {
@@ -13,7 +15,7 @@ export const creditRoutes = {
     path: '/credits',
     summary: 'Créditos: lista paginada, ordenada y filtrada',
     tags: ['cartera'],
-    access: LIST,
+    access: LIST_OR_LABELS,
     query: creditListQuerySchema,
     response: { 200: creditListResponseSchema },
   }),
@@ -22,7 +24,7 @@ export const creditRoutes = {
     path: '/credits/totals',
     summary: 'Totales del filtro: créditos, saldo y saldo vencido',
     tags: ['cartera'],
-    access: LIST,
+    access: LIST_OR_LABELS,
     query: creditListQuerySchema.omit({ page: true, pageSize: true, sort: true }),
     response: { 200: creditTotalsSchema },
   }),
@@ -38,9 +40,9 @@ export const creditRoutes = {
   agreementOptions: route({
     method: 'GET',
     path: '/credits/agreement-options',
-    summary: 'Convenios para el filtro de Créditos',
+    summary: 'Convenios para los filtros de Cartera (créditos, archivos de pagos, reporte de pagos)',
     tags: ['cartera'],
-    access: LIST,
+    access: { anyPermission: ['/wallet/credits/credits-list', '/wallet/files-pay-list', '/wallet/application-pay-list', '/creditos/update-labels'] },
     response: { 200: z.array(agreementOptionSchema) },
   }),
   get: route({

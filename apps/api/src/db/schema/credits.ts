@@ -60,6 +60,8 @@ export const credits = pgTable(
     outstandingBalance: money('outstanding_balance').notNull().default('0'),
     overdueBalance: money('overdue_balance').notNull().default('0'),
     nextDiscountDate: date('next_discount_date'),
+    /** Saldo a favor: sobrepagos received beyond what paid the credit off, kept and reported (never swallowed). */
+    creditBalance: money('credit_balance').notNull().default('0'),
     disbursedBy: uuid('disbursed_by').references(() => users.id),
     createdAt: createdAt(),
   },
@@ -97,6 +99,8 @@ export const installments = pgTable(
     iva: money('iva').notNull(),
     payment: money('payment').notNull(),
     balance: money('balance').notNull(),
+    /** Set on a row whose interest is charged by days (an irregular first period): its length; allocation prorates by it. */
+    days: integer('days'),
     paidPrincipal: money('paid_principal').notNull().default('0'),
     paidInterest: money('paid_interest').notNull().default('0'),
     paidIva: money('paid_iva').notNull().default('0'),

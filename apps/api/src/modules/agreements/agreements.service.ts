@@ -133,8 +133,9 @@ export async function testLayout(layoutText: string, content: () => Promise<Buff
   }
   const file = await content();
   try {
-    const rows = await parsePaymentFile(file, layout.data);
-    return { rows: rows.slice(0, SAMPLE_ROWS), totalRows: rows.length, errorRows: rows.filter((row) => row.errors.length > 0).length };
+    const { rows } = await parsePaymentFile(file, layout.data);
+    const sample = rows.slice(0, SAMPLE_ROWS).map(({ line, raw, fields, errors }) => ({ line, raw, fields, errors }));
+    return { rows: sample, totalRows: rows.length, errorRows: rows.filter((row) => row.errors.length > 0).length };
   } catch (error) {
     if (error instanceof LayoutFileError) throw new HttpProblem(400, 'Archivo no legible', error.message);
     if (error instanceof SpreadsheetLimitError) throw new HttpProblem(400, 'Archivo fuera de los límites de lectura', error.message);

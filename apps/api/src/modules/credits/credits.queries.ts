@@ -11,7 +11,9 @@ import { companies, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { listOrder } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
-import { creditFolio, requestFolio } from '../shared/folios';
+import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
+import { creditPayments } from '../payment-files/payment-files.queries';
+import { creditLabelHistory } from '../labels/labels.queries';
 
 /** Cartera's reads: the credits list (search, filters, sort, totals) and one credit's full view. */
 
@@ -27,9 +29,9 @@ function searchCondition(q: string): SQL {
   const clientWhere = (condition: SQL) => sql`${credits.clientId} in (select ${clients.id} from ${clients} where ${condition})`;
   if (/^[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d$/.test(text)) return clientWhere(eq(clients.curp, text));
   if (/^[A-Z&Ñ]{3,4}\d{6}[A-Z0-9]{3}$/.test(text)) return clientWhere(eq(clients.rfc, text));
-  const folioNumber = text.match(/^(?:CR-?)?0*(\d{1,12})$/)?.[1];
+  const folioNumber = creditNumberOf(text);
   const alternatives: SQL[] = [eq(credits.employeeNumber, q.trim())];
-  if (folioNumber) alternatives.push(eq(credits.number, Number(folioNumber)));
+  if (folioNumber !== null) alternatives.push(eq(credits.number, folioNumber));
   else alternatives.push(clientWhere(ilike(fullName, containsPattern(q.trim()))));
   return or(...alternatives)!;
 }
@@ -213,6 +215,7 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
     disbursedBy,
     createdAt: credit.createdAt.toISOString(),
     labels: credit.labels,
+    labelHistory: await creditLabelHistory(tx, credit.id),
     balances: balances(installmentRows),
     installments: installmentRows.map(({ i, ...amounts }) => ({
       number: i.number,
@@ -228,7 +231,8 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
       outstanding: i.outstanding,
     })),
     deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),
-    payments: [],
+    creditBalance: credit.creditBalance,
+    payments: await creditPayments(tx, credit.id),
     letters: [],
     history: await auditHistory(tx, 'credit', credit.id),
   };

@@ -1,9 +1,10 @@
-import { payoffQuote, LendingInputError, type InstallmentState } from '@portal/lending';
+import { payoffQuote, LendingInputError } from '@portal/lending';
 import { percentToFraction, type PayoffQuoteView } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
 import { HttpProblem } from '../../http/errors';
 import { loadCreditRows } from './credits.queries';
+import { toInstallmentState } from './installment-state';
 
 /**
  * Payoff at a date (docs/domain.md, "Payoff letter") through packages/lending, from the business date unless another is
@@ -17,18 +18,7 @@ export async function creditPayoff(
 ): Promise<PayoffQuoteView> {
   const { credit, schedule, deductions } = await loadCreditRows(tx, id);
   const quoteDate = query.date ?? (await businessDateOf(credit.companyId));
-  const state: InstallmentState[] = schedule.map((i) => ({
-    number: i.number,
-    dueDate: i.dueDate,
-    principal: i.principal,
-    interest: i.interest,
-    iva: i.iva,
-    fees: i.fees,
-    feesIva: i.feesIva,
-    moratoryInterest: i.moratoryInterest,
-    moratoryIva: i.moratoryIva,
-    paid: { principal: i.paidPrincipal, interest: i.paidInterest, iva: i.paidIva, fees: i.paidFees, feesIva: i.paidFeesIva, moratoryInterest: i.paidMoratoryInterest, moratoryIva: i.paidMoratoryIva },
-  }));
+  const state = schedule.map(toInstallmentState);
   try {
     return payoffQuote({
       creditAmount: credit.principal,

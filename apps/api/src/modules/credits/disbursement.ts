@@ -126,6 +126,7 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
       iva: row.iva,
       payment: row.payment,
       balance: row.balance,
+      days: row.days ?? null,
     })),
     deductions: rows.map((row) => ({ creditId: id, companyId: terms.companyId, period: row.number, discountDate: row.dueDate, amount: row.payment })),
   };
@@ -152,6 +153,7 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
       iva: row.iva,
       payment: row.payment,
       balance: row.balance,
+      days: row.days ?? null,
       paid_principal: row.paidPrincipal ?? '0',
       paid_interest: row.paidInterest ?? '0',
       paid_iva: row.paidIva ?? '0',
@@ -163,8 +165,8 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
   );
   await tx.execute(sql`
     with schedule as (
-      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, paid_principal, paid_interest, paid_iva, status)
-      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, paid_principal, paid_interest, paid_iva, status
+      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva, status)
+      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva, status
       from json_populate_recordset(null::installments, ${JSON.stringify(schedule)}::json)
     )
     insert into ${expectedDeductions} (credit_id, company_id, period, discount_date, amount, state)

@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { asSystem } from '../../db/scope';
 import { auditEvents } from '../../db/schema/audit';
 import { businessDates, dayCloseRuns, dayCloses } from '../../db/schema/portfolio';
@@ -37,8 +38,9 @@ export interface DayCloseFigures {
  */
 const NOT_HELD = sql.raw(`d.state is distinct from 'en tránsito'`);
 
-type Rows<T> = { rows: T[] };
-const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
+/** Restricts a statement to some credits (one uuid[] parameter, read through the column's index); without it, every credit of the company. */
+const onlyCredits = (column: string, only: readonly string[] | undefined): SQL => (only ? sql`and ${sql.raw(column)} = any(${`{${only.join(',')}}`}::uuid[])` : sql``);
+
 
 /** Expected deductions past their discount date: en tránsito, and no aplicado once past the agreement's lag. */
 async function moveDeductions(tx: Tx, companyId: string, day: string): Promise<{ toTransit: number; toNotApplied: number }> {
@@ -103,12 +105,12 @@ async function accrueLateCharges(tx: Tx, companyId: string, day: string): Promis
 }
 
 /** Installment statuses at D: pagada when nothing is owed, vencida once due (D included), pendiente before. */
-async function markInstallments(tx: Tx, companyId: string, day: string): Promise<number> {
+async function markInstallments(tx: Tx, companyId: string, day: string, only?: readonly string[]): Promise<number> {
   const [row] = rowsOf<{ newly_due: number }>(
     await tx.execute(sql`
       with marked as (
         update installments i set status = case when i.outstanding = 0 then 'pagada' when i.due_date <= ${day}::date then 'vencida' else 'pendiente' end
-        where i.company_id = ${companyId}
+        where i.company_id = ${companyId} ${onlyCredits('i.credit_id', only)}
           and ((i.status = 'pendiente' and i.due_date <= ${day}::date) or (i.outstanding = 0 and i.status <> 'pagada') or (i.outstanding > 0 and i.status = 'pagada'))
           and i.status <> case when i.outstanding = 0 then 'pagada' when i.due_date <= ${day}::date then 'vencida' else 'pendiente' end
         returning i.due_date, i.outstanding
@@ -123,7 +125,7 @@ async function markInstallments(tx: Tx, companyId: string, day: string): Promise
  * the oldest installment still owed and due before D whose deduction is not en tránsito; 90 or more is vencido;
  * nothing owed is liquidado (and owing again after a reverted payment returns to vigente or vencido).
  */
-async function ageCredits(tx: Tx, companyId: string, day: string): Promise<{ processed: number; newVencidos: number }> {
+async function ageCredits(tx: Tx, companyId: string, day: string, only?: readonly string[]): Promise<{ processed: number; newVencidos: number }> {
   const [row] = rowsOf<{ processed: number; new_vencidos: number }>(
     await tx.execute(sql`
       with owed as (
@@ -134,13 +136,13 @@ async function ageCredits(tx: Tx, companyId: string, day: string): Promise<{ pro
                min(i.due_date) filter (where i.due_date > ${day}::date) as next_date
         from installments i
         left join expected_deductions d on d.credit_id = i.credit_id and d.period = i.number and d.company_id = ${companyId}
-        where i.company_id = ${companyId} and i.outstanding > 0
+        where i.company_id = ${companyId} and i.outstanding > 0 ${onlyCredits('i.credit_id', only)}
         group by i.credit_id
       ), aged as (
         select c.id, c.status as previous, coalesce(${day}::date - o.oldest_late, 0) as dpd, o.credit_id is not null as owes,
                coalesce(o.balance, 0) as balance, coalesce(o.overdue, 0) as overdue, o.next_date
         from credits c left join owed o on o.credit_id = c.id
-        where c.company_id = ${companyId}
+        where c.company_id = ${companyId} ${onlyCredits('c.id', only)}
       ), next as (
         select id, previous, dpd, balance, overdue, next_date,
                case when not owes then 'liquidado' when dpd >= 90 then 'vencido' else 'vigente' end as status,
@@ -170,6 +172,16 @@ export async function agePortfolio(tx: Tx, companyId: string, day: string): Prom
   await moveDeductions(tx, companyId, day);
   await markInstallments(tx, companyId, day);
   await ageCredits(tx, companyId, day);
+}
+
+/**
+ * The same state for some credits only (their ids), as the last close would have left
+ * them at `day`: after a payment file is applied or reverted, its credits' installment statuses, days past due,
+ * bucket, balances and status (liquidado when nothing is owed; back to vigente or vencido when a revert owes again).
+ */
+export async function refreshCredits(tx: Tx, companyId: string, day: string, credits: readonly string[]): Promise<void> {
+  await markInstallments(tx, companyId, day, credits);
+  await ageCredits(tx, companyId, day, credits);
 }
 
 export interface CloseDayOptions {

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
-import { AGING_BUCKETS, CREDIT_STATUSES, creditRoutes, type CreditListItem } from '@portal/contract';
+import { creditRoutes, type CreditListItem } from '@portal/contract';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatMoney } from '../../lib/format';
-import { creditListQuery, useAgreementOptions, useCreditTotals } from './credits.queries';
+import { creditListFilters, creditListQuery, useAgreementOptions } from '../../lib/credit-list';
+import { useCreditTotals } from './credits.queries';
 
 const money = (value: string) => formatMoney(value);
 
@@ -57,14 +58,7 @@ export default function CreditListScreen() {
       query={creditListQuery}
       defaults={{ sort: '-folio' }}
       searchLabel="Buscar por folio, CURP, RFC, nombre o número de empleado"
-      filters={[
-        { kind: 'select', key: 'agreementId', label: 'Convenio', options: agreements },
-        { kind: 'select', key: 'status', label: 'Estado', options: CREDIT_STATUSES.map((status) => ({ value: status, label: status })) },
-        { kind: 'select', key: 'bucket', label: 'Tramo de atraso', options: AGING_BUCKETS.map((bucket) => ({ value: bucket, label: AGING_BUCKET_LABELS[bucket] })) },
-        { kind: 'text', key: 'label', label: 'Etiqueta' },
-        { kind: 'date', key: 'disbursedFrom', label: 'Dispuesto desde' },
-        { kind: 'date', key: 'disbursedTo', label: 'Dispuesto hasta' },
-      ]}
+      filters={creditListFilters(agreements)}
       summary={(queryString) => <Totals queryString={queryString} />}
       exportTo={{ route: creditRoutes.export, fallbackName: 'creditos.xlsx' }}
       columns={columns}

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -7,7 +9,9 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useParams } from 'react-router';
+import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
+import { Link, useParams } from 'react-router';
 import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
 import { AGING_BUCKET_LABELS, daysBetween } from '@portal/lending';
 import { DateField } from '../../components/date-field';
@@ -19,6 +23,7 @@ import { Section } from '../../components/section';
 import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useCredit, usePayoff } from './credits.queries';
+import { AllocationTable, SPLIT_FIGURES } from './payment-split';
 
 /**
  * Detalle del crédito: what was disbursed and on which terms, its state at the fecha flujo, balances by component,
@@ -79,6 +84,7 @@ export default function CreditViewScreen() {
             },
             { label: 'Último descuento', value: formatDate(current.lastDueDate) },
             { label: 'Saldo', value: formatMoney(current.balances.total) },
+            ...(Number(current.creditBalance) > 0 ? [{ label: 'Saldo a favor', value: formatMoney(current.creditBalance) }] : []),
             { label: 'Dispersó', value: current.disbursedBy ? `${current.disbursedBy} · ${formatDateTime(current.createdAt)}` : formatDateTime(current.createdAt) },
           ]}
         />
@@ -162,12 +168,15 @@ function PortfolioSections({ credit: view }: { credit: Credit }) {
         </Table>
       </Section>
       <Section title="Pagos">
-        <Typography color="text.secondary">{view.payments.length === 0 ? 'Sin pagos aplicados.' : `${view.payments.length} pagos.`}</Typography>
+        <CreditPayments credit={view} />
       </Section>
       <Section title="Etiquetas y cartas">
         <Typography color="text.secondary">
           {view.labels.length === 0 ? 'Sin etiquetas.' : view.labels.join(', ')} · {view.letters.length === 0 ? 'Sin cartas de liquidación emitidas.' : `${view.letters.length} cartas.`}
         </Typography>
+      </Section>
+      <Section title="Historial de etiquetas">
+        <LabelHistory credit={view} />
       </Section>
       <Section title="Liquidación anticipada">
         <Stack spacing={2}>
@@ -196,5 +205,118 @@ function PortfolioSections({ credit: view }: { credit: Credit }) {
         )}
       </Section>
     </>
+  );
+}
+
+type CreditPayment = Credit['payments'][number];
+
+/** One payment: when, how much, from where, its split; its allocation lines unfold below it. */
+function PaymentRow({ payment }: { payment: CreditPayment }) {
+  const [open, setOpen] = useState(false);
+  const label = `Reparto del pago del ${formatDate(payment.valueDate)} por ${formatMoney(payment.amount)}`;
+  return (
+    <>
+      <TableRow>
+        <TableCell padding="checkbox">
+          <IconButton size="small" aria-expanded={open} aria-label={label} onClick={() => setOpen((shown) => !shown)}>
+            {open ? <KeyboardArrowUp fontSize="small" /> : <KeyboardArrowDown fontSize="small" />}
+          </IconButton>
+        </TableCell>
+        <TableCell>{formatDate(payment.valueDate)}</TableCell>
+        <TableCell align="right">{formatMoney(payment.amount)}</TableCell>
+        <TableCell>{payment.fileId ? <Link to={`/wallet/files-pay-detail/${payment.fileId}`}>{payment.source}</Link> : payment.source}</TableCell>
+        <TableCell>
+          <StatusChip status={payment.status} />
+        </TableCell>
+        {SPLIT_FIGURES.map(({ key, of }) => (
+          <TableCell key={key} align="right">
+            {formatMoney(of(payment.split))}
+          </TableCell>
+        ))}
+      </TableRow>
+      {open && (
+        <TableRow>
+          <TableCell colSpan={5 + SPLIT_FIGURES.length} sx={{ bgcolor: 'action.hover' }}>
+            <AllocationTable lines={payment.allocation} aria-label={label} />
+          </TableCell>
+        </TableRow>
+      )}
+    </>
+  );
+}
+
+/** The credit's payments, newest first, with their split and where each peso went; and the saldo a favor, if any. */
+function CreditPayments({ credit: view }: { credit: Credit }) {
+  return (
+    <Stack spacing={2}>
+      {Number(view.creditBalance) > 0 && (
+        <Alert severity="info">
+          Saldo a favor: <strong>{formatMoney(view.creditBalance)}</strong> (sobrepago recibido después de liquidar el crédito).
+        </Alert>
+      )}
+      {view.payments.length === 0 ? (
+        <Typography color="text.secondary">Sin pagos aplicados.</Typography>
+      ) : (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label="Pagos del crédito">
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox" />
+                <TableCell>Fecha valor</TableCell>
+                <TableCell align="right">Importe</TableCell>
+                <TableCell>Origen</TableCell>
+                <TableCell>Estado</TableCell>
+                {SPLIT_FIGURES.map(({ key, label }) => (
+                  <TableCell key={key} align="right">
+                    {label}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {view.payments.map((payment) => (
+                <PaymentRow key={payment.id} payment={payment} />
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      )}
+    </Stack>
+  );
+}
+
+const SOURCE_LABELS = { selección: 'Selección en la lista', archivo: 'Archivo' } as const;
+
+/** Every label added or removed, newest first: who, when and the update it came from (its id, and the file's name). */
+function LabelHistory({ credit }: { credit: Credit }) {
+  if (credit.labelHistory.length === 0) return <Typography color="text.secondary">Sin cambios de etiquetas.</Typography>;
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label="Historial de etiquetas">
+        <TableHead>
+          <TableRow>
+            <TableCell>Fecha</TableCell>
+            <TableCell>Etiqueta</TableCell>
+            <TableCell>Acción</TableCell>
+            <TableCell>Usuario</TableCell>
+            <TableCell>Origen</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {credit.labelHistory.map((entry) => (
+            <TableRow key={entry.id}>
+              <TableCell>{formatDateTime(entry.occurredAt)}</TableCell>
+              <TableCell>{entry.label}</TableCell>
+              <TableCell>{entry.action === 'agregar' ? 'Agregada' : 'Quitada'}</TableCell>
+              <TableCell>{entry.actorEmail ?? '—'}</TableCell>
+              <TableCell>
+                {SOURCE_LABELS[entry.source]}
+                {entry.fileName ? ` ${entry.fileName}` : ''} · actualización {entry.jobId.slice(0, 8)}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
   );
 }

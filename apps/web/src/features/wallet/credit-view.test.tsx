@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Credit } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
@@ -18,6 +19,7 @@ const credit: Credit = {
   rfc: null,
   company: 'Financiera Demo',
   labels: [],
+  labelHistory: [],
   requestId: 'r1',
   requestFolio: 'SOL-000007',
   clientId: 'c1',
@@ -78,6 +80,7 @@ const credit: Credit = {
     { period: 1, discountDate: '2026-02-28', amount: '1020.00', state: 'no aplicado' },
     { period: 2, discountDate: '2026-03-15', amount: '1020.00', state: 'en tránsito' },
   ],
+  creditBalance: '0.00',
   payments: [],
   letters: [],
   history: [],
@@ -106,6 +109,86 @@ describe('credit view', () => {
     expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Total$2,053.92');
     const deductions = within(screen.getByRole('table', { name: 'Descuentos del crédito' })).getAllByRole('row');
     expect(deductions.at(-1)).toHaveTextContent('215/03/2026$1,020.00en tránsito');
+  });
+
+  it('shows the label history: each change with who, when and the update it came from', async () => {
+    const labelled: Credit = {
+      ...credit,
+      labels: ['Jurídico'],
+      labelHistory: [
+        { id: 2, label: 'Jurídico', action: 'agregar', actorEmail: 'cartera@demo.mx', occurredAt: '2026-03-20T18:30:00.000Z', jobId: '9a8b7c6d-0000-4000-8000-000000000002', source: 'archivo', fileName: 'juridico.csv' },
+        { id: 1, label: 'Cobranza', action: 'quitar', actorEmail: 'cartera@demo.mx', occurredAt: '2026-03-20T18:30:00.000Z', jobId: '9a8b7c6d-0000-4000-8000-000000000002', source: 'archivo', fileName: 'juridico.csv' },
+      ],
+    };
+    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : labelled));
+    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    const rows = within(await screen.findByRole('table', { name: 'Historial de etiquetas' })).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'FechaEtiquetaAcciónUsuarioOrigen',
+      expect.stringMatching(/^20\/03\/2026.*JurídicoAgregadacartera@demo\.mxArchivo juridico\.csv · actualización 9a8b7c6d$/),
+      expect.stringMatching(/CobranzaQuitadacartera@demo\.mxArchivo juridico\.csv · actualización 9a8b7c6d$/),
+    ]);
+  });
+
+  it('lists the payments with their source and split, unfolds where each peso went, and shows the saldo a favor', async () => {
+    const split = { principal: '990.00', interest: '25.86', iva: '4.14', moratoryInterest: '12.00', moratoryIva: '1.92', fees: '0.00', feesIva: '0.00', overpayment: '0.00' };
+    const paid: Credit = {
+      ...credit,
+      creditBalance: '15.50',
+      payments: [
+        {
+          id: 'pay-1',
+          valueDate: '2026-03-15',
+          amount: '1033.92',
+          source: 'Archivo nomina-0315.csv, línea 12',
+          fileId: 'file-1',
+          status: 'aplicado',
+          appliedAt: '2026-03-16T17:00:00Z',
+          split,
+          allocation: [
+            { installment: 1, component: 'moratoryInterest', amount: '12.00', step: 'due' },
+            { installment: 1, component: 'moratoryIva', amount: '1.92', step: 'due' },
+            { installment: 1, component: 'interest', amount: '25.86', step: 'accrued' },
+            { installment: 1, component: 'iva', amount: '4.14', step: 'accrued' },
+            { installment: 1, component: 'principal', amount: '990.00', step: 'due' },
+          ],
+        },
+      ],
+    };
+    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : paid));
+    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    const section = await screen.findByRole('region', { name: 'Pagos' });
+    expect(within(section).getByText(/Saldo a favor:/)).toHaveTextContent('Saldo a favor: $15.50');
+    expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Saldo a favor$15.50');
+    const table = within(section).getByRole('table', { name: 'Pagos del crédito' });
+    const [, row] = within(table).getAllByRole('row');
+    expect(within(row!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      '',
+      '15/03/2026',
+      '$1,033.92',
+      'Archivo nomina-0315.csv, línea 12',
+      'aplicado',
+      '$990.00',
+      '$25.86',
+      '$4.14',
+      '$13.92',
+      '$0.00',
+      '$0.00',
+    ]);
+    expect(within(row!).getByRole('link', { name: 'Archivo nomina-0315.csv, línea 12' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1');
+
+    const toggle = within(row!).getByRole('button', { name: 'Reparto del pago del 15/03/2026 por $1,033.92' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(toggle);
+    const lines = within(screen.getByRole('table', { name: 'Reparto del pago del 15/03/2026 por $1,033.92' })).getAllByRole('row');
+    expect(lines.map((line) => line.textContent)).toEqual([
+      'AmortizaciónConceptoImportePaso',
+      '1Moratorios$12.00Exigible',
+      '1IVA de moratorios$1.92Exigible',
+      '1Interés$25.86Devengado del periodo',
+      '1IVA del interés$4.14Devengado del periodo',
+      '1Capital$990.00Exigible',
+    ]);
   });
 
   it('says so when the credit does not exist', async () => {

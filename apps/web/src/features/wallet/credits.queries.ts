@@ -1,24 +1,18 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { creditRoutes, flowDateRoutes, type CreditListItem, type DayClose } from '@portal/contract';
+import { creditRoutes, flowDateRoutes, type DayClose } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import { call, callList } from '../../lib/api-client';
+import { creditListKeys } from '../../lib/credit-list';
 
 export const walletKeys = {
-  credits: ['credits'] as const,
-  list: (query: string) => ['credits', 'list', query] as const,
+  credits: creditListKeys.all,
   totals: (query: string) => ['credits', 'totals', query] as const,
   detail: (id: string) => ['credits', 'detail', id] as const,
   payoff: (id: string, date: string) => ['credits', 'payoff', id, date] as const,
-  agreements: ['credits', 'agreements'] as const,
   businessDates: ['business-dates'] as const,
   dayClosesAll: ['day-closes'] as const,
   dayCloses: (query: string) => ['day-closes', query] as const,
 };
-
-export const creditListQuery: ListQuery<CreditListItem> = (query) => ({
-  queryKey: walletKeys.list(query),
-  queryFn: () => callList(creditRoutes.list, query),
-});
 
 export const useCredit = (id: string) => useQuery({ queryKey: walletKeys.detail(id), queryFn: () => call(creditRoutes.get, { params: { id } }) });
 
@@ -31,12 +25,6 @@ export function useCreditTotals(query: string) {
   for (const key of ['page', 'pageSize', 'sort']) params.delete(key);
   const filters = params.toString();
   return useQuery({ queryKey: walletKeys.totals(filters), queryFn: () => callList(creditRoutes.totals, filters), placeholderData: keepPreviousData });
-}
-
-/** The agreements for the list's filter, as select options. */
-export function useAgreementOptions() {
-  const query = useQuery({ queryKey: walletKeys.agreements, queryFn: () => call(creditRoutes.agreementOptions) });
-  return (query.data ?? []).map((a) => ({ value: a.id, label: a.name }));
 }
 
 /** Business dates; while a close waits or runs, asked again every second so its progress bar moves (and survives a reload). */

@@ -1,0 +1,231 @@
+/**
+ * A payroll payment file at scale (issue 16): on a synthetic portfolio of BENCH_CREDITS credits (synthetic-portfolio.ts,
+ * closed once so balances and statuses are the day close's), a file of BENCH_FILE_ROWS rows in the agreement's own
+ * layout pays one installment of as many distinct credits (a few hundred pay more than the credit owes: sobrepago
+ * and payoff). Measured through the services, as the routes and the application job call them: the upload (parse,
+ * match, insert the rows) and the application (allocate, write; one transaction), each with its peak memory and the
+ * time its SQL statements took, then a bare COPY of the same rows into a table shaped like payment_file_rows.
+ *
+ *   BENCH_CREDITS=170000 BENCH_FILE_ROWS=100000 npm run bench:payment-file -w @portal/api
+ *
+ * The file is the payroll of the loaded business date: a row per credit with an installment due that day (three in
+ * five of the synthetic portfolio; the others ended before it or start after), paying the credit's installment, so a
+ * 100,000-row file needs some 170,000 credits. BENCH_KEEP=1 and BENCH_KEEP_DATABASE=<name> as in portfolio.bench.ts
+ * (a kept database's credits already paid that installment: its rows become prepayments).
+ */
+import pg from 'pg';
+import { eq, sql } from 'drizzle-orm';
+import { layoutSchema } from '@portal/contract';
+import { asSystem, withScope } from '../src/db/scope';
+import { agreements } from '../src/db/schema/agreements';
+import { businessDates } from '../src/db/schema/portfolio';
+import { loadPrincipal } from '../src/http/auth';
+import type { Actor } from '../src/modules/audit/audit';
+import { closeDay } from '../src/modules/day-close/close-day';
+import { applyPaymentFile } from '../src/modules/payment-files/apply';
+import { uploadPaymentFile } from '../src/modules/payment-files/payment-files.service';
+import { renderPaymentFile, type FileFields } from '../src/modules/payment-files/render-file';
+import { postgresDatabase } from './bench-database';
+import { BUSINESS_DATE, syntheticPortfolio } from './synthetic-portfolio';
+
+const N = Number(process.env.BENCH_CREDITS ?? 100_000);
+const FILE_ROWS = Math.min(N, Number(process.env.BENCH_FILE_ROWS ?? 100_000));
+/** Rows that pay more than the credit owes (sobrepago, the credit paid off): one in 250, a few hundred per 100,000. */
+const OVERPAY_EVERY = 250;
+const TARGET_SECONDS = 10;
+
+const seconds = (from: number, to = performance.now()) => (to - from) / 1000;
+const mb = (bytes: number) => Math.round(bytes / 1e6);
+
+// ------------------------------------------------------------------ SQL time by statement
+/**
+ * Every statement a pg client runs, timed from when the server starts on it (a transaction's client runs one at a
+ * time, so a query queued behind another starts when that one ends) to its answer, parsed; summed by statement.
+ * What a phase took beyond its statements is the process's own work (parsing the file, allocating, building JSON).
+ */
+const statementTime = new Map<string, { count: number; ms: number }>();
+const lastEnd = new WeakMap<pg.Client, number>();
+const originalQuery: (this: pg.Client, ...args: unknown[]) => unknown = pg.Client.prototype.query;
+Object.defineProperty(pg.Client.prototype, 'query', {
+  configurable: true,
+  writable: true,
+  value: function timedQuery(this: pg.Client, ...args: unknown[]): unknown {
+    const submitted = performance.now();
+    const answer = originalQuery.apply(this, args);
+    if (!(answer instanceof Promise)) return answer;
+    const config = args[0];
+    const text = typeof config === 'string' ? config : typeof config === 'object' && config !== null && 'text' in config ? String(config.text) : '?';
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
+    return answer.finally(() => {
+      const end = performance.now();
+      const start = Math.max(submitted, lastEnd.get(this) ?? 0);
+      lastEnd.set(this, end);
+      const entry = statementTime.get(key) ?? { count: 0, ms: 0 };
+      entry.count += 1;
+      entry.ms += end - start;
+      statementTime.set(key, entry);
+    });
+  },
+});
+
+/** Runs `work`, sampling the resident set size; answers its result, wall time and peak RSS, and prints its SQL time. */
+async function phase<T>(label: string, work: () => Promise<T>): Promise<{ result: T; seconds: number; peakRss: number }> {
+  statementTime.clear();
+  global.gc?.();
+  let peakRss = process.memoryUsage().rss;
+  const watch = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  const start = performance.now();
+  const result = await work();
+  const elapsed = seconds(start);
+  clearInterval(watch);
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const statements = [...statementTime.entries()].sort((a, b) => b[1].ms - a[1].ms);
+  const sqlSeconds = statements.reduce((sum, [, entry]) => sum + entry.ms, 0) / 1000;
+  console.log(`${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB`);
+  for (const [text, entry] of statements.filter(([, entry]) => entry.ms >= 50)) {
+    console.log(`    ${(entry.ms / 1000).toFixed(2).padStart(6)} s ×${String(entry.count).padEnd(4)} ${text}`);
+  }
+  return { result, seconds: elapsed, peakRss };
+}
+
+// ------------------------------------------------------------------ COPY FROM STDIN through node-postgres
+/** The connection's COPY messages, which node-postgres has and its type declarations leave out. */
+interface CopyConnection extends pg.Connection {
+  sendCopyFromChunk(chunk: Buffer): void;
+  endCopyFrom(): void;
+}
+
+/** `COPY … FROM STDIN` of a prepared text-format payload (what pg-copy-streams does, with the data at hand). */
+class CopyFrom extends pg.Query {
+  readonly data: Buffer;
+  constructor(text: string, data: Buffer) {
+    super(text);
+    this.data = data;
+  }
+  handleCopyInResponse(connection: CopyConnection): void {
+    for (let offset = 0; offset < this.data.length; offset += 65_536) connection.sendCopyFromChunk(this.data.subarray(offset, offset + 65_536));
+    connection.endCopyFrom();
+  }
+}
+
+const copyFrom = (client: pg.Client, text: string, data: Buffer) =>
+  new Promise<void>((resolve, reject) => {
+    const query = new CopyFrom(text, data);
+    query.on('end', () => resolve());
+    query.on('error', reject);
+    client.query(query);
+  });
+
+/** A value in COPY's text format. */
+const copyValue = (value: string | number | null) => (value === null ? '\\N' : String(value).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!));
+
+const ROW_COLUMNS = ['file_id', 'line', 'company_id', 'raw', 'credit_ref', 'employee_number', 'curp_rfc', 'amount', 'period', 'reference', 'outcome', 'message', 'credit_id'] as const;
+
+// ------------------------------------------------------------------ run
+const database = await postgresDatabase();
+if (!database) {
+  console.log('PostgreSQL no responde: benchmark del archivo de pagos omitido.');
+  process.exit(0);
+}
+const { db } = database.database;
+
+try {
+  const { companyId, agreementId } = await syntheticPortfolio(database, N);
+  if (!database.reused) {
+    // Balances, statuses and buckets as a day close leaves them (the load writes the schedules only).
+    const closeStart = performance.now();
+    await closeDay(db, companyId, BUSINESS_DATE);
+    console.log(`Cierre de día previo: ${seconds(closeStart).toFixed(1)} s`);
+    await database.analyze();
+  }
+  const [current] = await asSystem(db, (tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
+  const businessDate = current!.businessDate;
+  // The payroll of the loaded business date: every credit whose schedule spans it has an installment due that day.
+  const discountDate = BUSINESS_DATE;
+  const [agreement] = await asSystem(db, (tx) => tx.select().from(agreements).where(eq(agreements.id, agreementId)));
+  const layout = layoutSchema.parse(agreement!.layout);
+  const principal = await loadPrincipal(db, 'cartera@demo.mx');
+  if (!principal) throw new Error('Falta el usuario cartera@demo.mx del seed.');
+  const actor: Actor = { id: 'bench', identity: null, principal };
+
+  // ------------------------------------------------------------------ the file
+  type Payable = { number: string; employee_number: string; curp: string; installment: string; outstanding_balance: string; period: number };
+  const { rows: payable } = (await asSystem(db, (tx) =>
+    tx.execute(sql`
+      select c.number, c.employee_number, k.curp, c.installment::text as installment, c.outstanding_balance::text as outstanding_balance,
+             (select min(i.number) from installments i where i.company_id = c.company_id and i.credit_id = c.id and i.outstanding > 0) as period
+      from credits c join clients k on k.id = c.client_id
+      where c.company_id = ${companyId} and c.agreement_id = ${agreementId} and c.status <> 'liquidado'
+        and c.outstanding_balance > 0 and c.first_due_date <= ${discountDate}::date and c.last_due_date >= ${discountDate}::date
+      order by c.number
+      limit ${FILE_ROWS}`),
+  )) as unknown as { rows: Payable[] };
+  if (payable.length < FILE_ROWS) {
+    console.log(`Solo ${payable.length.toLocaleString('es-MX')} créditos tienen una cuota del ${discountDate}: el archivo tiene ${payable.length.toLocaleString('es-MX')} filas (sube BENCH_CREDITS).`);
+  }
+  // Distinct per run, so that a kept database takes the file again (the same bytes are refused while they count).
+  const reference = `BENCH${process.pid}`;
+  const fields = payable.map(
+    (credit, index): FileFields => ({
+      employeeNumber: credit.employee_number,
+      curpRfc: credit.curp,
+      amount: index % OVERPAY_EVERY === OVERPAY_EVERY - 1 ? (Number(credit.outstanding_balance) + 250).toFixed(2) : credit.installment,
+      period: String(credit.period),
+      reference,
+    }),
+  );
+  const renderStart = performance.now();
+  const content = await renderPaymentFile(layout, fields);
+  console.log(
+    `Archivo: ${fields.length.toLocaleString('es-MX')} filas (${Math.floor(fields.length / OVERPAY_EVERY)} con sobrepago), ${layout.format}, ${(content.length / 1e6).toFixed(1)} MB, escrito en ${seconds(renderStart).toFixed(2)} s`,
+  );
+
+  // ------------------------------------------------------------------ upload and apply
+  const upload = await phase('Carga (leer, identificar, guardar filas)', () =>
+    withScope(db, { companyId }, (tx) =>
+      uploadPaymentFile(tx, actor, { agreementId, discountDate, fileName: `bench-${discountDate}.csv`, contentType: 'text/csv', content, today: businessDate, now: new Date() }),
+    ),
+  );
+  const file = upload.result;
+  const apply = await phase('Aplicación (asignar, escribir; una transacción)', () =>
+    withScope(db, { companyId }, (tx) => applyPaymentFile(tx, { fileId: file.id, companyId, appliedBy: principal.userId, now: new Date(), today: businessDate })),
+  );
+  const applied = apply.result;
+  const total = upload.seconds + apply.seconds;
+  console.log(`Filas: ${file.rowsTotal.toLocaleString('es-MX')} leídas, ${file.rowsValid.toLocaleString('es-MX')} válidas, ${applied.toLocaleString('es-MX')} aplicadas`);
+
+  // ------------------------------------------------------------------ bare COPY of the same rows
+  const owner = new pg.Client({ connectionString: database.ownerUrl });
+  await owner.connect();
+  let copySeconds: number;
+  try {
+    const { rows } = await owner.query<Record<(typeof ROW_COLUMNS)[number], string | number | null>>(
+      `select ${ROW_COLUMNS.join(', ')} from payment_file_rows where file_id = $1 order by line`,
+      [file.id],
+    );
+    const payload = Buffer.from(rows.map((row) => `${ROW_COLUMNS.map((column) => copyValue(row[column])).join('\t')}\n`).join(''), 'utf8');
+    // Same columns, defaults and indexes (primary key included), logged like payment_file_rows; no row-level security.
+    await owner.query('drop table if exists bench_copy_rows');
+    await owner.query('create table bench_copy_rows (like payment_file_rows including defaults including indexes)');
+    statementTime.clear();
+    const copyStart = performance.now();
+    await owner.query('begin');
+    await copyFrom(owner, `copy bench_copy_rows (${ROW_COLUMNS.join(', ')}) from stdin`, payload);
+    await owner.query('commit');
+    copySeconds = seconds(copyStart);
+    const [{ count }] = (await owner.query<{ count: number }>('select count(*)::int as count from bench_copy_rows')).rows as [{ count: number }];
+    console.log(`COPY de las mismas ${count.toLocaleString('es-MX')} filas (${(payload.length / 1e6).toFixed(1)} MB): ${copySeconds.toFixed(2)} s`);
+    await owner.query('drop table bench_copy_rows');
+  } finally {
+    await owner.end();
+  }
+
+  const maxRss = process.resourceUsage().maxRSS * 1024;
+  console.log(
+    `Archivo de pagos de ${file.rowsTotal.toLocaleString('es-MX')} filas sobre ${N.toLocaleString('es-MX')} créditos: carga ${upload.seconds.toFixed(1)} s + aplicación ${apply.seconds.toFixed(1)} s = ${total.toFixed(1)} s ` +
+      `(${Math.round(file.rowsTotal / total).toLocaleString('es-MX')} filas/s; meta ≤ ${TARGET_SECONDS} s ${total <= TARGET_SECONDS ? 'cumplida' : 'NO cumplida'}), ` +
+      `RSS máxima ${mb(Math.max(upload.peakRss, apply.peakRss))} MB (proceso ${mb(maxRss)} MB), COPY ${copySeconds.toFixed(2)} s, ${(total / copySeconds).toFixed(0)}× el COPY`,
+  );
+} finally {
+  await database.drop();
+}

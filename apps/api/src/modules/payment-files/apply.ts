@@ -1,0 +1,339 @@
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { addDays, allocatePayment, formatCents, parseCents, type AllocationResult, type Component, type InstallmentState } from '@portal/lending';
+import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
+import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
+import { withScope } from '../../db/scope';
+import { trimNumeric } from '../../db/numeric';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
+import { auditEvents } from '../../db/schema/audit';
+import { HttpProblem } from '../../http/errors';
+import { lockCompanyPortfolio } from '../day-close/company-lock';
+import { refreshCredits } from '../day-close/close-day';
+import { businessDateOf } from '../shared/business-date';
+import { creditFolio } from '../shared/folios';
+import { toInstallmentState, type InstallmentRow } from '../credits/installment-state';
+import { summarize } from './payment-files.queries';
+
+/**
+ * Applying a payment file (DOMAIN.md Algorithm 2 through packages/lending `allocatePayment`): every accepted row, in
+ * one transaction, under the company's portfolio lock (a day close or another file of the same company waits). Rows
+ * are handled a batch of credits at a time — read their schedules, allocate in memory, write back only what changed
+ * with one statement per table — so a 100,000-row file never holds the whole portfolio in memory.
+ */
+
+const BATCH = 2_000;
+
+/** The columns of a schedule row a payment can change, as stored (snake_case, for json_populate_recordset). */
+interface StoredRow {
+  credit_id: string;
+  number: number;
+  principal: string;
+  interest: string;
+  iva: string;
+  moratory_interest: string;
+  moratory_iva: string;
+  fees: string;
+  fees_iva: string;
+  payment: string;
+  balance: string;
+  paid_principal: string;
+  paid_interest: string;
+  paid_iva: string;
+  paid_moratory_interest: string;
+  paid_moratory_iva: string;
+  paid_fees: string;
+  paid_fees_iva: string;
+}
+
+/** What a payment changed, kept on it so that a revert puts back exactly this. */
+export interface PaymentBefore {
+  installment: string;
+  rows: StoredRow[];
+  deduction: { period: number; state: string } | null;
+}
+
+const CHARGED: readonly [keyof StoredRow, Component][] = [
+  ['principal', 'principal'],
+  ['interest', 'interest'],
+  ['iva', 'iva'],
+  ['moratory_interest', 'moratoryInterest'],
+  ['moratory_iva', 'moratoryIva'],
+  ['fees', 'fees'],
+  ['fees_iva', 'feesIva'],
+];
+const PAID: readonly [keyof StoredRow, Component][] = CHARGED.map(([column, component]) => [`paid_${column}` as keyof StoredRow, component]);
+
+const cents = (value: string | undefined) => (value === undefined ? 0n : parseCents(value, 'importe'));
+const sameAmount = (a: string, b: string) => cents(a) === cents(b);
+
+function stored(row: InstallmentRow): StoredRow {
+  return {
+    credit_id: row.creditId,
+    number: row.number,
+    principal: row.principal,
+    interest: row.interest,
+    iva: row.iva,
+    moratory_interest: row.moratoryInterest,
+    moratory_iva: row.moratoryIva,
+    fees: row.fees,
+    fees_iva: row.feesIva,
+    payment: row.payment,
+    balance: row.balance,
+    paid_principal: row.paidPrincipal,
+    paid_interest: row.paidInterest,
+    paid_iva: row.paidIva,
+    paid_moratory_interest: row.paidMoratoryInterest,
+    paid_moratory_iva: row.paidMoratoryIva,
+    paid_fees: row.paidFees,
+    paid_fees_iva: row.paidFeesIva,
+  };
+}
+
+/**
+ * The schedule rows as stored after the allocation: what was waived (future interest at a payoff, rows a prepayment
+ * no longer needs) is taken off the charge, so each row keeps charged = paid + still owed; payment and balance follow.
+ */
+export function storedAfter(before: readonly InstallmentRow[], after: readonly InstallmentState[]): StoredRow[] {
+  const byNumber = new Map(after.map((state) => [state.number, state]));
+  const rows = before.map((row) => {
+    const state = byNumber.get(row.number)!;
+    const next = stored(row);
+    for (const [column, component] of CHARGED) {
+      next[column] = formatCents(cents(state[component]) - cents(state.waived?.[component])) as never;
+    }
+    for (const [column, component] of PAID) next[column] = formatCents(cents(state.paid?.[component])) as never;
+    next.payment = formatCents(cents(next.principal) + cents(next.interest) + cents(next.iva));
+    return next;
+  });
+  let balance = rows.reduce((sum, row) => sum + cents(row.principal), 0n);
+  for (const row of rows) {
+    balance -= cents(row.principal);
+    row.balance = formatCents(balance);
+  }
+  return rows;
+}
+
+const AMOUNT_COLUMNS: readonly (keyof StoredRow)[] = [...CHARGED.map(([column]) => column), ...PAID.map(([column]) => column), 'payment', 'balance'];
+/** Amounts are compared as text: numeric(14,2) reads and formatCents writes the same canonical form ("1234.50"). */
+const changed = (a: StoredRow, b: StoredRow) => AMOUNT_COLUMNS.some((key) => a[key] !== b[key]);
+
+/** How a payment's money was split, by component, plus the sobrepago. */
+export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>): Record<Component | 'overpayment', string> {
+  const sums: Record<Component, bigint> = { principal: 0n, interest: 0n, iva: 0n, moratoryInterest: 0n, moratoryIva: 0n, fees: 0n, feesIva: 0n };
+  for (const line of result.lines) sums[line.component] += cents(line.amount);
+  return {
+    principal: formatCents(sums.principal),
+    interest: formatCents(sums.interest),
+    iva: formatCents(sums.iva),
+    moratoryInterest: formatCents(sums.moratoryInterest),
+    moratoryIva: formatCents(sums.moratoryIva),
+    fees: formatCents(sums.fees),
+    feesIva: formatCents(sums.feesIva),
+    overpayment: result.overpayment,
+  };
+}
+
+export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
+/** `column = any(ids)`: one uuid[] parameter, which the planner answers through the column's index. */
+const anyOf = (column: SQL | AnyPgColumn, ids: readonly string[]) => sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+
+/**
+ * Writes schedule rows back (a payment's result, or a revert's previous state): one statement for the batch. Late
+ * charges are the day close's: a payment only pays them (their paid columns), so a revert keeps what accrued since.
+ */
+export async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    update installments i set
+      principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
+      paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
+      paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
+      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva
+    from json_populate_recordset(null::installments, ${json(rows)}) x
+    where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
+}
+
+/** The application's record (progress, outcome), written in its own short transaction so the screen sees it move. */
+export async function markApplication(db: Db, companyId: string, applicationId: string, values: Partial<typeof paymentApplications.$inferInsert>): Promise<void> {
+  await withScope(db, { companyId }, (tx) => tx.update(paymentApplications).set(values).where(eq(paymentApplications.id, applicationId)));
+}
+
+export interface ApplyOptions {
+  fileId: string;
+  companyId: string;
+  appliedBy: string | null;
+  now: Date;
+  today: string;
+  /** Rows applied so far (progress); called between batches. */
+  onProgress?: (done: number) => Promise<void>;
+}
+
+/** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */
+export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<number> {
+  const { fileId, companyId } = options;
+  await lockCompanyPortfolio(tx, companyId);
+  const [file] = await tx.select().from(paymentFiles).where(and(eq(paymentFiles.id, fileId), eq(paymentFiles.companyId, companyId))).for('update');
+  if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
+  if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
+  const businessDate = await businessDateOf(tx, companyId, options.today);
+  const accepted = await tx
+    .select({ line: paymentFileRows.line, creditId: paymentFileRows.creditId, amount: paymentFileRows.amount, outcome: paymentFileRows.outcome })
+    .from(paymentFileRows)
+    .where(and(eq(paymentFileRows.fileId, fileId), inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)))
+    .orderBy(asc(paymentFileRows.line));
+
+  let applied = 0;
+  const paidIds: string[] = [];
+  for (let start = 0; start < accepted.length; start += BATCH) {
+    const batch = accepted.slice(start, start + BATCH);
+    const ids = batch.map((row) => row.creditId!);
+    // One after the other: a transaction is one connection, which runs one statement at a time anyway.
+    const creditRows = await tx.select().from(credits).where(anyOf(credits.id, ids));
+    const scheduleRows = await tx
+      .select()
+      .from(installments)
+      .where(anyOf(installments.creditId, ids))
+      .orderBy(asc(installments.creditId), asc(installments.number));
+    const deductionRows = await tx
+      .select({ creditId: expectedDeductions.creditId, period: expectedDeductions.period, state: expectedDeductions.state })
+      .from(expectedDeductions)
+      .where(and(anyOf(expectedDeductions.creditId, ids), eq(expectedDeductions.discountDate, file.discountDate)));
+    const creditOf = new Map(creditRows.map((credit) => [credit.id, credit]));
+    const scheduleOf = new Map<string, InstallmentRow[]>();
+    for (const row of scheduleRows) {
+      const list = scheduleOf.get(row.creditId);
+      if (list) list.push(row);
+      else scheduleOf.set(row.creditId, [row]);
+    }
+    const deductionOf = new Map(deductionRows.map((deduction) => [deduction.creditId, deduction]));
+
+    const rowUpdates: StoredRow[] = [];
+    const paymentRecords: object[] = [];
+    const creditUpdates: { id: string; installment: string; overpayment: string }[] = [];
+    const received: { credit_id: string; period: number }[] = [];
+    const outcomes: { line: number; outcome: RowOutcome; message: string | null }[] = [];
+
+    for (const row of batch) {
+      const credit = creditOf.get(row.creditId!)!;
+      // Under the lock, as it is now: another file may have paid it off since the preview.
+      if (credit.status === 'liquidado') {
+        outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
+        continue;
+      }
+      const schedule = scheduleOf.get(credit.id) ?? [];
+      const result = allocatePayment({
+        amount: row.amount!,
+        valueDate: file.discountDate,
+        disbursementDate: credit.disbursementDate,
+        ivaRate: percentToFraction(trimNumeric(credit.ivaRatePct)),
+        annualRate: percentToFraction(trimNumeric(credit.annualRatePct)),
+        frequency: credit.frequency,
+        installment: credit.installment,
+        installments: schedule.map(toInstallmentState),
+      });
+      const after = storedAfter(schedule, result.installments);
+      const before: StoredRow[] = [];
+      schedule.forEach((row, index) => {
+        const previous = stored(row);
+        if (!changed(previous, after[index]!)) return;
+        before.push(previous);
+        rowUpdates.push(after[index]!);
+      });
+      const deduction = deductionOf.get(credit.id);
+      if (deduction && deduction.state !== 'recibido') received.push({ credit_id: credit.id, period: deduction.period });
+      const split = splitOf(result);
+      const record: PaymentBefore = { installment: credit.installment, rows: before, deduction: deduction && deduction.state !== 'recibido' ? { period: deduction.period, state: deduction.state } : null };
+      paymentRecords.push({
+        id: crypto.randomUUID(),
+        company_id: companyId,
+        credit_id: credit.id,
+        file_id: fileId,
+        file_line: row.line,
+        value_date: file.discountDate,
+        amount: result.amount,
+        principal: split.principal,
+        interest: split.interest,
+        iva: split.iva,
+        moratory_interest: split.moratoryInterest,
+        moratory_iva: split.moratoryIva,
+        fees: split.fees,
+        fees_iva: split.feesIva,
+        overpayment: split.overpayment,
+        allocation: { lines: result.lines, waived: result.waived },
+        before: record,
+        applied_by: options.appliedBy,
+        applied_at: options.now.toISOString(),
+      });
+      if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
+        creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
+      }
+      const outcome: RowOutcome = cents(result.overpayment) > 0n ? 'sobrepago' : 'válido';
+      if (outcome !== row.outcome) {
+        outcomes.push({
+          line: row.line,
+          outcome,
+          message: outcome === 'sobrepago' ? `Liquida el crédito; sobran ${result.overpayment} que quedan como saldo a favor.` : null,
+        });
+      }
+      applied += 1;
+      paidIds.push(credit.id);
+    }
+
+    await writeScheduleRows(tx, companyId, rowUpdates);
+    if (paymentRecords.length > 0) {
+      await tx.execute(sql`
+        insert into payments (id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
+                              moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at)
+        select id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
+               moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at
+        from json_populate_recordset(null::payments, ${json(paymentRecords)})`);
+    }
+    if (received.length > 0) {
+      await tx.execute(sql`
+        update expected_deductions e set state = 'recibido'
+        from json_populate_recordset(null::expected_deductions, ${json(received)}) x
+        where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`);
+    }
+    if (creditUpdates.length > 0) {
+      await tx.execute(sql`
+        update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
+        from json_to_recordset(${json(creditUpdates)}) as x(id uuid, installment numeric, overpayment numeric)
+        where c.company_id = ${companyId} and c.id = x.id`);
+    }
+    if (outcomes.length > 0) {
+      await tx.execute(sql`
+        update payment_file_rows r set outcome = x.outcome, message = x.message
+        from json_to_recordset(${json(outcomes)}) as x(line int, outcome text, message text)
+        where r.file_id = ${fileId} and r.line = x.line`);
+    }
+    if (options.onProgress) await options.onProgress(applied);
+  }
+
+  // Installment statuses, days past due, bucket, balances and status (liquidado) of the paid credits, as the last
+  // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
+  // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
+  // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
+  await refreshCredits(tx, companyId, addDays(businessDate, -1), paidIds);
+  await summarize(tx, fileId, file.agreementId, file.discountDate);
+  const sums = await tx.execute(sql`
+    select coalesce(sum(amount), 0)::text as amount, coalesce(sum(overpayment), 0)::text as overpayment
+    from payments where file_id = ${fileId} and status = 'aplicado'`);
+  const figures = rowsOf<{ amount: string; overpayment: string }>(sums)[0]!;
+  await tx
+    .update(paymentFiles)
+    .set({ status: 'aplicado', amountApplied: figures.amount, overpayment: figures.overpayment, appliedBy: options.appliedBy, appliedAt: options.now })
+    .where(eq(paymentFiles.id, fileId));
+  await tx.insert(auditEvents).values({
+    occurredAt: options.now,
+    actorId: options.appliedBy,
+    action: 'payment-file.apply',
+    entity: 'payment_file',
+    entityId: fileId,
+    before: { status: 'validado' },
+    after: { status: 'aplicado', rowsApplied: applied, amountApplied: figures.amount, overpayment: figures.overpayment },
+  });
+  return applied;
+}

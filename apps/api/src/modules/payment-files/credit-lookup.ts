@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
+import type { CandidateCredit, CreditLookup, ReadRow } from './matching';
+import { referencesOf } from './matching';
+
+type LookupRow = {
+  id: string;
+  number: string | number;
+  agreement_id: string;
+  status: CandidateCredit['status'];
+  employee_number: string;
+  curp: string;
+  rfc: string | null;
+  disbursement_date: string;
+  outstanding_balance: string;
+};
+
+const toCandidate = (row: LookupRow): CandidateCredit => ({
+  id: row.id,
+  number: Number(row.number),
+  agreementId: row.agreement_id,
+  status: row.status,
+  employeeNumber: row.employee_number,
+  curp: row.curp,
+  rfc: row.rfc,
+  disbursementDate: String(row.disbursement_date).slice(0, 10),
+  outstandingBalance: row.outstanding_balance,
+});
+
+/**
+ * The credits a file's rows name, within the company (and row-level security): by folio, any agreement (a folio of
+ * another agreement is reported as such); by employee number, the agreement's credits only. Each list goes to the
+ * database as one JSON parameter, whatever the number of rows.
+ */
+export async function lookupCredits(tx: Tx, companyId: string, agreementId: string, rows: readonly ReadRow[]): Promise<CreditLookup> {
+  const { numbers, employeeNumbers } = referencesOf(rows);
+  const columns = sql.raw(
+    'c.id, c.number, c.agreement_id, c.status, c.employee_number, k.curp, k.rfc, c.disbursement_date::text as disbursement_date, c.outstanding_balance::text as outstanding_balance',
+  );
+  const byNumber =
+    numbers.length === 0
+      ? []
+      : rowsOf<LookupRow>(
+          await tx.execute(sql`select ${columns} from credits c join clients k on k.id = c.client_id
+             where c.company_id = ${companyId} and c.number in (select value::bigint from json_array_elements_text(${JSON.stringify(numbers)}::json))`),
+        );
+  const byEmployee =
+    employeeNumbers.length === 0
+      ? []
+      : rowsOf<LookupRow>(
+          await tx.execute(sql`select ${columns} from credits c join clients k on k.id = c.client_id
+             where c.company_id = ${companyId} and c.agreement_id = ${agreementId}
+               and c.employee_number in (select value from json_array_elements_text(${JSON.stringify(employeeNumbers)}::json))
+             order by c.number`),
+        );
+  const employees = new Map<string, CandidateCredit[]>();
+  for (const row of byEmployee) {
+    const candidate = toCandidate(row);
+    const list = employees.get(candidate.employeeNumber);
+    if (list) list.push(candidate);
+    else employees.set(candidate.employeeNumber, [candidate]);
+  }
+  return { byNumber: new Map(byNumber.map((row) => [Number(row.number), toCandidate(row)])), byEmployee: employees };
+}

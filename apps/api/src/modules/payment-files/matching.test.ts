@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { classifyRows, folioNumber, referencesOf, type CandidateCredit, type CreditLookup, type ReadRow } from './matching';
+
+const AGREEMENT = 'agreement-a';
+const credit = (overrides: Partial<CandidateCredit>): CandidateCredit => ({
+  id: `credit-${overrides.number ?? 1}`,
+  number: 1,
+  agreementId: AGREEMENT,
+  status: 'vigente',
+  employeeNumber: 'E-1',
+  curp: 'GODE561231HDFRRN09',
+  rfc: 'GODE561231GR8',
+  disbursementDate: '2026-01-10',
+  outstandingBalance: '5000.00',
+  ...overrides,
+});
+const row = (line: number, fields: ReadRow['fields'], errors: string[] = [], amountInvalid = false): ReadRow => ({ line, fields, errors, amountInvalid });
+
+function lookupOf(credits: CandidateCredit[]): CreditLookup {
+  const byEmployee = new Map<string, CandidateCredit[]>();
+  for (const c of [...credits].sort((a, b) => a.number - b.number).filter((c) => c.agreementId === AGREEMENT)) {
+    byEmployee.set(c.employeeNumber, [...(byEmployee.get(c.employeeNumber) ?? []), c]);
+  }
+  return { byNumber: new Map(credits.map((c) => [c.number, c])), byEmployee };
+}
+
+const classify = (rows: ReadRow[], credits: CandidateCredit[]) =>
+  classifyRows(rows, lookupOf(credits), { agreementId: AGREEMENT, discountDate: '2026-11-15' }).map((r) => [r.line, r.outcome, r.creditId]);
+
+describe('folioNumber', () => {
+  it('reads the folio as printed, as a bare number, or zero-padded as fixed-width files write it', () => {
+    expect(['CR-00000123', 'cr-123', 'CR123', '123', '0000000123', ' 123 '].map(folioNumber)).toEqual([123, 123, 123, 123, 123, 123]);
+    expect(['', 'CR-', 'ABC', '12.5', '-3', '0', 'CR-0000'].map(folioNumber)).toEqual([null, null, null, null, null, null, null]);
+  });
+});
+
+describe('classifyRows', () => {
+  it('gives every row one outcome, in file order, with the reason the clerk reads', () => {
+    const credits = [
+      credit({ number: 1 }),
+      credit({ number: 2, employeeNumber: 'E-2', status: 'liquidado' }),
+      credit({ number: 3, employeeNumber: 'E-3', agreementId: 'agreement-b' }),
+      credit({ number: 4, employeeNumber: 'E-4', disbursementDate: '2026-11-20' }),
+    ];
+    const rows = [
+      row(2, { creditId: 'CR-00000001', amount: '700.00' }),
+      row(3, { creditId: '1', amount: '700.00' }),
+      row(4, { creditId: '99', amount: '700.00' }),
+      row(5, { creditId: '2', amount: '700.00' }),
+      row(6, { creditId: '3', amount: '700.00' }),
+      row(7, { creditId: 'X-1', amount: '700.00' }),
+      row(8, { creditId: '4', amount: '700.00' }),
+      row(9, { creditId: '1', amount: 'abc' }, ['Importe no válido: "abc".'], true),
+      row(10, { creditId: '1', reference: '=1+1', amount: '1.00' }, ['La referencia parece una fórmula.']),
+    ];
+    const result = classifyRows(rows, lookupOf(credits), { agreementId: AGREEMENT, discountDate: '2026-11-15' });
+    expect(result.map((r) => r.outcome)).toEqual([
+      'válido',
+      'duplicado en archivo',
+      'crédito no encontrado',
+      'crédito liquidado',
+      'crédito de otro convenio',
+      'dato no válido',
+      'dato no válido',
+      'monto inválido',
+      'dato no válido',
+    ]);
+    expect(result[1]!.message).toBe('El crédito CR-00000001 ya viene en la línea 2.');
+    expect(result[2]!.message).toBe('No existe el crédito CR-00000099 en tu empresa.');
+    expect(result[6]!.message).toContain('después de la fecha de descuento');
+    expect(result[8]!.message).toBe('La referencia parece una fórmula.');
+  });
+
+  it('accepts more than the balance as a sobrepago, and exactly the balance as valid', () => {
+    const credits = [credit({ number: 1, outstandingBalance: '1000.00' }), credit({ number: 2, employeeNumber: 'E-2', outstandingBalance: '1000.00' })];
+    expect(classify([row(1, { creditId: '1', amount: '1000.01' }), row(2, { creditId: '2', amount: '1000.00' })], credits)).toEqual([
+      [1, 'sobrepago', 'credit-1'],
+      [2, 'válido', 'credit-2'],
+    ]);
+  });
+
+  it('by employee number: each row takes the next open credit of that employee in the agreement, oldest folio first', () => {
+    const credits = [
+      credit({ number: 7, employeeNumber: 'E-9' }),
+      credit({ number: 5, employeeNumber: 'E-9' }),
+      credit({ number: 6, employeeNumber: 'E-9', status: 'liquidado' }),
+      credit({ number: 8, employeeNumber: 'E-8', status: 'liquidado' }),
+    ];
+    const rows = [row(1, { employeeNumber: 'E-9', amount: '1.00' }), row(2, { employeeNumber: 'E-9', amount: '2.00' }), row(3, { employeeNumber: 'E-9', amount: '3.00' }), row(4, { employeeNumber: 'E-8', amount: '1.00' }), row(5, { employeeNumber: 'E-0', amount: '1.00' })];
+    expect(classify(rows, credits)).toEqual([
+      [1, 'válido', 'credit-5'],
+      [2, 'válido', 'credit-7'],
+      [3, 'duplicado en archivo', null],
+      [4, 'crédito liquidado', 'credit-8'],
+      [5, 'crédito no encontrado', null],
+    ]);
+  });
+
+  it('checks the CURP or RFC and the employee number a row brings against the credit', () => {
+    const credits = [credit({ number: 1 })];
+    expect(classify([row(1, { creditId: '1', curpRfc: 'gode561231gr8', amount: '1.00' })], credits)[0]![1]).toBe('válido');
+    expect(classify([row(1, { creditId: '1', curpRfc: 'XAXX010101000', amount: '1.00' })], credits)[0]![1]).toBe('dato no válido');
+    expect(classify([row(1, { creditId: '1', employeeNumber: 'E-7', amount: '1.00' })], credits)[0]![1]).toBe('dato no válido');
+  });
+
+  it('asks the database only for the folios and employee numbers the rows name', () => {
+    expect(referencesOf([row(1, { creditId: 'CR-00000004' }), row(2, { creditId: '4' }), row(3, { employeeNumber: 'E-1' }), row(4, { creditId: 'nada', employeeNumber: 'E-2' })])).toEqual({
+      numbers: [4],
+      employeeNumbers: ['E-1', 'E-2'],
+    });
+  });
+});

@@ -1,0 +1,424 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { addDays, payrollCalendar } from '@portal/lending';
+import {
+  APPLIED_OUTCOMES,
+  layoutSchema,
+  type AllocationSplit,
+  type PaymentFile,
+  type PaymentFileListQuery,
+  type PaymentFileRow,
+  type PaymentListQuery,
+  type PaymentTotals,
+  type UploadOption,
+} from '@portal/contract';
+import type { Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
+import { agreements } from '../../db/schema/agreements';
+import { credits } from '../../db/schema/credits';
+import { clients } from '../../db/schema/origination';
+import { paymentApplications, paymentFileRows, paymentFiles, payments } from '../../db/schema/payments';
+import { companies } from '../../db/schema/users';
+import { HttpProblem } from '../../http/errors';
+import { listOrder, pagedList } from '../../http/pagination';
+import { payrollCalendarOf } from '../agreements/products';
+import { businessDateOf } from '../shared/business-date';
+import { creditFolio, creditNumberOf } from '../shared/folios';
+
+const APPLIED = sql.raw(`(${APPLIED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ')})`);
+
+const uploader = sql<string | null>`(select email from users u where u.id = ${paymentFiles.uploadedBy})`.as('uploader');
+const applier = sql<string | null>`(select email from users u where u.id = ${paymentFiles.appliedBy})`.as('applier');
+const reverter = sql<string | null>`(select email from users u where u.id = ${paymentFiles.revertedBy})`.as('reverter');
+
+/** A file with its agreement, company, the people who acted on it and its latest application. */
+function fileSelect(tx: Tx) {
+  return tx
+    .select({
+      file: {
+        id: paymentFiles.id,
+        agreementId: paymentFiles.agreementId,
+        discountDate: paymentFiles.discountDate,
+        fileName: paymentFiles.fileName,
+        sha256: paymentFiles.sha256,
+        size: paymentFiles.size,
+        encoding: paymentFiles.encoding,
+        status: paymentFiles.status,
+        statusReason: paymentFiles.statusReason,
+        rowsTotal: paymentFiles.rowsTotal,
+        rowsValid: paymentFiles.rowsValid,
+        rowsRejected: paymentFiles.rowsRejected,
+        amountTotal: paymentFiles.amountTotal,
+        amountValid: paymentFiles.amountValid,
+        amountRejected: paymentFiles.amountRejected,
+        amountApplied: paymentFiles.amountApplied,
+        overpayment: paymentFiles.overpayment,
+        expectedAmount: paymentFiles.expectedAmount,
+        expectedCount: paymentFiles.expectedCount,
+        missingCount: paymentFiles.missingCount,
+        uploadedAt: paymentFiles.uploadedAt,
+        appliedAt: paymentFiles.appliedAt,
+        revertedAt: paymentFiles.revertedAt,
+      },
+      agreement: agreements.name,
+      company: companies.name,
+      uploadedBy: uploader,
+      appliedBy: applier,
+      revertedBy: reverter,
+      application: {
+        state: paymentApplications.state,
+        rowsDone: paymentApplications.rowsDone,
+        error: paymentApplications.error,
+      },
+    })
+    .from(paymentFiles)
+    .innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId))
+    .innerJoin(companies, eq(companies.id, paymentFiles.companyId))
+    .leftJoin(
+      paymentApplications,
+      eq(
+        paymentApplications.id,
+        sql`(select a.id from payment_applications a where a.file_id = ${paymentFiles.id} order by a.requested_at desc limit 1)`,
+      ),
+    );
+}
+
+type FileRow = Awaited<ReturnType<ReturnType<typeof fileSelect>['execute']>>[number];
+
+function toPaymentFile(row: FileRow): PaymentFile {
+  const { file, application } = row;
+  return {
+    ...file,
+    agreement: row.agreement,
+    company: row.company,
+    uploadedBy: row.uploadedBy,
+    appliedBy: row.appliedBy,
+    revertedBy: row.revertedBy,
+    uploadedAt: file.uploadedAt.toISOString(),
+    appliedAt: file.appliedAt?.toISOString() ?? null,
+    revertedAt: file.revertedAt?.toISOString() ?? null,
+    applyState: application?.state ?? null,
+    applyDone: application?.rowsDone ?? 0,
+    applyError: application?.error ?? null,
+  };
+}
+
+/** One file as its screens show it; 404 when it is not the user's to see (row-level security). */
+export async function loadPaymentFile(tx: Tx, id: string): Promise<PaymentFile> {
+  const [row] = await fileSelect(tx).where(eq(paymentFiles.id, id));
+  if (!row) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
+  return toPaymentFile(row);
+}
+
+function fileFilters(query: Omit<PaymentFileListQuery, 'page' | 'pageSize' | 'sort'>): SQL | undefined {
+  return and(
+    query.q ? ilike(paymentFiles.fileName, `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+    query.agreementId ? eq(paymentFiles.agreementId, query.agreementId) : undefined,
+    query.status ? eq(paymentFiles.status, query.status) : undefined,
+    query.discountFrom ? gte(paymentFiles.discountDate, query.discountFrom) : undefined,
+    query.discountTo ? lte(paymentFiles.discountDate, query.discountTo) : undefined,
+  );
+}
+
+const FILE_SORT = {
+  uploadedAt: paymentFiles.uploadedAt,
+  discountDate: paymentFiles.discountDate,
+  agreement: agreements.name,
+  status: paymentFiles.status,
+  amountApplied: paymentFiles.amountApplied,
+};
+
+/** Listado de archivos de pagos: newest first unless sorted otherwise. */
+export function listPaymentFiles(tx: Tx, query: PaymentFileListQuery): Promise<{ items: PaymentFile[]; total: number }> {
+  const { page, pageSize, sort, ...filters } = query;
+  const where = fileFilters(filters);
+  return pagedList(
+    { page, pageSize },
+    fileSelect(tx)
+      .where(where)
+      .orderBy(...listOrder(FILE_SORT, sort, { field: 'uploadedAt', descending: true }, paymentFiles.id)),
+    tx.select({ total: sql<number>`count(*)::int` }).from(paymentFiles).innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId)).where(where),
+    toPaymentFile,
+  );
+}
+
+const splitColumns = {
+  principal: payments.principal,
+  interest: payments.interest,
+  iva: payments.iva,
+  moratoryInterest: payments.moratoryInterest,
+  moratoryIva: payments.moratoryIva,
+  fees: payments.fees,
+  feesIva: payments.feesIva,
+  overpayment: payments.overpayment,
+};
+
+interface StoredAllocation {
+  lines: { installment: number; component: string; amount: string; step: string }[];
+}
+const linesOf = (allocation: unknown) => (allocation as StoredAllocation | null)?.lines ?? [];
+
+/** A file's rows in line order, each with its outcome and, once applied, its payment's split and waterfall. */
+export async function paymentFileRowsPage(
+  tx: Tx,
+  fileId: string,
+  query: { page: number; pageSize: number; group: 'todos' | 'aceptados' | 'rechazados' },
+): Promise<{ items: PaymentFileRow[]; total: number }> {
+  await loadPaymentFile(tx, fileId);
+  const group =
+    query.group === 'aceptados'
+      ? inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)
+      : query.group === 'rechazados'
+        ? sql`${paymentFileRows.outcome} not in ${APPLIED}`
+        : undefined;
+  const where = and(eq(paymentFileRows.fileId, fileId), group);
+  return pagedList(
+    query,
+    tx
+      .select({ row: paymentFileRows, creditNumber: credits.number, payment: { id: payments.id, allocation: payments.allocation, ...splitColumns } })
+      .from(paymentFileRows)
+      .leftJoin(credits, eq(credits.id, paymentFileRows.creditId))
+      .leftJoin(payments, and(eq(payments.fileId, paymentFileRows.fileId), eq(payments.fileLine, paymentFileRows.line)))
+      .where(where)
+      .orderBy(asc(paymentFileRows.line)),
+    tx.select({ total: sql<number>`count(*)::int` }).from(paymentFileRows).where(where),
+    ({ row, creditNumber, payment }) => ({
+      line: row.line,
+      raw: row.raw,
+      creditRef: row.creditRef,
+      employeeNumber: row.employeeNumber,
+      curpRfc: row.curpRfc,
+      amount: row.amount,
+      period: row.period,
+      reference: row.reference,
+      outcome: row.outcome,
+      message: row.message,
+      creditId: row.creditId,
+      creditFolio: creditNumber === null ? null : creditFolio(creditNumber),
+      paymentId: payment?.id ?? null,
+      split: payment ? splitOf(payment) : null,
+      allocation: payment ? linesOf(payment.allocation) : [],
+    }),
+  );
+}
+
+const splitOf = (payment: AllocationSplit): AllocationSplit => ({
+  principal: payment.principal,
+  interest: payment.interest,
+  iva: payment.iva,
+  moratoryInterest: payment.moratoryInterest,
+  moratoryIva: payment.moratoryIva,
+  fees: payment.fees,
+  feesIva: payment.feesIva,
+  overpayment: payment.overpayment,
+});
+
+/** The agreement's deductions expected on the date (of credits still owing, or received), and which no accepted row pays. */
+const EXPECTED_FROM = sql`from expected_deductions e join credits c on c.id = e.credit_id and c.company_id = e.company_id`;
+const expectedOn = (agreementId: string, discountDate: string) =>
+  sql`c.agreement_id = ${agreementId} and e.discount_date = ${discountDate} and (c.status <> 'liquidado' or e.state = 'recibido')`;
+const unpaid = (fileId: string) =>
+  sql`e.credit_id not in (select r.credit_id from payment_file_rows r where r.file_id = ${fileId} and r.credit_id is not null and r.outcome in ${APPLIED})`;
+
+/** The file's totals from its rows, and what the agreement's credits expected on the date against what arrived. */
+export async function summarize(tx: Tx, fileId: string, agreementId: string, discountDate: string): Promise<void> {
+  await tx.execute(sql`
+    update ${paymentFiles} f set
+      rows_total = r.total, rows_valid = r.valid, rows_rejected = r.total - r.valid,
+      amount_total = r.amount, amount_valid = r.amount_valid, amount_rejected = r.amount - r.amount_valid,
+      expected_amount = x.amount, expected_count = x.count, missing_count = x.missing
+    from (
+      select count(*)::int as total, (count(*) filter (where outcome in ${APPLIED}))::int as valid,
+             coalesce(sum(amount), 0) as amount, coalesce(sum(amount) filter (where outcome in ${APPLIED}), 0) as amount_valid
+      from ${paymentFileRows} where file_id = ${fileId}
+    ) r, (
+      select count(*)::int as count, coalesce(sum(e.amount), 0) as amount, (count(*) filter (where ${unpaid(fileId)}))::int as missing
+      ${EXPECTED_FROM} where ${expectedOn(agreementId, discountDate)}
+    ) x
+    where f.id = ${fileId}`);
+}
+
+/** Descuentos faltantes: the expected deductions on the file's date that no accepted row pays. */
+export async function missingDeductions(tx: Tx, fileId: string, query: { page: number; pageSize: number }) {
+  const file = await loadPaymentFile(tx, fileId);
+  const base = sql`${EXPECTED_FROM} join clients k on k.id = c.client_id where ${expectedOn(file.agreementId, file.discountDate)} and ${unpaid(fileId)}`;
+  const items = rowsOf<{ credit_id: string; number: string; client_name: string; employee_number: string; period: number; amount: string; state: string }>(
+    await tx.execute(sql`
+      select c.id as credit_id, c.number, trim(concat_ws(' ', k.first_names, k.last_name_1, k.last_name_2)) as client_name, c.employee_number,
+             e.period, e.amount::text as amount, e.state
+      ${base}
+      order by c.number limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`),
+  );
+  const [counted] = rowsOf<{ total: number }>(await tx.execute(sql`select count(*)::int as total ${base}`));
+  return {
+    items: items.map((row) => ({
+      creditId: row.credit_id,
+      creditFolio: creditFolio(Number(row.number)),
+      clientName: row.client_name,
+      employeeNumber: row.employee_number,
+      period: row.period,
+      amount: row.amount,
+      state: row.state,
+    })),
+    total: counted?.total ?? 0,
+  };
+}
+
+/**
+ * The upload form's agreements (the user's company's; every company's for SA), with their layout's format and the
+ * discount dates of their payroll calendar up to the company's business date, newest first.
+ */
+export async function uploadOptions(tx: Tx, today: string): Promise<UploadOption[]> {
+  const rows = await tx
+    .select({ agreement: agreements, company: companies.name })
+    .from(agreements)
+    .innerJoin(companies, eq(companies.id, agreements.companyId))
+    .where(eq(agreements.active, true))
+    .orderBy(asc(agreements.name));
+  const dates = new Map<string, string>();
+  const options: UploadOption[] = [];
+  for (const { agreement, company } of rows) {
+    const businessDate = dates.get(agreement.companyId) ?? (await businessDateOf(tx, agreement.companyId, today));
+    dates.set(agreement.companyId, businessDate);
+    const calendar = payrollCalendar(payrollCalendarOf(agreement), addDays(businessDate, -120), 40);
+    const discountDates = calendar.filter((date) => date <= businessDate).reverse().slice(0, 8);
+    options.push({
+      agreementId: agreement.id,
+      agreement: agreement.name,
+      company,
+      format: layoutSchema.parse(agreement.layout).format,
+      discountDates,
+      suggestedDate: discountDates[0] ?? null,
+    });
+  }
+  return options;
+}
+
+// ---------------------------------------------------------------------------------------------- payments report
+
+export type PaymentFilters = Omit<PaymentListQuery, 'page' | 'pageSize' | 'sort'>;
+
+export function paymentFilters(query: PaymentFilters): SQL | undefined {
+  const q = query.q?.trim();
+  const folio = q ? creditNumberOf(q) : null;
+  return and(
+    query.agreementId ? eq(credits.agreementId, query.agreementId) : undefined,
+    query.fileId ? eq(payments.fileId, query.fileId) : undefined,
+    query.creditId ? eq(payments.creditId, query.creditId) : undefined,
+    query.status ? eq(payments.status, query.status) : undefined,
+    query.from ? gte(payments.valueDate, query.from) : undefined,
+    query.to ? lte(payments.valueDate, query.to) : undefined,
+    q
+      ? folio !== null
+        ? eq(credits.number, folio)
+        : sql`(${clients.curp} = ${q.toUpperCase()} or concat_ws(' ', ${clients.firstNames}, ${clients.lastName1}, ${clients.lastName2}) ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`
+      : undefined,
+  );
+}
+
+const PAYMENT_SORT = { valueDate: payments.valueDate, appliedAt: payments.appliedAt, amount: payments.amount, folio: credits.number };
+export const paymentOrder = (sort: string | undefined) => listOrder(PAYMENT_SORT, sort, { field: 'appliedAt', descending: true }, payments.sequence);
+
+export function paymentListSelect(tx: Tx) {
+  return tx
+    .select({
+      payment: payments,
+      creditNumber: credits.number,
+      agreementId: credits.agreementId,
+      agreement: agreements.name,
+      clientName: sql<string>`trim(concat_ws(' ', ${clients.firstNames}, ${clients.lastName1}, ${clients.lastName2}))`,
+      fileName: paymentFiles.fileName,
+    })
+    .from(payments)
+    .innerJoin(credits, eq(credits.id, payments.creditId))
+    .innerJoin(clients, eq(clients.id, credits.clientId))
+    .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+    .leftJoin(paymentFiles, eq(paymentFiles.id, payments.fileId));
+}
+
+type PaymentRow = Awaited<ReturnType<ReturnType<typeof paymentListSelect>['execute']>>[number];
+
+export function toPayment(row: PaymentRow) {
+  const { payment } = row;
+  return {
+    id: payment.id,
+    creditId: payment.creditId,
+    creditFolio: creditFolio(row.creditNumber),
+    clientName: row.clientName,
+    agreementId: row.agreementId,
+    agreement: row.agreement,
+    fileId: payment.fileId,
+    fileName: row.fileName,
+    fileLine: payment.fileLine,
+    valueDate: payment.valueDate,
+    amount: payment.amount,
+    split: splitOf(payment),
+    status: payment.status,
+    appliedAt: payment.appliedAt.toISOString(),
+  };
+}
+
+export const paymentCount = (tx: Tx, filters: PaymentFilters) =>
+  tx
+    .select({ total: sql<number>`count(*)::int` })
+    .from(payments)
+    .innerJoin(credits, eq(credits.id, payments.creditId))
+    .innerJoin(clients, eq(clients.id, credits.clientId))
+    .where(paymentFilters(filters));
+
+export async function paymentTotals(tx: Tx, filters: PaymentFilters): Promise<PaymentTotals> {
+  const sum = (column: SQL | typeof payments.amount) => sql<string>`coalesce(sum(${column}), 0)::text`;
+  const [row] = await tx
+    .select({
+      count: sql<number>`count(*)::int`,
+      amount: sum(payments.amount),
+      principal: sum(payments.principal),
+      interest: sum(payments.interest),
+      iva: sum(payments.iva),
+      moratoryInterest: sum(payments.moratoryInterest),
+      moratoryIva: sum(payments.moratoryIva),
+      fees: sum(payments.fees),
+      feesIva: sum(payments.feesIva),
+      overpayment: sum(payments.overpayment),
+    })
+    .from(payments)
+    .innerJoin(credits, eq(credits.id, payments.creditId))
+    .innerJoin(clients, eq(clients.id, credits.clientId))
+    .where(paymentFilters(filters));
+  const { count, amount, ...split } = row!;
+  return { count, amount, split };
+}
+
+/** The credit view's payments, newest first, with their source and waterfall. */
+export async function creditPayments(tx: Tx, creditId: string) {
+  const rows = await tx
+    .select({ payment: payments, fileName: paymentFiles.fileName })
+    .from(payments)
+    .leftJoin(paymentFiles, eq(paymentFiles.id, payments.fileId))
+    .where(eq(payments.creditId, creditId))
+    .orderBy(desc(payments.sequence));
+  return rows.map(({ payment, fileName }) => ({
+    id: payment.id,
+    valueDate: payment.valueDate,
+    amount: payment.amount,
+    source: fileName ? `Archivo ${fileName}, línea ${payment.fileLine}` : 'Pago manual',
+    fileId: payment.fileId,
+    status: payment.status,
+    appliedAt: payment.appliedAt.toISOString(),
+    split: splitOf(payment),
+    allocation: linesOf(payment.allocation),
+  }));
+}
+
+/** Every row of a file with its outcome and split, for the result workbook (line order, a batch at a time). */
+export function resultRows(tx: Tx, fileId: string, offset: number, limit: number) {
+  return tx
+    .select({ row: paymentFileRows, creditNumber: credits.number, payment: splitColumns })
+    .from(paymentFileRows)
+    .leftJoin(credits, eq(credits.id, paymentFileRows.creditId))
+    .leftJoin(payments, and(eq(payments.fileId, paymentFileRows.fileId), eq(payments.fileLine, paymentFileRows.line)))
+    .where(eq(paymentFileRows.fileId, fileId))
+    .orderBy(asc(paymentFileRows.line))
+    .limit(limit)
+    .offset(offset);
+}
+

@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import ExcelJS from 'exceljs';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { addDays } from '@portal/lending';
+import type { PaymentFile } from '@portal/contract';
+import { agreements } from '../../db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { clients } from '../../db/schema/origination';
+import { payments } from '../../db/schema/payments';
+import type { Tx } from '../../db/client';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { creditFolio } from '../shared/folios';
+
+type Headers = { authorization: string };
+const TODAY = '2026-11-23';
+const BOUNDARY = '----payment-file-test';
+
+/** A multipart body as the browser's FormData sends it: the fields first, then the file. */
+function form(fields: Record<string, string>, file: { name: string; content: Buffer | string }): { payload: Buffer; headers: Record<string, string> } {
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) parts.push(Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  parts.push(Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: text/csv\r\n\r\n`));
+  parts.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
+  parts.push(Buffer.from(`\r\n--${BOUNDARY}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } };
+}
+
+interface DemoCredit {
+  id: string;
+  number: number;
+  employeeNumber: string;
+  curp: string;
+  installment: string;
+  status: string;
+  outstandingBalance: string;
+}
+
+/** The state a payment changes: every schedule row, the credit's columns and its deductions, in a stable order. */
+async function snapshot(tx: Tx, ids: string[]) {
+  const [schedule, creditRows, deductions] = await Promise.all([
+    tx.select().from(installments).where(inArray(installments.creditId, ids)).orderBy(asc(installments.creditId), asc(installments.number)),
+    tx.select().from(credits).where(inArray(credits.id, ids)).orderBy(asc(credits.id)),
+    tx.select().from(expectedDeductions).where(inArray(expectedDeductions.creditId, ids)).orderBy(asc(expectedDeductions.creditId), asc(expectedDeductions.period)),
+  ]);
+  return { schedule, creditRows, deductions };
+}
+
+const cents = (value: string) => Math.round(Number(value) * 100);
+
+describe.each(ENGINES)('Payment files API (%s)', (engine) => {
+  let ctx: TestContext;
+  let cartera: Headers;
+  let jalisco: { id: string };
+  let demo: DemoCredit[];
+  let discountDate: string;
+
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { jobs: true, snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
+  }, 120_000);
+  afterAll(async () => {
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    await ctx.reset();
+    cartera = await ctx.as('cartera@demo.mx');
+    [jalisco] = (await ctx.system((tx) => tx.select({ id: agreements.id }).from(agreements).where(eq(agreements.code, 'GOB-JAL')))) as [{ id: string }];
+    demo = await ctx.system((tx) =>
+      tx
+        .select({
+          id: credits.id,
+          number: credits.number,
+          employeeNumber: credits.employeeNumber,
+          curp: clients.curp,
+          installment: credits.installment,
+          status: credits.status,
+          outstandingBalance: credits.outstandingBalance,
+        })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .where(eq(credits.agreementId, jalisco.id))
+        .orderBy(asc(credits.number)),
+    );
+    // The latest Jalisco payday before the business date (quincenal: the 15th or the month's last day).
+    discountDate = '2026-11-15';
+  });
+
+  const upload = async (content: string | Buffer, name = 'nomina.csv', fields: Record<string, string> = { agreementId: jalisco.id, discountDate }, headers: Headers = cartera) => {
+    const body = form(fields, { name, content });
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/payment-files', headers: { ...headers, ...body.headers }, payload: body.payload });
+    return { status: response.statusCode, body: response.json() };
+  };
+  const csv = (rows: string[][]) => ['empleado,curp,importe,periodo,referencia', ...rows.map((row) => row.join(','))].join('\r\n');
+  const rowsOf = async (fileId: string, group = 'todos') =>
+    (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${fileId}/rows?group=${group}&pageSize=100`, headers: cartera })).json().items as {
+      line: number;
+      outcome: string;
+      message: string | null;
+      creditFolio: string | null;
+      split: Record<string, string> | null;
+    }[];
+  const applyAndWait = async (fileId: string, headers: Headers = cartera): Promise<PaymentFile> => {
+    const started = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${fileId}/apply`, headers });
+    expect(started.statusCode).toBe(202);
+    let file = started.json() as PaymentFile;
+    for (let i = 0; i < 200 && (file.applyState === 'en espera' || file.applyState === 'en curso'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      file = (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${fileId}`, headers })).json();
+    }
+    return file;
+  };
+
+  it('previews every row with its outcome and the expected-versus-received totals, and keeps every row', async () => {
+    const open = demo.filter((credit) => credit.status !== 'liquidado');
+    const [a, b, c] = open;
+    const file = csv([
+      [a!.employeeNumber, a!.curp, a!.installment, '22', 'R1'],
+      [b!.employeeNumber, b!.curp, '99999999.00', '22', 'R2'],
+      ['NO-EXISTE', '', '100.00', '22', 'R3'],
+      [a!.employeeNumber, a!.curp, '100.00', '22', 'R4'],
+      [c!.employeeNumber, c!.curp, 'abc', '22', 'R5'],
+      [c!.employeeNumber, 'XAXX010101000', '100.00', '22', 'R6'],
+    ]);
+    const uploaded = await upload(file);
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body).toMatchObject({ status: 'validado', rowsTotal: 6, rowsValid: 2, rowsRejected: 4, encoding: 'utf-8' });
+    expect(cents(uploaded.body.amountTotal)).toBe(cents(a!.installment) + cents('99999999.00') + cents('100.00') * 3);
+    const rows = await rowsOf(uploaded.body.id);
+    expect(rows.map((row) => [row.line, row.outcome])).toEqual([
+      [2, 'válido'],
+      [3, 'sobrepago'],
+      [4, 'crédito no encontrado'],
+      [5, 'duplicado en archivo'],
+      [6, 'monto inválido'],
+      [7, 'dato no válido'],
+    ]);
+    expect(rows[3]!.message).toContain('línea 2');
+    expect(rows[5]!.message).toContain('XAXX010101000');
+    // The agreement's deductions on that date: what was expected, and how many the file does not bring.
+    const expected = await ctx.system((tx) =>
+      tx.execute(sql`select count(*)::int as n from expected_deductions e join credits c on c.id = e.credit_id
+        where c.agreement_id = ${jalisco.id} and e.discount_date = ${discountDate} and (c.status <> 'liquidado' or e.state = 'recibido')`),
+    );
+    const expectedCount = (expected as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    expect(uploaded.body.expectedCount).toBe(expectedCount);
+    const payingExpected = [a!, b!].filter(() => true).length;
+    expect(uploaded.body.missingCount).toBeLessThanOrEqual(expectedCount);
+    expect(uploaded.body.missingCount).toBeGreaterThanOrEqual(expectedCount - payingExpected);
+    const missing = (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}/missing?pageSize=100`, headers: cartera })).json();
+    expect(missing.total).toBe(uploaded.body.missingCount);
+    expect(missing.items.map((m: { creditId: string }) => m.creditId)).not.toContain(a!.id);
+    // The result workbook: every original row with its outcome.
+    const result = await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}/result.xlsx`, headers: cartera });
+    expect(result.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(result.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Resultado')!;
+    expect(sheet.rowCount).toBe(7);
+    expect(sheet.getRow(6).getCell(9).value).toBe('monto inválido');
+    expect(sheet.getRow(2).getCell(2).value).toBe(`${a!.employeeNumber},${a!.curp},${a!.installment},22,R1`);
+  });
+
+  it('refuses the same file twice naming the first upload, and a file it cannot read with a reason, never a 500', async () => {
+    const [a] = demo;
+    const file = csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]);
+    expect((await upload(file, 'primera.csv')).status).toBe(201);
+    const again = await upload(file, 'copia.csv');
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toContain('"primera.csv"');
+    const empty = await upload('', 'vacio.csv');
+    expect(empty.status).toBe(400);
+    const future = await upload(csv([[a!.employeeNumber, a!.curp, '1.00', '1', 'x']]), 'futuro.csv', { agreementId: jalisco.id, discountDate: addDays(TODAY, 7) });
+    expect(future.status).toBe(400);
+    expect(future.body.detail).toContain('fecha flujo');
+  });
+
+  it('applies the valid rows in one job: each peso allocated, deductions recibido, a sobrepago pays off and is kept; revert restores everything exactly', async () => {
+    const open = demo.filter((credit) => credit.status !== 'liquidado');
+    const [a, b] = open;
+    const ids = [a!.id, b!.id];
+    const before = await ctx.system((tx) => snapshot(tx, ids));
+    const big = (cents(b!.outstandingBalance) / 100 + 500).toFixed(2);
+    const uploaded = await upload(csv([
+      [a!.employeeNumber, a!.curp, a!.installment, '22', 'R1'],
+      [b!.employeeNumber, b!.curp, big, '22', 'R2'],
+      ['NO-EXISTE', '', '100.00', '22', 'R3'],
+    ]));
+    const applied = await applyAndWait(uploaded.body.id);
+    expect([applied.status, applied.applyState, applied.applyDone]).toEqual(['aplicado', 'completado', 2]);
+    const rows = await rowsOf(uploaded.body.id);
+    // Every peso went somewhere: each row's split adds up to its amount.
+    for (const row of rows.filter((r) => r.split)) {
+      const total = Object.values(row.split!).reduce((sum, value) => sum + cents(value), 0);
+      expect(total).toBe(row.line === 2 ? cents(a!.installment) : cents(big));
+    }
+    const paid = await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, uploaded.body.id)));
+    expect(paid).toHaveLength(2);
+    const after = await ctx.system((tx) => snapshot(tx, ids));
+    const paidOf = (state: typeof before, id: string) =>
+      state.schedule
+        .filter((row) => row.creditId === id)
+        .reduce((sum, row) => sum + [row.paidPrincipal, row.paidInterest, row.paidIva, row.paidMoratoryInterest, row.paidMoratoryIva, row.paidFees, row.paidFeesIva].reduce((s, v) => s + cents(v), 0), 0);
+    expect(paidOf(after, a!.id) - paidOf(before, a!.id)).toBe(cents(a!.installment));
+    const creditB = after.creditRows.find((credit) => credit.id === b!.id)!;
+    expect(creditB.status).toBe('liquidado');
+    expect(cents(creditB.outstandingBalance)).toBe(0);
+    const paymentB = paid.find((payment) => payment.creditId === b!.id)!;
+    expect(cents(creditB.creditBalance)).toBe(cents(paymentB.overpayment));
+    expect(cents(paymentB.overpayment)).toBeGreaterThanOrEqual(50_000);
+    expect(after.deductions.filter((d) => ids.includes(d.creditId) && d.discountDate === discountDate).every((d) => d.state === 'recibido')).toBe(true);
+    // The credit view shows the payment with its allocation.
+    const view = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${b!.id}`, headers: cartera })).json();
+    expect(view.payments[0]).toMatchObject({ amount: paymentB.amount, fileId: uploaded.body.id, status: 'aplicado' });
+    expect(view.creditBalance).toBe(paymentB.overpayment);
+
+    const reverted = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/revert`, headers: cartera, payload: { reason: 'Archivo del periodo equivocado' } });
+    expect(reverted.statusCode).toBe(200);
+    expect(reverted.json()).toMatchObject({ status: 'revertido', statusReason: 'Archivo del periodo equivocado' });
+    expect(await ctx.system((tx) => snapshot(tx, ids))).toEqual(before);
+    const history = (await ctx.app.inject({ method: 'GET', url: `/api/payments?fileId=${uploaded.body.id}`, headers: cartera })).json();
+    expect(history.items.map((p: { status: string }) => p.status)).toEqual(['revertido', 'revertido']);
+  });
+
+  it('refuses a revert while a later payment on the same credits stands, and a second file finds the liquidado credit', async () => {
+    const [a] = demo.filter((credit) => credit.status !== 'liquidado');
+    const first = await upload(csv([[a!.employeeNumber, a!.curp, (cents(a!.outstandingBalance) / 100 + 1).toFixed(2), '22', 'R1']]), 'primero.csv');
+    expect((await applyAndWait(first.body.id)).status).toBe('aplicado');
+    const second = await upload(csv([[a!.employeeNumber, a!.curp, '10.00', '22', 'R2']]), 'segundo.csv');
+    expect((await rowsOf(second.body.id))[0]!.outcome).toBe('crédito liquidado');
+    // A payment on the same credit after the first file, from a third file of a later date… made by folio in the report.
+    const reject = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${second.body.id}/reject`, headers: cartera, payload: { reason: 'Crédito ya liquidado' } });
+    expect(reject.json().status).toBe('rechazado');
+    const [b] = demo.filter((credit) => credit.status !== 'liquidado' && credit.id !== a!.id);
+    const third = await upload(csv([[b!.employeeNumber, b!.curp, '10.00', '22', 'R3']]), 'tercero.csv');
+    expect((await applyAndWait(third.body.id)).status).toBe('aplicado');
+    const fourth = await upload(csv([[b!.employeeNumber, b!.curp, '11.00', '22', 'R4']]), 'cuarto.csv');
+    expect((await applyAndWait(fourth.body.id)).status).toBe('aplicado');
+    const blocked = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${third.body.id}/revert`, headers: cartera, payload: { reason: 'Prueba de bloqueo' } });
+    expect(blocked.statusCode).toBe(409);
+    expect(blocked.json().detail).toContain(creditFolio(b!.number));
+    expect(blocked.json().detail).toContain('cuarto.csv');
+    expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${fourth.body.id}/revert`, headers: cartera, payload: { reason: 'Primero el último' } })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${third.body.id}/revert`, headers: cartera, payload: { reason: 'Ahora sí' } })).statusCode).toBe(200);
+  });
+
+  it('applies a file once when "Aplicar" arrives twice at the same moment', async () => {
+    const [a, b] = demo.filter((credit) => credit.status !== 'liquidado');
+    const uploaded = await upload(csv([
+      [a!.employeeNumber, a!.curp, '100.00', '22', 'R1'],
+      [b!.employeeNumber, b!.curp, '200.00', '22', 'R2'],
+    ]));
+    const both = await Promise.all([0, 1].map(() => ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: cartera })));
+    expect(both.map((response) => response.statusCode).sort()).toEqual([202, 409]);
+    let file = both.find((response) => response.statusCode === 202)!.json() as PaymentFile;
+    for (let i = 0; i < 200 && file.status !== 'aplicado' && file.applyState !== 'fallido'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      file = (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}`, headers: cartera })).json();
+    }
+    expect(file.status).toBe('aplicado');
+    const paid = await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, uploaded.body.id)));
+    expect(paid).toHaveLength(2);
+    const again = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: cartera });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('keeps each company in its own files and actions behind their permissions', async () => {
+    const [a] = demo;
+    const uploaded = await upload(csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]));
+    const plus = await ctx.as('plus@demo.mx');
+    for (const url of [`/api/payment-files/${uploaded.body.id}`, `/api/payment-files/${uploaded.body.id}/rows`, `/api/payment-files/${uploaded.body.id}/original`]) {
+      const response = await ctx.app.inject({ method: 'GET', url, headers: plus });
+      expect([403, 404]).toContain(response.statusCode);
+    }
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/payment-files', headers: plus });
+    if (list.statusCode === 200) expect(list.json().items.map((f: { id: string }) => f.id)).not.toContain(uploaded.body.id);
+    const mesa = await ctx.as('mesa@demo.mx');
+    expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: mesa })).statusCode).toBe(403);
+    expect((await upload('x', 'x.csv', { agreementId: jalisco.id, discountDate }, mesa)).status).toBe(403);
+    const original = await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}/original`, headers: cartera });
+    expect(original.statusCode).toBe(200);
+    expect(original.body).toBe(csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]));
+  });
+  it.skipIf(engine !== 'pglite')('answers generated files, broken ones included, without a 500 and applies each one whole or not at all', async () => {
+    const open = demo.filter((credit) => credit.status !== 'liquidado');
+    const cell = fc.oneof(
+      fc.constantFrom('', '=1+1', '+52', '-10', '@SUM(A1)', 'abc', '"quoted, cell"', 'Núñez'),
+      fc.string({ maxLength: 12 }),
+      fc.integer({ min: -5, max: 9_999_999 }).map((n) => (n / 100).toFixed(2)),
+    );
+    const goodRow = fc.tuple(fc.constantFrom(...open), fc.integer({ min: 1, max: 2_000_000 })).map(([credit, amount]) => [credit.employeeNumber, credit.curp, (amount / 100).toFixed(2), '1', 'F']);
+    const rowArb = fc.oneof(goodRow, fc.array(cell, { minLength: 0, maxLength: 7 }));
+    const fileArb = fc.oneof(
+      fc.array(rowArb, { minLength: 0, maxLength: 8 }).map((rows) => Buffer.from(csv(rows))),
+      fc.uint8Array({ minLength: 0, maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+      fc.array(rowArb, { minLength: 1, maxLength: 5 }).map((rows) => Buffer.from(csv(rows), 'latin1')),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fileArb, async (content) => {
+        run += 1;
+        const uploaded = await upload(Buffer.concat([content, Buffer.from(`\r\n#${run}`)]), `fuzz-${run}.csv`);
+        expect([201, 400, 409, 413]).toContain(uploaded.status);
+        if (uploaded.status !== 201) return;
+        const file = uploaded.body as PaymentFile;
+        expect(file.rowsTotal).toBe(file.rowsValid + file.rowsRejected);
+        if (file.rowsValid === 0) return;
+        const done = await applyAndWait(file.id);
+        const paid = await ctx.system((tx) => tx.select({ amount: payments.amount }).from(payments).where(eq(payments.fileId, file.id)));
+        if (done.status === 'aplicado') {
+          // Rows found liquidado under the lock (an earlier generated file paid the credit off) are not applied.
+          const rows = await rowsOf(file.id, 'aceptados');
+          expect(paid).toHaveLength(rows.length);
+          expect(paid.reduce((sum, p) => sum + cents(p.amount), 0)).toBe(cents(done.amountApplied));
+        } else {
+          expect(done.applyState).toBe('fallido');
+          expect(paid).toHaveLength(0);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 240_000);
+});

@@ -1,0 +1,242 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { PAYMENT_FILE_MAX_BYTES, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
+import type { Db, Tx } from '../../db/client';
+import { withScope } from '../../db/scope';
+import { agreements } from '../../db/schema/agreements';
+import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
+import { HttpProblem, pgErrorCode } from '../../http/errors';
+import type { JobQueue } from '../../jobs/job-queue';
+import { SpreadsheetLimitError } from '../../lib/xlsx-read';
+import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
+import { recordAudit, type Actor } from '../audit/audit';
+import { businessDateOf } from '../shared/business-date';
+import { applyPaymentFile, markApplication } from './apply';
+import { lookupCredits } from './credit-lookup';
+import { classifyRows } from './matching';
+import { loadPaymentFile, summarize } from './payment-files.queries';
+
+export const PAYMENT_APPLY_QUEUE = 'payment-file-apply';
+
+export interface ApplyJob {
+  applicationId: string;
+  fileId: string;
+  companyId: string;
+  requestedBy: string | null;
+}
+
+export interface UploadInput {
+  agreementId: string;
+  discountDate: string;
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+  today: string;
+  now: Date;
+}
+
+const ROW_BATCH = 5_000;
+/** A rejected or reverted file no longer counts: the same bytes may be loaded again. */
+const SET_ASIDE: PaymentFileStatus[] = ['rechazado', 'revertido'];
+
+const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
+const mexicanDate = (date: Date) => date.toLocaleString('es-MX', { timeZone: 'America/Mexico_City', dateStyle: 'long', timeStyle: 'short' });
+
+/**
+ * "Carga archivos de pagos": reads the file with the agreement's layout, decides every row's outcome and keeps the
+ * file, its bytes and every row (validado: the preview). The same bytes loaded while an earlier upload still counts
+ * are refused, naming it. Nothing is written for a file that cannot be read: the clerk still has it and gets why.
+ */
+export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput): Promise<PaymentFile> {
+  // Row-level security: an agreement of another company is not found.
+  const [agreement] = await tx.select().from(agreements).where(eq(agreements.id, input.agreementId));
+  if (!agreement) throw new HttpProblem(404, 'Convenio no encontrado', 'El convenio no existe o no es de tu empresa.');
+  if (input.content.length === 0) throw new HttpProblem(400, 'Archivo vacío', 'El archivo no tiene contenido.');
+  if (input.content.length > PAYMENT_FILE_MAX_BYTES) throw new HttpProblem(413, 'Archivo demasiado grande', `El archivo de pagos puede pesar hasta ${PAYMENT_FILE_MAX_BYTES / (1024 * 1024)} MB.`);
+  const businessDate = await businessDateOf(tx, agreement.companyId, input.today);
+  if (input.discountDate > businessDate) {
+    throw new HttpProblem(400, 'Fecha de descuento por venir', `La fecha de descuento ${input.discountDate} es posterior a la fecha flujo (${businessDate}): esa nómina todavía no se paga.`, [
+      { field: 'discountDate', message: 'Elige una fecha de descuento que ya pasó.' },
+    ]);
+  }
+  const hash = sha256(input.content);
+  await refuseSameFile(tx, agreement.companyId, hash);
+
+  const layout = layoutSchema.parse(agreement.layout);
+  let parsed: Awaited<ReturnType<typeof parsePaymentFile>>;
+  try {
+    parsed = await parsePaymentFile(input.content, layout);
+  } catch (error) {
+    if (error instanceof LayoutFileError || error instanceof SpreadsheetLimitError) {
+      throw new HttpProblem(400, 'Archivo no legible con el layout del convenio', error.message);
+    }
+    throw error;
+  }
+  const rows = parsed.rows;
+  const lookup = await lookupCredits(tx, agreement.companyId, agreement.id, rows);
+  const classified = classifyRows(rows, lookup, { agreementId: agreement.id, discountDate: input.discountDate });
+
+  let file: typeof paymentFiles.$inferSelect;
+  try {
+    [file] = (await tx
+      .insert(paymentFiles)
+      .values({
+        companyId: agreement.companyId,
+        agreementId: agreement.id,
+        discountDate: input.discountDate,
+        fileName: input.fileName,
+        contentType: input.contentType,
+        size: input.content.length,
+        sha256: hash,
+        content: input.content,
+        encoding: parsed.encoding,
+        layout,
+        status: 'validado',
+        uploadedBy: actor.principal.userId,
+        uploadedAt: input.now,
+      })
+      .returning()) as [typeof paymentFiles.$inferSelect];
+  } catch (error) {
+    // Two uploads of the same bytes at the same moment: the unique index lets one through.
+    if (pgErrorCode(error) === '23505') throw new HttpProblem(409, 'Archivo ya cargado', 'Este mismo archivo se acaba de cargar; búscalo en el Listado de archivos de pagos.');
+    throw error;
+  }
+  const records = rows.map((row, index) => {
+    const outcome = classified[index]!;
+    return {
+      file_id: file.id,
+      line: row.line,
+      company_id: agreement.companyId,
+      raw: row.raw,
+      credit_ref: row.fields.creditId ?? null,
+      employee_number: row.fields.employeeNumber ?? null,
+      curp_rfc: row.fields.curpRfc ?? null,
+      amount: row.amountInvalid ? null : (row.fields.amount ?? null),
+      period: row.fields.period ?? null,
+      reference: row.fields.reference ?? null,
+      outcome: outcome.outcome,
+      message: outcome.message,
+      credit_id: outcome.creditId,
+    };
+  });
+  for (let start = 0; start < records.length; start += ROW_BATCH) {
+    await tx.execute(sql`
+      insert into ${paymentFileRows} (file_id, line, company_id, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id)
+      select file_id, line, company_id, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id
+      from json_populate_recordset(null::payment_file_rows, ${JSON.stringify(records.slice(start, start + ROW_BATCH))}::json)`);
+  }
+  await summarize(tx, file.id, agreement.id, input.discountDate);
+  await recordAudit(tx, actor, {
+    action: 'payment-file.upload',
+    entity: 'payment_file',
+    entityId: file.id,
+    after: { fileName: input.fileName, agreementId: agreement.id, discountDate: input.discountDate, sha256: hash, rows: rows.length },
+    occurredAt: input.now,
+  });
+  return loadPaymentFile(tx, file.id);
+}
+
+/** 409 naming the earlier upload of the same bytes, while it still counts (not rejected, not reverted). */
+async function refuseSameFile(tx: Tx, companyId: string, hash: string): Promise<void> {
+  const [earlier] = await tx
+    .select({ fileName: paymentFiles.fileName, uploadedAt: paymentFiles.uploadedAt, discountDate: paymentFiles.discountDate, status: paymentFiles.status, agreement: agreements.name })
+    .from(paymentFiles)
+    .innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId))
+    .where(and(eq(paymentFiles.companyId, companyId), eq(paymentFiles.sha256, hash), notInArray(paymentFiles.status, SET_ASIDE)));
+  if (earlier) {
+    throw new HttpProblem(
+      409,
+      'Archivo ya cargado',
+      `Este mismo archivo ya se cargó el ${mexicanDate(earlier.uploadedAt)} como "${earlier.fileName}" (${earlier.agreement}, descuento del ${earlier.discountDate}, ${earlier.status}).`,
+    );
+  }
+}
+
+/**
+ * "Aplicar": queues the application of a validated file (the job exists exactly when its record does). The file's row
+ * is taken without waiting: an application holding it is still running. One found 'en curso' while nothing holds
+ * the row was interrupted (its process stopped; its transaction left nothing behind) and may be queued again.
+ */
+export async function requestApply(tx: Tx, jobs: JobQueue | undefined, actor: Actor, fileId: string, now: Date): Promise<PaymentFile> {
+  const [visible] = await tx.select({ id: paymentFiles.id }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
+  if (!visible) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
+  const file = await lockFileNow(tx, fileId);
+  if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo está ${file.status}: solo se aplica un archivo validado.`);
+  if (file.rowsValid === 0) throw new HttpProblem(409, 'Nada que aplicar', 'El archivo no tiene filas válidas: recházalo y carga uno corregido.');
+  if (!jobs) throw new HttpProblem(503, 'Cola de trabajos no disponible', 'El servidor no tiene cola de trabajos; intenta más tarde.');
+  const [last] = await tx.select().from(paymentApplications).where(eq(paymentApplications.fileId, fileId)).orderBy(desc(paymentApplications.requestedAt)).limit(1);
+  if (last?.state === 'en espera') throw new HttpProblem(409, 'Aplicación en espera', 'La aplicación de este archivo ya está en la cola; espera a que empiece.');
+  if (last?.state === 'en curso') {
+    await tx
+      .update(paymentApplications)
+      .set({ state: 'fallido', error: 'La aplicación se interrumpió (el servidor se detuvo): no se aplicó nada.', finishedAt: now })
+      .where(eq(paymentApplications.id, last.id));
+  }
+  const [application] = await tx
+    .insert(paymentApplications)
+    .values({ fileId, companyId: file.companyId, rowsTotal: file.rowsValid, requestedBy: actor.principal.userId, requestedAt: now })
+    .returning();
+  const job: ApplyJob = { applicationId: application!.id, fileId, companyId: file.companyId, requestedBy: actor.principal.userId };
+  const jobId = await jobs.send(PAYMENT_APPLY_QUEUE, job, tx);
+  await tx.update(paymentApplications).set({ jobId }).where(eq(paymentApplications.id, application!.id));
+  await recordAudit(tx, actor, { action: 'payment-file.apply.request', entity: 'payment_file', entityId: fileId, after: { applicationId: application!.id }, occurredAt: now });
+  return loadPaymentFile(tx, fileId);
+}
+
+/** The file's row, locked for this transaction; 409 at once when an application holds it. */
+async function lockFileNow(tx: Tx, fileId: string): Promise<typeof paymentFiles.$inferSelect> {
+  try {
+    const [file] = await tx.select().from(paymentFiles).where(eq(paymentFiles.id, fileId)).for('update', { noWait: true });
+    return file!;
+  } catch (error) {
+    if (pgErrorCode(error) === '55P03') throw new HttpProblem(409, 'Aplicación en curso', 'El archivo se está aplicando en este momento; espera a que termine.');
+    throw error;
+  }
+}
+
+/** "Rechazar archivo": a validated file is set aside unapplied, with the reason; its rows stay for the record. */
+export async function rejectPaymentFile(tx: Tx, actor: Actor, fileId: string, reason: string, now: Date): Promise<PaymentFile> {
+  const [visible] = await tx.select({ id: paymentFiles.id }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
+  if (!visible) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
+  const file = await lockFileNow(tx, fileId);
+  if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede rechazar', `El archivo está ${file.status}: solo se rechaza un archivo validado sin aplicar.`);
+  const [waiting] = await tx
+    .select({ id: paymentApplications.id })
+    .from(paymentApplications)
+    .where(and(eq(paymentApplications.fileId, fileId), inArray(paymentApplications.state, ['en espera'])));
+  if (waiting) throw new HttpProblem(409, 'Aplicación en espera', 'El archivo está en la cola para aplicarse; espera a que termine.');
+  await tx.update(paymentFiles).set({ status: 'rechazado', statusReason: reason }).where(eq(paymentFiles.id, fileId));
+  await recordAudit(tx, actor, { action: 'payment-file.reject', entity: 'payment_file', entityId: fileId, before: { status: file.status }, after: { status: 'rechazado', reason }, occurredAt: now });
+  return loadPaymentFile(tx, fileId);
+}
+
+/**
+ * The application job: applies the file inside its company's scope (row-level security confines it there), writing
+ * progress to the application's record. A failure marks it fallido with the reason; the file stays validado and no
+ * credit changed (one transaction).
+ */
+export async function runApplyJob(db: Db, job: ApplyJob, clock: { now: () => Date; today: () => string; concurrentProgress: boolean }): Promise<void> {
+  const mark = (values: Partial<typeof paymentApplications.$inferInsert>) => markApplication(db, job.companyId, job.applicationId, values);
+  await mark({ state: 'en curso' });
+  try {
+    const applied = await withScope(db, { companyId: job.companyId }, (tx) =>
+      applyPaymentFile(tx, {
+        fileId: job.fileId,
+        companyId: job.companyId,
+        appliedBy: job.requestedBy,
+        now: clock.now(),
+        today: clock.today(),
+        // PGlite has one session, busy with the application's transaction: its progress shows at the end.
+        ...(clock.concurrentProgress ? { onProgress: (done: number) => mark({ rowsDone: done }) } : {}),
+      }),
+    );
+    await mark({ state: 'completado', rowsDone: applied, finishedAt: clock.now() });
+  } catch (error) {
+    const reason = error instanceof HttpProblem ? (error.detail ?? error.title) : `Error interno: ${(error as Error).message}`;
+    await mark({ state: 'fallido', error: reason, finishedAt: clock.now() });
+  }
+}
+
+/** This process takes application jobs (main.ts; tests that apply files), whichever process queued them. */
+export const workPaymentApplications = (jobs: JobQueue, db: Db, clock: { now: () => Date; today: () => string; concurrentProgress: boolean }) =>
+  jobs.work<ApplyJob>(PAYMENT_APPLY_QUEUE, (job) => runApplyJob(db, job, clock));

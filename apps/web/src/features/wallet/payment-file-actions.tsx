@@ -1,0 +1,245 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { Link } from 'react-router';
+import { reasonBodySchema, type PaymentFile } from '@portal/contract';
+import { useConfirm } from '../../components/confirm-dialog';
+import { DetailList } from '../../components/detail-list';
+import { hasPermission } from '../../lib/auth/session';
+import { useSession } from '../../lib/auth/use-session';
+import { formatDate, formatMoney } from '../../lib/format';
+import { isApplying, useApplyPaymentFile, useRejectPaymentFile, useRevertPaymentFile } from './payment-files.queries';
+
+/**
+ * What the upload screen's preview and the file's detail share: the file's totals, its application's progress and
+ * outcome, and the actions its status allows this user (Aplicar, Rechazar archivo, Revertir). The API enforces the same
+ * rules; the browser only hides what would be refused.
+ */
+
+const isPositive = (amount: string) => Number(amount) > 0;
+
+/** Rows, valid and rejected rows with their amounts, what the agreement expected on the date and what is missing. */
+export function FileFigures({ file }: { file: PaymentFile }) {
+  const applied = file.status === 'aplicado' || file.status === 'revertido';
+  return (
+    <DetailList
+      aria-label="Totales del archivo"
+      items={[
+        { label: 'Filas', value: file.rowsTotal.toLocaleString('es-MX') },
+        { label: 'Filas válidas', value: `${file.rowsValid.toLocaleString('es-MX')} · ${formatMoney(file.amountValid)}` },
+        { label: 'Filas rechazadas', value: `${file.rowsRejected.toLocaleString('es-MX')} · ${formatMoney(file.amountRejected)}` },
+        { label: 'Esperado en la fecha', value: `${file.expectedCount.toLocaleString('es-MX')} descuentos · ${formatMoney(file.expectedAmount)}` },
+        { label: 'Recibido en el archivo', value: formatMoney(file.amountTotal) },
+        { label: 'Descuentos faltantes', value: file.missingCount.toLocaleString('es-MX') },
+        ...(isPositive(file.overpayment) ? [{ label: 'Sobrepago (saldo a favor)', value: formatMoney(file.overpayment) }] : []),
+        ...(applied ? [{ label: 'Importe aplicado', value: formatMoney(file.amountApplied) }] : []),
+      ]}
+    />
+  );
+}
+
+/** The application's state: waiting, rows done out of the valid ones, failed, or the file's final status. */
+function ApplyState({ file, detailLink }: { file: PaymentFile; detailLink: boolean }) {
+  if (isApplying(file)) {
+    const percent = file.rowsValid === 0 ? 0 : Math.round((file.applyDone / file.rowsValid) * 100);
+    return (
+      <Stack spacing={0.5}>
+        <LinearProgress variant="determinate" value={percent} aria-label="Avance de la aplicación" />
+        <Typography variant="body2" role="status">
+          {file.applyState === 'en espera' ? 'En espera de aplicarse…' : `Aplicando: ${file.applyDone.toLocaleString('es-MX')} de ${file.rowsValid.toLocaleString('es-MX')} filas`}
+        </Typography>
+      </Stack>
+    );
+  }
+  const link = detailLink && (
+    <>
+      {' '}
+      <Link to={`/wallet/files-pay-detail/${file.id}`}>Ver detalle del archivo</Link>
+    </>
+  );
+  switch (file.status) {
+    case 'aplicado':
+      return (
+        <Alert severity="success">
+          Archivo aplicado: {file.rowsValid.toLocaleString('es-MX')} pagos por {formatMoney(file.amountApplied)}
+          {isPositive(file.overpayment) && `, con ${formatMoney(file.overpayment)} de sobrepago como saldo a favor`}.{link}
+        </Alert>
+      );
+    case 'rechazado':
+      return (
+        <Alert severity="warning">
+          Archivo rechazado sin aplicar. Motivo: {file.statusReason ?? '—'}
+          {link}
+        </Alert>
+      );
+    case 'revertido':
+      return (
+        <Alert severity="warning">
+          Archivo revertido: sus pagos se deshicieron. Motivo: {file.statusReason ?? '—'}
+          {link}
+        </Alert>
+      );
+    default:
+      return file.applyState === 'fallido' ? (
+        <Alert severity="error">La aplicación falló y no se aplicó ningún pago. {file.applyError ?? ''}</Alert>
+      ) : null;
+  }
+}
+
+/** A mandatory reason (at least 5 characters, as the API asks), with the refusal of the API shown in place. */
+function ReasonDialog(props: { title: string; message: string; confirmLabel: string; busy: boolean; failure: string | null; onClose: () => void; onConfirm: (reason: string) => void }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const confirm = () => {
+    const parsed = reasonBodySchema.shape.reason.safeParse(reason);
+    if (parsed.success) props.onConfirm(parsed.data);
+    else setError(parsed.error.issues[0]?.message ?? 'Escribe el motivo.');
+  };
+  return (
+    <Dialog open onClose={props.onClose} fullWidth maxWidth="sm" aria-labelledby="file-reason-title" aria-describedby="file-reason-message">
+      <DialogTitle id="file-reason-title">{props.title}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2}>
+          <DialogContentText id="file-reason-message">{props.message}</DialogContentText>
+          {props.failure && (
+            <Alert severity="error" role="alert">
+              {props.failure}
+            </Alert>
+          )}
+          <TextField
+            autoFocus
+            label="Motivo"
+            required
+            multiline
+            minRows={3}
+            value={reason}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setError(null);
+            }}
+            error={error !== null}
+            helperText={error}
+            fullWidth
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={props.onClose}>No, volver</Button>
+        <Button variant="contained" color="error" onClick={confirm} disabled={props.busy}>
+          {props.confirmLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * The file's progress or outcome, and the actions its status allows: Aplicar (all valid rows at once, after a
+ * confirmation naming them) and Rechazar archivo while validado, Revertir once aplicado. `detailLink` adds the way to
+ * the file's detail (from the upload screen).
+ */
+export function FileActions({ file, detailLink = false }: { file: PaymentFile; detailLink?: boolean }) {
+  const session = useSession();
+  const confirm = useConfirm();
+  const apply = useApplyPaymentFile(file.id);
+  const reject = useRejectPaymentFile(file.id);
+  const revert = useRevertPaymentFile(file.id);
+  const [asking, setAsking] = useState<'reject' | 'revert' | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [dialogFailure, setDialogFailure] = useState<string | null>(null);
+  const open = file.status === 'validado' && !isApplying(file);
+  const canApply = open && file.rowsValid > 0 && hasPermission(session, '/actions/wallet/apply-file');
+  const canReject = open && hasPermission(session, '/wallet/upload-file-pay');
+  const canRevert = file.status === 'aplicado' && hasPermission(session, '/actions/wallet/revert-file');
+  const rows = `${file.rowsValid.toLocaleString('es-MX')} ${file.rowsValid === 1 ? 'fila válida' : 'filas válidas'}`;
+
+  const startApply = async () => {
+    const yes = await confirm({
+      title: 'Aplicar archivo',
+      message: `Se aplicarán ${rows} por ${formatMoney(file.amountValid)} del archivo ${file.fileName} (${file.agreement}, descuento del ${formatDate(file.discountDate)}), todas en una sola operación. Las ${file.rowsRejected.toLocaleString('es-MX')} filas rechazadas no se aplican. ¿Aplicar el archivo?`,
+    });
+    if (!yes) return;
+    setFailure(null);
+    try {
+      await apply.mutateAsync();
+    } catch (error) {
+      setFailure((error as Error).message);
+    }
+  };
+
+  const decide = async (action: 'reject' | 'revert', reason: string) => {
+    setDialogFailure(null);
+    try {
+      await (action === 'reject' ? reject : revert).mutateAsync(reason);
+      setAsking(null);
+    } catch (error) {
+      setDialogFailure((error as Error).message);
+    }
+  };
+
+  const ask = (action: 'reject' | 'revert') => {
+    setDialogFailure(null);
+    setAsking(action);
+  };
+
+  return (
+    <Stack spacing={2}>
+      <ApplyState file={file} detailLink={detailLink} />
+      {failure && (
+        <Alert severity="error" role="alert">
+          {failure}
+        </Alert>
+      )}
+      {(canApply || canReject || canRevert) && (
+        <Stack direction="row" spacing={1} useFlexGap role="group" aria-label="Acciones del archivo" sx={{ flexWrap: 'wrap' }}>
+          {canApply && (
+            <Button variant="contained" onClick={() => void startApply()} disabled={apply.isPending}>
+              Aplicar
+            </Button>
+          )}
+          {canReject && (
+            <Button color="error" onClick={() => ask('reject')}>
+              Rechazar archivo
+            </Button>
+          )}
+          {canRevert && (
+            <Button variant="outlined" color="error" onClick={() => ask('revert')}>
+              Revertir
+            </Button>
+          )}
+        </Stack>
+      )}
+      {asking === 'reject' && (
+        <ReasonDialog
+          title={`Rechazar archivo ${file.fileName}`}
+          message="El archivo no se aplicará; se conserva con sus filas y el motivo, y podrá cargarse de nuevo."
+          confirmLabel="Rechazar archivo"
+          busy={reject.isPending}
+          failure={dialogFailure}
+          onClose={() => setAsking(null)}
+          onConfirm={(reason) => void decide('reject', reason)}
+        />
+      )}
+      {asking === 'revert' && (
+        <ReasonDialog
+          title={`Revertir archivo ${file.fileName}`}
+          message={`Se revertirán los ${file.rowsValid.toLocaleString('es-MX')} pagos del archivo ${file.fileName} por ${formatMoney(file.amountApplied)}: cada crédito vuelve exactamente a como estaba antes de aplicarlo.`}
+          confirmLabel="Revertir"
+          busy={revert.isPending}
+          failure={dialogFailure}
+          onClose={() => setAsking(null)}
+          onConfirm={(reason) => void decide('revert', reason)}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { GridColDef } from '@mui/x-data-grid';
+import { Link } from 'react-router';
+import { PAYMENT_STATUSES, paymentRoutes, type Payment } from '@portal/contract';
+import { ListScreen } from '../../components/list-screen';
+import type { Notice } from '../../components/notice-snackbar';
+import { StatusChip } from '../../components/status-chip';
+import { formatDate, formatMoney } from '../../lib/format';
+import { useAgreementOptions } from '../../lib/credit-list';
+import { paymentListQuery, usePaymentTotals } from './payment-files.queries';
+import { SPLIT_FIGURES, splitColumns } from './payment-split';
+
+const columns: GridColDef<Payment>[] = [
+  {
+    field: 'folio',
+    headerName: 'Folio',
+    width: 130,
+    valueGetter: (_value, row) => row.creditFolio,
+    renderCell: ({ row }) => <Link to={`/wallet/credits/credits-view/${row.creditId}`}>{row.creditFolio}</Link>,
+  },
+  { field: 'clientName', headerName: 'Cliente', flex: 1, minWidth: 180, sortable: false },
+  { field: 'agreement', headerName: 'Convenio', flex: 0.8, minWidth: 150, sortable: false },
+  {
+    field: 'fileName',
+    headerName: 'Archivo y línea',
+    flex: 0.8,
+    minWidth: 190,
+    sortable: false,
+    renderCell: ({ row }) =>
+      row.fileId ? <Link to={`/wallet/files-pay-detail/${row.fileId}`}>{`${row.fileName ?? 'Archivo'}${row.fileLine === null ? '' : `, línea ${row.fileLine}`}`}</Link> : 'Manual',
+  },
+  { field: 'valueDate', headerName: 'Fecha valor', width: 120, valueFormatter: (value: string) => formatDate(value) },
+  { field: 'amount', headerName: 'Importe', width: 120, align: 'right', headerAlign: 'right', valueFormatter: (value: string) => formatMoney(value) },
+  ...splitColumns<Payment>((row) => row.split),
+  { field: 'status', headerName: 'Estado', width: 110, sortable: false, renderCell: ({ value }) => <StatusChip status={value as string} /> },
+];
+
+/** Count, amount and each component of the whole filtered set (not only the page). */
+function Totals({ queryString }: { queryString: string }) {
+  const totals = usePaymentTotals(queryString);
+  const figure = (label: string, value: string | undefined) => (
+    <Typography key={label}>
+      {label}: <strong>{value ?? '…'}</strong>
+    </Typography>
+  );
+  return (
+    <Stack direction="row" spacing={4} useFlexGap sx={{ mb: 2, flexWrap: 'wrap' }} aria-label="Totales del filtro" role="group">
+      {figure('Pagos', totals.data?.count.toLocaleString('es-MX'))}
+      {figure('Importe', totals.data && formatMoney(totals.data.amount))}
+      {SPLIT_FIGURES.map(({ label, of }) => figure(label, totals.data && formatMoney(of(totals.data.split))))}
+    </Stack>
+  );
+}
+
+/** Cartera → Reporte de pagos: the payments applied, each with how its pesos were split; filters in the URL, totals and export. */
+export default function PaymentReportScreen() {
+  const agreements = useAgreementOptions();
+  const [notice, setNotice] = useState<Notice | null>(null);
+  return (
+    <ListScreen<Payment>
+      title="Reporte de pagos"
+      aria-label="Pagos"
+      query={paymentListQuery}
+      defaults={{ sort: '-valueDate' }}
+      searchLabel="Buscar por folio, CURP o nombre"
+      filters={[
+        { kind: 'select', key: 'agreementId', label: 'Convenio', options: agreements },
+        { kind: 'date', key: 'from', label: 'Fecha valor desde' },
+        { kind: 'date', key: 'to', label: 'Fecha valor hasta' },
+        { kind: 'select', key: 'status', label: 'Estado', options: PAYMENT_STATUSES.map((status) => ({ value: status, label: status })) },
+      ]}
+      summary={(queryString) => <Totals queryString={queryString} />}
+      exportTo={{ route: paymentRoutes.export, fallbackName: 'pagos.xlsx' }}
+      columns={columns}
+      emptyText="No hay pagos con estos filtros."
+      storageKey="payments"
+      hiddenOnPhone={['clientName', 'agreement', 'fileName', 'split-principal', 'split-interest', 'split-iva', 'split-moratory', 'split-fees', 'split-overpayment']}
+      notice={notice}
+      onNotice={setNotice}
+    />
+  );
+}

@@ -1,0 +1,75 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Payment, PaymentTotals } from '@portal/contract';
+import { resetSessionCache, saveSession } from '../../lib/auth/session';
+import { sampleSession } from '../../test-support';
+import { renderScreen, stubApi } from '../../test-render';
+import { AGREEMENT_ID, FILE_ID } from './payment-files.test-data';
+import PaymentReportScreen from './payment-report.screen';
+
+const payment: Payment = {
+  id: 'pay-1',
+  creditId: 'cr-1',
+  creditFolio: 'CR-000001',
+  clientName: 'Ana López Pérez',
+  agreementId: AGREEMENT_ID,
+  agreement: 'Gobierno de Jalisco',
+  fileId: FILE_ID,
+  fileName: 'nomina-1115.csv',
+  fileLine: 12,
+  valueDate: '2026-11-15',
+  amount: '500.00',
+  split: { principal: '400.00', interest: '80.00', iva: '12.80', moratoryInterest: '5.00', moratoryIva: '0.80', fees: '1.20', feesIva: '0.20', overpayment: '0.00' },
+  status: 'aplicado',
+  appliedAt: '2026-11-16T17:00:00Z',
+};
+
+// Two payments of the filter: 500.00 above and 1,020.00 = 900.00 + 100.00 + 16.00 + 4.00 of moratorios with no IVA.
+const totals: PaymentTotals = {
+  count: 2,
+  amount: '1520.00',
+  split: { principal: '1300.00', interest: '180.00', iva: '28.80', moratoryInterest: '9.00', moratoryIva: '0.80', fees: '1.20', feesIva: '0.20', overpayment: '0.00' },
+};
+
+describe('Reporte de pagos', () => {
+  beforeEach(() => {
+    resetSessionCache();
+    saveSession(sampleSession({ permissions: [{ path: '/wallet/application-pay-list' }] }));
+    return () => vi.unstubAllGlobals();
+  });
+
+  it('shows each payment with its split, links to its credit and file, and the totals of the filter in the URL', async () => {
+    const calls = stubApi((_method, path) => {
+      if (path.startsWith('/api/payments/totals')) return totals;
+      if (path.startsWith('/api/credits/agreement-options')) return [{ id: AGREEMENT_ID, name: 'Gobierno de Jalisco' }];
+      return { items: [payment], total: 1 };
+    });
+    const url = `/wallet/application-pay-list?agreementId=${AGREEMENT_ID}&from=2026-11-01&to=2026-11-30&q=CR-000001`;
+    const router = renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url });
+    const grid = await screen.findByRole('grid', { name: 'Pagos' });
+    const folio = await within(grid).findByRole('link', { name: 'CR-000001' });
+    expect(folio).toHaveAttribute('href', '/wallet/credits/credits-view/cr-1');
+    expect(within(grid).getByRole('link', { name: 'nomina-1115.csv, línea 12' })).toHaveAttribute('href', `/wallet/files-pay-detail/${FILE_ID}`);
+    const row = folio.closest('[role="row"]') as HTMLElement;
+    expect(within(row).getAllByRole('gridcell').map((cell) => cell.textContent).slice(4)).toEqual(['15/11/2026', '$500.00', '$400.00', '$80.00', '$12.80', '$5.80', '$1.40', '$0.00', 'aplicado']);
+
+    await waitFor(() =>
+      expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent(
+        'Pagos: 2Importe: $1,520.00Capital: $1,300.00Interés: $180.00IVA: $28.80Moratorios (+IVA): $9.80Comisiones (+IVA): $1.40Sobrepago: $0.00',
+      ),
+    );
+    // The totals follow the filters, without the page and the order.
+    const totalsQuery = new URLSearchParams(calls.find((c) => c.path.startsWith('/api/payments/totals'))!.path.split('?')[1]);
+    expect(Object.fromEntries(totalsQuery)).toEqual({ agreementId: AGREEMENT_ID, from: '2026-11-01', to: '2026-11-30', q: 'CR-000001' });
+    const list = new URLSearchParams(calls.find((c) => c.path.startsWith('/api/payments?'))!.path.split('?')[1]);
+    expect(Object.fromEntries(list)).toMatchObject({ agreementId: AGREEMENT_ID, from: '2026-11-01', to: '2026-11-30', q: 'CR-000001' });
+
+    // A status chosen goes to the URL and to both requests.
+    await userEvent.click(screen.getByRole('combobox', { name: 'Estado' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'revertido' }));
+    expect(new URLSearchParams(router.state.location.search).get('status')).toBe('revertido');
+    await waitFor(() => expect(calls.some((c) => c.path.startsWith('/api/payments/totals') && c.path.includes('status=revertido'))).toBe(true));
+    expect(screen.getByRole('button', { name: 'Exportar a Excel' })).toBeInTheDocument();
+  });
+});
