@@ -48,8 +48,6 @@ export default defineConfig({
       PUBLIC_URL: BASE_URL,
       DATA_DIR: 'e2e/.data-e2e',
       LOG_LEVEL: 'warn',
-      // Short-lived tokens so the silent-renewal test sees one renewal within a test's time.
-      ACCESS_TOKEN_TTL: '90',
     },
   },
 });

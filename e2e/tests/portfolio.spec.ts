@@ -7,7 +7,7 @@ async function chooseOption(page: Page, label: string, option: string | RegExp) 
 }
 
 test('credits list filtered by bucket → a credit → Cerrar día → its days past due move by one day', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signIn(page, ACCOUNTS.cartera);
   await expect(page).toHaveURL(/\/home$/);
 

@@ -21,7 +21,7 @@ async function signOut(page: Page) {
 }
 
 test('pre-request → request with documents → approval by a second person → disbursement by a third → the credit schedule is buildSchedule', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   // The administrator captures: a sent pre-request for a new client.
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);

@@ -35,7 +35,7 @@ export function prepareAuth(): Promise<UserManager> {
           token: { accessToken: user.access_token, idToken: user.id_token ?? null, expiresAt: user.expires_at ?? session.token.expiresAt },
         });
       });
-      manager.events.addSilentRenewError(() => expireSession());
+      manager.events.addSilentRenewError(() => void renewWhileValid(manager));
       ready = manager;
       return manager;
     })
@@ -44,6 +44,41 @@ export function prepareAuth(): Promise<UserManager> {
       throw error;
     });
   return pending;
+}
+
+/** Seconds a token must still have for another renewal try to be worth it. */
+const RETRY_MARGIN_SECONDS = 10;
+const RETRY_DELAY_MS = 5_000;
+let retrying: Promise<void> | null = null;
+
+type Renewer = Pick<UserManager, 'getUser' | 'signinSilent'>;
+
+/**
+ * A failed silent renewal (the provider slow or restarting, the page busy) is tried again every 5 s while the current
+ * token is still good; the clerk is signed out only when it is about to lapse. One retry loop runs at a time.
+ */
+export function renewWhileValid(manager: Renewer, wait = (ms: number) => new Promise<void>((done) => setTimeout(done, ms))): Promise<void> {
+  retrying ??= (async () => {
+    try {
+      for (;;) {
+        const user = await manager.getUser().catch(() => null);
+        if (!user || (user.expires_in ?? 0) <= RETRY_MARGIN_SECONDS) {
+          expireSession();
+          return;
+        }
+        await wait(RETRY_DELAY_MS);
+        try {
+          await manager.signinSilent();
+          return;
+        } catch {
+          // Tried again while the token lasts.
+        }
+      }
+    } finally {
+      retrying = null;
+    }
+  })();
+  return retrying;
 }
 
 /** The manager if it is loaded: `signinPopup` must run inside the click, before any await, or the popup is blocked. */

@@ -23,6 +23,10 @@ export function createUserManager(config: AuthConfig, origin = window.location.o
     extraQueryParams: config.embedded ? { resource: config.audience } : { audience: config.audience },
     userStore: new WebStorageStateStore({ store: window.localStorage }),
     automaticSilentRenew: true,
+    // A renewal starts a minute before the token expires; one that fails is tried again while the token lasts
+    // (auth-service.ts). The provider may answer slowly while the server finishes a long write (a day close, a payment
+    // file), so each try waits up to 30 s (default 10 s).
+    silentRequestTimeoutInSeconds: 30,
     loadUserInfo: false,
     popupWindowFeatures: { width: 480, height: 640 },
   });
