@@ -3,6 +3,7 @@ import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
 import { flowDateRoutes } from './routes/flow-date';
 import { healthRoutes } from './routes/health';
+import { homeRoutes } from './routes/home';
 import { labelRoutes } from './routes/labels';
 import { outboxRoutes } from './routes/outbox';
 import { paymentFileRoutes, paymentRoutes } from './routes/payment-files';
@@ -27,6 +28,7 @@ export const API_ROUTES = {
   paymentFiles: paymentFileRoutes,
   payments: paymentRoutes,
   labels: labelRoutes,
+  home: homeRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);
