@@ -33,6 +33,7 @@ import { creditsRoutes } from './modules/credits/credits.routes';
 import { dayCloseRoutes } from './modules/day-close/day-close.routes';
 import { paymentFilesRoutes } from './modules/payment-files/payment-files.routes';
 import { labelsRoutes } from './modules/labels/labels.routes';
+import { lettersRoutes } from './modules/letters/letters.routes';
 
 z.config(z.locales.es());
 
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(dayCloseRoutes(deps));
       await api.register(paymentFilesRoutes(deps));
       await api.register(labelsRoutes(deps));
+      await api.register(lettersRoutes(deps));
     },
     { prefix: '/api' },
   );

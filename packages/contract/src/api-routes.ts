@@ -4,6 +4,7 @@ import { creditRoutes } from './routes/credits';
 import { flowDateRoutes } from './routes/flow-date';
 import { healthRoutes } from './routes/health';
 import { labelRoutes } from './routes/labels';
+import { letterRoutes } from './routes/letters';
 import { outboxRoutes } from './routes/outbox';
 import { paymentFileRoutes, paymentRoutes } from './routes/payment-files';
 import { preRequestRoutes } from './routes/pre-requests';
@@ -27,6 +28,7 @@ export const API_ROUTES = {
   paymentFiles: paymentFileRoutes,
   payments: paymentRoutes,
   labels: labelRoutes,
+  letters: letterRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);
