@@ -56,7 +56,9 @@ function securityHeaders(authConfig: AuthConfig): FastifyHelmetOptions {
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...provider],
-        frameSrc: ["'self'", ...provider],
+        // blob: only for the PDFs the portal itself fetched with the user's token and shows in a frame (a settlement
+        // letter's preview, a request's document): a blob: URL can only be made by script of this origin.
+        frameSrc: ["'self'", 'blob:', ...provider],
         frameAncestors: ["'self'"],
         formAction: ["'self'", ...provider],
         objectSrc: ["'none'"],
