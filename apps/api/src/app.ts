@@ -34,6 +34,7 @@ import { dayCloseRoutes } from './modules/day-close/day-close.routes';
 import { paymentFilesRoutes } from './modules/payment-files/payment-files.routes';
 import { labelsRoutes } from './modules/labels/labels.routes';
 import { homeSummaryRoutes } from './modules/home/home.routes';
+import { lettersRoutes } from './modules/letters/letters.routes';
 
 z.config(z.locales.es());
 
@@ -56,7 +57,9 @@ function securityHeaders(authConfig: AuthConfig): FastifyHelmetOptions {
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...provider],
-        frameSrc: ["'self'", ...provider],
+        // blob: only for the PDFs the portal itself fetched with the user's token and shows in a frame (a settlement
+        // letter's preview, a request's document): a blob: URL can only be made by script of this origin.
+        frameSrc: ["'self'", 'blob:', ...provider],
         frameAncestors: ["'self'"],
         formAction: ["'self'", ...provider],
         objectSrc: ["'none'"],
@@ -140,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(paymentFilesRoutes(deps));
       await api.register(labelsRoutes(deps));
       await api.register(homeSummaryRoutes(deps));
+      await api.register(lettersRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -5,6 +5,7 @@ import { flowDateRoutes } from './routes/flow-date';
 import { healthRoutes } from './routes/health';
 import { homeRoutes } from './routes/home';
 import { labelRoutes } from './routes/labels';
+import { letterRoutes } from './routes/letters';
 import { outboxRoutes } from './routes/outbox';
 import { paymentFileRoutes, paymentRoutes } from './routes/payment-files';
 import { preRequestRoutes } from './routes/pre-requests';
@@ -29,6 +30,7 @@ export const API_ROUTES = {
   payments: paymentRoutes,
   labels: labelRoutes,
   home: homeRoutes,
+  letters: letterRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);

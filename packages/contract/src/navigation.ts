@@ -89,6 +89,7 @@ export const ACTION_PERMISSIONS = [
   { path: '/actions/wallet/revert-file', label: 'Revertir archivos de pagos', group: 'wallet' },
   { path: '/actions/wallet/close-day', label: 'Cerrar el día (fecha flujo)', group: 'wallet' },
   { path: '/actions/credit-tools/issue-letter', label: 'Emitir cartas de liquidación', group: 'credit-tools' },
+  { path: '/actions/credit-tools/upload-letter-template', label: 'Subir versiones de la plantilla de carta', group: 'credit-tools' },
 ] as const satisfies readonly { path: string; label: string; group: NavGroupKey }[];
 
 export type ActionPath = (typeof ACTION_PERMISSIONS)[number]['path'];

@@ -4,6 +4,7 @@ import { PAY_FREQUENCIES } from './agreements';
 import { preRequestInputSchema, scheduleRowSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQuery, versionField } from './common';
 import { labelHistoryEntrySchema } from './labels';
+import { letterSummarySchema } from './letter-summary';
 import { PAYMENT_STATUSES, allocationLineSchema, allocationSplitSchema } from './payments';
 import type { ActionPath } from './navigation';
 
@@ -258,8 +259,8 @@ export const creditSchema = z.object({
       allocation: z.array(allocationLineSchema),
     }),
   ),
-  /** Settlement letters issued (the letters feature fills them in). */
-  letters: z.array(z.object({ id: z.string(), issuedAt: z.string(), amount: z.string(), validUntil: z.string() })),
+  /** Settlement letters issued, newest first. */
+  letters: z.array(letterSummarySchema),
   history: z.array(auditEntrySchema),
 });
 export type Credit = z.infer<typeof creditSchema>;

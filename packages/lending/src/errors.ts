@@ -19,7 +19,8 @@ export type LendingErrorCode =
   | 'INVALID_DATE_ORDER'
   | 'INVALID_REMITTANCE_LAG'
   | 'INVALID_CALENDAR'
-  | 'PAYMENT_NOT_REVERTIBLE';
+  | 'PAYMENT_NOT_REVERTIBLE'
+  | 'INVALID_REFERENCE';
 
 export class LendingInputError extends Error {
   override readonly name = 'LendingInputError';

@@ -131,3 +131,5 @@ export {
 } from './identifiers.ts';
 
 export { BANXICO_PARTICIPANTS, bankForCode, type BankParticipant } from './banks.ts';
+
+export { addBusinessDays, isValidPaymentReference, mod97, mod97CheckDigits, paymentReference } from './reference.ts';

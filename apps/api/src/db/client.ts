@@ -12,13 +12,14 @@ import * as auditTables from './schema/audit';
 import * as creditTables from './schema/credits';
 import * as idpTables from './schema/idp';
 import * as labelTables from './schema/labels';
+import * as letterTables from './schema/letters';
 import * as originationTables from './schema/origination';
 import * as paymentTables from './schema/payments';
 import * as portfolioTables from './schema/portfolio';
 import * as userTables from './schema/users';
 
 /** Every area's tables (db/schema/<area>.ts), for Drizzle's typed client. */
-export const schema = { ...userTables, ...auditTables, ...idpTables, ...agreementTables, ...originationTables, ...creditTables, ...portfolioTables, ...paymentTables, ...labelTables };
+export const schema = { ...userTables, ...auditTables, ...idpTables, ...agreementTables, ...originationTables, ...creditTables, ...portfolioTables, ...paymentTables, ...labelTables, ...letterTables };
 
 /** One Drizzle type for both drivers: the code never knows whether PGlite or PostgreSQL is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

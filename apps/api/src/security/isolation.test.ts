@@ -13,6 +13,7 @@ import { auditEvents, outbox } from '../db/schema/audit';
 import { credits } from '../db/schema/credits';
 import { dayCloseRuns } from '../db/schema/portfolio';
 import { paymentFiles } from '../db/schema/payments';
+import { settlementLetters } from '../db/schema/letters';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
 import { companies, profiles, users } from '../db/schema/users';
 
@@ -54,6 +55,8 @@ interface Targets {
   'flow-date': string;
   /** An employer's payment file, validated and not applied. */
   'payment-files': string;
+  /** A settlement letter (the seed issues some in each company). */
+  'settlement-letters': string;
 }
 
 describe.each(ENGINES)('Company isolation (%s)', (engine) => {
@@ -142,6 +145,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
             status: 'validado',
           })
           .returning({ id: paymentFiles.id });
+        const [letter] = await db.select({ id: settlementLetters.id }).from(settlementLetters).where(eq(settlementLetters.companyId, id)).limit(1);
         const found = {
           users: user?.id,
           profiles: profile?.id,
@@ -151,6 +155,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           credits: credit?.id,
           'flow-date': run?.id,
           'payment-files': file?.id,
+          'settlement-letters': letter?.id,
         };
         for (const [kind, value] of Object.entries(found)) expect(value, `${company} has no ${kind} to aim at`).toBeTruthy();
         return found as Targets;
@@ -196,6 +201,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           case 'credits': return db.select().from(credits).where(eq(credits.id, id));
           case 'flow-date': return db.select().from(dayCloseRuns).where(eq(dayCloseRuns.id, id));
           case 'payment-files': return db.select().from(paymentFiles).where(eq(paymentFiles.id, id));
+          case 'settlement-letters': return db.select().from(settlementLetters).where(eq(settlementLetters.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];

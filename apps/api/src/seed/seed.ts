@@ -6,6 +6,7 @@ import { auditEvents } from '../db/schema/audit';
 import { companies, profiles, users } from '../db/schema/users';
 import { hashPassword } from '../idp/passwords';
 import { seedDemoAgreements } from './seed-agreements';
+import { seedLetterTemplates } from './seed-letters';
 
 export interface DemoAccount {
   email: string;
@@ -30,7 +31,11 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 export const DEMO_PROFILES = [
   { name: 'Administrador', roleCode: 'SA', permissions: [...ALL_PERMISSION_PATHS] },
   { name: 'Originación', roleCode: 'ORIGINACION', permissions: groupPermissionPaths('origination') },
-  { name: 'Cartera', roleCode: 'CARTERA', permissions: [...groupPermissionPaths('wallet'), '/creditos/update-labels'] },
+  {
+    name: 'Cartera',
+    roleCode: 'CARTERA',
+    permissions: [...groupPermissionPaths('wallet'), '/creditos/update-labels', '/creditos/settlement-letter', '/actions/credit-tools/issue-letter'] satisfies PermissionPath[],
+  },
   // The second person of the two-person rule: validates and approves (or rejects) what Originación captured.
   {
     name: 'Mesa de control',
@@ -72,6 +77,7 @@ export async function seedDemo(db: Db): Promise<void> {
       .values({ code: 'PLUS', name: 'Crédito Nómina Plus', legalName: 'Crédito Nómina Plus, S.A.P.I. de C.V., SOFOM, E.N.R.', rfc: 'CNP180612KQ4' })
       .returning();
     await seedDemoAgreements(tx, [company!.id, secondBrand!.id]);
+    await seedLetterTemplates(tx, new Date());
     const createdProfiles = await tx.insert(profiles).values(DEMO_PROFILES).returning();
     const profileId = (name: string) => createdProfiles.find((profile) => profile.name === name)!.id;
     const createdUsers = await tx

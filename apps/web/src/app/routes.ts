@@ -44,6 +44,7 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/wallet/files-pay-detail/:id': () => import('../features/wallet/files-pay-detail.screen'),
   '/wallet/application-pay-list': () => import('../features/wallet/payment-report.screen'),
   '/creditos/update-labels': () => import('../features/credit-tools/update-labels.screen'),
+  '/creditos/settlement-letter': () => import('../features/credit-tools/settlement-letter.screen'),
   '/catalog/contract-new': () => import('../features/agreements/contract-new.screen'),
   '/catalog/contract-edit/:id': () => import('../features/agreements/contract-edit.screen'),
 };

@@ -5,8 +5,11 @@ import { creditSchema } from '../requests';
 import { z } from 'zod';
 
 const LIST = { permission: '/wallet/credits/credits-list' } as const;
-/** The list and its totals also serve Actualizar Etiqueta's grid, which selects credits with the same filters. */
-const LIST_OR_LABELS = { anyPermission: ['/wallet/credits/credits-list', '/creditos/update-labels'] } as const;
+/**
+ * The list and its totals also serve Actualizar Etiqueta's grid, which selects credits with the same filters, and the
+ * Carta de Liquidación's search by folio, CURP or name.
+ */
+const LIST_OR_LABELS = { anyPermission: ['/wallet/credits/credits-list', '/creditos/update-labels', '/creditos/settlement-letter'] } as const;
 
 /** Cartera → Créditos: the portfolio list with its totals and export, one credit's full view, and its payoff quote. */
 export const creditRoutes = {

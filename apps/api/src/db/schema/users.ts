@@ -13,6 +13,8 @@ export const companies = pgTable('companies', {
   rfc: text('rfc').notNull(),
   /** Maker-checker on money leaving: who disburses may be neither the capturer nor the approver (on unless turned off). */
   separateDisbursement: boolean('separate_disbursement').notNull().default(true),
+  /** A settlement letter's default validity: this many business days after the fecha flujo. */
+  letterValidityDays: integer('letter_validity_days').notNull().default(5),
   createdAt: createdAt(),
 });
 

@@ -13,6 +13,7 @@ import { listOrder } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
 import { creditPayments } from '../payment-files/payment-files.queries';
+import { creditLetters } from '../letters/letters.queries';
 import { creditLabelHistory } from '../labels/labels.queries';
 
 /** Cartera's reads: the credits list (search, filters, sort, totals) and one credit's full view. */
@@ -233,7 +234,7 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
     deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),
     creditBalance: credit.creditBalance,
     payments: await creditPayments(tx, credit.id),
-    letters: [],
+    letters: await creditLetters(tx, credit.id),
     history: await auditHistory(tx, 'credit', credit.id),
   };
 }

@@ -1,5 +1,5 @@
-import { payoffQuote, LendingInputError } from '@portal/lending';
-import { percentToFraction, type PayoffQuoteView } from '@portal/contract';
+import { payoffQuote, LendingInputError, type PayoffQuote } from '@portal/lending';
+import { percentToFraction } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
 import { HttpProblem } from '../../http/errors';
@@ -8,14 +8,15 @@ import { toInstallmentState } from './installment-state';
 
 /**
  * Payoff at a date (docs/domain.md, "Payoff letter") through packages/lending, from the business date unless another is
- * chosen: money en tránsito is discounted from what the borrower must pay.
+ * chosen: money en tránsito is discounted from what the borrower must pay. The settlement letter (modules/letters)
+ * prints this quote, every field of it.
  */
 export async function creditPayoff(
   tx: Tx,
   id: string,
   businessDateOf: (companyId: string) => Promise<string>,
   query: { date?: string | undefined; validUntil?: string | undefined },
-): Promise<PayoffQuoteView> {
+): Promise<PayoffQuote> {
   const { credit, schedule, deductions } = await loadCreditRows(tx, id);
   const quoteDate = query.date ?? (await businessDateOf(credit.companyId));
   const state = schedule.map(toInstallmentState);

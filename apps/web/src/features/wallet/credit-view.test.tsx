@@ -130,6 +130,42 @@ describe('credit view', () => {
     ]);
   });
 
+  it('lists the settlement letters with their date, validity, amount, template and a download', async () => {
+    const withLetters: Credit = {
+      ...credit,
+      letters: [
+        {
+          id: 'l2',
+          creditId: 'cr-1',
+          number: 2,
+          reference: '00000001000219',
+          issuedAt: '2026-03-31T16:05:00.000Z',
+          quoteDate: '2026-03-31',
+          validUntil: '2026-04-07',
+          totalAmount: '2053.92',
+          brand: 'Financiera Demo',
+          templateVersion: 2,
+          pdfSha256: 'ab'.repeat(32),
+          issuedBy: 'cartera@demo.mx',
+        },
+      ],
+    };
+    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : withLetters));
+    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    const rows = within(await screen.findByRole('table', { name: 'Cartas de liquidación' })).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'EmitidaVigenciaImporteReferenciaPlantilla',
+      '31/03/2026 10:0507/04/2026$2,053.9200000001000219Financiera Demo v2Descargar',
+    ]);
+    expect(screen.getByRole('button', { name: 'Descargar la carta 00000001000219' })).toBeInTheDocument();
+  });
+
+  it('says so when the credit has no letters', async () => {
+    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit));
+    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    expect(await screen.findByText('Sin cartas de liquidación emitidas.')).toBeInTheDocument();
+  });
+
   it('lists the payments with their source and split, unfolds where each peso went, and shows the saldo a favor', async () => {
     const split = { principal: '990.00', interest: '25.86', iva: '4.14', moratoryInterest: '12.00', moratoryIva: '1.92', fees: '0.00', feesIva: '0.00', overpayment: '0.00' };
     const paid: Credit = {

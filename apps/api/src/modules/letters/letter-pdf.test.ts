@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { LETTER_FIELDS, type LetterPayoff, type LetterTexts } from '@portal/contract';
+import { demoBackground, demoLayout } from '../../seed/seed-letters';
+import { TemplateError, checkTemplate, renderLetter } from './letter-pdf';
+import { extractText } from '../../test/pdf-text';
+import { letterMoney, letterTexts, longDate, mexicoDateAndHour } from './letter-texts';
+
+const brand = { name: 'Financiera Demo', legalName: 'Financiera Demo, S.A. de C.V., SOFOM, E.N.R.', rfc: 'FDE150101AB1', color: [0.1, 0.4, 0.7] as [number, number, number], amountsRight: 523 };
+
+/** A payoff as the lending package answers it (figures chosen by hand, not computed here). */
+const payoff: LetterPayoff = {
+  quoteDate: '2027-01-08',
+  validUntil: '2027-01-15',
+  outstandingPrincipal: '11890.10',
+  dueInterest: '0.00',
+  dueIva: '0.00',
+  dueFees: '0.00',
+  dueFeesIva: '0.00',
+  dueMoratoryInterest: '0.00',
+  dueMoratoryIva: '0.00',
+  accruedInterest: '118.90',
+  accruedIva: '19.02',
+  grossBalance: '12028.02',
+  inTransit: '1026.54',
+  finalBalance: '11001.48',
+  discountDate: '2027-01-15',
+  pendingDeduction: '1026.54',
+  totalAmount: '9974.94',
+  surplus: '0.00',
+  creditAmount: '20000.00',
+  term: 24,
+  paymentsMade: 9,
+  installment: '1026.54',
+  inTransitCount: 1,
+  pendingDeductions: [{ installment: 11, discountDate: '2027-01-15', amount: '1026.54' }],
+};
+
+describe('letter texts in es-MX', () => {
+  it.each([
+    ['0.5', '$0.50'],
+    ['12345.67', '$12,345.67'],
+    ['1234567.00', '$1,234,567.00'],
+    ['999.99', '$999.99'],
+    ['1000.00', '$1,000.00'],
+  ])('money %s → %s', (amount, printed) => expect(letterMoney(amount)).toBe(printed));
+
+  it.each([
+    ['2027-01-15', '15 de enero de 2027'],
+    ['2026-12-01', '1 de diciembre de 2026'],
+    ['2028-02-29', '29 de febrero de 2028'],
+  ])('date %s → %s', (date, printed) => expect(longDate(date)).toBe(printed));
+
+  it('takes the date and hour in Mexico City (UTC−6, no daylight saving since 2022)', () => {
+    expect(mexicoDateAndHour(new Date('2027-01-15T05:30:00Z'))).toEqual({ date: '2027-01-14', hour: '23:30' });
+    expect(mexicoDateAndHour(new Date('2027-07-01T18:05:00Z'))).toEqual({ date: '2027-07-01', hour: '12:05' });
+  });
+});
+
+describe('letter PDF', () => {
+  const issuedAt = new Date('2027-01-08T16:45:00Z');
+  const texts: LetterTexts = letterTexts({ folio: 'CR-00000042', clientName: 'María Guadalupe Núñez Peña', agreement: 'Gobierno de Jalisco', reference: '00000042000322', issuedAt }, payoff);
+
+  it('prints every field, where the layout says, with the quote\'s figures', async () => {
+    const background = await demoBackground(brand);
+    const layout = demoLayout(brand);
+    const pdf = await renderLetter({ background, layout, texts, issuedAt, title: 'Carta' });
+    const runs = await extractText(pdf);
+    // The figures as a clerk reads them off the quote, written here by hand.
+    const expected: Record<(typeof LETTER_FIELDS)[number], string> = {
+      createdDate: '8 de enero de 2027',
+      createdHour: '10:45 h',
+      idPestamo: 'CR-00000042',
+      cliente: 'María Guadalupe Núñez Peña',
+      convenio: 'Gobierno de Jalisco',
+      montoCredito: '$20,000.00',
+      plazo: '24 pagos',
+      pagos: '9 de 24',
+      descuento: '$1,026.54',
+      transito: '$1,026.54',
+      saldoFinal: '$11,001.48',
+      vigencia: '15 de enero de 2027',
+      fechaDescuento: '15 de enero de 2027 ($1,026.54)',
+      referencia: '00000042000322',
+      montoTotal: '$9,974.94',
+    };
+    const helvetica = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+    for (const field of LETTER_FIELDS) {
+      const place = layout.fields[field];
+      const run = runs.find((candidate) => candidate.text === expected[field] && Math.abs(candidate.y - place.y) < 0.5);
+      expect(run, `${field}: «${expected[field]}» at y ${place.y} among ${JSON.stringify(runs.map((r) => [r.text, r.y]))}`).toBeDefined();
+      expect(run!.size).toBeCloseTo(place.size, 1);
+      if (place.align === 'left') expect(run!.x).toBeCloseTo(place.x, 1);
+      else {
+        // Right-aligned: the run ends at x. Its width measured by pdf.js, and by Helvetica's metrics as a second opinion.
+        expect(run!.x + run!.width).toBeCloseTo(place.x, 0);
+        if (!place.bold) expect(run!.x).toBeCloseTo(place.x - helvetica.widthOfTextAtSize(expected[field], place.size), 1);
+      }
+    }
+  });
+
+  it('renders the same bytes for the same letter, and different ones for another instant', async () => {
+    const background = await demoBackground(brand);
+    const layout = demoLayout(brand);
+    const first = await renderLetter({ background, layout, texts, issuedAt, title: 'Carta' });
+    const second = await renderLetter({ background, layout, texts, issuedAt, title: 'Carta' });
+    expect(createHash('sha256').update(second).digest('hex')).toBe(createHash('sha256').update(first).digest('hex'));
+    const later = await renderLetter({ background, layout, texts, issuedAt: new Date(issuedAt.getTime() + 1000), title: 'Carta' });
+    expect(Buffer.compare(later, first)).not.toBe(0);
+    expect(first.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+describe('template check', () => {
+  const layoutText = (change: (layout: Record<string, Record<string, unknown>>) => void = () => undefined) => {
+    const layout = JSON.parse(JSON.stringify(demoLayout(brand))) as { fields: Record<string, Record<string, unknown>> };
+    change(layout.fields);
+    return JSON.stringify(layout);
+  };
+
+  it('accepts the demo template and reads the page size', async () => {
+    const checked = await checkTemplate(await demoBackground(brand), layoutText());
+    expect(checked.pageWidth).toBeCloseTo(595.28, 2);
+    expect(checked.pageHeight).toBeCloseTo(841.89, 2);
+  });
+
+  const problems = async (background: Buffer | Promise<Buffer>, layout: string) => {
+    try {
+      await checkTemplate(await background, layout);
+    } catch (error) {
+      if (error instanceof TemplateError) return error.errors;
+      throw error;
+    }
+    return [];
+  };
+
+  it('reports a missing field, one outside the page, a bad number and an unknown field, each in Spanish', async () => {
+    const errors = await problems(
+      demoBackground(brand),
+      layoutText((fields) => {
+        delete fields.referencia;
+        fields.cliente!.x = 700;
+        fields.montoTotal!.y = 'arriba';
+        fields.firma = { x: 1, y: 1 };
+      }),
+    );
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        { field: 'layout.fields.referencia', message: 'Falta el campo referencia (Referencia de pago).' },
+        { field: 'layout.fields.firma', message: 'El campo firma no es de la carta.' },
+        expect.objectContaining({ field: 'layout.fields.montoTotal.y', message: 'montoTotal.y: y debe ser un número.' }),
+      ]),
+    );
+    // The page check runs on a layout that parses: checked apart.
+    const outside = await problems(demoBackground(brand), layoutText((fields) => void (fields.cliente!.x = 700)));
+    expect(outside).toEqual([{ field: 'layout.fields.cliente', message: 'El campo cliente (Cliente) queda fuera de la página (595.28 × 841.89 puntos): x 700, y 620, tamaño 10.' }]);
+    const tooHigh = await problems(demoBackground(brand), layoutText((fields) => void (fields.vigencia!.y = 835)));
+    expect(tooHigh.map((e) => e.field)).toEqual(['layout.fields.vigencia']);
+  });
+
+  it('refuses what is not a PDF, a damaged PDF and a layout that is not JSON', async () => {
+    expect(await problems(Buffer.from('hola'), layoutText())).toEqual([{ field: 'background', message: 'El fondo no es un PDF (no empieza con %PDF-).' }]);
+    const damaged = Buffer.from('%PDF-1.7\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF');
+    expect((await problems(damaged, layoutText())).map((e) => e.field)).toEqual(['background']);
+    expect(await problems(demoBackground(brand), '{ "fields": ')).toEqual([{ field: 'layout', message: 'El layout no es JSON válido.' }]);
+    expect(await problems(demoBackground(brand), '[]')).toEqual([{ field: 'layout', message: 'El layout debe tener un objeto "fields" con la posición de cada campo.' }]);
+  });
+});

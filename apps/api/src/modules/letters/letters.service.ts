@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { eq, max } from 'drizzle-orm';
+import { addBusinessDays, daysBetween, paymentReference } from '@portal/lending';
+import type { Letter, LetterLayout, LetterPayoff, LetterQuote, LetterTemplateBrand } from '@portal/contract';
+import type { Tx } from '../../db/client';
+import { credits } from '../../db/schema/credits';
+import { letterTemplates, settlementLetters } from '../../db/schema/letters';
+import { companies } from '../../db/schema/users';
+import { HttpProblem } from '../../http/errors';
+import { recordAudit, type Actor } from '../audit/audit';
+import { businessDateOf } from '../shared/business-date';
+import { creditFolio } from '../shared/folios';
+import { loadCreditRows } from '../credits/credits.queries';
+import { creditPayoff } from '../credits/credits.service';
+import { checkTemplate, renderLetter, TemplateError } from './letter-pdf';
+import { letterTexts } from './letter-texts';
+import { currentTemplate, letterTemplateBrands, toLetterSummary } from './letters.queries';
+
+/**
+ * Carta de Liquidación Anticipada: the payoff of a credit at a validity date (DOMAIN 3, through the credits' payoff),
+ * printed on the company's newest template, stored with everything it printed, and the templates' versions.
+ */
+
+/** The longest validity a letter may have: past it, the payroll's deductions and charges are too far to foresee. */
+export const MAX_VALIDITY_DAYS = 60;
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The credit, its company's setting and the payoff at the validity date (default: the company's business days). */
+export async function letterQuote(tx: Tx, creditId: string, today: string, validUntil?: string): Promise<LetterQuote> {
+  const { credit, client, agreement, company } = await loadCreditRows(tx, creditId);
+  const [settings] = await tx.select({ validityDays: companies.letterValidityDays }).from(companies).where(eq(companies.id, credit.companyId));
+  const businessDate = await businessDateOf(tx, credit.companyId, today);
+  const validityBusinessDays = settings?.validityDays ?? 5;
+  const defaultValidUntil = addBusinessDays(businessDate, validityBusinessDays);
+  const until = validUntil ?? defaultValidUntil;
+  if (until >= businessDate && daysBetween(businessDate, until) > MAX_VALIDITY_DAYS) {
+    throw new HttpProblem(400, 'Vigencia no válida', `La vigencia de la carta puede ser de hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo (${businessDate}).`, [
+      { field: 'validUntil', message: `Elige una fecha hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo.` },
+    ]);
+  }
+  const payoff: LetterPayoff = await creditPayoff(tx, creditId, async () => businessDate, { date: businessDate, validUntil: until });
+  const template = await currentTemplate(tx, credit.companyId);
+  return {
+    creditId: credit.id,
+    folio: creditFolio(credit.number),
+    clientName: [client.firstNames, client.lastName1, client.lastName2].filter(Boolean).join(' '),
+    curp: client.curp,
+    agreement,
+    companyId: credit.companyId,
+    company,
+    status: credit.status,
+    businessDate,
+    validityBusinessDays,
+    defaultValidUntil,
+    payoff,
+    template: template ? { id: template.id, version: template.version } : null,
+  };
+}
+
+/**
+ * "Generar carta": quotes the credit at the validity date, numbers the letter (the credit row is locked, so two at once
+ * get 1 and 2), renders the PDF on the company's newest template and stores it with its fields, amounts, SHA-256, who
+ * and when, and the audit event, in the request's transaction.
+ */
+export async function issueLetter(tx: Tx, actor: Actor, creditId: string, today: string, now: Date, validUntil?: string): Promise<Letter> {
+  const [locked] = await tx.select({ id: credits.id, number: credits.number }).from(credits).where(eq(credits.id, creditId)).for('update');
+  if (!locked) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
+  const quote = await letterQuote(tx, creditId, today, validUntil);
+  if (quote.status === 'liquidado' || quote.payoff.totalAmount === '0.00') {
+    throw new HttpProblem(409, 'Nada que liquidar', `El crédito ${quote.folio} no tiene saldo por liquidar a la vigencia elegida: no se emite carta.`);
+  }
+  const template = await currentTemplate(tx, quote.companyId);
+  if (!template) throw new HttpProblem(409, 'Sin plantilla', `${quote.company} no tiene plantilla de carta: un administrador debe subir una.`);
+
+  const [last] = await tx.select({ number: max(settlementLetters.number) }).from(settlementLetters).where(eq(settlementLetters.creditId, creditId));
+  const number = (last?.number ?? 0) + 1;
+  const reference = paymentReference(locked.number, number);
+  const texts = letterTexts({ folio: quote.folio, clientName: quote.clientName, agreement: quote.agreement, reference, issuedAt: now }, quote.payoff);
+  const pdf = await renderLetter({ background: template.background, layout: template.layout, texts, issuedAt: now, title: `Carta de liquidación anticipada ${quote.folio}` });
+  const pdfSha256 = sha256(pdf);
+  const { payoff } = quote;
+  const [stored] = await tx
+    .insert(settlementLetters)
+    .values({
+      companyId: quote.companyId,
+      creditId,
+      number,
+      reference,
+      templateId: template.id,
+      templateVersion: template.version,
+      brand: quote.company,
+      quoteDate: payoff.quoteDate,
+      validUntil: payoff.validUntil,
+      discountDate: payoff.discountDate,
+      creditAmount: payoff.creditAmount,
+      term: payoff.term,
+      paymentsMade: payoff.paymentsMade,
+      installment: payoff.installment,
+      inTransit: payoff.inTransit,
+      finalBalance: payoff.finalBalance,
+      pendingDeduction: payoff.pendingDeduction,
+      totalAmount: payoff.totalAmount,
+      payoff,
+      texts,
+      pdf,
+      pdfSize: pdf.length,
+      pdfSha256,
+      issuedBy: actor.principal.userId,
+      issuedByEmail: actor.principal.email,
+      issuedAt: now,
+    })
+    .returning();
+  const letter = stored!;
+  await recordAudit(tx, actor, {
+    action: 'letter.issue',
+    entity: 'credit',
+    entityId: creditId,
+    after: { letterId: letter.id, reference, validUntil: payoff.validUntil, totalAmount: payoff.totalAmount, template: template.version, pdfSha256 },
+    occurredAt: now,
+  });
+  return { ...toLetterSummary(letter), folio: quote.folio, texts, payoff, pdfSize: letter.pdfSize };
+}
+
+/**
+ * "Subir versión": checks the background and the layout (every problem reported, 400) and stores them as the brand's
+ * next version. The brand is read through the request's scope, so another company's is simply not found.
+ */
+export async function uploadTemplate(
+  tx: Tx,
+  actor: Actor,
+  now: Date,
+  input: { companyId: string; fileName: string; background: Buffer; layoutText: string },
+): Promise<LetterTemplateBrand> {
+  const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, input.companyId));
+  if (!company) throw new HttpProblem(404, 'Marca no encontrada', 'La empresa no existe o no es la tuya.');
+  let checked: { pageWidth: number; pageHeight: number; layout: LetterLayout };
+  try {
+    checked = await checkTemplate(input.background, input.layoutText);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new HttpProblem(400, 'Plantilla no válida', error.errors.map((e) => e.message).join(' '), error.errors);
+    throw error;
+  }
+  const [last] = await tx.select({ version: max(letterTemplates.version) }).from(letterTemplates).where(eq(letterTemplates.companyId, company.id));
+  const version = (last?.version ?? 0) + 1;
+  const [created] = await tx
+    .insert(letterTemplates)
+    .values({
+      companyId: company.id,
+      version,
+      fileName: input.fileName,
+      background: input.background,
+      size: input.background.length,
+      sha256: sha256(input.background),
+      pageWidth: checked.pageWidth,
+      pageHeight: checked.pageHeight,
+      layout: checked.layout,
+      uploadedBy: actor.principal.userId,
+      uploadedByEmail: actor.principal.email,
+      uploadedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: letterTemplates.id });
+  if (!created) throw new HttpProblem(409, 'Versión en conflicto', 'Otra persona subió una versión de esta plantilla al mismo tiempo: vuelve a intentarlo.');
+  await recordAudit(tx, actor, {
+    action: 'letter-template.upload',
+    entity: 'letter_template',
+    entityId: created.id,
+    after: { companyId: company.id, version, fileName: input.fileName, sha256: sha256(input.background) },
+    occurredAt: now,
+  });
+  const [brand] = await letterTemplateBrands(tx, company.id);
+  return brand!;
+}
