@@ -1,8 +1,8 @@
 /**
  * Cartera at scale (issue 15): loads N synthetic credits (24-row schedules and their expected deductions) into a
  * throwaway PostgreSQL database with set-based INSERT … SELECT generate_series, then measures through the API:
- * the credits list (a filtered sorted page, a search by CURP, by folio), the credit view, the filtered totals, a
- * 100,000-row export's memory, and a day close over the whole portfolio.
+ * the credits list (a filtered sorted page, a search by CURP, by folio), the credit view, the filtered totals, the
+ * home's figures, a 100,000-row export's memory, and a day close over the whole portfolio.
  *
  *   BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api
  *
@@ -58,6 +58,7 @@ try {
   await p95('Búsqueda por folio', `/api/credits?q=CR-${String(sample!.number).padStart(8, '0')}`);
   await p95('Vista del crédito', `/api/credits/${sample!.id}`);
   await p95('Totales filtrados (vigentes)', '/api/credits/totals?status=vigente', 20);
+  await p95('Inicio: cifras de la cartera', '/api/home/summary', 20);
 
   // Disbursement dates spread evenly over 600 days: a window of days that holds about 100,000 credits.
   const windowDays = Math.max(1, Math.round((600 * Math.min(N, 100_000)) / N));

@@ -6,12 +6,10 @@ const money = z.string();
 const countAndBalance = z.object({ count: z.number().int(), balance: money });
 
 /**
- * The home's portfolio figures at the fecha flujo of the user's company (SA: every company, summed). Each figure is
- * what the screen behind it shows for the same filter (the credits list, the requests list, the files list).
+ * One company's portfolio at its fecha flujo: computed when a day closes and when a payment file is applied or
+ * reverted (a million credits take seconds to sum, the home must answer at once), kept in portfolio_figures.
  */
-export const homeSummarySchema = z.object({
-  /** Each visible company's business date; the figures are taken at them. */
-  businessDates: z.array(z.object({ company: z.string(), businessDate: z.string() })),
+export const portfolioFiguresSchema = z.object({
   portfolio: z.object({
     /** Credits not liquidado. */
     count: z.number().int(),
@@ -28,6 +26,18 @@ export const homeSummarySchema = z.object({
     received: money,
   }),
   transit: countAndBalance,
+});
+export type PortfolioFigures = z.infer<typeof portfolioFiguresSchema>;
+
+/**
+ * The home: the portfolio figures of the user's company (SA: every company, summed) and, read live, the pending
+ * requests and the last payment files. Each figure is what the screen behind it shows for the same filter.
+ */
+export const homeSummarySchema = portfolioFiguresSchema.extend({
+  /** Each visible company's business date; the figures are taken at them. */
+  businessDates: z.array(z.object({ company: z.string(), businessDate: z.string() })),
+  /** When the portfolio figures were computed (the oldest company's); null when they were just computed. */
+  figuresAt: z.string().nullable(),
   /** Requests still moving: capturada, en validación, aprobada. */
   pendingRequests: z.array(z.object({ status: z.enum(REQUEST_STATUSES), count: z.number().int() })),
   lastFiles: z.array(

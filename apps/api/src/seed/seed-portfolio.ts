@@ -17,6 +17,7 @@ import { agePortfolio } from '../modules/day-close/close-day';
 import { FILE_WINDOW_DAYS, seedPaymentFiles, type FilePaid } from './seed-payment-files';
 import { seedLabels } from './seed-labels';
 import { seedLetters } from './seed-letters';
+import { refreshPortfolioFigures } from '../modules/day-close/portfolio-figures';
 import { payrollCalendarOf } from '../modules/agreements/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -338,6 +339,8 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       await tx.insert(businessDates).values({ companyId, businessDate: today }).onConflictDoNothing();
     }
     await seedPaymentFiles(tx, byFile, today, now);
+    // The home's figures as of the seed (the files above left them at their own, earlier, times).
+    for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId))) await refreshPortfolioFigures(tx, companyId, today, now);
 
     await tx.insert(auditEvents).values({
       occurredAt: now,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { DAY_CLOSE_RUN_STATUSES } from '@portal/contract';
+import { bigserial, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { DAY_CLOSE_RUN_STATUSES, type PortfolioFigures } from '@portal/contract';
 import { companies, users } from './users';
 
 /**
@@ -69,3 +69,16 @@ export const dayCloses = pgTable(
   // A day closes once per company: the database refuses a second row even if two closes raced.
   (table) => [uniqueIndex('day_closes_company_date_key').on(table.companyId, table.businessDate)],
 );
+
+/**
+ * Each company's portfolio figures for the home (balances by status and bucket, collections of the month, money en
+ * tránsito), computed where they change in bulk: at each day close and each payment file applied or reverted.
+ */
+export const portfolioFigures = pgTable('portfolio_figures', {
+  companyId: uuid('company_id')
+    .primaryKey()
+    .references(() => companies.id),
+  businessDate: date('business_date').notNull(),
+  figures: jsonb('figures').$type<PortfolioFigures>().notNull(),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+});

@@ -7,6 +7,7 @@ import { auditEvents } from '../../db/schema/audit';
 import { businessDates, dayCloseRuns, dayCloses } from '../../db/schema/portfolio';
 import { HttpProblem } from '../../http/errors';
 import { lockCompanyPortfolio } from './company-lock';
+import { refreshPortfolioFigures } from './portfolio-figures';
 
 /**
  * The day close, cierre de día (docs/domain.md, "Day close and aging"; DOMAIN.md Algorithm 4), as set-based SQL over the whole company at once: the
@@ -210,6 +211,7 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
     const aging = await ageCredits(tx, companyId, day);
     const next = addDays(day, 1);
     await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
+    await refreshPortfolioFigures(tx, companyId, next, now());
     const figures: DayCloseFigures = {
       businessDate: day,
       creditsProcessed: aging.processed,

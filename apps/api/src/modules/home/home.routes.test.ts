@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inArray } from 'drizzle-orm';
-import { formatCents, parseCents } from '@portal/lending';
+import { eq, inArray } from 'drizzle-orm';
+import { addDays, formatCents, parseCents } from '@portal/lending';
 import { AGING_BUCKETS, PENDING_REQUEST_STATUSES, type HomeSummary } from '@portal/contract';
 import { credits, expectedDeductions } from '../../db/schema/credits';
 import { requests } from '../../db/schema/origination';
@@ -9,6 +9,7 @@ import { businessDates } from '../../db/schema/portfolio';
 import { companies } from '../../db/schema/users';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { closeDay } from '../day-close/close-day';
 
 const TODAY = '2026-11-23';
 const sum = (amounts: string[]) => formatCents(amounts.reduce((total, amount) => total + parseCents(amount, 'importe'), 0n));
@@ -106,6 +107,32 @@ describe.each(ENGINES)('Inicio: the portfolio figures (%s)', (engine) => {
     const demoFiles = new Set(demo.body.lastFiles.map((file) => file.id));
     expect(plus.body.lastFiles.some((file) => demoFiles.has(file.id))).toBe(false);
     expect(plus.body.portfolio.count + demo.body.portfolio.count).toBe((await summaryOf('admin@demo.mx')).body.portfolio.count);
+  });
+
+  // Last: it closes DEMO's day, which the tests above read as open.
+  it('keeps the figures a day close computes, dated, and they still equal the sum of the rows', async () => {
+    // The seed kept each company's figures as it finished.
+    const seeded = ctx.clock.now().toISOString();
+    expect((await summaryOf('cartera@demo.mx')).body.figuresAt).toBe(seeded);
+    ctx.clock.advance(3_600_000);
+    const demo = await ctx.system(async (tx) => (await tx.select().from(companies).where(eq(companies.code, 'DEMO')))[0]!);
+    await closeDay(ctx.db, demo.id, TODAY, { now: () => ctx.clock.now() });
+
+    const after = await summaryOf('cartera@demo.mx');
+    expect(after.body.figuresAt).toBe(ctx.clock.now().toISOString());
+    expect(after.body.collections.through).toBe(addDays(TODAY, 1));
+    const expected = await expectedFor(ctx, ['DEMO']);
+    expect(after.body.portfolio.byBucket).toEqual(expected.byBucket);
+    expect(after.body.portfolio.outstandingBalance).toBe(expected.outstandingBalance);
+    expect(after.body.transit).toEqual(expected.transit);
+    expect([after.body.collections.expected, after.body.collections.received]).toEqual([expected.expected, expected.received]);
+    // SA adds DEMO's new figures to PLUS's, and dates them by the older (PLUS's, from the seed).
+    const all = await summaryOf('admin@demo.mx');
+    const plus = await summaryOf('plus@demo.mx');
+    expect(all.body.figuresAt).toBe(seeded);
+    expect(all.body.portfolio.count).toBe(after.body.portfolio.count + plus.body.portfolio.count);
+    const cents = (value: string) => parseCents(value, 'saldo');
+    expect(cents(all.body.portfolio.outstandingBalance)).toBe(cents(after.body.portfolio.outstandingBalance) + cents(plus.body.portfolio.outstandingBalance));
   });
 
   it.each(['originacion@demo.mx', 'sinpermisos@demo.mx'])('refuses %s, who holds no Cartera permission', async (email) => {

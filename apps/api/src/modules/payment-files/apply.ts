@@ -12,6 +12,7 @@ import { auditEvents } from '../../db/schema/audit';
 import { HttpProblem } from '../../http/errors';
 import { lockCompanyPortfolio } from '../day-close/company-lock';
 import { refreshCredits } from '../day-close/close-day';
+import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
 import { toInstallmentState, type InstallmentRow } from '../credits/installment-state';
@@ -317,6 +318,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
   // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
   await refreshCredits(tx, companyId, addDays(businessDate, -1), paidIds);
+  await refreshPortfolioFigures(tx, companyId, businessDate, options.now);
   await summarize(tx, fileId, file.agreementId, file.discountDate);
   const sums = await tx.execute(sql`
     select coalesce(sum(amount), 0)::text as amount, coalesce(sum(overpayment), 0)::text as overpayment

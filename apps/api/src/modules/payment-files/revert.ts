@@ -8,6 +8,7 @@ import { HttpProblem } from '../../http/errors';
 import { recordAudit, type Actor } from '../audit/audit';
 import { lockCompanyPortfolio } from '../day-close/company-lock';
 import { refreshCredits } from '../day-close/close-day';
+import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
 import { json, writeScheduleRows, type PaymentBefore } from './apply';
@@ -82,6 +83,7 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
 
   const businessDate = await businessDateOf(tx, companyId, today);
   await refreshCredits(tx, companyId, addDays(businessDate, -1), creditIds);
+  await refreshPortfolioFigures(tx, companyId, businessDate, now);
   await tx
     .update(paymentFiles)
     .set({ status: 'revertido', statusReason: reason, revertedBy: actor.principal.userId, revertedAt: now })

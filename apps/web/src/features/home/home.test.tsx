@@ -19,6 +19,7 @@ vi.mock('./bucket-chart', () => ({
 // 80 active credits: 60 vigentes, 20 vencidos (25 %); this month 45,000.00 received of 60,000.00 expected (75 %).
 const summary: HomeSummary = {
   businessDates: [{ company: 'Financiera Demo', businessDate: '2026-11-23' }],
+  figuresAt: '2026-11-23T04:10:00.000Z',
   portfolio: {
     count: 80,
     outstandingBalance: '1234567.89',
@@ -66,7 +67,7 @@ describe('Inicio', () => {
     stubApi(() => summary);
     const router = renderScreen(<HomeScreen />, { path: '/home' });
     const figures = await screen.findByRole('region', { name: 'Cifras de la cartera' }, { timeout: 5_000 });
-    expect(screen.getByText('Cifras a la fecha flujo: 23/11/2026.')).toBeInTheDocument();
+    expect(screen.getByText('Cifras a la fecha flujo: 23/11/2026. Calculadas el 22/11/2026 22:10, al cerrar el día o aplicar un archivo de pagos.')).toBeInTheDocument();
     expect(within(figures).getByRole('link', { name: /Saldo de la cartera \$1,234,567\.89 80 créditos activos/ })).toHaveAttribute('href', '/wallet/credits/credits-list');
     expect(within(figures).getByRole('link', { name: /Créditos vencidos 20 25 % · \$234,567\.89/ })).toHaveAttribute('href', '/wallet/credits/credits-list?status=vencido');
     expect(within(figures).getByRole('link', { name: /Créditos vigentes 60 75 %/ })).toHaveAttribute('href', '/wallet/credits/credits-list?status=vigente');

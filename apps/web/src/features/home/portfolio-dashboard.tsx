@@ -20,7 +20,7 @@ import type { HomeSummary, PermissionPath } from '@portal/contract';
 import { StatusChip } from '../../components/status-chip';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useHomeSummary } from './home.queries';
 
 const BucketChart = lazy(() => import('./bucket-chart'));
@@ -94,6 +94,7 @@ function Dashboard({ summary }: { summary: HomeSummary }) {
         {dates.length === 1
           ? `Cifras a la fecha flujo: ${formatDate(dates[0]!.businessDate)}.`
           : `Cifras a la fecha flujo de cada empresa: ${dates.map((row) => `${row.company} ${formatDate(row.businessDate)}`).join(' · ')}.`}
+        {summary.figuresAt && ` Calculadas el ${formatDateTime(summary.figuresAt)}, al cerrar el día o aplicar un archivo de pagos.`}
       </Typography>
       <Grid container spacing={2} sx={{ mb: 3 }} component="section" aria-label="Cifras de la cartera">
         <Figure label="Saldo de la cartera" value={formatMoney(portfolio.outstandingBalance)} detail={`${count(portfolio.count)} créditos activos`} to={link(CREDITS)} />
