@@ -34,6 +34,7 @@ import { dayCloseRoutes } from './modules/day-close/day-close.routes';
 import { paymentFilesRoutes } from './modules/payment-files/payment-files.routes';
 import { labelsRoutes } from './modules/labels/labels.routes';
 import { homeSummaryRoutes } from './modules/home/home.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
 
 z.config(z.locales.es());
 
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(paymentFilesRoutes(deps));
       await api.register(labelsRoutes(deps));
       await api.register(homeSummaryRoutes(deps));
+      await api.register(reportsRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -7,6 +7,7 @@ import { homeRoutes } from './routes/home';
 import { labelRoutes } from './routes/labels';
 import { outboxRoutes } from './routes/outbox';
 import { paymentFileRoutes, paymentRoutes } from './routes/payment-files';
+import { reportDefinitionRoutes, reportRunRoutes } from './routes/reports';
 import { preRequestRoutes } from './routes/pre-requests';
 import { profileRoutes } from './routes/profiles';
 import { requestRoutes } from './routes/requests';
@@ -29,6 +30,8 @@ export const API_ROUTES = {
   payments: paymentRoutes,
   labels: labelRoutes,
   home: homeRoutes,
+  reportDefinitions: reportDefinitionRoutes,
+  reportRuns: reportRunRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);
