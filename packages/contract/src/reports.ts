@@ -309,10 +309,11 @@ export const reportProfileOptionSchema = z.object({ id: z.string(), name: z.stri
  * A run's parameters: one per filter of the definition, keyed by the filter's field. An agreement or a status or
  * bucket is `value`; a date range is `from` and/or `to`. An empty parameter leaves that filter out.
  */
+const optionalDate = z.union([z.literal(''), z.iso.date('Fecha no válida (AAAA-MM-DD).')]).optional();
 export const reportParameterSchema = z.object({
   value: z.string().trim().max(60).optional(),
-  from: z.iso.date('Fecha no válida (AAAA-MM-DD).').optional(),
-  to: z.iso.date('Fecha no válida (AAAA-MM-DD).').optional(),
+  from: optionalDate,
+  to: optionalDate,
 });
 export type ReportParameter = z.infer<typeof reportParameterSchema>;
 export const reportRunRequestSchema = z.object({

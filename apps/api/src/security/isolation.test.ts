@@ -13,6 +13,7 @@ import { auditEvents, outbox } from '../db/schema/audit';
 import { credits } from '../db/schema/credits';
 import { dayCloseRuns } from '../db/schema/portfolio';
 import { paymentFiles } from '../db/schema/payments';
+import { reportDefinitions, reportRunChunks, reportRuns } from '../db/schema/reports';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
 import { companies, profiles, users } from '../db/schema/users';
 
@@ -54,6 +55,10 @@ interface Targets {
   'flow-date': string;
   /** An employer's payment file, validated and not applied. */
   'payment-files': string;
+  /** A report definition, runnable by the company's all-permissions user. */
+  'report-definitions': string;
+  /** A finished report run of that user, with its file. */
+  'report-runs': string;
 }
 
 describe.each(ENGINES)('Company isolation (%s)', (engine) => {
@@ -142,6 +147,22 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
             status: 'validado',
           })
           .returning({ id: paymentFiles.id });
+        const [everyone] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.name, 'Todo sin SA'));
+        const [definition] = await db
+          .insert(reportDefinitions)
+          .values({ companyId: id, name: `Aislamiento ${company}`, dataset: 'cartera-al-dia', columns: ['folio'], filters: [], format: 'csv', profileIds: [everyone!.id] })
+          .returning();
+        const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, company === 'DEMO' ? 'todo@demo.mx' : 'todo@plus.mx'));
+        const csv = Buffer.from('\uFEFFFolio\r\n', 'utf8');
+        const [reportRun] = await db
+          .insert(reportRuns)
+          .values({
+            companyId: id, definitionId: definition!.id, definitionVersion: 1, definition: { name: definition!.name, dataset: 'cartera-al-dia', columns: ['folio'], filters: [], sort: null, format: 'csv' },
+            parameters: {}, status: 'completado', rowsTotal: 0, rowsDone: 0, fileName: 'aislamiento.csv', contentType: 'text/csv; charset=utf-8', size: csv.length,
+            requestedBy: owner!.id, finishedAt: ctx.clock.now(), expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000),
+          })
+          .returning({ id: reportRuns.id });
+        await db.insert(reportRunChunks).values({ runId: reportRun!.id, seq: 0, companyId: id, data: csv });
         const found = {
           users: user?.id,
           profiles: profile?.id,
@@ -151,6 +172,8 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           credits: credit?.id,
           'flow-date': run?.id,
           'payment-files': file?.id,
+          'report-definitions': definition?.id,
+          'report-runs': reportRun?.id,
         };
         for (const [kind, value] of Object.entries(found)) expect(value, `${company} has no ${kind} to aim at`).toBeTruthy();
         return found as Targets;
@@ -196,6 +219,8 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           case 'credits': return db.select().from(credits).where(eq(credits.id, id));
           case 'flow-date': return db.select().from(dayCloseRuns).where(eq(dayCloseRuns.id, id));
           case 'payment-files': return db.select().from(paymentFiles).where(eq(paymentFiles.id, id));
+          case 'report-definitions': return db.select().from(reportDefinitions).where(eq(reportDefinitions.id, id));
+          case 'report-runs': return db.select().from(reportRuns).where(eq(reportRuns.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];
@@ -213,6 +238,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     await ctx.system(async (db) => {
       if (kind === 'users') await db.update(users).set({ active: true }).where(eq(users.id, id));
       if (kind === 'agreements') await db.update(agreements).set({ active: true }).where(eq(agreements.id, id));
+      if (kind === 'report-definitions') await db.update(reportDefinitions).set({ active: true }).where(eq(reportDefinitions.id, id));
       if (kind === 'payment-files') await db.update(paymentFiles).set({ status: 'validado', statusReason: null }).where(eq(paymentFiles.id, id));
       if (kind === 'pre-requests') await db.update(preRequests).set({ status: 'borrador', sentAt: null }).where(eq(preRequests.id, id));
       if (kind === 'requests') {
@@ -243,6 +269,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     if (kind === 'agreements') return { ...current, name: 'Cambiado desde otra empresa', version };
     if (kind === 'pre-requests') return { ...current, amount: '5000', version };
     if (kind === 'requests') return { ...current, street: 'Calle de otra empresa', version };
+    if (kind === 'report-definitions') return { ...current, name: 'Cambiado desde otra empresa', version };
     return { version, active: false, reason: 'Intento desde otra empresa.', disbursementDate: today };
   }
 
