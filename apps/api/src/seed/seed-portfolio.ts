@@ -16,6 +16,7 @@ import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '.
 import { agePortfolio } from '../modules/day-close/close-day';
 import { FILE_WINDOW_DAYS, seedPaymentFiles, type FilePaid } from './seed-payment-files';
 import { seedLabels } from './seed-labels';
+import { seedReports } from './seed-reports';
 import { payrollCalendarOf } from '../modules/agreements/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -346,5 +347,6 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       after: { clients: applicants.length, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
     });
     await seedLabels(tx, now);
+    await seedReports(tx, now);
   });
 }

@@ -21,6 +21,8 @@ interface FieldSql {
 interface DatasetSql {
   /** FROM and its joins. */
   from: SQL;
+  /** The main table's company: row-level security scopes a run already; the condition also keeps every plan on the company's indexes. */
+  company: string;
   /** The dataset's own condition, at the company's business date. */
   where?: (businessDate: string) => SQL;
   fields: Record<string, FieldSql | ((businessDate: string) => FieldSql)>;
@@ -48,6 +50,7 @@ const CREDIT_JOINS = 'join clients cl on cl.id = c.client_id join agreements a o
 
 const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
   'cartera-al-dia': {
+    company: 'c.company_id',
     from: sql.raw(`credits c ${CREDIT_JOINS}`),
     fields: {
       folio: folio('CR-', 'c.number', 8),
@@ -71,6 +74,7 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
     tieBreaker: sql.raw('c.number'),
   },
   'pagos-aplicados': {
+    company: 'p.company_id',
     from: sql.raw(`payments p join credits c on c.id = p.credit_id ${CREDIT_JOINS} left join payment_files f on f.id = p.file_id`),
     fields: {
       folio: folio('CR-', 'c.number', 8),
@@ -91,6 +95,7 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
     tieBreaker: sql.raw('p.sequence'),
   },
   'archivos-pago': {
+    company: 'f.company_id',
     from: sql.raw('payment_files f join agreements a on a.id = f.agreement_id'),
     fields: {
       agreement: agreementField,
@@ -110,6 +115,7 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
     tieBreaker: sql.raw('f.id'),
   },
   solicitudes: {
+    company: 'r.company_id',
     from: sql.raw('requests r join agreements a on a.id = r.agreement_id join agreement_products ap on ap.id = r.product_id'),
     fields: {
       folio: folio('SOL-', 'r.number', 6),
@@ -127,6 +133,7 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
     tieBreaker: sql.raw('r.number'),
   },
   'vencimientos-proximos': {
+    company: 'i.company_id',
     from: sql.raw(`installments i join credits c on c.id = i.credit_id ${CREDIT_JOINS}`),
     where: (businessDate) => sql`i.outstanding > 0 and i.due_date >= ${businessDate}::date`,
     fields: {
@@ -142,6 +149,7 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
     tieBreaker: sql.raw('c.number, i.number'),
   },
   'cartera-en-transito': {
+    company: 'd.company_id',
     from: sql.raw(`expected_deductions d join credits c on c.id = d.credit_id ${CREDIT_JOINS}`),
     where: () => sql.raw(`d.state = 'en tránsito'`),
     fields: {
@@ -158,6 +166,7 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
     tieBreaker: sql.raw('c.number, d.period'),
   },
   'cartera-vencida': {
+    company: 'c.company_id',
     from: sql.raw(`credits c ${CREDIT_JOINS}`),
     where: () => sql.raw(`c.days_past_due > 0 and c.status <> 'liquidado'`),
     fields: {
@@ -184,7 +193,8 @@ export interface DatasetQueryInput {
   filters: readonly ReportFilter[];
   sort: ReportSort | null;
   parameters: Record<string, ReportParameter>;
-  /** The company's fecha flujo. */
+  /** The company whose rows the run reads, and its fecha flujo. */
+  companyId: string;
   businessDate: string;
 }
 
@@ -214,7 +224,7 @@ export function datasetQuery(input: DatasetQueryInput): DatasetQuery {
   for (const key of Object.keys(input.parameters)) {
     if (!input.filters.some((filter) => filter.field === key)) throw invalid(key, `El reporte no tiene un filtro «${key}».`);
   }
-  const conditions: SQL[] = [];
+  const conditions: SQL[] = [sql`${sql.raw(spec.company)} = ${input.companyId}::uuid`];
   if (spec.where) conditions.push(spec.where(input.businessDate));
   for (const filter of input.filters) {
     const parameter = input.parameters[filter.field] ?? {};
@@ -237,7 +247,7 @@ export function datasetQuery(input: DatasetQueryInput): DatasetQuery {
       conditions.push(sql`${raw} = ${value}`);
     }
   }
-  const where = conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``;
+  const where = sql` where ${sql.join(conditions, sql` and `)}`;
   const columns = sql.join(
     input.columns.map((key, index) => sql`${fieldSql(key).value} as ${sql.raw(`c${index}`)}`),
     sql`, `,

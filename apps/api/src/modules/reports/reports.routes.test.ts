@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
-import type { CreditListItem, ReportDefinitionDetail, ReportRun, RunnableReport } from '@portal/contract';
+import { REPORT_DATASET_KEYS, type CreditListItem, type ReportDefinitionDetail, type ReportRun, type RunnableReport } from '@portal/contract';
 import { agreements } from '../../db/schema/agreements';
 import { reportRunChunks, reportRuns } from '../../db/schema/reports';
 import { companies, profiles } from '../../db/schema/users';
@@ -60,7 +60,7 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
 
   const send = async <T>(method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) => {
     const response = await ctx.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { status: response.statusCode, body: (response.headers['content-type']?.includes('json') ? response.json() : response.rawPayload) as T, raw: response };
+    return { status: response.statusCode, body: (String(response.headers['content-type'] ?? '').includes('json') ? response.json() : response.rawPayload) as T, raw: response };
   };
   const define = (body: Record<string, unknown>, headers: Headers = admin) =>
     send<ReportDefinitionDetail & { errors?: { field: string; message: string }[] }>('POST', '/api/report-definitions', headers, {
@@ -83,6 +83,17 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     }
     return current;
   };
+
+  it('seeds one definition per dataset, runnable by Cartera, and one finished run in its history', async () => {
+    const runnable = (await send<{ items: RunnableReport[] }>('GET', '/api/report-runs/runnable', cartera)).body.items;
+    expect(new Set(runnable.map((item) => item.dataset))).toEqual(new Set(REPORT_DATASET_KEYS));
+    const history = (await send<{ items: ReportRun[] }>('GET', '/api/report-runs', cartera)).body.items;
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ definitionName: 'Cartera al día', status: 'completado', parameters: { status: { value: 'vigente' } } });
+    const vigentes = (await send<{ total: number }>('GET', '/api/credits?status=vigente&pageSize=1', cartera)).body.total;
+    expect(history[0]!.rowsDone).toBe(vigentes);
+    expect((await send('GET', `/api/report-runs/${history[0]!.id}/file`, cartera)).status).toBe(200);
+  });
 
   it('refuses a definition with an unknown field, a filter of the wrong type or no columns, each with its Spanish message', async () => {
     const unknown = await define({ columns: ['folio', 'saldoMagico'] });
@@ -289,7 +300,8 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     expect(new Date(run.expiresAt!).getTime() - new Date(run.finishedAt!).getTime()).toBe(7 * 86_400_000);
     ctx.clock.advance(8 * 86_400_000);
     expect((await send('GET', `/api/report-runs/${run.id}/file`, cartera)).status).toBe(410);
-    expect(await purgeExpiredReports(ctx.db, ctx.clock.now())).toBe(1);
+    // The seed's own run expires with it.
+    expect(await purgeExpiredReports(ctx.db, ctx.clock.now())).toBe(2);
     const chunks = await ctx.system((tx) => tx.select({ seq: reportRunChunks.seq }).from(reportRunChunks).where(eq(reportRunChunks.runId, run.id)));
     expect(chunks).toEqual([]);
     const [stored] = await ctx.system((tx) => tx.select({ status: reportRuns.status }).from(reportRuns).where(eq(reportRuns.id, run.id)));

@@ -121,7 +121,7 @@ export async function startRun(
   const definition = await runnableDefinition(tx, input.definitionId, actor.principal.profileId);
   const parameters = cleanParameters(input.parameters);
   // The parameters are checked now (a clerk hears about a bad date at once, not from a failed run).
-  datasetQuery({ dataset: definition.dataset, columns: definition.columns, filters: definition.filters, sort: definition.sort ?? null, parameters, businessDate: '2000-01-01' });
+  datasetQuery({ dataset: definition.dataset, columns: definition.columns, filters: definition.filters, sort: definition.sort ?? null, parameters, companyId: definition.companyId, businessDate: '2000-01-01' });
   if (!jobs) throw new HttpProblem(503, 'Cola de trabajos no disponible', 'El servidor no tiene cola de trabajos; intenta más tarde.');
   const [active] = await tx
     .select({ total: sql<number>`count(*)::int` })
@@ -186,7 +186,7 @@ export async function produceReport(tx: Tx, runId: string, options: ProduceOptio
   if (!run) throw new HttpProblem(404, 'Ejecución no encontrada', 'La ejecución ya no existe.');
   const definition = run.definition as DefinitionSnapshot;
   const businessDate = await businessDateOf(tx, run.companyId, options.today);
-  const query = datasetQuery({ ...definition, parameters: run.parameters, businessDate });
+  const query = datasetQuery({ ...definition, parameters: run.parameters, companyId: run.companyId, businessDate });
   await tx.delete(reportRunChunks).where(eq(reportRunChunks.runId, runId));
   const counted = (await tx.execute(query.count)) as unknown as { rows: { total: number }[] };
   const total = Number(counted.rows[0]?.total ?? 0);
