@@ -155,6 +155,10 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     expect(await runnable(admin)).toEqual(expect.arrayContaining(['Para cartera', 'Solo administración']));
     const refused = await send<{ title: string }>('POST', '/api/report-runs', cartera, { definitionId: onlyAdmin.body.id });
     expect([refused.status, refused.body.title]).toEqual([404, 'Reporte no encontrado']);
+    // The administrator (role SA, whose transactions act across companies) queues its own run.
+    const adminRun = await send<ReportRun>('POST', '/api/report-runs', admin, { definitionId: onlyAdmin.body.id });
+    expect(adminRun.status).toBe(202);
+    expect((await finished(adminRun.body, admin)).status).toBe('completado');
     // Cartera does not hold the Admon Cartera screens: it runs reports, it does not define them.
     expect((await send('GET', '/api/report-definitions', cartera)).status).toBe(403);
 
