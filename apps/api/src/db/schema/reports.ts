@@ -5,7 +5,7 @@ import { companies, users } from './users';
 
 /**
  * Reportes operativos (issue 18): definitions over the code's dataset catalogue, their runs (background jobs) and the
- * files the runs wrote, kept in the database in chunks (decision 0008) so that any API process serves a download.
+ * files the runs wrote, kept in the database in chunks (decision 0009) so that any API process serves a download.
  */
 
 /** A report definition: dataset, columns in order, run-time filters, sort, format and the profiles that may run it. */
