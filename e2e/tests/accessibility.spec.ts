@@ -134,7 +134,7 @@ const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Page) => 
   // The list's rows do not carry the credit: the disbursed request's detail does.
   '/wallet/credits/credits-view/:id': async (page) => (await api<{ creditId: string }>(page, `/api/requests/${(await disbursedRequest(page)).id}`)).creditId,
   '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
-  '/admon-wallet/report-edit/:id': async () => '1',
+  '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
 };
 
 /** Every product route: the sidebar's, every detail route, the Capturas detail panel, a request being edited, a bad id. */

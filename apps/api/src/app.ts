@@ -35,6 +35,7 @@ import { paymentFilesRoutes } from './modules/payment-files/payment-files.routes
 import { labelsRoutes } from './modules/labels/labels.routes';
 import { homeSummaryRoutes } from './modules/home/home.routes';
 import { lettersRoutes } from './modules/letters/letters.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
 
 z.config(z.locales.es());
 
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(labelsRoutes(deps));
       await api.register(homeSummaryRoutes(deps));
       await api.register(lettersRoutes(deps));
+      await api.register(reportsRoutes(deps));
     },
     { prefix: '/api' },
   );

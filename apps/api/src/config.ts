@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_REPORT_RETENTION_DAYS } from '@portal/contract';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -51,6 +52,8 @@ export interface Config {
    * false it leaves running them to the processes that do (e.g. web-only replicas beside a worker).
    */
   jobWorkers: boolean;
+  /** How many days a report run's file is kept before it is deleted (REPORT_RETENTION_DAYS, 1–365). */
+  reportRetentionDays: number;
 }
 
 /** The 2026 general daily minimum wage (CONASAMI), the default of DAILY_MINIMUM_WAGE. */
@@ -168,6 +171,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const migrateOnStart = readBoolean('MIGRATE_ON_START', true);
   const jobWorkers = readBoolean('JOB_WORKERS', true);
 
+  const retentionText = read('REPORT_RETENTION_DAYS') ?? String(DEFAULT_REPORT_RETENTION_DAYS);
+  if (!/^\d{1,3}$/.test(retentionText) || Number(retentionText) < 1 || Number(retentionText) > 365) {
+    fail('REPORT_RETENTION_DAYS', 'debe ser un número de días entre 1 y 365', retentionText);
+  }
+  const reportRetentionDays = Number(retentionText);
+
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && !/^\S{24,}$/.test(metricsToken)) {
     fail('METRICS_TOKEN', 'debe tener al menos 24 caracteres sin espacios (p. ej. openssl rand -hex 24)');
@@ -188,5 +197,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart,
     metricsToken,
     jobWorkers,
+    reportRetentionDays,
   };
 }

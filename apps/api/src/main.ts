@@ -130,6 +130,7 @@ async function start(): Promise<void> {
     logger: log,
     trustProxy: config.trustProxy,
     dailyMinimumWage: config.dailyMinimumWage,
+    reportRetentionDays: config.reportRetentionDays,
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     principalTtlMs: PRINCIPAL_TTL_MS,
   });

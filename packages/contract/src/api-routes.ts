@@ -8,6 +8,7 @@ import { labelRoutes } from './routes/labels';
 import { letterRoutes } from './routes/letters';
 import { outboxRoutes } from './routes/outbox';
 import { paymentFileRoutes, paymentRoutes } from './routes/payment-files';
+import { reportDefinitionRoutes, reportRunRoutes } from './routes/reports';
 import { preRequestRoutes } from './routes/pre-requests';
 import { profileRoutes } from './routes/profiles';
 import { requestRoutes } from './routes/requests';
@@ -31,6 +32,8 @@ export const API_ROUTES = {
   labels: labelRoutes,
   home: homeRoutes,
   letters: letterRoutes,
+  reportDefinitions: reportDefinitionRoutes,
+  reportRuns: reportRunRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);

@@ -16,10 +16,11 @@ import * as letterTables from './schema/letters';
 import * as originationTables from './schema/origination';
 import * as paymentTables from './schema/payments';
 import * as portfolioTables from './schema/portfolio';
+import * as reportTables from './schema/reports';
 import * as userTables from './schema/users';
 
 /** Every area's tables (db/schema/<area>.ts), for Drizzle's typed client. */
-export const schema = { ...userTables, ...auditTables, ...idpTables, ...agreementTables, ...originationTables, ...creditTables, ...portfolioTables, ...paymentTables, ...labelTables, ...letterTables };
+export const schema = { ...userTables, ...auditTables, ...idpTables, ...agreementTables, ...originationTables, ...creditTables, ...portfolioTables, ...paymentTables, ...labelTables, ...letterTables, ...reportTables };
 
 /** One Drizzle type for both drivers: the code never knows whether PGlite or PostgreSQL is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import pg from 'pg';
 import { APP_ROLE, type Database, type Tx } from '../db/client';
+import { ALL_COMPANIES_ROLE_NAME } from '../db/scope';
 
 /**
  * Work that outlives a request (a day close; later payment files and reports) goes through pg-boss, a job queue kept
@@ -24,12 +25,14 @@ export interface JobQueue {
  */
 export async function startJobQueue(database: Database, postgresUrl: string | undefined, queues: readonly string[]): Promise<JobQueue> {
   let boss: PgBoss;
-  // A request queues its job in its own transaction, as the application's role: that role may write pg-boss's tables.
+  // A request queues its job in its own transaction, as the application's role (portal_app), or as portal_all when the
+  // user is role SA: both may write pg-boss's tables (an administrator's report run was refused without the second).
+  const roles = `${APP_ROLE}, ${ALL_COMPANIES_ROLE_NAME}`;
   const grants = `
-    grant usage on schema pgboss to ${APP_ROLE};
-    grant select, insert, update on all tables in schema pgboss to ${APP_ROLE};
-    grant usage, select on all sequences in schema pgboss to ${APP_ROLE};
-    grant execute on all functions in schema pgboss to ${APP_ROLE};`;
+    grant usage on schema pgboss to ${roles};
+    grant select, insert, update on all tables in schema pgboss to ${roles};
+    grant usage, select on all sequences in schema pgboss to ${roles};
+    grant execute on all functions in schema pgboss to ${roles};`;
   if (database.pglite) {
     const pglite = database.pglite;
     await pglite.exec('reset role');

@@ -14,6 +14,7 @@ import { credits } from '../db/schema/credits';
 import { dayCloseRuns } from '../db/schema/portfolio';
 import { paymentFiles } from '../db/schema/payments';
 import { settlementLetters } from '../db/schema/letters';
+import { reportDefinitions, reportRunChunks, reportRuns } from '../db/schema/reports';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
 import { companies, profiles, users } from '../db/schema/users';
 
@@ -57,6 +58,10 @@ interface Targets {
   'payment-files': string;
   /** A settlement letter (the seed issues some in each company). */
   'settlement-letters': string;
+  /** A report definition, runnable by the company's all-permissions user. */
+  'report-definitions': string;
+  /** A finished report run of that user, with its file. */
+  'report-runs': string;
 }
 
 describe.each(ENGINES)('Company isolation (%s)', (engine) => {
@@ -146,6 +151,22 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           })
           .returning({ id: paymentFiles.id });
         const [letter] = await db.select({ id: settlementLetters.id }).from(settlementLetters).where(eq(settlementLetters.companyId, id)).limit(1);
+        const [everyone] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.name, 'Todo sin SA'));
+        const [definition] = await db
+          .insert(reportDefinitions)
+          .values({ companyId: id, name: `Aislamiento ${company}`, dataset: 'cartera-al-dia', columns: ['folio'], filters: [], format: 'csv', profileIds: [everyone!.id] })
+          .returning();
+        const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, company === 'DEMO' ? 'todo@demo.mx' : 'todo@plus.mx'));
+        const csv = Buffer.from('\uFEFFFolio\r\n', 'utf8');
+        const [reportRun] = await db
+          .insert(reportRuns)
+          .values({
+            companyId: id, definitionId: definition!.id, definitionVersion: 1, definition: { name: definition!.name, dataset: 'cartera-al-dia', columns: ['folio'], filters: [], sort: null, format: 'csv' },
+            parameters: {}, status: 'completado', rowsTotal: 0, rowsDone: 0, fileName: 'aislamiento.csv', contentType: 'text/csv; charset=utf-8', size: csv.length,
+            requestedBy: owner!.id, finishedAt: ctx.clock.now(), expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000),
+          })
+          .returning({ id: reportRuns.id });
+        await db.insert(reportRunChunks).values({ runId: reportRun!.id, seq: 0, companyId: id, data: csv });
         const found = {
           users: user?.id,
           profiles: profile?.id,
@@ -156,6 +177,8 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           'flow-date': run?.id,
           'payment-files': file?.id,
           'settlement-letters': letter?.id,
+          'report-definitions': definition?.id,
+          'report-runs': reportRun?.id,
         };
         for (const [kind, value] of Object.entries(found)) expect(value, `${company} has no ${kind} to aim at`).toBeTruthy();
         return found as Targets;
@@ -202,6 +225,8 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           case 'flow-date': return db.select().from(dayCloseRuns).where(eq(dayCloseRuns.id, id));
           case 'payment-files': return db.select().from(paymentFiles).where(eq(paymentFiles.id, id));
           case 'settlement-letters': return db.select().from(settlementLetters).where(eq(settlementLetters.id, id));
+          case 'report-definitions': return db.select().from(reportDefinitions).where(eq(reportDefinitions.id, id));
+          case 'report-runs': return db.select().from(reportRuns).where(eq(reportRuns.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];
@@ -219,6 +244,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     await ctx.system(async (db) => {
       if (kind === 'users') await db.update(users).set({ active: true }).where(eq(users.id, id));
       if (kind === 'agreements') await db.update(agreements).set({ active: true }).where(eq(agreements.id, id));
+      if (kind === 'report-definitions') await db.update(reportDefinitions).set({ active: true }).where(eq(reportDefinitions.id, id));
       if (kind === 'payment-files') await db.update(paymentFiles).set({ status: 'validado', statusReason: null }).where(eq(paymentFiles.id, id));
       if (kind === 'pre-requests') await db.update(preRequests).set({ status: 'borrador', sentAt: null }).where(eq(preRequests.id, id));
       if (kind === 'requests') {
@@ -249,6 +275,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     if (kind === 'agreements') return { ...current, name: 'Cambiado desde otra empresa', version };
     if (kind === 'pre-requests') return { ...current, amount: '5000', version };
     if (kind === 'requests') return { ...current, street: 'Calle de otra empresa', version };
+    if (kind === 'report-definitions') return { ...current, name: 'Cambiado desde otra empresa', version };
     return { version, active: false, reason: 'Intento desde otra empresa.', disbursementDate: today };
   }
 

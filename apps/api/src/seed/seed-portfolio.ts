@@ -18,6 +18,7 @@ import { FILE_WINDOW_DAYS, seedPaymentFiles, type FilePaid } from './seed-paymen
 import { seedLabels } from './seed-labels';
 import { seedLetters } from './seed-letters';
 import { refreshPortfolioFigures } from '../modules/day-close/portfolio-figures';
+import { seedReports } from './seed-reports';
 import { payrollCalendarOf } from '../modules/agreements/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -351,5 +352,6 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     });
     await seedLabels(tx, now);
     await seedLetters(tx, now);
+    await seedReports(tx, now);
   });
 }

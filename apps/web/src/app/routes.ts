@@ -47,6 +47,10 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/creditos/settlement-letter': () => import('../features/credit-tools/settlement-letter.screen'),
   '/catalog/contract-new': () => import('../features/agreements/contract-new.screen'),
   '/catalog/contract-edit/:id': () => import('../features/agreements/contract-edit.screen'),
+  '/wallet/operative-report': () => import('../features/wallet/operative-report.screen'),
+  '/admon-wallet/reports-list': () => import('../features/portfolio-reports/reports-list.screen'),
+  '/admon-wallet/reports-new': () => import('../features/portfolio-reports/reports-new.screen'),
+  '/admon-wallet/report-edit/:id': () => import('../features/portfolio-reports/report-edit.screen'),
 };
 
 const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {

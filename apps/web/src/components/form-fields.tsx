@@ -108,7 +108,8 @@ export function applyFieldErrors<Values extends FieldValues>(
 ): FieldError[] {
   const unplaced: FieldError[] = [];
   for (const error of errors ?? []) {
-    const field = fields.find((name) => name === error.field);
+    // An error on an item of a list the form holds as one field (`columns.2`, `filters.0.type`) goes to the list.
+    const field = fields.find((name) => name === error.field) ?? fields.find((name) => error.field.startsWith(`${name}.`));
     if (field) setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
     else unplaced.push(error);
   }

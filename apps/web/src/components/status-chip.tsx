@@ -38,6 +38,11 @@ const COLORS: Record<string, ChipProps['color']> = {
   'crédito liquidado': 'error',
   'crédito de otro convenio': 'error',
   'dato no válido': 'error',
+  // Background work (report runs)
+  'en espera': 'default',
+  'en curso': 'info',
+  completado: 'success',
+  fallido: 'error',
   // Records that can be switched off
   activo: 'success',
   inactivo: 'default',

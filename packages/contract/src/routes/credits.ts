@@ -43,9 +43,9 @@ export const creditRoutes = {
   agreementOptions: route({
     method: 'GET',
     path: '/credits/agreement-options',
-    summary: 'Convenios para los filtros de Cartera (créditos, archivos de pagos, reporte de pagos)',
+    summary: 'Convenios para los filtros de Cartera (créditos, archivos de pagos, reporte de pagos, reportes operativos)',
     tags: ['cartera'],
-    access: { anyPermission: ['/wallet/credits/credits-list', '/wallet/files-pay-list', '/wallet/application-pay-list', '/creditos/update-labels'] },
+    access: { anyPermission: ['/wallet/credits/credits-list', '/wallet/files-pay-list', '/wallet/application-pay-list', '/creditos/update-labels', '/wallet/operative-report'] },
     response: { 200: z.array(agreementOptionSchema) },
   }),
   get: route({
