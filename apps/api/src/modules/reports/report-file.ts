@@ -75,6 +75,9 @@ class Chunker {
     this.size += data.length;
   }
 
+  /** The piece being stored: one at a time, while the writer goes on with the next rows. */
+  private storing: Promise<void> = Promise.resolve();
+
   async flush(final = false): Promise<void> {
     while (this.pendingBytes >= CHUNK_BYTES || (final && this.pendingBytes > 0)) {
       const all = Buffer.concat(this.pending);
@@ -82,8 +85,30 @@ class Chunker {
       const rest = all.subarray(piece.length);
       this.pending = rest.length ? [rest] : [];
       this.pendingBytes = rest.length;
-      await this.sink(Buffer.from(piece));
+      await this.storing;
+      const stored = this.sink(Buffer.from(piece));
+      stored.catch(() => undefined);
+      this.storing = stored;
     }
+    if (final) await this.storing;
+  }
+}
+
+/** How much written sheet XML may wait for the zip's deflate before the writer pauses. */
+const ZIP_BACKLOG_BYTES = 6 * 1024 * 1024;
+
+/**
+ * Waits until the zip has taken up what the sheet wrote. exceljs's sheet stream forwards every write to the zip's
+ * deflate at once, ignoring backpressure: without this pause the rows outrun the compression and wait in memory as
+ * Buffers (≈400 MB for a million rows). `stream` and `pipes` are exceljs internals (lib/utils/stream-buf.js).
+ */
+type ZipEntryStream = { writableLength?: number; _writableState?: { length: number } };
+async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
+  const source = (sheet as unknown as { stream?: { pipes?: ZipEntryStream[] } }).stream;
+  // The zip's entry stream is readable-stream 2 (archiver's dependency): its backlog is `_writableState.length`.
+  const backlog = (pipe: ZipEntryStream) => pipe.writableLength ?? pipe._writableState?.length ?? 0;
+  for (const pipe of source?.pipes ?? []) {
+    while (backlog(pipe) > ZIP_BACKLOG_BYTES) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -106,10 +131,13 @@ async function writeXlsx(options: WriteReportOptions): Promise<{ rows: number; s
   sheet.columns = fields.map((field, index) => ({
     key: `c${index}`,
     width: field.type === 'text' ? Math.min(40, Math.max(12, field.label.length + 2)) : Math.max(12, field.label.length + 2),
-    ...(field.type === 'money' ? { style: { numFmt: MONEY_FORMAT } } : field.type === 'date' ? { style: { numFmt: DATE_FORMAT } } : field.type === 'integer' ? { style: { numFmt: INTEGER_FORMAT } } : {}),
   }));
+  // One style object per column, shared by all its cells: exceljs recognises a style object it has seen (a WeakMap)
+  // and otherwise serialises every cell's style to find its id — most of the time of a large sheet.
+  const styles: Partial<ExcelJS.Style>[] = fields.map((field) => (field.type === 'money' ? { numFmt: MONEY_FORMAT } : field.type === 'date' ? { numFmt: DATE_FORMAT } : field.type === 'integer' ? { numFmt: INTEGER_FORMAT } : {}));
+  const bold: Partial<ExcelJS.Style> = { font: { bold: true } };
   const header = sheet.addRow(fields.map((field) => field.label));
-  header.font = { bold: true };
+  for (let index = 0; index < fields.length; index++) header.getCell(index + 1).style = bold;
   header.commit();
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: fields.length } };
   let rows = 0;
@@ -119,9 +147,12 @@ async function writeXlsx(options: WriteReportOptions): Promise<{ rows: number; s
     for (const raw of batch) {
       const values: ExcelJS.CellValue[] = new Array(fields.length);
       for (let index = 0; index < fields.length; index++) values[index] = cellValue(fields[index]!, raw[`c${index}`]);
-      sheet.addRow(values).commit();
+      const row = sheet.addRow(values);
+      for (let index = 0; index < fields.length; index++) row.getCell(index + 1).style = styles[index]!;
+      row.commit();
     }
     rows += batch.length;
+    await zipCaughtUp(sheet);
     await chunker.flush();
     await options.onProgress?.(rows);
   }

@@ -173,6 +173,8 @@ export interface ProduceOptions {
   retentionDays: number;
   /** Written beside the run's transaction (PostgreSQL); PGlite's one session cannot, so its progress shows at the end. */
   onProgress?: (values: { rowsTotal?: number; rowsDone?: number }) => Promise<void>;
+  /** Runs a read in a transaction of its own in the run's company (PostgreSQL), beside the run's. */
+  countBeside?: (read: (tx: Tx) => Promise<number>) => Promise<number>;
 }
 
 /**
@@ -188,17 +190,38 @@ export async function produceReport(tx: Tx, runId: string, options: ProduceOptio
   const businessDate = await businessDateOf(tx, run.companyId, options.today);
   const query = datasetQuery({ ...definition, parameters: run.parameters, companyId: run.companyId, businessDate });
   await tx.delete(reportRunChunks).where(eq(reportRunChunks.runId, runId));
-  const counted = (await tx.execute(query.count)) as unknown as { rows: { total: number }[] };
-  const total = Number(counted.rows[0]?.total ?? 0);
-  await options.onProgress?.({ rowsTotal: total });
+  const countRows = async (reader: Tx) => Number(((await reader.execute(query.count)) as unknown as { rows: { total: number }[] }).rows[0]?.total ?? 0);
+  // Where another connection may read beside the run (PostgreSQL), the rows are counted there, for the progress bar,
+  // while the run writes; PGlite's one session counts first.
+  let total: number | null = null;
+  let counting: Promise<void> = Promise.resolve();
+  if (options.countBeside) {
+    counting = options.countBeside(countRows).then(async (counted) => {
+      total = counted;
+      await options.onProgress?.({ rowsTotal: counted });
+    });
+    counting.catch(() => undefined);
+  } else {
+    total = await countRows(tx);
+    await options.onProgress?.({ rowsTotal: total });
+  }
   await tx.execute(sql`declare report_rows no scroll cursor for ${query.select}`);
   let seq = 0;
   let reported = 0;
+  // The next batch is asked for before the current one is written: the database prepares it while the writer works.
+  const fetchBatch = async () => ((await tx.execute(sql.raw(`fetch forward ${FETCH_ROWS} from report_rows`))) as unknown as { rows: RawRow[] }).rows;
+  let ahead = fetchBatch();
+  ahead.catch(() => undefined);
   const written = await writeReport({
     format: definition.format,
     sheetName: (reportDataset(definition.dataset)?.label ?? 'Reporte').slice(0, 31),
     fields: query.fields,
-    next: async () => ((await tx.execute(sql.raw(`fetch forward ${FETCH_ROWS} from report_rows`))) as unknown as { rows: RawRow[] }).rows,
+    next: async () => {
+      const rows = await ahead;
+      ahead = rows.length === FETCH_ROWS ? fetchBatch() : Promise.resolve([]);
+      ahead.catch(() => undefined);
+      return rows;
+    },
     sink: async (chunk) => {
       await tx.insert(reportRunChunks).values({ runId, seq: seq++, companyId: run.companyId, data: chunk });
     },
@@ -210,12 +233,13 @@ export async function produceReport(tx: Tx, runId: string, options: ProduceOptio
     },
   });
   await tx.execute(sql`close report_rows`);
+  await counting;
   const finished = options.now();
   await tx
     .update(reportRuns)
     .set({
       status: 'completado',
-      rowsTotal: total,
+      rowsTotal: total ?? written.rows,
       rowsDone: written.rows,
       size: written.size,
       fileName: fileNameOf(definition.name, definition.format, businessDate),
@@ -242,7 +266,9 @@ export async function runReportJob(db: Db, job: ReportRunJob, clock: { now: () =
         now: clock.now,
         today: mexicoToday(clock.now()),
         retentionDays: job.retentionDays,
-        ...(clock.concurrentProgress ? { onProgress: (values: { rowsTotal?: number; rowsDone?: number }) => mark(values) } : {}),
+        ...(clock.concurrentProgress
+          ? { onProgress: (values: { rowsTotal?: number; rowsDone?: number }) => mark(values), countBeside: (read: (reader: Tx) => Promise<number>) => withScope(db, { companyId: job.companyId }, read) }
+          : {}),
       }),
     );
   } catch (error) {
