@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { NAV_GROUPS, SCREEN_PATHS, groupPermissionPaths } from '@portal/contract';
-import { ACCOUNTS, productLinks, SESSION_KEY, sidebar, signIn, storedSession } from './support';
+import { NAV_GROUPS, SCREEN_PATHS } from '@portal/contract';
+import { ACCOUNTS, CARTERA_SCREENS, productLinks, SESSION_KEY, sidebar, signIn, storedSession } from './support';
 
 test('the administrator signs in through the popup, sees the 18 sidebar items, and a reload keeps the session', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
@@ -22,10 +22,9 @@ test('the administrator signs in through the popup, sees the 18 sidebar items, a
 test('the Cartera user sees only the Cartera items and gets the 403 page on the user list', async ({ page }) => {
   await signIn(page, ACCOUNTS.cartera);
   await expect(page).toHaveURL(/\/home$/);
-  const walletScreens = groupPermissionPaths('wallet').filter((path) => path.startsWith('/wallet/'));
-  // The seeded Cartera profile also updates the credits' labels (collectors tag "Cobranza").
-  await expect(productLinks(page)).toHaveCount(walletScreens.length + 1);
+  await expect(productLinks(page)).toHaveCount(CARTERA_SCREENS.length);
   await expect(sidebar(page).getByRole('link', { name: 'Actualizar Etiqueta' })).toBeVisible();
+  await expect(sidebar(page).getByRole('link', { name: 'Carta de Liquidación Anticipada' })).toBeVisible();
   await expect(sidebar(page).getByText('Cartera', { exact: true })).toBeVisible();
   await expect(sidebar(page).getByText('Usuarios', { exact: true })).toHaveCount(0);
 

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { groupPermissionPaths } from '@portal/contract';
 
 export const ACCOUNTS = {
   admin: { email: 'admin@demo.mx', password: 'Administrador2026' },
@@ -39,6 +40,15 @@ export function storedSession(page: Page): Promise<string | null> {
 export function sidebar(page: Page) {
   return page.getByRole('navigation', { name: 'Menú principal' });
 }
+
+/** The screens of a sidebar group (its actions are not links). */
+export const screensOf = (group: 'wallet' | 'origination') => groupPermissionPaths(group).filter((path) => !path.startsWith('/actions/'));
+
+/**
+ * The screens of the seeded Cartera profile (apps/api/src/seed/seed.ts): the Cartera group, and of Créditos the
+ * label updates (collectors tag "Cobranza") and the early-settlement letter.
+ */
+export const CARTERA_SCREENS = [...screensOf('wallet'), '/creditos/update-labels', '/creditos/settlement-letter'];
 
 /** The product's sidebar links: every group but the template's Demo group (apps/web/src/demo). */
 export function productLinks(page: Page) {

@@ -1,16 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { groupPermissionPaths } from '@portal/contract';
-import { ACCOUNTS, productLinks, sidebar, signIn } from './support';
+import { ACCOUNTS, CARTERA_SCREENS, productLinks, screensOf, sidebar, signIn } from './support';
 
 async function chooseOption(page: Page, label: string, option: string) {
   await page.getByLabel(label).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-const screensOf = (group: 'wallet' | 'origination') =>
-  groupPermissionPaths(group).filter((path) => !path.startsWith('/actions/'));
-/** The seeded Cartera profile: the Cartera group and the credits' label updates (collectors tag "Cobranza"). */
-const CARTERA_SCREENS = [...screensOf('wallet'), '/creditos/update-labels'];
 
 test('a new Cartera user sets a password from the link Reenviar acceso shows the administrator, sees only Cartera, and sees Originación after a profile change', async ({
   page,
