@@ -13,16 +13,16 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import SearchOutlined from '@mui/icons-material/SearchOutlined';
-import { LETTER_FIELDS, LETTER_LAYOUT_MAX_BYTES, LETTER_TEMPLATE_MAX_BYTES, letterRoutes, type LetterQuote, type LetterSummary } from '@portal/contract';
+import { LETTER_FIELDS, LETTER_LAYOUT_MAX_BYTES, LETTER_TEMPLATE_MAX_BYTES, type LetterQuote, type LetterSummary } from '@portal/contract';
 import { useConfirm } from '../../components/confirm-dialog';
 import { DateField } from '../../components/date-field';
 import { DetailList } from '../../components/detail-list';
+import { downloadLetter, LettersTable } from '../../components/letters-table';
 import { Section } from '../../components/section';
 import { StatusChip } from '../../components/status-chip';
 import { ApiError } from '../../lib/api';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
-import { downloadRecordFile } from '../../lib/download';
 import { formatBytes, formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useCreditLetters, useCreditSearch, useIssueLetter, useLetterPdf, useLetterQuote, useLetterTemplates, useUploadTemplate } from './letters.queries';
 
@@ -204,7 +204,6 @@ function CreditLetter({ creditId, canIssue }: { creditId: string; canIssue: bool
   );
 }
 
-const fileNameOf = (letter: LetterSummary) => `carta-liquidacion-${letter.reference}.pdf`;
 
 /** The stored PDF in the page (a frame on a blob: URL; the API's CSP allows frames from blob: and nothing else new). */
 function LetterPreview({ letter }: { letter: LetterSummary }) {
@@ -222,7 +221,7 @@ function LetterPreview({ letter }: { letter: LetterSummary }) {
         Referencia <strong>{letter.reference}</strong> · importe total <strong aria-label="Importe de la carta">{formatMoney(letter.totalAmount)}</strong> · vigente hasta el {formatDate(letter.validUntil)} · plantilla {letter.brand} v{letter.templateVersion}
       </Typography>
       <Box>
-        <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void downloadRecordFile(letterRoutes.pdf, { id: letter.id }, fileNameOf(letter))}>
+        <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void downloadLetter(letter)}>
           Descargar PDF
         </Button>
       </Box>
@@ -240,48 +239,7 @@ function CreditLetters({ creditId, onShow, shown }: { creditId: string; onShow: 
   const letters = useCreditLetters(creditId);
   if (letters.isError) return <Alert severity="error">{letters.error.message}</Alert>;
   if (!letters.data) return <Typography color="text.secondary">Cargando cartas…</Typography>;
-  if (letters.data.items.length === 0) return <Typography color="text.secondary">Sin cartas de liquidación emitidas.</Typography>;
-  return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label="Cartas del crédito">
-        <TableHead>
-          <TableRow>
-            <TableCell>Emitida</TableCell>
-            <TableCell>Vigencia</TableCell>
-            <TableCell align="right">Importe</TableCell>
-            <TableCell>Referencia</TableCell>
-            <TableCell>Plantilla</TableCell>
-            <TableCell>Emitió</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {letters.data.items.map((letter) => (
-            <TableRow key={letter.id} selected={letter.id === shown}>
-              <TableCell>{formatDateTime(letter.issuedAt)}</TableCell>
-              <TableCell>{formatDate(letter.validUntil)}</TableCell>
-              <TableCell align="right">{formatMoney(letter.totalAmount)}</TableCell>
-              <TableCell>{letter.reference}</TableCell>
-              <TableCell>
-                {letter.brand} v{letter.templateVersion}
-              </TableCell>
-              <TableCell>{letter.issuedBy ?? '—'}</TableCell>
-              <TableCell>
-                <Stack direction="row" spacing={1}>
-                  <Button size="small" onClick={() => onShow(letter)} aria-label={`Ver la carta ${letter.reference}`}>
-                    Ver
-                  </Button>
-                  <Button size="small" onClick={() => void downloadRecordFile(letterRoutes.pdf, { id: letter.id }, fileNameOf(letter))} aria-label={`Descargar la carta ${letter.reference}`}>
-                    Descargar
-                  </Button>
-                </Stack>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
-  );
+  return <LettersTable letters={letters.data.items} label="Cartas del crédito" onShow={onShow} shown={shown} />;
 }
 
 /** The brands' template versions and the upload of a new one (PDF background + layout JSON), with the API's reasons. */

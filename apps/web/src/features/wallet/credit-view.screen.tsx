@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -12,18 +11,17 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import { Link, useParams } from 'react-router';
-import { FREQUENCY_LABELS, letterRoutes, type Credit } from '@portal/contract';
+import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
 import { AGING_BUCKET_LABELS, daysBetween } from '@portal/lending';
 import { DateField } from '../../components/date-field';
 import { DetailList } from '../../components/detail-list';
+import { LettersTable } from '../../components/letters-table';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 import { RouteLoading } from '../../components/route-loading';
 import { ScheduleTable } from '../../components/schedule-table';
 import { Section } from '../../components/section';
 import { StatusChip } from '../../components/status-chip';
-import { downloadRecordFile } from '../../lib/download';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useCredit, usePayoff } from './credits.queries';
 import { AllocationTable, SPLIT_FIGURES } from './payment-split';
@@ -177,7 +175,7 @@ function PortfolioSections({ credit: view }: { credit: Credit }) {
         <Typography color="text.secondary">{view.labels.length === 0 ? 'Sin etiquetas.' : view.labels.join(', ')}</Typography>
       </Section>
       <Section title="Cartas de liquidación">
-        <CreditLetters credit={view} />
+        <LettersTable letters={view.letters} label="Cartas de liquidación" />
       </Section>
       <Section title="Historial de etiquetas">
         <LabelHistory credit={view} />
@@ -289,49 +287,6 @@ function CreditPayments({ credit: view }: { credit: Credit }) {
   );
 }
 
-/** The settlement letters issued for the credit, newest first, each downloadable as it was issued. */
-function CreditLetters({ credit }: { credit: Credit }) {
-  if (credit.letters.length === 0) return <Typography color="text.secondary">Sin cartas de liquidación emitidas.</Typography>;
-  return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label="Cartas de liquidación">
-        <TableHead>
-          <TableRow>
-            <TableCell>Emitida</TableCell>
-            <TableCell>Vigencia</TableCell>
-            <TableCell align="right">Importe</TableCell>
-            <TableCell>Referencia</TableCell>
-            <TableCell>Plantilla</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {credit.letters.map((letter) => (
-            <TableRow key={letter.id}>
-              <TableCell>{formatDateTime(letter.issuedAt)}</TableCell>
-              <TableCell>{formatDate(letter.validUntil)}</TableCell>
-              <TableCell align="right">{formatMoney(letter.totalAmount)}</TableCell>
-              <TableCell>{letter.reference}</TableCell>
-              <TableCell>
-                {letter.brand} v{letter.templateVersion}
-              </TableCell>
-              <TableCell>
-                <Button
-                  size="small"
-                  startIcon={<FileDownloadOutlined />}
-                  aria-label={`Descargar la carta ${letter.reference}`}
-                  onClick={() => void downloadRecordFile(letterRoutes.pdf, { id: letter.id }, `carta-liquidacion-${letter.reference}.pdf`)}
-                >
-                  Descargar
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
-  );
-}
 
 const SOURCE_LABELS = { selección: 'Selección en la lista', archivo: 'Archivo' } as const;
 

@@ -130,7 +130,7 @@ describe('credit view', () => {
     ]);
   });
 
-  it('lists the settlement letters with their date, validity, amount, template and a download', async () => {
+  it('lists the settlement letters with their date, validity, amount, template, who issued them and a download', async () => {
     const withLetters: Credit = {
       ...credit,
       letters: [
@@ -154,8 +154,8 @@ describe('credit view', () => {
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     const rows = within(await screen.findByRole('table', { name: 'Cartas de liquidación' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
-      'EmitidaVigenciaImporteReferenciaPlantilla',
-      '31/03/2026 10:0507/04/2026$2,053.9200000001000219Financiera Demo v2Descargar',
+      'EmitidaVigenciaImporteReferenciaPlantillaEmitió',
+      '31/03/2026 10:0507/04/2026$2,053.9200000001000219Financiera Demo v2cartera@demo.mxDescargar',
     ]);
     expect(screen.getByRole('button', { name: 'Descargar la carta 00000001000219' })).toBeInTheDocument();
   });
