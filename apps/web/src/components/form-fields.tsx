@@ -10,14 +10,15 @@ import { ApiError } from '../lib/api';
  * Form fields bound to react-hook-form: each shows its own error (from the shared zod schema in the browser, or
  * from the API's Problem JSON after submit) right under the field, in Spanish.
  */
-type BaseProps<Values extends FieldValues> = {
-  control: Control<Values>;
+type BaseProps<Values extends FieldValues, Output = Values> = {
+  /** A form whose schema turns its values into another shape (Output) binds the same fields. */
+  control: Control<Values, unknown, Output>;
   name: FieldPath<Values>;
   label: string;
 };
 
-export function TextFormField<Values extends FieldValues>(
-  props: BaseProps<Values> &
+export function TextFormField<Values extends FieldValues, Output = Values>(
+  props: BaseProps<Values, Output> &
     Omit<TextFieldProps, 'name' | 'label' | 'value' | 'onChange' | 'error'> & {
       /** Turns what is typed into the field's value as it is typed (e.g. a key in capitals). */
       normalize?: (value: string) => string;
@@ -46,8 +47,8 @@ export function TextFormField<Values extends FieldValues>(
   );
 }
 
-export function SelectFormField<Values extends FieldValues>(
-  props: BaseProps<Values> & {
+export function SelectFormField<Values extends FieldValues, Output = Values>(
+  props: BaseProps<Values, Output> & {
     options: { value: string; label: string }[];
     disabled?: boolean;
     /** Turns the chosen option back into the field's type (e.g. `Number` for a term). */
@@ -84,7 +85,7 @@ export function SelectFormField<Values extends FieldValues>(
   );
 }
 
-export function SwitchFormField<Values extends FieldValues>(props: BaseProps<Values>) {
+export function SwitchFormField<Values extends FieldValues, Output = Values>(props: BaseProps<Values, Output>) {
   const { control, name, label } = props;
   return (
     <Controller
@@ -110,7 +111,9 @@ export function applyFieldErrors<Values extends FieldValues>(
   for (const error of errors ?? []) {
     // An error on an item of a list the form holds as one field (`columns.2`, `filters.0.type`) goes to the list.
     const field = fields.find((name) => name === error.field) ?? fields.find((name) => error.field.startsWith(`${name}.`));
-    if (field) setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
+    // No focus here: moving it from field to field would blur each, and a form checked on touch would clear the
+    // error it just got. The caller focuses the first invalid field once all are placed.
+    if (field) setError(field, { type: 'server', message: error.message });
     else unplaced.push(error);
   }
   return unplaced;
@@ -124,8 +127,9 @@ export function placeSaveError<Values extends FieldValues>(
   error: unknown,
   fields: readonly FieldPath<Values>[],
   setError: UseFormSetError<Values>,
+  fieldOf: (path: string) => string = (path) => path,
 ): string | null {
   if (!(error instanceof ApiError)) return 'No se pudo guardar. Inténtalo de nuevo.';
-  const unplaced = applyFieldErrors(error.fieldErrors, fields, setError);
+  const unplaced = applyFieldErrors(error.fieldErrors.map((problem) => ({ ...problem, field: fieldOf(problem.field) })), fields, setError);
   return unplaced.length > 0 || error.fieldErrors.length === 0 ? error.message : null;
 }

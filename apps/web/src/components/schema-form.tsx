@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useForm, type FieldPath, type FieldValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -42,14 +42,17 @@ export function useSchemaForm<Input extends FieldValues, Output>(
     onSubmit: (values: Output) => Promise<unknown>;
     /** A read-only form has nothing to lose: leaving does not ask. */
     readOnly?: boolean;
+    /**
+     * Where a refusal of the contract's input shows in a form whose values are a model of it (the agreement form:
+     * `layout.positions.amount.start` → `layout.starts.amount`); the API's field errors pass through it too.
+     */
+    fieldOf?: (path: string) => string;
   },
 ) {
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues: options.defaultValues as never, mode: 'onTouched', shouldFocusError: false });
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const guard = useUnsavedChanges(form.formState.isDirty && !options.readOnly);
-  const { defaultValues } = options;
-  const fields = useMemo(() => fieldPaths(defaultValues) as FieldPath<Input>[], [defaultValues]);
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -58,7 +61,9 @@ export function useSchemaForm<Input extends FieldValues, Output>(
       await options.onSubmit(values);
     } catch (error) {
       guard.keepGuarding();
-      setFailure(placeSaveError(error, fields, form.setError));
+      // The fields as they are now: a row added to a list since the form opened is a field too.
+      const fields = fieldPaths(form.getValues()) as FieldPath<Input>[];
+      setFailure(placeSaveError(error, fields, form.setError, options.fieldOf));
       focusFirstInvalid();
     }
   }, focusFirstInvalid);

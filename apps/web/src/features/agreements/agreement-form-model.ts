@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   LAYOUT_FIELDS,
   agreementInputSchema,
@@ -228,19 +229,23 @@ export function fromDetail(detail: AgreementDetail): AgreementForm {
 }
 
 /** A contract path (`layout.positions.amount.start`) as the form's field name (`layout.starts.amount`). */
-export function formFieldOf(path: readonly PropertyKey[]): string {
-  const parts = path.map(String);
+export function formFieldOf(path: string): string {
+  const parts = path.split('.');
   if (parts[0] === 'layout' && parts[1] === 'positions' && parts.length === 4) return `layout.${parts[3] === 'start' ? 'starts' : 'lengths'}.${parts[2]}`;
+  // What the layout lacks as a whole (it reads neither the folio nor the employee number) is said on its format.
+  if (path === 'layout' || path === 'layout.columns' || path === 'layout.positions') return 'layout.format';
   // One text field holds every non-working day: a refused date is shown on it.
   if (parts[0] === 'nonWorkingDays') return 'nonWorkingDays';
-  return parts.join('.');
+  return path;
 }
 
-export type FieldProblems = { field: string; message: string }[];
-
-/** The contract's checks on the whole form: an empty list means it can be sent. */
-export function validateAgreement(form: AgreementForm): FieldProblems {
+/**
+ * The form's schema for the form pattern (useSchemaForm): the model turned into the contract's input and checked by
+ * the contract's own schema, each refusal on the form field that holds it. Its output is what the API receives.
+ */
+export const agreementFormSchema = z.custom<AgreementForm>().transform((form, ctx) => {
   const parsed = agreementInputSchema.safeParse(toInput(form));
-  return parsed.success ? [] : parsed.error.issues.map((issue) => ({ field: formFieldOf(issue.path), message: issue.message }));
-}
-
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: formFieldOf(issue.path.map(String).join('.')).split('.') });
+  return z.NEVER;
+});

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useFieldArray, useForm, useWatch, type Control, type FieldPath } from 'react-hook-form';
+import { useFieldArray, useWatch, type Control } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -34,20 +34,16 @@ import {
 } from '@portal/contract';
 import { SelectFormField, SwitchFormField, TextFormField } from '../../components/form-fields';
 import { Section } from '../../components/section';
-import { ApiError } from '../../lib/api';
 import { formatDate, formatMoney } from '../../lib/format';
-import { EMPTY_PRODUCT, isIsoDate, parseNonWorkingDays, toInput, toLayout, validateAgreement, type AgreementForm } from './agreement-form-model';
+import { agreementFormSchema, EMPTY_PRODUCT, formFieldOf, isIsoDate, parseNonWorkingDays, toLayout, type AgreementForm } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 import { DateFormField } from '../../components/date-field';
-import { useFocusFirstInvalid } from '../../components/form-feedback';
-import { useUnsavedChanges } from '../../components/unsaved-changes';
+import { useSchemaForm } from '../../components/schema-form';
 
-/** Fields with their own input, where a refusal is shown; anything else goes to the summary above the form. */
-const FIELDS = new Set([
-  'companyId', 'code', 'name', 'employerName', 'employerRfc', 'sector', 'frequency', 'maxDeductionPct', 'remittanceLagDays',
-  'payDay', 'paydayWeekday', 'cutOffLeadDays', 'nonWorkingDays', 'validFrom', 'validTo',
-]);
+/** The form's control: it edits the model and submits the contract's input. */
+type AgreementControl = Control<AgreementForm, unknown, AgreementInput>;
+
 const DELIMITERS = [
   { value: ',', label: 'Coma (,)' },
   { value: ';', label: 'Punto y coma (;)' },
@@ -56,7 +52,7 @@ const DELIMITERS = [
 ];
 
 /** The payroll calendar: the pay day of a mensual payroll, or the weekday of a semanal / catorcenal one, and the cut-off. */
-function PayrollCalendarFields({ control }: { control: Control<AgreementForm> }) {
+function PayrollCalendarFields({ control }: { control: AgreementControl }) {
   const frequency = useWatch({ control, name: 'frequency' });
   return (
     <>
@@ -91,7 +87,7 @@ function PayrollCalendarFields({ control }: { control: Control<AgreementForm> })
 }
 
 /** Schedule and CAT of a sample loan of one product, and the next discount dates: computed in the browser, exactly. */
-function ProductPreview({ control, today }: { control: Control<AgreementForm>; today: string }) {
+function ProductPreview({ control, today }: { control: AgreementControl; today: string }) {
   const products = useWatch({ control, name: 'products' });
   const frequency = useWatch({ control, name: 'frequency' });
   const payDay = useWatch({ control, name: 'payDay' });
@@ -206,7 +202,7 @@ function ProductPreview({ control, today }: { control: Control<AgreementForm>; t
   );
 }
 
-function LayoutTester({ control }: { control: Control<AgreementForm> }) {
+function LayoutTester({ control }: { control: AgreementControl }) {
   const layoutForm = useWatch({ control, name: 'layout' });
   const [state, setState] = useState<{ busy: boolean; result?: LayoutTestResult; error?: string }>({ busy: false });
 
@@ -290,62 +286,22 @@ export function AgreementFormView(props: {
   onSubmit: (input: AgreementInput) => Promise<unknown>;
   onCancel: () => void;
 }) {
-  const form = useForm<AgreementForm>({ defaultValues: props.defaultValues, shouldFocusError: false });
-  const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
-  const guard = useUnsavedChanges(form.formState.isDirty);
+  const { form, formProps, dialog, summary } = useSchemaForm(agreementFormSchema, {
+    defaultValues: props.defaultValues,
+    onSubmit: props.onSubmit,
+    fieldOf: formFieldOf,
+  });
   const { control } = form;
   const contacts = useFieldArray({ control, name: 'contacts' });
   const products = useFieldArray({ control, name: 'products' });
   const format = useWatch({ control, name: 'layout.format' });
   const rfc = useWatch({ control, name: 'employerRfc' });
-  const [problems, setProblems] = useState<string[]>([]);
-  const [layoutProblem, setLayoutProblem] = useState<string | null>(null);
-
-  const place = (list: { field: string; message: string }[]) => {
-    const unplaced: string[] = [];
-    let layout: string | null = null;
-    for (const { field, message } of list) {
-      // The API names a refused non-working day by its position (nonWorkingDays.2); the form has one field for all.
-      const problem = { field: field.startsWith('nonWorkingDays.') ? 'nonWorkingDays' : field, message };
-      if (problem.field === 'layout.columns' || problem.field === 'layout.positions' || problem.field === 'layout') layout = problem.message;
-      else if (FIELDS.has(problem.field) || /^(products|contacts)\.\d+\.\w+$/.test(problem.field) || /^layout\.(columns|starts|lengths)\.\w+$|^layout\.\w+$/.test(problem.field)) {
-        form.setError(problem.field as FieldPath<AgreementForm>, { type: 'validate', message: problem.message });
-      } else unplaced.push(problem.message);
-    }
-    setLayoutProblem(layout);
-    setProblems(unplaced);
-  };
-
-  const submit = form.handleSubmit(async (values) => {
-    form.clearErrors();
-    const found = validateAgreement(values);
-    if (found.length > 0) {
-      place(found);
-      focusFirstInvalid();
-      return;
-    }
-    place([]);
-    guard.allowLeaving();
-    try {
-      await props.onSubmit(toInput(values));
-    } catch (error) {
-      guard.keepGuarding();
-      if (error instanceof ApiError && error.fieldErrors.length > 0) place(error.fieldErrors);
-      else setProblems([(error as Error).message]);
-      focusFirstInvalid();
-    }
-  });
 
   const rfcWarning = rfc && isValidRfc(rfc.trim().toUpperCase()) && !isValidRfc(rfc.trim().toUpperCase(), { checkDigit: true });
 
   return (
-    <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate>
-      {guard.dialog}
-      {problems.length > 0 && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {problems.join(' ')}
-        </Alert>
-      )}
+    <form {...formProps}>
+      {dialog}
       <Section title="Datos del convenio">
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 4 }}>
@@ -466,11 +422,6 @@ export function AgreementFormView(props: {
       <ProductPreview control={control} today={props.today} />
 
       <Section title="Layout del archivo de pagos">
-        {layoutProblem && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {layoutProblem}
-          </Alert>
-        )}
         <Grid container spacing={2} sx={{ mb: 2 }}>
           <Grid size={{ xs: 12, md: 3 }}>
             <SelectFormField
@@ -525,6 +476,7 @@ export function AgreementFormView(props: {
         <LayoutTester control={control} />
       </Section>
 
+      {summary}
       <Stack direction="row" spacing={2}>
         <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
           {form.formState.isSubmitting ? 'Guardando…' : props.submitLabel}
