@@ -39,7 +39,7 @@ async function seriousViolations(page: Page, route: string): Promise<Finding[]> 
 /** A screen is ready when its loading indicators are gone and the network is quiet. */
 async function settled(page: Page) {
   await page.waitForLoadState('networkidle');
-  await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
 }
 
 /**
@@ -69,7 +69,7 @@ function trackRequests(page: Page) {
     /** Waits until no request has been in flight for 500 ms (what `networkidle` means), and the loading indicators are gone. */
     quiet: async () => {
       await expect.poll(() => inFlight.size === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] }).toBe(true);
-      await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 15_000 });
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
     },
   };
 }

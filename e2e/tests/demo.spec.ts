@@ -98,7 +98,7 @@ test.beforeAll(async ({ browser }) => {
   });
   page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
   await signIn(page, ACCOUNTS.admin);
-  await expect(page).toHaveURL(/\/home$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/home$/);
 });
 
 test.afterAll(() => page.close());
@@ -109,10 +109,9 @@ test('product pages run without the fake API, and the sidebar shows the Demo gro
 });
 
 test('every demo route opens with its heading and no console error', async () => {
-  test.setTimeout(180_000);
   for (const [path, name] of ROUTES) {
     await go(page, path);
-    await expect(heading(page, name), path).toBeVisible({ timeout: 15_000 });
+    await expect(heading(page, name), path).toBeVisible();
   }
   expect(consoleErrors).toEqual([]);
 });

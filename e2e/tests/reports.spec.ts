@@ -11,7 +11,6 @@ async function api<T>(page: Page, path: string): Promise<T> {
 }
 
 test('an administrator defines a report, runs it, downloads the xlsx and finds the credit list’s figures in it', async ({ page }) => {
-  test.setTimeout(180_000);
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
   const name = `Cartera al corriente ${Date.now()}`;

@@ -14,7 +14,6 @@ async function api<T>(page: Page, path: string): Promise<T> {
 }
 
 test('Cartera generates a settlement letter, previews it with the quoted amount, and finds it on the credit view', async ({ page, context }) => {
-  test.setTimeout(120_000);
   const violations: string[] = [];
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`));
