@@ -1,14 +1,40 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 const BATCH = 1000;
 
+/** How much written sheet XML may wait for the zip's deflate before the writer pauses. */
+const ZIP_BACKLOG_BYTES = 6 * 1024 * 1024;
+
 /**
- * Streams a list to an .xlsx download: rows are read a batch at a time and written while the client downloads, so a
- * large list is never held in memory. A failure midway is logged and ends the download.
+ * Waits until the zip has taken up what the sheet wrote. exceljs's sheet stream forwards every write to the zip's
+ * deflate at once, ignoring backpressure: without this pause the rows outrun the compression and wait in memory as
+ * Buffers (≈400 MB for a million rows). `stream` and `pipes` are exceljs internals (lib/utils/stream-buf.js).
  */
-export function sendXlsx<Row>(
+type ZipEntryStream = { writableLength?: number; _writableState?: { length: number } };
+export async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
+  const source = (sheet as unknown as { stream?: { pipes?: ZipEntryStream[] } }).stream;
+  // The zip's entry stream is readable-stream 2 (archiver's dependency): its backlog is `_writableState.length`.
+  const backlog = (pipe: ZipEntryStream) => pipe.writableLength ?? pipe._writableState?.length ?? 0;
+  for (const pipe of source?.pipes ?? []) {
+    while (backlog(pipe) > ZIP_BACKLOG_BYTES) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Waits while the download holds more than its buffer (a slow client), or until it is gone. */
+async function downloadCaughtUp(stream: PassThrough): Promise<void> {
+  if (stream.destroyed || !stream.writableNeedDrain) return;
+  await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+}
+
+/**
+ * Streams a list to an .xlsx download: rows are read a batch at a time and written while the client downloads, the
+ * next batch only once the client has taken the last, so a large list is never held in memory. A failure midway is
+ * logged and ends the download; a client that leaves stops the reading.
+ */
+export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
   request: FastifyRequest,
   reply: FastifyReply,
   options: {
@@ -16,8 +42,11 @@ export function sendXlsx<Row>(
     filename: string;
     sheet: string;
     columns: Partial<ExcelJS.Column>[];
-    /** The list's rows in its order, `limit` of them from `offset`. */
-    read: (offset: number, limit: number) => Promise<Row[]>;
+    /**
+     * The list's next `limit` rows in its order: after the row `last` (a keyset, the same cost for every batch) or
+     * from `offset`; `last` is undefined for the first batch.
+     */
+    read: (from: { offset: number; last: Readonly<Record<string, unknown>> | undefined }, limit: number) => Promise<Row[]>;
     toCells: (row: Row) => Record<string, unknown>;
   },
 ): FastifyReply {
@@ -27,11 +56,17 @@ export function sendXlsx<Row>(
   sheet.columns = options.columns;
   sheet.getRow(1).font = { bold: true };
   const write = async () => {
-    for (let offset = 0; ; offset += BATCH) {
-      const rows = await options.read(offset, BATCH);
+    let last: Readonly<Record<string, unknown>> | undefined;
+    for (let offset = 0; !stream.destroyed; offset += BATCH) {
+      const rows = await options.read({ offset, last }, BATCH);
       for (const row of rows) sheet.addRow(options.toCells(row)).commit();
       if (rows.length < BATCH) break;
+      last = rows.at(-1);
+      // Memory stays bounded by a batch: the next one is read once the zip and the client have taken this one.
+      await zipCaughtUp(sheet);
+      await downloadCaughtUp(stream);
     }
+    if (stream.destroyed) return;
     sheet.commit();
     await workbook.commit();
   };

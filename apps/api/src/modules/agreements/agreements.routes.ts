@@ -34,7 +34,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Productos activos', key: 'activeProducts', width: 16 },
             { header: 'Estado', key: 'status', width: 10 },
           ],
-          read: (offset, limit) => request.inScope((tx) => agreementListSelect(tx).where(where).orderBy(...agreementOrder(request.query.sort)).limit(limit).offset(offset)),
+          read: ({ offset }, limit) => request.inScope((tx) => agreementListSelect(tx).where(where).orderBy(...agreementOrder(request.query.sort)).limit(limit).offset(offset)),
           toCells: (row) => ({ ...row, sector: SECTOR_LABELS[row.sector], frequency: FREQUENCY_LABELS[row.frequency], status: row.active ? 'Activo' : 'Inactivo' }),
         });
       },

@@ -9,7 +9,7 @@ import { credits, expectedDeductions, installments } from '../../db/schema/credi
 import { clients, requests } from '../../db/schema/origination';
 import { companies, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { listOrder } from '../../http/pagination';
+import { listAfter, listOrder } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
 import { creditPayments } from '../payment-files/payment-files.queries';
@@ -51,20 +51,21 @@ export function creditFilters(query: CreditFilters): SQL | undefined {
   );
 }
 
+const CREDIT_SORT = {
+  folio: credits.number,
+  disbursementDate: credits.disbursementDate,
+  daysPastDue: credits.daysPastDue,
+  outstandingBalance: credits.outstandingBalance,
+  bucket: credits.agingBucket,
+};
+const DEFAULT_SORT = { field: 'folio' };
+
 /** The sort, with the folio as tie-breaker so pages never overlap (each pair has an index per company). */
-export const creditOrder = (sort: string | undefined): SQL[] =>
-  listOrder(
-    {
-      folio: credits.number,
-      disbursementDate: credits.disbursementDate,
-      daysPastDue: credits.daysPastDue,
-      outstandingBalance: credits.outstandingBalance,
-      bucket: credits.agingBucket,
-    },
-    sort,
-    { field: 'folio' },
-    credits.number,
-  );
+export const creditOrder = (sort: string | undefined): SQL[] => listOrder(CREDIT_SORT, sort, DEFAULT_SORT, credits.number);
+
+/** The credits after `last` in `creditOrder(sort)`: the export reads the list a batch at a time through its index. */
+export const creditsAfter = (sort: string | undefined, last: Readonly<Record<string, unknown>>): SQL =>
+  listAfter(CREDIT_SORT, sort, DEFAULT_SORT, credits.number, { valueOf: (field) => (field === 'folio' ? last.number : last[field]), tie: last.number });
 
 export function creditListSelect(tx: Tx) {
   return tx

@@ -5,6 +5,7 @@ import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { credits } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
+import { creditListSelect, creditOrder, creditsAfter } from './credits.queries';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
@@ -47,6 +48,21 @@ describe.each(ENGINES)('Créditos API (%s)', (engine) => {
 
     const bad = await get('/api/credits?bucket=99');
     expect(bad.status).toBe(400);
+  });
+
+  it('goes on after a row in every order the list sorts by, as the export reads it a batch at a time (keyset), ties included', async () => {
+    const sorts = ['folio', 'disbursementDate', 'daysPastDue', 'outstandingBalance', 'bucket'].flatMap((field) => [field, `-${field}`]);
+    for (const sort of [...sorts, undefined, 'unknown', '-unknown']) {
+      const all = await ctx.system((tx) => creditListSelect(tx).orderBy(...creditOrder(sort)));
+      const read: typeof all = [];
+      for (;;) {
+        const last = read.at(-1);
+        const batch = await ctx.system((tx) => creditListSelect(tx).where(last && creditsAfter(sort, last)).orderBy(...creditOrder(sort)).limit(7));
+        read.push(...batch);
+        if (batch.length < 7) break;
+      }
+      expect(read.map((row) => row.id), `orden ${sort}`).toEqual(all.map((row) => row.id));
+    }
   });
 
   it('shows a credit with balances by component, schedule, deductions and a payoff at a chosen date', async () => {

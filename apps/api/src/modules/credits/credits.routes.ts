@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { and } from 'drizzle-orm';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
 import { creditRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
@@ -6,7 +7,7 @@ import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
 import { sendXlsx } from '../../lib/xlsx-export';
 import { businessDateOf, mexicoToday } from '../shared/business-date';
-import { agreementOptions, creditCount, creditFilters, creditListSelect, creditOrder, creditTotals, loadCredit, toCreditListItem } from './credits.queries';
+import { agreementOptions, creditCount, creditFilters, creditListSelect, creditOrder, creditsAfter, creditTotals, loadCredit, toCreditListItem } from './credits.queries';
 import { creditPayoff } from './credits.service';
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
@@ -51,7 +52,8 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Etiquetas', key: 'labels', width: 20 },
             { header: 'Fecha de disposición', key: 'disbursementDate', width: 14 },
           ],
-          read: (offset, limit) => request.inScope((tx) => creditListSelect(tx).where(where).orderBy(...order).limit(limit).offset(offset)),
+          read: ({ last }, limit) =>
+            request.inScope((tx) => creditListSelect(tx).where(and(where, last && creditsAfter(sort, last))).orderBy(...order).limit(limit)),
           toCells: (row) => {
             const item = toCreditListItem(row);
             return {

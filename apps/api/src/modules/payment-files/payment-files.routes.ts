@@ -136,7 +136,7 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Crédito', key: 'credit', width: 14 },
             ...SPLIT_COLUMNS,
           ],
-          read: (offset, limit) => request.inScope((tx) => resultRows(tx, file.id, offset, limit)),
+          read: ({ offset }, limit) => request.inScope((tx) => resultRows(tx, file.id, offset, limit)),
           toCells: ({ row, creditNumber, payment }) => ({
             line: row.line,
             raw: row.raw,
@@ -183,7 +183,7 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
             ...SPLIT_COLUMNS,
             { header: 'Estado', key: 'status', width: 12 },
           ],
-          read: (offset, limit) => request.inScope((tx) => paymentListSelect(tx).where(where).orderBy(...paymentOrder(sort)).limit(limit).offset(offset)),
+          read: ({ offset }, limit) => request.inScope((tx) => paymentListSelect(tx).where(where).orderBy(...paymentOrder(sort)).limit(limit).offset(offset)),
           toCells: (row) => {
             const payment = toPayment(row);
             return { ...payment, amount: Number(payment.amount), ...splitCells(payment.split) };

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { ReportField, ReportFormat } from '@portal/contract';
+import { zipCaughtUp } from '../../lib/xlsx-export';
 
 /**
  * Writes a report's rows to xlsx (exceljs's streaming WorkbookWriter) or csv, a batch at a time, handing the file's
@@ -91,24 +92,6 @@ class Chunker {
       this.storing = stored;
     }
     if (final) await this.storing;
-  }
-}
-
-/** How much written sheet XML may wait for the zip's deflate before the writer pauses. */
-const ZIP_BACKLOG_BYTES = 6 * 1024 * 1024;
-
-/**
- * Waits until the zip has taken up what the sheet wrote. exceljs's sheet stream forwards every write to the zip's
- * deflate at once, ignoring backpressure: without this pause the rows outrun the compression and wait in memory as
- * Buffers (≈400 MB for a million rows). `stream` and `pipes` are exceljs internals (lib/utils/stream-buf.js).
- */
-type ZipEntryStream = { writableLength?: number; _writableState?: { length: number } };
-async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
-  const source = (sheet as unknown as { stream?: { pipes?: ZipEntryStream[] } }).stream;
-  // The zip's entry stream is readable-stream 2 (archiver's dependency): its backlog is `_writableState.length`.
-  const backlog = (pipe: ZipEntryStream) => pipe.writableLength ?? pipe._writableState?.length ?? 0;
-  for (const pipe of source?.pipes ?? []) {
-    while (backlog(pipe) > ZIP_BACKLOG_BYTES) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

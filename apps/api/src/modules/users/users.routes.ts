@@ -29,7 +29,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Estado', key: 'status', width: 10 },
             { header: 'Último acceso', key: 'lastSignInAt', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
           ],
-          read: (offset, limit) => request.inScope((tx) => userListSelect(tx).where(where).orderBy(...order).limit(limit).offset(offset)),
+          read: ({ offset }, limit) => request.inScope((tx) => userListSelect(tx).where(where).orderBy(...order).limit(limit).offset(offset)),
           toCells: (row) => ({ ...row, status: row.active ? 'Activo' : 'Inactivo', lastSignInAt: row.lastSignInAt ?? undefined }),
         });
       },
