@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { completeAgreementForm } from './agreement.test-data';
 import { agreementFormSchema, emptyAgreement, formatNonWorkingDays, formFieldOf, parseNonWorkingDays, toInput, type AgreementForm } from './agreement-form-model';
 
 /** The refusals of the form's schema, by the form field each lands on. */
@@ -26,18 +27,7 @@ describe('the agreement form\'s non-working days', () => {
 });
 
 describe('the agreement form\'s schema', () => {
-  const complete: AgreementForm = {
-    ...emptyAgreement('2026-11-23'),
-    companyId: '5b0e6a0e-8a4b-4c1e-9d7a-3f0b1c2d3e4f',
-    code: 'EST-01',
-    name: 'Gobierno del Estado',
-    employerName: 'Secretaría de Finanzas',
-    employerRfc: 'SFI010101AB1',
-    sector: 'estatal',
-    frequency: 'quincenal',
-    products: [{ ...emptyAgreement('2026-11-23').products[0]!, name: 'Nómina 24', annualRatePct: '36', terms: '12, 24', minAmount: '5000', maxAmount: '80000' }],
-  };
-  complete.layout = { ...complete.layout, columns: { ...complete.layout.columns, employeeNumber: '1', amount: '2' } };
+  const complete = completeAgreementForm();
 
   it('answers the contract\'s input for a complete form, numbers and lists parsed from the text typed', () => {
     const parsed = agreementFormSchema.safeParse(complete);

@@ -1,30 +1,15 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AgreementInput, Company } from '@portal/contract';
+import type { AgreementInput } from '@portal/contract';
 import { ApiError } from '../../lib/api';
 import { AgreementFormView } from './agreement-form';
-import { emptyAgreement, type AgreementForm } from './agreement-form-model';
+import type { AgreementForm } from './agreement-form-model';
+import { completeAgreementForm, TEST_COMPANIES, TEST_TODAY } from './agreement.test-data';
 
-const companies: Company[] = [{ id: '9d7c1c7a-6d53-4f0e-8a3e-0c8a1f2b3c4d', code: 'DEMO', name: 'Financiera Demo' }];
-const TODAY = '2026-11-23';
-
-/** A form the contract accepts: a quincenal state agreement with one product and a csv layout by employee number. */
-function completeForm(): AgreementForm {
-  const empty = emptyAgreement(TODAY);
-  return {
-    ...empty,
-    companyId: companies[0]!.id,
-    code: 'EST-01',
-    name: 'Gobierno del Estado',
-    employerName: 'Secretaría de Finanzas',
-    employerRfc: 'SFI010101AB1',
-    sector: 'estatal',
-    frequency: 'quincenal',
-    products: [{ ...empty.products[0]!, name: 'Nómina 24', annualRatePct: '36', terms: '12, 24', minAmount: '5000', maxAmount: '80000' }],
-    layout: { ...empty.layout, columns: { ...empty.layout.columns, employeeNumber: '1', amount: '2' } },
-  };
-}
+const companies = TEST_COMPANIES;
+const TODAY = TEST_TODAY;
+const completeForm = completeAgreementForm;
 
 function renderForm(defaultValues: AgreementForm, onSubmit = vi.fn(async (_input: AgreementInput) => undefined)) {
   render(<AgreementFormView defaultValues={defaultValues} companies={companies} today={TODAY} submitLabel="Guardar convenio" onSubmit={onSubmit} onCancel={() => undefined} />);
