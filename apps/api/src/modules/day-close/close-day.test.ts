@@ -17,7 +17,7 @@ import { credits, expectedDeductions, installments } from '../../db/schema/credi
 import { businessDates, dayCloses } from '../../db/schema/portfolio';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { percentToFraction } from '@portal/contract';
-import { closeDay, closeDays } from './close-day';
+import { ageCreditsAt, closeDay, closeDays } from './close-day';
 
 const D = '2026-11-23';
 /** Days past due each credit is built to have on D (the oldest unpaid installment falls due D − target). */
@@ -99,6 +99,9 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
     await tx.update(credits).set({ status }).where(eq(credits.id, credit.id));
   }
   await tx.insert(businessDates).values({ companyId, businessDate: D }).onConflictDoUpdate({ target: businessDates.companyId, set: { businessDate: D } });
+  // As every writer leaves them (the previous close, a payment's or a revert's refresh, the seed): the credits aged at
+  // D − 1, the close's starting point. The installments and deductions stay as shaped, for the close to move.
+  await ageCreditsAt(tx, companyId, addDays(D, -1));
   return { companyId, creditIds: mine.map((c) => c.id), plan };
 }
 
@@ -258,6 +261,21 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     expect(date!.businessDate).toBe(addDays(through, 1));
     const history = await ctx.system((tx) => tx.select().from(dayCloses).where(eq(dayCloses.companyId, shaped.companyId)));
     expect(history).toHaveLength(8);
+  });
+
+  it('ages only the credits a close can change: after it, aging every credit at the same day changes none', async () => {
+    // A credit loaded without ever being aged (no next discount date yet) must be aged by the first close too.
+    const raw = shaped.creditIds.find((id) => shaped.plan.get(id)!.target === 31 && shaped.plan.get(id)!.variant === 'plain')!;
+    await ctx.system((tx) => tx.update(credits).set({ daysPastDue: 0, agingBucket: 'current', overdueBalance: '0', nextDiscountDate: null }).where(eq(credits.id, raw)));
+    const everyCredit = () => ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, shaped.companyId)).orderBy(asc(credits.number)));
+    for (const day of [D, addDays(D, 1), addDays(D, 2)]) {
+      await closeDay(ctx.db, shaped.companyId, day);
+      const closed = await everyCredit();
+      await ctx.system((tx) => ageCreditsAt(tx, shaped.companyId, day));
+      expect(await everyCredit()).toEqual(closed);
+    }
+    const [aged] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, raw)));
+    expect([aged!.daysPastDue, aged!.agingBucket]).toEqual([33, '31-60']);
   });
 
   it('refuses to close the same day twice, in Spanish', async () => {

@@ -42,6 +42,30 @@ const NOT_HELD = sql.raw(`d.state is distinct from 'en tránsito'`);
 /** Restricts a statement to some credits (one uuid[] parameter, read through the column's index); without it, every credit of the company. */
 const onlyCredits = (column: string, only: readonly string[] | undefined): SQL => (only ? sql`and ${sql.raw(column)} = any(${`{${only.join(',')}}`}::uuid[])` : sql``);
 
+/**
+ * Which credits an aging looks at: every credit of the company, some by id (a payment file's), or those a close of
+ * `day` can change.
+ */
+type AgingScope = { kind: 'all' } | { kind: 'ids'; ids: readonly string[] } | { kind: 'close' };
+
+/**
+ * The credits a close of day D can change, every credit having been aged at D − 1 (by the previous close, by a
+ * payment's or a revert's refresh, by agePortfolio for data that arrives with a history): those that owe something
+ * due by D — overdue at D − 1 (late charges accrue on it, its deductions move, its days past due grow) or with their
+ * next discount on D or before (it falls due) — and any never aged (no next date while not liquidado). For every other
+ * credit nothing falls due, accrues or moves, and the full computation would give what it already holds; at
+ * 1,000,000 credits the close then ages the few hundred thousand that owe instead of all of them.
+ */
+const changedByClose = (alias: string, day: string): SQL => {
+  const c = sql.raw(alias);
+  return sql`(${c}.overdue_balance > 0 or ${c}.days_past_due > 0 or ${c}.next_discount_date <= ${day}::date or (${c}.next_discount_date is null and ${c}.status <> 'liquidado'))`;
+};
+
+function creditsIn(scope: AgingScope, column: string, companyId: string, day: string): SQL {
+  if (scope.kind === 'ids') return onlyCredits(column, scope.ids);
+  if (scope.kind === 'all') return sql``;
+  return sql`and ${sql.raw(column)} in (select k.id from credits k where k.company_id = ${companyId} and ${changedByClose('k', day)})`;
+}
 
 /** Expected deductions past their discount date: en tránsito, and no aplicado once past the agreement's lag. */
 async function moveDeductions(tx: Tx, companyId: string, day: string): Promise<{ toTransit: number; toNotApplied: number }> {
@@ -126,8 +150,8 @@ async function markInstallments(tx: Tx, companyId: string, day: string, only?: r
  * the oldest installment still owed and due before D whose deduction is not en tránsito; 90 or more is vencido;
  * nothing owed is liquidado (and owing again after a reverted payment returns to vigente or vencido).
  */
-async function ageCredits(tx: Tx, companyId: string, day: string, only?: readonly string[]): Promise<{ processed: number; newVencidos: number }> {
-  const [row] = rowsOf<{ processed: number; new_vencidos: number }>(
+async function ageCredits(tx: Tx, companyId: string, day: string, scope: AgingScope): Promise<{ newVencidos: number }> {
+  const [row] = rowsOf<{ new_vencidos: number }>(
     await tx.execute(sql`
       with owed as (
         select i.credit_id,
@@ -137,13 +161,13 @@ async function ageCredits(tx: Tx, companyId: string, day: string, only?: readonl
                min(i.due_date) filter (where i.due_date > ${day}::date) as next_date
         from installments i
         left join expected_deductions d on d.credit_id = i.credit_id and d.period = i.number and d.company_id = ${companyId}
-        where i.company_id = ${companyId} and i.outstanding > 0 ${onlyCredits('i.credit_id', only)}
+        where i.company_id = ${companyId} and i.outstanding > 0 ${creditsIn(scope, 'i.credit_id', companyId, day)}
         group by i.credit_id
       ), aged as (
         select c.id, c.status as previous, coalesce(${day}::date - o.oldest_late, 0) as dpd, o.credit_id is not null as owes,
                coalesce(o.balance, 0) as balance, coalesce(o.overdue, 0) as overdue, o.next_date
         from credits c left join owed o on o.credit_id = c.id
-        where c.company_id = ${companyId} ${onlyCredits('c.id', only)}
+        where c.company_id = ${companyId} ${scope.kind === 'close' ? sql`and ${changedByClose('c', day)}` : creditsIn(scope, 'c.id', companyId, day)}
       ), next as (
         select id, previous, dpd, balance, overdue, next_date,
                case when not owes then 'liquidado' when dpd >= 90 then 'vencido' else 'vigente' end as status,
@@ -158,10 +182,9 @@ async function ageCredits(tx: Tx, companyId: string, day: string, only?: readonl
               is distinct from (n.status, n.dpd, n.bucket, n.balance, n.overdue, n.next_date)
         returning n.previous, n.status
       )
-      select (select count(*) from next)::int as processed,
-             (select count(*) from changed where status = 'vencido' and previous <> 'vencido')::int as new_vencidos`),
+      select count(*)::int as new_vencidos from changed where status = 'vencido' and previous <> 'vencido'`),
   );
-  return { processed: row?.processed ?? 0, newVencidos: row?.new_vencidos ?? 0 };
+  return { newVencidos: row?.new_vencidos ?? 0 };
 }
 
 /**
@@ -172,7 +195,16 @@ async function ageCredits(tx: Tx, companyId: string, day: string, only?: readonl
 export async function agePortfolio(tx: Tx, companyId: string, day: string): Promise<void> {
   await moveDeductions(tx, companyId, day);
   await markInstallments(tx, companyId, day);
-  await ageCredits(tx, companyId, day);
+  await ageCreditsAt(tx, companyId, day);
+}
+
+/**
+ * Every credit of the company's days past due, bucket, status and balances at `day`, from its installments and
+ * deductions as they stand (nothing else moves): what a close takes as its starting point for credits written
+ * outside the services, and the full computation a close's narrower one must agree with.
+ */
+export async function ageCreditsAt(tx: Tx, companyId: string, day: string): Promise<void> {
+  await ageCredits(tx, companyId, day, { kind: 'all' });
 }
 
 /**
@@ -182,7 +214,7 @@ export async function agePortfolio(tx: Tx, companyId: string, day: string): Prom
  */
 export async function refreshCredits(tx: Tx, companyId: string, day: string, credits: readonly string[]): Promise<void> {
   await markInstallments(tx, companyId, day, credits);
-  await ageCredits(tx, companyId, day, credits);
+  await ageCredits(tx, companyId, day, { kind: 'ids', ids: credits });
 }
 
 export interface CloseDayOptions {
@@ -208,13 +240,15 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
     const deductions = await moveDeductions(tx, companyId, day);
     const charges = await accrueLateCharges(tx, companyId, day);
     const newlyDue = await markInstallments(tx, companyId, day);
-    const aging = await ageCredits(tx, companyId, day);
+    const aging = await ageCredits(tx, companyId, day, { kind: 'close' });
+    // Every credit of the company stands at D after the close, aged or left as it was.
+    const [counted] = rowsOf<{ total: number }>(await tx.execute(sql`select count(*)::int as total from credits where company_id = ${companyId}`));
     const next = addDays(day, 1);
     await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
     await refreshPortfolioFigures(tx, companyId, next, now());
     const figures: DayCloseFigures = {
       businessDate: day,
-      creditsProcessed: aging.processed,
+      creditsProcessed: counted?.total ?? 0,
       newVencidos: aging.newVencidos,
       newlyDueInstallments: newlyDue,
       toTransit: deductions.toTransit,
