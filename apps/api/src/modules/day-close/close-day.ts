@@ -108,7 +108,7 @@ async function accrueLateCharges(tx: Tx, companyId: string, day: string): Promis
                     then round((i.principal - i.paid_principal) * p.moratory_rate_pct / 36000, 2) else 0 end as moratory,
                case when p.late_fee > 0 and i.fees = 0 then p.late_fee else 0 end as fee
         from installments i
-        join credits c on c.id = i.credit_id and c.company_id = ${companyId}
+        join credits c on c.id = i.credit_id and c.company_id = ${companyId} and ${changedByClose('c', day)}
         join agreement_products p on p.id = c.product_id
         left join expected_deductions d on d.credit_id = i.credit_id and d.period = i.number and d.company_id = ${companyId}
         where i.company_id = ${companyId} and i.outstanding > 0 and i.due_date < ${day}::date and ${NOT_HELD}
@@ -155,18 +155,23 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: AgingSc
     await tx.execute(sql`
       with owed as (
         select i.credit_id,
-               min(i.due_date) filter (where i.due_date < ${day}::date and ${NOT_HELD}) as oldest_late,
                sum(i.outstanding) as balance,
                coalesce(sum(i.outstanding) filter (where i.due_date <= ${day}::date), 0) as overdue,
                min(i.due_date) filter (where i.due_date > ${day}::date) as next_date
         from installments i
-        left join expected_deductions d on d.credit_id = i.credit_id and d.period = i.number and d.company_id = ${companyId}
         where i.company_id = ${companyId} and i.outstanding > 0 ${creditsIn(scope, 'i.credit_id', companyId, day)}
         group by i.credit_id
+      ), late as (
+        -- Only the installments owed and due before D meet their deductions: a few of each credit's rows, not all.
+        select i.credit_id, min(i.due_date) as oldest_late
+        from installments i
+        left join expected_deductions d on d.credit_id = i.credit_id and d.period = i.number and d.company_id = ${companyId}
+        where i.company_id = ${companyId} and i.outstanding > 0 and i.due_date < ${day}::date and ${NOT_HELD} ${creditsIn(scope, 'i.credit_id', companyId, day)}
+        group by i.credit_id
       ), aged as (
-        select c.id, c.status as previous, coalesce(${day}::date - o.oldest_late, 0) as dpd, o.credit_id is not null as owes,
+        select c.id, c.status as previous, coalesce(${day}::date - l.oldest_late, 0) as dpd, o.credit_id is not null as owes,
                coalesce(o.balance, 0) as balance, coalesce(o.overdue, 0) as overdue, o.next_date
-        from credits c left join owed o on o.credit_id = c.id
+        from credits c left join owed o on o.credit_id = c.id left join late l on l.credit_id = c.id
         where c.company_id = ${companyId} ${scope.kind === 'close' ? sql`and ${changedByClose('c', day)}` : creditsIn(scope, 'c.id', companyId, day)}
       ), next as (
         select id, previous, dpd, balance, overdue, next_date,
