@@ -1,0 +1,2 @@
+DROP INDEX "credits_company_idx";--> statement-breakpoint
+CREATE INDEX "credits_company_totals_idx" ON "credits" USING btree ("company_id","status","aging_bucket","outstanding_balance","overdue_balance");
