@@ -7,13 +7,14 @@
  *   BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api
  *
  * BENCH_KEEP=1 keeps the loaded database (its name is printed); BENCH_KEEP_DATABASE=<name> measures it again without
- * loading (the day close then closes its next business date).
+ * loading (the day close then closes its next business date; with BENCH_PAYDAY=1, its next payday, the worst day).
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, gte, sql } from 'drizzle-orm';
+import { addDays } from '@portal/lending';
 import { asSystem } from '../src/db/scope';
-import { credits } from '../src/db/schema/credits';
+import { credits, installments } from '../src/db/schema/credits';
 import { businessDates } from '../src/db/schema/portfolio';
-import { closeDay } from '../src/modules/day-close/close-day';
+import { agePortfolio, closeDay } from '../src/modules/day-close/close-day';
 import { benchApp, postgresDatabase } from './bench-database';
 import { FIRST_NUMBER, syntheticCurp, syntheticPortfolio } from './synthetic-portfolio';
 
@@ -31,6 +32,21 @@ try {
   const { companyId } = await syntheticPortfolio(pg, N);
 
   // ------------------------------------------------------------------ day close
+  if (process.env.BENCH_PAYDAY === '1') {
+    // The worst day: the portfolio's next payday, when every credit has an installment falling due and a deduction
+    // going en tránsito. The days before it are not closed one by one: the portfolio is aged at the day before, as
+    // data that arrives with its history is (agePortfolio), and the business date set to the payday.
+    const ageStart = performance.now();
+    const payday = await asSystem(database.db, async (tx) => {
+      const [date] = await tx.select().from(businessDates).where(eq(businessDates.companyId, companyId));
+      const [next] = await tx.select({ day: sql<string>`min(${installments.dueDate})::text` }).from(installments).where(and(eq(installments.companyId, companyId), gte(installments.dueDate, date!.businessDate)));
+      await agePortfolio(tx, companyId, addDays(next!.day, -1));
+      await tx.update(businessDates).set({ businessDate: next!.day }).where(eq(businessDates.companyId, companyId));
+      return next!.day;
+    });
+    console.log(`Cartera llevada a la víspera del día de pago ${payday} (agePortfolio): ${(ms(ageStart) / 1000).toFixed(1)} s`);
+    await pg.analyze();
+  }
   const closeStart = performance.now();
   const [current] = await asSystem(database.db, (tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
   const figures = await closeDay(database.db, companyId, current!.businessDate);
