@@ -1,32 +1,31 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 const BATCH = 1000;
 
-/** How much written sheet XML may wait for the zip's deflate before the writer pauses. */
+/** How much written sheet XML may wait for the zip's deflate before a report's writer pauses. */
 const ZIP_BACKLOG_BYTES = 6 * 1024 * 1024;
+/** The same for a download: the zip's output waits for the client, so the backlog is what a slow client costs. */
+const DOWNLOAD_BACKLOG_BYTES = 1024 * 1024;
 
 /**
  * Waits until the zip has taken up what the sheet wrote. exceljs's sheet stream forwards every write to the zip's
- * deflate at once, ignoring backpressure: without this pause the rows outrun the compression and wait in memory as
- * Buffers (≈400 MB for a million rows). `stream` and `pipes` are exceljs internals (lib/utils/stream-buf.js).
+ * deflate at once, ignoring backpressure: without this pause the rows outrun the compression (or, in a download, the
+ * client) and wait in memory as Buffers (≈400 MB for a million rows). `stream` and `pipes` are exceljs internals
+ * (lib/utils/stream-buf.js). `abandoned` ends the wait when nobody will take the rest (a client that left); a
+ * download polls every few milliseconds, a report (whose deflate is the only wait) at once.
  */
 type ZipEntryStream = { writableLength?: number; _writableState?: { length: number } };
-export async function zipCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
+export async function zipCaughtUp(sheet: ExcelJS.Worksheet, options: { maxBytes?: number; abandoned?: () => boolean; pollMs?: number } = {}): Promise<void> {
   const source = (sheet as unknown as { stream?: { pipes?: ZipEntryStream[] } }).stream;
   // The zip's entry stream is readable-stream 2 (archiver's dependency): its backlog is `_writableState.length`.
   const backlog = (pipe: ZipEntryStream) => pipe.writableLength ?? pipe._writableState?.length ?? 0;
+  const limit = options.maxBytes ?? ZIP_BACKLOG_BYTES;
+  const pause = () => new Promise((resolve) => (options.pollMs ? setTimeout(resolve, options.pollMs) : setImmediate(resolve)));
   for (const pipe of source?.pipes ?? []) {
-    while (backlog(pipe) > ZIP_BACKLOG_BYTES) await new Promise((resolve) => setImmediate(resolve));
+    while (backlog(pipe) > limit && !options.abandoned?.()) await pause();
   }
-}
-
-/** Waits while the download holds more than its buffer (a slow client), or until it is gone. */
-async function downloadCaughtUp(stream: PassThrough): Promise<void> {
-  if (stream.destroyed || !stream.writableNeedDrain) return;
-  await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
 }
 
 /**
@@ -62,9 +61,8 @@ export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
       for (const row of rows) sheet.addRow(options.toCells(row)).commit();
       if (rows.length < BATCH) break;
       last = rows.at(-1);
-      // Memory stays bounded by a batch: the next one is read once the zip and the client have taken this one.
-      await zipCaughtUp(sheet);
-      await downloadCaughtUp(stream);
+      // Memory stays bounded: the next batch is read once the zip, and through it the client, have taken this one.
+      await zipCaughtUp(sheet, { maxBytes: DOWNLOAD_BACKLOG_BYTES, abandoned: () => stream.destroyed, pollMs: 10 });
     }
     if (stream.destroyed) return;
     sheet.commit();

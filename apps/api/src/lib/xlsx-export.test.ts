@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sendXlsx } from './xlsx-export';
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An export of an endless list of text that barely compresses, over real HTTP: how many batches it has read so far. */
+async function endlessExport(): Promise<{ app: FastifyInstance; url: string; reads: () => number }> {
+  let reads = 0;
+  // A test that fails midway must not leave its connection holding the server open.
+  const app = Fastify({ forceCloseConnections: true });
+  app.get('/export.xlsx', (request, reply) =>
+    sendXlsx(request, reply, {
+      filename: 'sin-fin.xlsx',
+      sheet: 'Filas',
+      columns: [
+        { header: 'Número', key: 'n', width: 10 },
+        { header: 'Texto', key: 'text', width: 40 },
+      ],
+      read: async ({ offset }, limit) => {
+        reads += 1;
+        return Array.from({ length: limit }, (_, index) => ({ n: offset + index, text: randomBytes(48).toString('base64') }));
+      },
+      toCells: (row) => row,
+    }),
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/export.xlsx`, reads: () => reads };
+}
+
+describe('xlsx list export', () => {
+  let app: FastifyInstance | undefined;
+  afterEach(async () => {
+    await app?.close();
+  });
+
+  it('reads the next batch only as the client takes the file, and stops reading when the client leaves', async () => {
+    const endless = await endlessExport();
+    app = endless.app;
+    const request = http.get(endless.url);
+    const response = await new Promise<http.IncomingMessage>((resolve) => request.on('response', resolve));
+    expect(response.statusCode).toBe(200);
+    response.pause();
+    // A client that reads nothing: once the sockets' buffers are full the export waits for it instead of piling
+    // batches up in memory (without the wait it reads hundreds of batches a second).
+    await wait(3_000);
+    const whilePaused = endless.reads();
+    await wait(1_500);
+    expect(endless.reads()).toBe(whilePaused);
+    expect(whilePaused).toBeLessThan(300);
+
+    // Reading again lets it go on.
+    response.resume();
+    await wait(1_000);
+    expect(endless.reads()).toBeGreaterThan(whilePaused);
+
+    // The client leaves: the reading stops.
+    request.destroy();
+    await wait(500);
+    const afterLeaving = endless.reads();
+    await wait(1_000);
+    expect(endless.reads()).toBeLessThanOrEqual(afterLeaving + 1);
+  });
+});
