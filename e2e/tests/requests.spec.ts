@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { buildSchedule, clabeCheckDigit, firstPayday } from '@portal/lending';
-import { ACCOUNTS, sidebar, signIn } from './support';
+import { ACCOUNTS, sidebar, signIn, signOut } from './support';
 
 const CURP = 'GOMA800101HJCRRN01';
 const CLABE = `00218012345678901${clabeCheckDigit('00218012345678901')}`;
@@ -13,12 +13,6 @@ async function chooseOption(page: Page, label: string, option: string | RegExp) 
   await page.getByRole('option', { name: option }).click();
 }
 
-async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Menú de usuario' }).click();
-  await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
-  await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
-  await expect(page).toHaveURL(/\/session\/signin/);
-}
 
 test('pre-request → request with documents → approval by a second person → disbursement by a third → the credit schedule is buildSchedule', async ({ page }) => {
   test.setTimeout(240_000);

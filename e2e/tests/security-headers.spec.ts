@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, signIn } from './support';
+import { ACCOUNTS, signIn, signOut } from './support';
 
 /**
  * The portal under its Content-Security-Policy: every page a user meets (the SPA, the provider's sign-in popup and
@@ -35,10 +35,7 @@ test('the portal, the sign-in popup, sign-out and the API docs run under the CSP
   await expect(page.getByRole('grid')).toBeVisible();
 
   // Sign-out goes through the provider's confirmation page, whose auto-submit is a script file.
-  await page.getByRole('button', { name: 'Menú de usuario' }).click();
-  await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
-  await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
-  await expect(page).toHaveURL(/\/session\/signin/);
+  await signOut(page);
 
   await page.goto('/api/docs');
   await expect(page.locator('.swagger-ui .info')).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { NAV_GROUPS, SCREEN_PATHS } from '@portal/contract';
-import { ACCOUNTS, CARTERA_SCREENS, productLinks, SESSION_KEY, sidebar, signIn, storedSession } from './support';
+import { ACCOUNTS, CARTERA_SCREENS, productLinks, SESSION_KEY, sidebar, signIn, signOut, storedSession } from './support';
 
 test('the administrator signs in through the popup, sees the 18 sidebar items, and a reload keeps the session', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
@@ -66,10 +66,7 @@ test('logout clears the stored session and ends the provider session', async ({ 
   await expect(page).toHaveURL(/\/home$/);
   expect(await storedSession(page)).not.toBeNull();
 
-  await page.getByRole('button', { name: 'Menú de usuario' }).click();
-  await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
-  await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
-  await expect(page).toHaveURL(/\/session\/signin/);
+  await signOut(page);
   expect(await storedSession(page)).toBeNull();
   expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_KEY)).toBeNull();
 

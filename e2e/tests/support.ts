@@ -33,6 +33,20 @@ export async function signIn(page: Page, account: { email: string; password: str
   await signInThroughPopup(page, account);
 }
 
+/**
+ * Signs out through the user menu and waits for the provider to end its session: the portal shows its sign-in page
+ * the moment it forgets the user, before the provider has answered, and a sign-in started then would find the
+ * provider still holding the previous user.
+ */
+export async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Menú de usuario' }).click();
+  await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+  const ended = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/oidc/session/end/confirm'));
+  await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
+  await ended;
+  await expect(page).toHaveURL(/\/session\/signin/);
+}
+
 export function storedSession(page: Page): Promise<string | null> {
   return page.evaluate((key) => window.localStorage.getItem(key), SESSION_KEY);
 }

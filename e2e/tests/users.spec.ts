@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, CARTERA_SCREENS, productLinks, screensOf, sidebar, signIn } from './support';
+import { ACCOUNTS, CARTERA_SCREENS, productLinks, screensOf, sidebar, signIn, signOut } from './support';
 
 async function chooseOption(page: Page, label: string, option: string) {
   await page.getByLabel(label).click();
@@ -49,10 +49,7 @@ test('a new Cartera user sets a password from the link Reenviar acceso shows the
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Cambios guardados')).toBeVisible();
 
-  await user.getByRole('button', { name: 'Menú de usuario' }).click();
-  await user.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
-  await user.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
-  await expect(user).toHaveURL(/\/session\/signin/);
+  await signOut(user);
   await signIn(user, { email, password });
   await expect(user).toHaveURL(/\/home$/);
   await expect(productLinks(user)).toHaveCount(screensOf('origination').length);
