@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { NAV_GROUPS, SCREEN_PATHS } from '@portal/contract';
-import { ACCOUNTS, CARTERA_SCREENS, productLinks, SESSION_KEY, sidebar, signIn, signOut, storedSession } from './support';
+import { ACCOUNTS, CARTERA_SCREENS, productLinks, SESSION_KEY, sidebar, signIn, signInThroughPopup, signOut, storedSession } from './support';
 
 test('the administrator signs in through the popup, sees the 18 sidebar items, and a reload keeps the session', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
@@ -59,6 +59,16 @@ test('a user whose profile grants nothing is told "El usuario no tiene permisos"
   expect(await storedSession(page)).toBeNull();
   await page.goto('/home');
   await expect(page).toHaveURL(/\/session\/signin/);
+});
+
+test('after a refused user, another person signs in at once: the provider asks for the password and changes account', async ({ page }) => {
+  await signIn(page, ACCOUNTS.sinPermisos);
+  await expect(page.getByText('El usuario no tiene permisos')).toBeVisible();
+  // The provider still holds the refused user's session: this sign-in replaces it (it ends that session on the way).
+  await signInThroughPopup(page, ACCOUNTS.admin);
+  await expect(page).toHaveURL(/\/home$/);
+  const session = JSON.parse((await storedSession(page)) ?? 'null') as { user: { email: string } };
+  expect(session.user.email).toBe(ACCOUNTS.admin.email);
 });
 
 test('logout clears the stored session and ends the provider session', async ({ page }) => {

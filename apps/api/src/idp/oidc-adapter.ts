@@ -50,8 +50,13 @@ export function databaseAdapter(db: Db, now: () => Date) {
       await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.id, id)));
     }
 
+    /**
+     * The provider calls this on each token model's adapter in turn (access and refresh tokens, codes…) and destroys
+     * the grant itself: only this model's rows go. Other rows carry the grant's id too — an interaction still waiting
+     * for its sign-in does — and deleting them broke signing in as someone else over the last user's session.
+     */
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.delete(oidcModels).where(eq(oidcModels.grantId, grantId));
+      await db.delete(oidcModels).where(and(eq(oidcModels.model, this.model), eq(oidcModels.grantId, grantId)));
     }
 
     private async findWhere(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {

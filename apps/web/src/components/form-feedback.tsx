@@ -16,15 +16,18 @@ export function useFocusFirstInvalid() {
     // The errors are drawn on React's next commit: look for them for a moment rather than guess when it lands.
     let tries = 0;
     const attempt = () => {
-      const field = formRef.current?.querySelector<HTMLElement>(INVALID);
+      // The form may be gone by then (the clerk left, a test ended): nothing to focus, and no more tries.
+      const form = formRef.current;
+      if (!form) return;
+      const field = form.querySelector<HTMLElement>(INVALID);
       if (!field) {
-        if (++tries < 20) window.setTimeout(attempt, 25);
+        if (++tries < 20) setTimeout(attempt, 25);
         return;
       }
       field.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
       field.focus({ preventScroll: true });
     };
-    window.setTimeout(attempt, 0);
+    setTimeout(attempt, 0);
   }, []);
   return { formRef, focusFirstInvalid };
 }
