@@ -121,7 +121,7 @@ export function applyFieldErrors<Values extends FieldValues>(
 
 /**
  * After a failed save: each of the API's field errors goes next to its field; answers what to show above the form
- * (the API's message when some error has no field here, a generic one for anything that is not an API refusal).
+ * (the API's message and the refusals no field here shows, a generic one for anything that is not an API refusal).
  */
 export function placeSaveError<Values extends FieldValues>(
   error: unknown,
@@ -131,5 +131,7 @@ export function placeSaveError<Values extends FieldValues>(
 ): string | null {
   if (!(error instanceof ApiError)) return 'No se pudo guardar. Inténtalo de nuevo.';
   const unplaced = applyFieldErrors(error.fieldErrors.map((problem) => ({ ...problem, field: fieldOf(problem.field) })), fields, setError);
-  return unplaced.length > 0 || error.fieldErrors.length === 0 ? error.message : null;
+  if (error.fieldErrors.length === 0) return error.message;
+  // What no field of the form shows is said above it, each refusal in its own words.
+  return unplaced.length > 0 ? [error.message, ...unplaced.map((problem) => problem.message)].join(' ') : null;
 }

@@ -78,6 +78,6 @@ describe('agreement form (the form pattern over the agreement model)', () => {
     expect(await within(second).findByText('Ya hay un producto con ese nombre.')).toBeInTheDocument();
     expect(screen.getByText('Días inhábiles de nómina: cada fecha debe ser válida (dd/mm/aaaa).')).toBeInTheDocument();
     expect(screen.getByText('Ya existe un convenio con esa clave.')).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent('Revisa los datos del convenio.');
+    expect(screen.getByRole('alert')).toHaveTextContent('Revisa los datos del convenio. Algo que la forma no muestra.');
   });
 });
