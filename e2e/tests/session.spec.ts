@@ -88,6 +88,26 @@ test('logout clears the stored session and ends the provider session', async ({ 
   await popup.close();
 });
 
+test('a logout cut short before the provider ends its session still asks the next person for the password', async ({ page }) => {
+  await signIn(page, ACCOUNTS.admin);
+  await expect(page).toHaveURL(/\/home$/);
+  // The way to the provider's logout is lost (a closed tab, the network): the provider keeps the administrator's session.
+  await page.route(/\/oidc\/session\/end/, (route) => route.abort());
+  await page.getByRole('button', { name: 'Menú de usuario' }).click();
+  await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
+  const cut = page.waitForRequest(/\/oidc\/session\/end/);
+  await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
+  await cut;
+  await page.unroute(/\/oidc\/session\/end/);
+  await page.goto('/session/signin');
+
+  // The next sign-in shows the provider's form instead of walking into the administrator's account.
+  await signInThroughPopup(page, ACCOUNTS.cartera);
+  await expect(page).toHaveURL(/\/home$/);
+  const session = JSON.parse((await storedSession(page)) ?? 'null') as { user: { email: string } };
+  expect(session.user.email).toBe(ACCOUNTS.cartera.email);
+});
+
 test('the token renews silently before it expires, and the session stays', async ({ page }) => {
   // The browser's clock is ours to move: the provider's 15-minute token is renewed by the real iframe flow a minute
   // before it ends, without the test waiting 14 minutes.

@@ -35,8 +35,8 @@ export async function signIn(page: Page, account: { email: string; password: str
 
 /**
  * Signs out through the user menu and waits for the provider to end its session: the portal shows its sign-in page
- * the moment it forgets the user, before the provider has answered, and a sign-in started then would find the
- * provider still holding the previous user.
+ * the moment it forgets the user, before the provider has answered, and a test's next step should start from a
+ * provider that no longer holds anyone.
  */
 export async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Menú de usuario' }).click();

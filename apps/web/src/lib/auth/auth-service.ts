@@ -90,7 +90,7 @@ const FORCE_LOGIN_KEY = 'portfolio-admin:force-login';
 
 /** Runs the four sign-in checks; on success the session is stored, on failure nothing is. */
 export async function signIn(manager: UserManager): Promise<Session> {
-  // After a refused user the provider still knows them: ask for the password again, so another account can be used.
+  // After a refused user or a logout the provider may still know the last person: ask for the password again.
   const forceLogin = window.sessionStorage.getItem(FORCE_LOGIN_KEY) !== null;
   const popup = manager.signinPopup(forceLogin ? { prompt: 'login' } : {});
   let user;
@@ -113,8 +113,14 @@ export async function signIn(manager: UserManager): Promise<Session> {
   }
 }
 
-/** Logout: clears the stored session and ends the provider session (which returns to the sign-in page). */
+/**
+ * Logout: clears the stored session and ends the provider session (which returns to the sign-in page). The portal
+ * forgets the user before the provider has ended its session, and that navigation can be cut short (closed tab, lost
+ * network): the next sign-in in this tab asks for the password whatever the provider still holds, so nobody walks
+ * into the last person's account.
+ */
 export async function signOut(): Promise<void> {
+  window.sessionStorage.setItem(FORCE_LOGIN_KEY, '1');
   clearSession();
   let manager: UserManager;
   try {
