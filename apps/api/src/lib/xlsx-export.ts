@@ -13,8 +13,9 @@ const DOWNLOAD_BACKLOG_BYTES = 1024 * 1024;
  * Waits until the zip has taken up what the sheet wrote. exceljs's sheet stream forwards every write to the zip's
  * deflate at once, ignoring backpressure: without this pause the rows outrun the compression (or, in a download, the
  * client) and wait in memory as Buffers (≈400 MB for a million rows). `stream` and `pipes` are exceljs internals
- * (lib/utils/stream-buf.js). `abandoned` ends the wait when nobody will take the rest (a client that left); a
- * download polls every few milliseconds, a report (whose deflate is the only wait) at once.
+ * (lib/utils/stream-buf.js). `abandoned` ends the wait when nobody will take the rest (a client that left). The wait
+ * polls: every few milliseconds for a download, every millisecond for a report, whose deflate is its only wait (it
+ * polled with setImmediate, a busy loop that made some 900 MB of garbage promises in a million-row report).
  */
 type ZipEntryStream = { writableLength?: number; _writableState?: { length: number } };
 export async function zipCaughtUp(sheet: ExcelJS.Worksheet, options: { maxBytes?: number; abandoned?: () => boolean; pollMs?: number } = {}): Promise<void> {
@@ -22,7 +23,7 @@ export async function zipCaughtUp(sheet: ExcelJS.Worksheet, options: { maxBytes?
   // The zip's entry stream is readable-stream 2 (archiver's dependency): its backlog is `_writableState.length`.
   const backlog = (pipe: ZipEntryStream) => pipe.writableLength ?? pipe._writableState?.length ?? 0;
   const limit = options.maxBytes ?? ZIP_BACKLOG_BYTES;
-  const pause = () => new Promise((resolve) => (options.pollMs ? setTimeout(resolve, options.pollMs) : setImmediate(resolve)));
+  const pause = () => new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1));
   for (const pipe of source?.pipes ?? []) {
     while (backlog(pipe) > limit && !options.abandoned?.()) await pause();
   }
