@@ -3,7 +3,10 @@
  * database, as one process and as two, under 50 concurrent connections from autocannon, 127.0.0.1 only and bounded by
  * LOADTEST_SECONDS per scenario. Data: the demo company plus LOADTEST_CREDITS credits and LOADTEST_USERS synthetic
  * users; tokens come from the embedded provider's real sign-in. Prints req/s and p50/p95/p99 per scenario and the idle
- * RSS of each process. Add a scenario to SCENARIOS (e.g. the Cartera portfolio's endpoints) and it is measured too.
+ * RSS of each process. Add a scenario to SCENARIOS and it is measured too.
+ *
+ * LOADTEST_DATABASE=<name> runs on a database that exists already instead, left as it is: e.g. the 1,000,000-credit
+ * portfolio `BENCH_KEEP=1 BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api` keeps (it holds the demo too).
  */
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +19,7 @@ import { openDatabase } from '../src/db/client';
 import { seedDemo } from '../src/seed/seed';
 import { seedDemoPortfolio } from '../src/seed/seed-portfolio';
 import { seedSyntheticUsers } from '../src/seed/seed-users';
+import { creditFolio } from '../src/modules/shared/folios';
 import { httpTransport, oidcBrowser } from '../src/test/oidc-client';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -27,17 +31,34 @@ const TOPOLOGIES = (process.env.LOADTEST_PROCESSES ?? '1,2').split(',').map(Numb
 const FIRST_PORT = 31050;
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
 
+/** A credit from the middle of the portfolio, by its id, its client's CURP and its folio. */
 interface Fixture {
   creditId: string;
+  curp: string;
+  folio: string;
 }
 
-/** What is measured: one GET each, with the signed-in administrator's token. */
-const SCENARIOS: { name: string; path: (fixture: Fixture) => string }[] = [
-  { name: 'token check (who am I)', path: () => '/api/core/user/by_email/admin@demo.mx' },
-  { name: 'credit view', path: (fixture) => `/api/credits/${fixture.creditId}` },
-  { name: 'users list (page of 25)', path: () => '/api/users?page=1&pageSize=25' },
-  { name: 'requests list (page of 25)', path: () => '/api/requests?page=1&pageSize=25' },
-  { name: 'users search (q=maria)', path: () => '/api/users?q=maria&pageSize=25' },
+/** Who signs in for the scenarios: the administrator (SA, every company) and Demo Cartera (its company's portfolio). */
+const ACCOUNTS = {
+  admin: { email: 'admin@demo.mx', password: 'Administrador2026' },
+  cartera: { email: 'cartera@demo.mx', password: 'Cartera2026' },
+} as const;
+
+/**
+ * What is measured: one GET each, with a signed-in user's token. The Cartera screens are measured as their users
+ * (Demo Cartera, within its company) and, the searches, as the administrator too (across companies).
+ */
+const SCENARIOS: { name: string; as: keyof typeof ACCOUNTS; path: (fixture: Fixture) => string }[] = [
+  { name: 'token check (who am I)', as: 'admin', path: () => '/api/core/user/by_email/admin@demo.mx' },
+  { name: 'credit view', as: 'cartera', path: (fixture) => `/api/credits/${fixture.creditId}` },
+  { name: 'credits list (bucket 31-60 by days past due, page of 25)', as: 'cartera', path: () => '/api/credits?bucket=31-60&sort=-daysPastDue&pageSize=25' },
+  { name: 'credits search by CURP', as: 'cartera', path: (fixture) => `/api/credits?q=${fixture.curp}&pageSize=25` },
+  { name: 'credits search by folio', as: 'cartera', path: (fixture) => `/api/credits?q=${fixture.folio}&pageSize=25` },
+  { name: 'credits search by CURP, SA', as: 'admin', path: (fixture) => `/api/credits?q=${fixture.curp}&pageSize=25` },
+  { name: 'credits search by folio, SA', as: 'admin', path: (fixture) => `/api/credits?q=${fixture.folio}&pageSize=25` },
+  { name: 'users list (page of 25)', as: 'admin', path: () => '/api/users?page=1&pageSize=25' },
+  { name: 'requests list (page of 25)', as: 'admin', path: () => '/api/requests?page=1&pageSize=25' },
+  { name: 'users search (q=maria)', as: 'admin', path: () => '/api/users?q=maria&pageSize=25' },
 ];
 
 async function admin<T extends pg.QueryResultRow>(url: string, statement: string): Promise<T[]> {
@@ -67,9 +88,20 @@ async function prepareDatabase(name: string): Promise<Fixture> {
   await seedSyntheticUsers(database.db, USERS);
   await database.close();
   await admin(url, 'analyze');
-  const [credit] = await admin<{ id: string }>(url, 'select id from credits order by id limit 1');
   console.log(`datos: demo + ${CREDITS} créditos + ${USERS} usuarios en ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  return { creditId: credit!.id };
+  return fixtureOf(url);
+}
+
+async function fixtureOf(url: string): Promise<Fixture> {
+  const [credit] = await admin<{ id: string; number: number; curp: string; total: number }>(
+    url,
+    `select c.id, c.number, k.curp, (select count(*) from credits)::int as total
+     from credits c join clients k on k.id = c.client_id
+     where c.company_id = (select id from companies where code = 'DEMO')
+     order by c.number offset (select count(*) / 2 from credits where company_id = (select id from companies where code = 'DEMO')) limit 1`,
+  );
+  console.log(`cartera: ${credit!.total.toLocaleString('es-MX')} créditos`);
+  return { creditId: credit!.id, curp: credit!.curp, folio: creditFolio(credit!.number) };
 }
 
 function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
@@ -132,8 +164,9 @@ async function measure(origins: string[], requestPath: string, authorization: st
 
 async function main(): Promise<void> {
   await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: API_ROOT });
-  const name = `portal_load_${process.pid}`;
-  const fixture = await prepareDatabase(name);
+  const kept = process.env.LOADTEST_DATABASE;
+  const name = kept ?? `portal_load_${process.pid}`;
+  const fixture = kept ? await fixtureOf(databaseUrl(kept)) : await prepareDatabase(name);
   const url = databaseUrl(name);
   const rows: string[] = [];
   try {
@@ -146,11 +179,14 @@ async function main(): Promise<void> {
         const origins = ports.map((port) => `http://127.0.0.1:${port}`);
         await new Promise((resolve) => setTimeout(resolve, 3_000));
         const idle = await Promise.all(servers.map((server) => rssMb(server.pid!)));
-        const tokens = await oidcBrowser(httpTransport(origins[0]!), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn('admin@demo.mx', 'Administrador2026');
-        const authorization = `Bearer ${tokens.access_token}`;
+        const authorization: Record<string, string> = {};
+        for (const [who, account] of Object.entries(ACCOUNTS)) {
+          const tokens = await oidcBrowser(httpTransport(origins[0]!), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn(account.email, account.password);
+          authorization[who] = `Bearer ${tokens.access_token}`;
+        }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
         for (const scenario of SCENARIOS) {
-          const result = await measure(origins, scenario.path(fixture), authorization);
+          const result = await measure(origins, scenario.path(fixture), authorization[scenario.as]!);
           const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.failures} |`;
           console.log(line);
           rows.push(line);
@@ -163,7 +199,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
+    if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
   console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | no 200 |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
 }

@@ -79,7 +79,9 @@ export const credits = pgTable(
     index('credits_company_bucket_dpd_idx').on(table.companyId, table.agingBucket, table.daysPastDue, table.number),
     index('credits_company_disbursement_idx').on(table.companyId, table.disbursementDate, table.number),
     index('credits_company_balance_idx').on(table.companyId, table.outstandingBalance, table.number),
-    index('credits_company_employee_idx').on(table.companyId, table.employeeNumber),
+    // A search by employee number (alone or beside a folio): without the company first, so the SA's search, across
+    // companies, finds it by the index too; a company's search filters the one or two it finds.
+    index('credits_employee_idx').on(table.employeeNumber),
     index('credits_labels_idx').using('gin', table.labels),
   ],
 );

@@ -29,7 +29,10 @@ export const clients = pgTable(
   },
   (table) => [
     uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp),
-    index('clients_company_rfc_idx').on(table.companyId, table.rfc),
+    // Searches by CURP or RFC name one person: the SA searches every company, which the company-first keys cannot
+    // serve (a scan of every client); a company's search filters the few it finds.
+    index('clients_curp_idx').on(table.curp),
+    index('clients_rfc_idx').on(table.rfc),
     // Search by any part of the full name (ILIKE '%…%') through trigrams.
     index('clients_name_trgm_idx').using('gin', sql`(${table.firstNames} || ' ' || ${table.lastName1} || ' ' || coalesce(${table.lastName2}, '')) gin_trgm_ops`),
   ],
