@@ -143,10 +143,12 @@ export const requests = pgTable(
   },
   (table) => [
     index('requests_status_idx').on(table.status, table.createdAt),
-    index('requests_created_idx').on(table.createdAt),
+    // The list's default order (newest first) with its tie-breaker, the folio: requests loaded together (an import,
+    // a migrated portfolio) share their creation time, and a page then sorted every request of that instant.
+    index('requests_created_idx').on(table.createdAt, table.number),
     index('requests_agreement_idx').on(table.agreementId, table.createdAt),
     index('requests_client_idx').on(table.clientId),
-    index('requests_company_idx').on(table.companyId, table.createdAt),
+    index('requests_company_idx').on(table.companyId, table.createdAt, table.number),
   ],
 );
 
