@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createRouter } from './app/router';
 import { followOtherTabs } from './lib/auth/session';
+import { removeLeftoverWorkers } from './lib/service-workers';
 import { z } from 'zod';
 import './app/base.css';
 
@@ -10,13 +11,7 @@ import './app/base.css';
 // so it is told not to try, rather than have each first parse report a CSP violation.
 z.config({ jitless: true });
 
-// Seed section 9: a background worker left registered by an earlier version is removed at start-up.
-if ('serviceWorker' in navigator) {
-  void navigator.serviceWorker
-    .getRegistrations()
-    .then((registrations) => Promise.all(registrations.map((registration) => registration.unregister())))
-    .catch(() => undefined);
-}
+void removeLeftoverWorkers();
 
 followOtherTabs();
 

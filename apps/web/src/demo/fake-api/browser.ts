@@ -1,4 +1,5 @@
 import { setupWorker } from 'msw/browser';
+import { removeLeftoverWorkers } from '../../lib/service-workers';
 import { createHandlers } from './handlers';
 
 /**
@@ -13,6 +14,8 @@ let queue: Promise<void> = Promise.resolve();
 export function startFakeApi(): Promise<void> {
   queue = queue.then(async () => {
     if (running) return;
+    // After the start-up removal of leftover workers, or it could remove this one.
+    await removeLeftoverWorkers();
     worker ??= setupWorker(...createHandlers());
     await worker.start({ onUnhandledRequest: 'bypass', quiet: true, serviceWorker: { url: '/mockServiceWorker.js' } });
     running = true;
