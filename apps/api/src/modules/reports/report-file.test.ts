@@ -4,13 +4,13 @@ import JSZip from 'jszip';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ReportField } from '@portal/contract';
-import { styleOf, writeReport, xmlText, type RawRow } from './report-file';
+import { sheetColumns, styleOf, writeReport, xmlText, type RawRow } from './report-file';
 
 /**
  * The report writer puts its data rows' XML into exceljs's sheet stream itself (exceljs's addRow costs a Row, Cells and
  * value objects per cell). The reference here is exceljs's own path for the same workbook: addRow with the values
- * (dates as Date objects), one shared style object per column, commit — the code the writer replaced. Both files are
- * unzipped and every part compared as text.
+ * (dates as Date objects), one shared style object per column, commit — the code the writer replaced; the columns and
+ * styles are the writer's own (they are not what is under test). Both files are unzipped and every part compared.
  */
 
 const field = (type: ReportField['type'], index: number): ReportField => ({ key: `f${index}`, label: `${type} ${index}`, type });
@@ -38,10 +38,7 @@ async function exceljsReference(fields: readonly ReportField[], rows: readonly R
   const ended = new Promise((resolve) => stream.on('end', resolve));
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
   const sheet = workbook.addWorksheet('Hoja', { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }] });
-  sheet.columns = fields.map((item, index) => ({
-    key: `c${index}`,
-    width: item.type === 'text' ? Math.min(40, Math.max(12, item.label.length + 2)) : Math.max(12, item.label.length + 2),
-  }));
+  sheet.columns = sheetColumns(fields);
   const header = sheet.addRow(fields.map((item) => item.label));
   const bold: Partial<ExcelJS.Style> = { font: { bold: true } };
   fields.forEach((_, index) => (header.getCell(index + 1).style = bold));

@@ -66,6 +66,14 @@ export function styleOf(field: ReportField): Partial<ExcelJS.Style> {
   return field.type === 'money' ? { numFmt: MONEY_FORMAT } : field.type === 'date' ? { numFmt: DATE_FORMAT } : field.type === 'integer' ? { numFmt: INTEGER_FORMAT } : {};
 }
 
+/** The sheet's columns: wide enough for the label, text up to 40 characters. */
+export function sheetColumns(fields: readonly ReportField[]): Partial<ExcelJS.Column>[] {
+  return fields.map((field, index) => ({
+    key: `c${index}`,
+    width: field.type === 'text' ? Math.min(40, Math.max(12, field.label.length + 2)) : Math.max(12, field.label.length + 2),
+  }));
+}
+
 /** RFC 4180 quoting; a text cell that starts like a formula is written with a leading apostrophe (CSV injection). */
 function csvCell(field: ReportField, value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -198,10 +206,7 @@ async function writeXlsx(options: WriteReportOptions): Promise<{ rows: number; s
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
   const { fields } = options;
   const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }] });
-  sheet.columns = fields.map((field, index) => ({
-    key: `c${index}`,
-    width: field.type === 'text' ? Math.min(40, Math.max(12, field.label.length + 2)) : Math.max(12, field.label.length + 2),
-  }));
+  sheet.columns = sheetColumns(fields);
   const header = sheet.addRow(fields.map((field) => field.label));
   const bold: Partial<ExcelJS.Style> = { font: { bold: true } };
   for (let index = 0; index < fields.length; index++) header.getCell(index + 1).style = bold;
