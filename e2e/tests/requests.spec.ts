@@ -13,7 +13,6 @@ async function chooseOption(page: Page, label: string, option: string | RegExp) 
   await page.getByRole('option', { name: option }).click();
 }
 
-
 test('pre-request → request with documents → approval by a second person → disbursement by a third → the credit schedule is buildSchedule', async ({ page }) => {
   test.setTimeout(240_000);
   // The administrator captures: a sent pre-request for a new client.
