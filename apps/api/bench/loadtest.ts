@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { REPO_ROOT } from '../src/config';
 import { openDatabase } from '../src/db/client';
-import { seedDemo } from '../src/seed/seed';
+import { DEMO_ACCOUNTS, seedDemo } from '../src/seed/seed';
 import { seedDemoPortfolio } from '../src/seed/seed-portfolio';
 import { seedSyntheticUsers } from '../src/seed/seed-users';
 import { creditFolio } from '../src/modules/shared/folios';
@@ -39,10 +39,8 @@ interface Fixture {
 }
 
 /** Who signs in for the scenarios: the administrator (SA, every company) and Demo Cartera (its company's portfolio). */
-const ACCOUNTS = {
-  admin: { email: 'admin@demo.mx', password: 'Administrador2026' },
-  cartera: { email: 'cartera@demo.mx', password: 'Cartera2026' },
-} as const;
+const demoAccount = (email: string) => DEMO_ACCOUNTS.find((account) => account.email === email)!;
+const ACCOUNTS = { admin: demoAccount('admin@demo.mx'), cartera: demoAccount('cartera@demo.mx') };
 
 /**
  * What is measured: one GET each, with a signed-in user's token. The Cartera screens are measured as their users
@@ -95,10 +93,11 @@ async function prepareDatabase(name: string): Promise<Fixture> {
 async function fixtureOf(url: string): Promise<Fixture> {
   const [credit] = await admin<{ id: string; number: number; curp: string; total: number }>(
     url,
-    `select c.id, c.number, k.curp, (select count(*) from credits)::int as total
+    `with demo as (select id from companies where code = 'DEMO')
+     select c.id, c.number, k.curp, (select count(*) from credits)::int as total
      from credits c join clients k on k.id = c.client_id
-     where c.company_id = (select id from companies where code = 'DEMO')
-     order by c.number offset (select count(*) / 2 from credits where company_id = (select id from companies where code = 'DEMO')) limit 1`,
+     where c.company_id = (select id from demo)
+     order by c.number offset (select count(*) / 2 from credits where company_id = (select id from demo)) limit 1`,
   );
   console.log(`cartera: ${credit!.total.toLocaleString('es-MX')} créditos`);
   return { creditId: credit!.id, curp: credit!.curp, folio: creditFolio(credit!.number) };
