@@ -29,6 +29,10 @@ const CREDITS = Number(process.env.LOADTEST_CREDITS ?? 2_000);
 const USERS = Number(process.env.LOADTEST_USERS ?? 20_000);
 const TOPOLOGIES = (process.env.LOADTEST_PROCESSES ?? '1,2').split(',').map(Number);
 const FIRST_PORT = 31050;
+/** LOADTEST_ONLY=<text>: only the scenarios whose name contains it (e.g. "credit view"). */
+const ONLY = process.env.LOADTEST_ONLY;
+/** LOADTEST_NODE_ARGS: flags for the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them under load). */
+const NODE_ARGS = process.env.LOADTEST_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
 
 /** A credit from the middle of the portfolio, by its id, its client's CURP and its folio. */
@@ -104,7 +108,7 @@ async function fixtureOf(url: string): Promise<Fixture> {
 }
 
 function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [...NODE_ARGS, 'dist/main.js'], {
     cwd: API_ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -184,7 +188,7 @@ async function main(): Promise<void> {
           authorization[who] = `Bearer ${tokens.access_token}`;
         }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
-        for (const scenario of SCENARIOS) {
+        for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
           const result = await measure(origins, scenario.path(fixture), authorization[scenario.as]!);
           const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.failures} |`;
           console.log(line);
