@@ -8,6 +8,8 @@
  *
  * BENCH_KEEP=1 keeps the loaded database (its name is printed); BENCH_KEEP_DATABASE=<name> measures it again without
  * loading (the day close then closes its next business date; with BENCH_PAYDAY=1, its next payday, the worst day).
+ * BENCH_CLOSE_ONLY=1 stops after the close. The PostgreSQL settings that shape a large close (memory, WAL,
+ * checkpoints) are printed first: the figures hold for those.
  */
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
@@ -16,7 +18,7 @@ import { credits, installments } from '../src/db/schema/credits';
 import { businessDates } from '../src/db/schema/portfolio';
 import { agePortfolio, closeDay } from '../src/modules/day-close/close-day';
 import { benchApp, postgresDatabase } from './bench-database';
-import { FIRST_NUMBER, syntheticCurp, syntheticPortfolio } from './synthetic-portfolio';
+import { FIRST_NUMBER, collectOnTimePayroll, syntheticCurp, syntheticPortfolio } from './synthetic-portfolio';
 
 const N = Number(process.env.BENCH_CREDITS ?? 100_000);
 
@@ -29,6 +31,10 @@ const { database } = pg;
 const ms = (start: number) => Math.round(performance.now() - start);
 
 try {
+  const settings = await pg.asOwner<{ name: string; value: string }>(
+    `select name, current_setting(name) as value from pg_settings where name in ('shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'work_mem') order by name`,
+  );
+  console.log(`PostgreSQL: ${settings.map((s) => `${s.name}=${s.value}`).join(', ')}`);
   const { companyId } = await syntheticPortfolio(pg, N);
 
   // ------------------------------------------------------------------ day close
@@ -40,6 +46,9 @@ try {
     const payday = await asSystem(database.db, async (tx) => {
       const [date] = await tx.select().from(businessDates).where(eq(businessDates.companyId, companyId));
       const [next] = await tx.select({ day: sql<string>`min(${installments.dueDate})::text` }).from(installments).where(and(eq(installments.companyId, companyId), gte(installments.dueDate, date!.businessDate)));
+      // A kept portfolio closed before: its on-time eight in ten pay what fell due since, as their employers' files
+      // would, so that each payday measured meets the same mix of on-time and late credits as the first.
+      await collectOnTimePayroll(tx, companyId, next!.day);
       await agePortfolio(tx, companyId, addDays(next!.day, -1));
       await tx.update(businessDates).set({ businessDate: next!.day }).where(eq(businessDates.companyId, companyId));
       return next!.day;
@@ -50,7 +59,10 @@ try {
   const closeStart = performance.now();
   const [current] = await asSystem(database.db, (tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
   const figures = await closeDay(database.db, companyId, current!.businessDate);
-  console.log(`Cierre de día sobre ${figures.creditsProcessed.toLocaleString('es-MX')} créditos: ${(ms(closeStart) / 1000).toFixed(1)} s (nuevos vencidos ${figures.newVencidos}, moratorios ${figures.moratoryAccrued})`);
+  console.log(
+    `Cierre de día sobre ${figures.creditsProcessed.toLocaleString('es-MX')} créditos: ${(ms(closeStart) / 1000).toFixed(1)} s (${figures.newlyDueInstallments.toLocaleString('es-MX')} cuotas que vencen, ${figures.toTransit.toLocaleString('es-MX')} descuentos a tránsito, ${figures.toNotApplied.toLocaleString('es-MX')} a no aplicado, nuevos vencidos ${figures.newVencidos}, moratorios ${figures.moratoryAccrued})`,
+  );
+  if (process.env.BENCH_CLOSE_ONLY === '1') process.exit(0);
 
   // ------------------------------------------------------------------ API
   const { app, token } = await benchApp(database);

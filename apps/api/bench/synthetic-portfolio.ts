@@ -6,6 +6,7 @@
  * a payment rewrites only the rows it pays.
  */
 import { asc, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../src/db/client';
 import { asSystem } from '../src/db/scope';
 import { seedDemo } from '../src/seed/seed';
 import { agreementProducts, agreements } from '../src/db/schema/agreements';
@@ -134,4 +135,25 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
   console.log(`Carga: ${n.toLocaleString('es-MX')} créditos${schedules ? ' × 24 amortizaciones y descuentos' : ' (sin amortizaciones)'} en ${(loadMs / 1000).toFixed(1)} s (${Math.round((n * 1000) / loadMs).toLocaleString('es-MX')} créditos/s)`);
   await pg.analyze();
   return portfolio;
+}
+
+/**
+ * The payroll of the on-time credits (eight in ten: ordinal mod 10 below 8, as the loader built them), received for
+ * every installment due before `through`: each such row paid in full, late charges included, and its deduction
+ * recibido. Written directly, as the loader writes, to bring a kept portfolio to a later payday in the state its
+ * files would have left it; the late two in ten keep owing.
+ */
+export async function collectOnTimePayroll(tx: Tx, companyId: string, through: string): Promise<void> {
+  await tx.execute(sql`
+    update installments i set paid_principal = i.principal, paid_interest = i.interest, paid_iva = i.iva,
+           paid_moratory_interest = i.moratory_interest, paid_moratory_iva = i.moratory_iva, paid_fees = i.fees, paid_fees_iva = i.fees_iva,
+           status = 'pagada'
+    from credits c
+    where c.id = i.credit_id and c.company_id = ${companyId} and (c.number - ${FIRST_NUMBER}) % 10 < 8
+      and i.company_id = ${companyId} and i.due_date < ${through}::date and i.outstanding > 0`);
+  await tx.execute(sql`
+    update expected_deductions e set state = 'recibido'
+    from credits c
+    where c.id = e.credit_id and c.company_id = ${companyId} and (c.number - ${FIRST_NUMBER}) % 10 < 8
+      and e.company_id = ${companyId} and e.discount_date < ${through}::date and e.state <> 'recibido'`);
 }

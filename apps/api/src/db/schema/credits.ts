@@ -158,6 +158,8 @@ export const expectedDeductions = pgTable(
     // The home's figures (day-close/portfolio-figures.ts) sum the month's deductions and the ones en tránsito from the
     // index alone, without visiting millions of rows.
     index('expected_deductions_company_amount_idx').on(table.companyId, table.discountDate, table.amount),
-    index('expected_deductions_transit_idx').on(table.companyId, table.amount).where(sql`state = 'en tránsito'`),
+    // The deductions en tránsito by their key: the day close's test of whether an installment is held (a lookup per
+    // row, whatever the planner thinks of their number) and the home's money en tránsito (the amounts, index alone).
+    index('expected_deductions_transit_idx').on(table.companyId, table.creditId, table.period, table.amount).where(sql`state = 'en tránsito'`),
   ],
 );

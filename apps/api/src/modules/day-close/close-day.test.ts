@@ -5,6 +5,8 @@ import {
   addDays,
   closeBusinessDay,
   closeBusinessDays,
+  formatCents,
+  parseCents,
   type DayCloseCredit,
   type DeductionState,
   type ExpectedDeduction,
@@ -106,7 +108,7 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
 }
 
 interface Snapshot {
-  credits: Map<string, { status: string; daysPastDue: number; agingBucket: string; productId: string; ivaRatePct: string }>;
+  credits: Map<string, { status: string; daysPastDue: number; agingBucket: string; productId: string; ivaRatePct: string; outstandingBalance: string; overdueBalance: string }>;
   byCredit: Map<string, (InstallmentState & { status: string })[]>;
   deductions: (ExpectedDeduction & { creditId: string; installment: number })[];
 }
@@ -147,7 +149,12 @@ async function snapshot(tx: Tx, companyId: string): Promise<Snapshot> {
     .innerJoin(agreements, eq(agreements.id, credits.agreementId))
     .where(eq(expectedDeductions.companyId, companyId));
   return {
-    credits: new Map(creditRows.map((c) => [c.id, { status: c.status, daysPastDue: c.daysPastDue, agingBucket: c.agingBucket, productId: c.productId, ivaRatePct: c.ivaRatePct }])),
+    credits: new Map(
+      creditRows.map((c) => [
+        c.id,
+        { status: c.status, daysPastDue: c.daysPastDue, agingBucket: c.agingBucket, productId: c.productId, ivaRatePct: c.ivaRatePct, outstandingBalance: c.outstandingBalance, overdueBalance: c.overdueBalance },
+      ]),
+    ),
     byCredit,
     deductions: deductionRows.map(({ d, lag }) => ({
       id: `${d.creditId}:${d.period}`,
@@ -158,6 +165,12 @@ async function snapshot(tx: Tx, companyId: string): Promise<Snapshot> {
       state: TO_LENDING[d.state]!,
     })),
   };
+}
+
+/** What is still owed of an installment, in centavos: every component charged less what was paid of it. */
+function owedCents(i: InstallmentState): bigint {
+  const parts = ['principal', 'interest', 'iva', 'fees', 'feesIva', 'moratoryInterest', 'moratoryIva'] as const;
+  return parts.reduce((sum, part) => sum + parseCents(i[part] ?? '0', part) - parseCents(i.paid?.[part] ?? '0', part), 0n);
 }
 
 const lendingCredits = (s: Snapshot): DayCloseCredit[] =>
@@ -188,6 +201,16 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
       const got = after.credits.get(c.id)!;
       expect({ id: c.id, status: got.status, dpd: got.daysPastDue, bucket: got.agingBucket }).toEqual({ id: c.id, status: c.status, dpd: c.daysPastDue, bucket: c.agingBucket });
       expect(after.byCredit.get(c.id)!.map((i) => i.status)).toEqual(c.installmentStatuses.map((i) => INSTALLMENT_STATUS[i.status]));
+    }
+    // Balances at D, summed here from the rows: everything owed, and of it what is due by D and not held (a deduction
+    // en tránsito after the close holds its installment: the employer has that money, so it is not overdue).
+    for (const c of expected.credits) {
+      const held = new Set(expected.deductions.filter((d) => d.creditId === c.id && d.state === 'en-transito').map((d) => d.installment));
+      const rows = after.byCredit.get(c.id)!;
+      const overdue = rows.filter((i) => i.dueDate <= D && !held.has(i.number)).reduce((sum, i) => sum + owedCents(i), 0n);
+      const balance = rows.reduce((sum, i) => sum + owedCents(i), 0n);
+      const got = after.credits.get(c.id)!;
+      expect([c.id, got.outstandingBalance, got.overdueBalance]).toEqual([c.id, formatCents(balance), formatCents(overdue)]);
     }
     const gotDeductions = new Map(after.deductions.map((d) => [d.id, d.state]));
     for (const d of expected.deductions) expect([d.id, gotDeductions.get(d.id)]).toEqual([d.id, d.state]);
