@@ -7,6 +7,7 @@
  *
  * LOADTEST_DATABASE=<name> runs on a database that exists already instead, left as it is: e.g. the 1,000,000-credit
  * portfolio `BENCH_KEEP=1 BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api` keeps (it holds the demo too).
+ * LOADTEST_KEEP=1 keeps the database it created and prints its name, for the next runs' LOADTEST_DATABASE.
  */
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -24,6 +25,12 @@ import { httpTransport, oidcBrowser } from '../src/test/oidc-client';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
+/**
+ * LOADTEST_WARMUP seconds of the same load before each scenario's measured seconds, not counted: each process's 20
+ * database connections prepare the scenario's statements on first use (db/statement-cache.ts) and V8 compiles the hot
+ * paths, which a steady load has done long before.
+ */
+const WARMUP_SECONDS = Number(process.env.LOADTEST_WARMUP ?? 3);
 const CONNECTIONS = 50;
 const CREDITS = Number(process.env.LOADTEST_CREDITS ?? 2_000);
 const USERS = Number(process.env.LOADTEST_USERS ?? 20_000);
@@ -134,14 +141,14 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** One scenario against every process at once, the connections split among them; exact percentiles over all answers. */
-async function measure(origins: string[], requestPath: string, authorization: string) {
+async function measure(origins: string[], requestPath: string, authorization: string, seconds = SECONDS) {
   const latencies: number[] = [];
   let failures = 0;
   const runs = origins.map(
     (origin) =>
       new Promise<void>((resolve, reject) => {
         const instance = autocannon(
-          { url: `${origin}${requestPath}`, connections: CONNECTIONS / origins.length, duration: SECONDS, headers: { authorization } },
+          { url: `${origin}${requestPath}`, connections: CONNECTIONS / origins.length, duration: seconds, headers: { authorization } },
           (error, result) => {
             if (error) return reject(error);
             failures += result.errors + result.timeouts;
@@ -157,7 +164,7 @@ async function measure(origins: string[], requestPath: string, authorization: st
   await Promise.all(runs);
   latencies.sort((a, b) => a - b);
   return {
-    rps: Math.round(latencies.length / SECONDS),
+    rps: Math.round(latencies.length / seconds),
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
@@ -189,6 +196,7 @@ async function main(): Promise<void> {
         }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
         for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
+          if (WARMUP_SECONDS > 0) await measure(origins, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, scenario.path(fixture), authorization[scenario.as]!);
           const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.failures} |`;
           console.log(line);
@@ -202,7 +210,8 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
+    if (!kept && process.env.LOADTEST_KEEP === '1') console.log(`Base conservada: LOADTEST_DATABASE=${name}`);
+    else if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
   console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | no 200 |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
 }
