@@ -2,11 +2,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, migrateWithLock } from './migrate';
+import { cacheStatements } from './statement-cache';
 import * as agreementTables from './schema/agreements';
 import * as auditTables from './schema/audit';
 import * as creditTables from './schema/credits';
@@ -56,9 +57,11 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
     // An idle connection the server closed (restart, failover, a dropped test database) is replaced by the pool on
     // the next query; without a listener its 'error' event would end the whole process.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => cacheStatements(client, STATEMENTS_PER_CONNECTION));
     // Fail at start with the real reason (wrong host, missing database) rather than at the first request.
     await pool.query('select 1');
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    oneTripOpeners.set(db, oneTripOpener(pool, db));
     return { db, driver: 'postgres', pglite: null, close: () => pool.end() };
   }
   const client = await PGlite.create({
@@ -72,6 +75,55 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
   if (options.migrate) await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: MIGRATIONS_FOLDER });
   await client.exec(`set role ${APP_ROLE}`);
   return { db, driver: 'pglite', pglite: client, close: () => client.close() };
+}
+
+/** Prepared statements each PostgreSQL connection keeps (statement-cache.ts): the API's hot reads fit many times over. */
+const STATEMENTS_PER_CONNECTION = 200;
+
+type TransactionOpener = <T>(setup: string, work: (tx: Tx) => Promise<T>) => Promise<T>;
+
+/** The databases openDatabase made on PostgreSQL, each with its way to open a transaction in one round trip. */
+const oneTripOpeners = new WeakMap<Db, TransactionOpener>();
+
+/**
+ * Runs `work` in a transaction whose first statement is `setup` (one statement, no parameters: text the caller made
+ * safe). On PostgreSQL the setup travels with BEGIN in one message, so a request's transaction costs one round trip
+ * less; elsewhere (PGlite, in process) it is BEGIN and then the statement. Commits when `work` resolves, rolls back
+ * when it throws, as Drizzle's db.transaction does.
+ */
+export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const open = oneTripOpeners.get(db);
+  if (open) return open(setup, work);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(setup));
+    return work(tx);
+  });
+}
+
+/**
+ * Drizzle's node-postgres transaction (its session and transaction classes on one pooled connection), opened with
+ * `BEGIN; <setup>` in one simple-protocol message; PostgreSQL keeps the transaction open after the message.
+ */
+function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
+  const dialect = new PgDialect();
+  const relational = { fullSchema: db._.fullSchema, schema: db._.schema!, tableNamesMap: db._.tableNamesMap };
+  return async (setup, work) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query(`begin; ${setup}`);
+      const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relational), relational) as unknown as Tx;
+      const result = await work(tx);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is not given to the next request.
+      await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
 }
 
 export async function pingDatabase(db: Db): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { APP_ROLE, type Db, type Tx } from './client';
+import pg from 'pg';
+import { APP_ROLE, transactionWith, type Db, type Tx } from './client';
 
 /**
  * Whose rows a transaction may see and write. Row-level security (migrations 0005 and 0010) gives the application's
@@ -13,14 +14,15 @@ export const ALL_COMPANIES_ROLE_NAME = 'portal_all';
 
 /**
  * Runs `work` in one transaction limited to `scope`. The setting and the role are local to the transaction, so a
- * pooled connection never carries one request's company into the next.
+ * pooled connection never carries one request's company into the next. On PostgreSQL the scope is set in the same
+ * round trip as BEGIN (client.ts, transactionWith).
  */
 export function withScope<T>(db: Db, scope: DataScope, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    if (scope === 'all-companies') await tx.execute(sql.raw(`set local role ${ALL_COMPANIES_ROLE_NAME}`));
-    else await tx.execute(sql`select set_config('app.company_id', ${scope.companyId}, true)`);
-    return work(tx);
-  });
+  const setup =
+    scope === 'all-companies'
+      ? `set local role ${ALL_COMPANIES_ROLE_NAME}`
+      : `select set_config('app.company_id', ${pg.escapeLiteral(scope.companyId)}, true)`;
+  return transactionWith(db, setup, work);
 }
 
 /**
