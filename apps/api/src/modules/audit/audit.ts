@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { jsonList, type JsonPart } from '../../db/json-list';
 import { auditEvents } from '../../db/schema/audit';
 import type { AuditEntry } from '@portal/contract';
 import type { Principal } from '../../http/auth';
@@ -33,19 +34,41 @@ export async function recordAudit(tx: Tx, request: AuditActor, ...events: AuditE
   );
 }
 
+const auditEntryFields = {
+  id: auditEvents.id,
+  occurredAt: auditEvents.occurredAt,
+  actorEmail: auditEvents.actorEmail,
+  action: auditEvents.action,
+  before: auditEvents.before,
+  after: auditEvents.after,
+};
+
+const toAuditEntry = (row: Pick<typeof auditEvents.$inferSelect, keyof typeof auditEntryFields>): AuditEntry => ({
+  id: row.id,
+  occurredAt: row.occurredAt.toISOString(),
+  actorEmail: row.actorEmail,
+  action: row.action,
+  before: row.before,
+  after: row.after,
+});
+
+const HISTORY_ORDER = [desc(auditEvents.occurredAt), desc(auditEvents.id)];
+
+/** The last `limit` audit entries of an entity, newest first. */
 export async function auditHistory(db: Db, entity: string, entityId: string, limit = 50): Promise<AuditEntry[]> {
   const rows = await db
-    .select()
+    .select(auditEntryFields)
     .from(auditEvents)
     .where(and(eq(auditEvents.entity, entity), eq(auditEvents.entityId, entityId)))
-    .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
+    .orderBy(...HISTORY_ORDER)
     .limit(limit);
-  return rows.map((row) => ({
-    id: row.id,
-    occurredAt: row.occurredAt.toISOString(),
-    actorEmail: row.actorEmail,
-    action: row.action,
-    before: row.before,
-    after: row.after,
-  }));
+  return rows.map(toAuditEntry);
 }
+
+/** The same history as a column of an outer select (db/json-list.ts), for an entity whose id the outer row holds. */
+export const auditHistoryOf = (entity: string, entityId: SQLWrapper, limit = 50): JsonPart<AuditEntry[]> =>
+  jsonList(
+    auditEntryFields,
+    { from: sql`from ${auditEvents}`, where: and(eq(auditEvents.entity, entity), eq(auditEvents.entityId, sql`${entityId}::text`))!, orderBy: HISTORY_ORDER, limit },
+    toAuditEntry,
+  );

@@ -1,20 +1,22 @@
-import { and, asc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import { formatCents, parseCents } from '@portal/lending';
 import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditTotals } from '@portal/contract';
 import type { Tx } from '../../db/client';
+import { jsonList, jsonObject, jsonStatement } from '../../db/json-list';
 import { containsPattern } from '../../db/like';
 import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { businessDates } from '../../db/schema/portfolio';
 import { clients, requests } from '../../db/schema/origination';
 import { companies, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { listAfter, listOrder } from '../../http/pagination';
-import { auditHistory } from '../audit/audit';
+import { auditHistoryOf } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
 import { creditPayments } from '../payment-files/payment-files.queries';
-import { creditLetters } from '../letters/letters.queries';
-import { creditLabelHistory } from '../labels/labels.queries';
+import { lettersOf } from '../letters/letters.queries';
+import { labelHistoryOf } from '../labels/labels.queries';
 
 /** Cartera's reads: the credits list (search, filters, sort, totals) and one credit's full view. */
 
@@ -118,23 +120,49 @@ export async function creditTotals(tx: Tx, filters: CreditFilters): Promise<Cred
 /** The agreements the user's company has (every company's for SA), for the list's filter. */
 export const agreementOptions = (tx: Tx) => tx.select({ id: agreements.id, name: agreements.name }).from(agreements).orderBy(asc(agreements.name));
 
+/** A credit with its client, names and folios, schedule and expected deductions, as stored (db/json-list.ts). */
+const storedCredit = {
+  credit: jsonObject(getTableColumns(credits)),
+  client: jsonObject(getTableColumns(clients)),
+  agreement: agreements.name,
+  company: companies.name,
+  requestNumber: requests.number,
+  disbursedBy: users.email,
+  schedule: jsonList(getTableColumns(installments), { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)] }, (row) => row),
+  deductions: jsonList(
+    getTableColumns(expectedDeductions),
+    { from: sql`from ${expectedDeductions}`, where: eq(expectedDeductions.creditId, credits.id), orderBy: [asc(expectedDeductions.period)] },
+    (row) => row,
+  ),
+};
+
+const CREDIT_JOINS = sql`from ${credits}
+  inner join ${clients} on ${clients.id} = ${credits.clientId}
+  inner join ${agreements} on ${agreements.id} = ${credits.agreementId}
+  inner join ${companies} on ${companies.id} = ${credits.companyId}
+  inner join ${requests} on ${requests.id} = ${credits.requestId}
+  left join ${users} on ${users.id} = ${credits.disbursedBy}`;
+
+const STORED_CREDIT = jsonStatement(jsonObject(storedCredit), CREDIT_JOINS);
+
+/** The credit view: the stored credit and everything else it shows of it, in one statement. */
+const CREDIT_VIEW = jsonStatement(
+  jsonObject({
+    ...storedCredit,
+    /** The company's business date; none for a company that never closed a day. */
+    businessDate: sql<string | null>`(select ${businessDates.businessDate}::text from ${businessDates} where ${businessDates.companyId} = ${credits.companyId})`,
+    labelHistory: labelHistoryOf(credits.id),
+    letters: lettersOf(credits.id),
+    history: auditHistoryOf('credit', credits.id),
+  }),
+  CREDIT_JOINS,
+);
+
 /** A credit with its client, schedule and expected deductions, as stored; 404 when it is not the user's to see. */
 export async function loadCreditRows(tx: Tx, id: string) {
-  const [row] = await tx
-    .select({ credit: credits, client: clients, agreement: agreements.name, company: companies.name, requestNumber: requests.number, disbursedBy: users.email })
-    .from(credits)
-    .innerJoin(clients, eq(clients.id, credits.clientId))
-    .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-    .innerJoin(companies, eq(companies.id, credits.companyId))
-    .innerJoin(requests, eq(requests.id, credits.requestId))
-    .leftJoin(users, eq(users.id, credits.disbursedBy))
-    .where(eq(credits.id, id));
+  const [row] = await STORED_CREDIT.run(tx, sql`where ${credits.id} = ${id}`);
   if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
-  const [schedule, deductions] = await Promise.all([
-    tx.select().from(installments).where(eq(installments.creditId, id)).orderBy(asc(installments.number)),
-    tx.select().from(expectedDeductions).where(eq(expectedDeductions.creditId, id)).orderBy(asc(expectedDeductions.period)),
-  ]);
-  return { ...row, schedule, deductions };
+  return row;
 }
 
 type Installment = typeof installments.$inferSelect;
@@ -172,9 +200,15 @@ function balances(rows: { charged: CreditComponents; paid: CreditComponents }[])
   };
 }
 
-/** The full credit view (Cartera → Créditos → a credit), its figures at the company's business date. */
-export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId: string) => Promise<string>): Promise<Credit> {
-  const { credit, client, agreement, company, requestNumber, disbursedBy, schedule, deductions } = await loadCreditRows(tx, id);
+/**
+ * The full credit view (Cartera → Créditos → a credit), its figures at the company's business date (`today` for a
+ * company that never closed a day). One statement reads the credit with every list it shows (db/json-list.ts); the
+ * payments are a second one. It was eleven round trips.
+ */
+export async function loadCredit(tx: Tx, id: string, today: string): Promise<Credit> {
+  const [row] = await CREDIT_VIEW.run(tx, sql`where ${credits.id} = ${id}`);
+  if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
+  const { credit, client, agreement, company, requestNumber, disbursedBy, schedule, deductions } = row;
   const stateOf = new Map(deductions.map((d) => [d.period, d.state]));
   const installmentRows = schedule.map((i) => ({ i, charged: charged(i), paid: paid(i) }));
   return {
@@ -183,7 +217,7 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
     status: credit.status,
     daysPastDue: credit.daysPastDue,
     bucket: credit.agingBucket,
-    businessDate: await businessDateOf(credit.companyId),
+    businessDate: row.businessDate ?? today,
     requestId: credit.requestId,
     requestFolio: requestFolio(requestNumber),
     clientId: client.id,
@@ -217,7 +251,7 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
     disbursedBy,
     createdAt: credit.createdAt.toISOString(),
     labels: credit.labels,
-    labelHistory: await creditLabelHistory(tx, credit.id),
+    labelHistory: row.labelHistory,
     balances: balances(installmentRows),
     installments: installmentRows.map(({ i, ...amounts }) => ({
       number: i.number,
@@ -235,7 +269,7 @@ export async function loadCredit(tx: Tx, id: string, businessDateOf: (companyId:
     deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),
     creditBalance: credit.creditBalance,
     payments: await creditPayments(tx, credit.id),
-    letters: await creditLetters(tx, credit.id),
-    history: await auditHistory(tx, 'credit', credit.id),
+    letters: row.letters,
+    history: row.history,
   };
 }

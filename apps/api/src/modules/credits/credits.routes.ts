@@ -72,7 +72,7 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db));
 
-    register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, (companyId) => businessDateOf(request.db, companyId, today())));
+    register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()));
 
     register(app, creditRoutes.payoff, async (request) =>
       creditPayoff(request.db, request.params.id, (companyId) => businessDateOf(request.db, companyId, today()), request.query),

@@ -1,6 +1,7 @@
-import { asc, count, desc, eq, getTableColumns } from 'drizzle-orm';
+import { asc, count, desc, eq, getTableColumns, sql, type SQLWrapper } from 'drizzle-orm';
 import type { LetterSummary, LetterTemplateBrand } from '@portal/contract';
 import type { Tx } from '../../db/client';
+import { jsonList, type JsonPart } from '../../db/json-list';
 import { credits } from '../../db/schema/credits';
 import { letterTemplates, settlementLetters } from '../../db/schema/letters';
 import { companies } from '../../db/schema/users';
@@ -26,6 +27,8 @@ export const toLetterSummary = (row: SummaryRow): LetterSummary => ({
   issuedBy: row.issuedByEmail,
 });
 
+const LETTER_ORDER = [desc(settlementLetters.issuedAt), desc(settlementLetters.number)];
+
 /** A credit's letters, newest first (without their PDFs); 404 for a credit the user may not see, not an empty list. */
 export async function creditLetters(tx: Tx, creditId: string): Promise<LetterSummary[]> {
   const [credit] = await tx.select({ id: credits.id }).from(credits).where(eq(credits.id, creditId));
@@ -34,9 +37,13 @@ export async function creditLetters(tx: Tx, creditId: string): Promise<LetterSum
     .select(summaryColumns)
     .from(settlementLetters)
     .where(eq(settlementLetters.creditId, creditId))
-    .orderBy(desc(settlementLetters.issuedAt), desc(settlementLetters.number));
+    .orderBy(...LETTER_ORDER);
   return rows.map(toLetterSummary);
 }
+
+/** The same letters as a column of an outer select that holds the credit's id (db/json-list.ts): the credit view. */
+export const lettersOf = (creditId: SQLWrapper): JsonPart<LetterSummary[]> =>
+  jsonList(summaryColumns, { from: sql`from ${settlementLetters}`, where: eq(settlementLetters.creditId, creditId), orderBy: LETTER_ORDER }, toLetterSummary);
 
 /** A letter's stored PDF and the name it downloads as; 404 when it is not the user's to see. */
 export async function letterPdf(tx: Tx, id: string): Promise<{ fileName: string; pdf: Buffer }> {

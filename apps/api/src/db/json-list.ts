@@ -1,0 +1,113 @@
+import { Column, is, SQL, sql, type GetColumnData } from 'drizzle-orm';
+import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
+
+/**
+ * A record and the lists that belong to it read as one JSON value that PostgreSQL builds, so a screen that shows a
+ * credit with its schedule, deductions and histories reads them in one statement instead of a round trip each.
+ *
+ * Each column goes into the JSON as PostgreSQL writes it in a result (numeric, dates and timestamps as text: money keeps
+ * its two decimals, a timestamp its microseconds) and comes out through its column's own Drizzle mapper, so a decoded
+ * row is what a Drizzle select of the same columns returns. Row-level security applies to every table read inside.
+ *
+ * The SQL is written out once, when the shape is defined (its few values inline): define shapes at module level,
+ * correlated to the outer row by columns (`eq(installments.creditId, credits.id)`), never to a request's values. Building
+ * a statement of a hundred columns with Drizzle on every request cost more than PostgreSQL's work for it.
+ */
+
+/** A value PostgreSQL builds as JSON (an object, a list) and how to read it back. */
+export interface JsonPart<T> {
+  readonly sql: SQL;
+  decode(value: unknown): T;
+}
+
+/** What a JSON object holds: columns, other JSON parts, or an SQL expression whose JSON value is read as it is. */
+type JsonField = AnyPgColumn | JsonPart<unknown> | SQL<unknown>;
+type Decoded<F> = F extends AnyPgColumn ? GetColumnData<F> : F extends JsonPart<infer T> ? T : F extends SQL<infer T> ? T : never;
+export type JsonRow<Fields extends Record<string, JsonField>> = { [K in keyof Fields]: Decoded<Fields[K]> };
+
+const dialect = new PgDialect();
+
+/** The fragment written out once, as text. */
+const written = (fragment: SQL): SQL => sql.raw(dialect.sqlToQuery(fragment.inlineParams()).sql);
+
+/** `json_build_object` of `fields`, decoded back into a row of the same keys. */
+export function jsonObject<Fields extends Record<string, JsonField>>(fields: Fields): JsonPart<JsonRow<Fields>> {
+  const entries = Object.entries(fields).map(([key, field]) => {
+    if (is(field, Column)) return { key, sql: asResultValue(field), decode: (value: unknown) => field.mapFromDriverValue(value) };
+    if (is(field, SQL)) return { key, sql: field, decode: (value: unknown) => value };
+    return { key, sql: field.sql, decode: (value: unknown) => field.decode(value) };
+  });
+  const pairs = sql.join(
+    entries.map((entry) => sql`${sql.raw(quoteLiteral(entry.key))}, ${entry.sql}`),
+    sql`, `,
+  );
+  return {
+    sql: written(sql`json_build_object(${pairs})`),
+    decode(value) {
+      const stored = value as Record<string, unknown>;
+      const row: Record<string, unknown> = {};
+      for (const { key, decode } of entries) {
+        const item = stored[key];
+        row[key] = item === null ? null : decode(item);
+      }
+      return row as JsonRow<Fields>;
+    },
+  };
+}
+
+/**
+ * The rows of `query` (in `orderBy` order, at most `limit`) as a JSON array of `fields`, each decoded and passed through
+ * `toItem`: a field of a jsonObject.
+ */
+export function jsonList<Fields extends Record<string, JsonField>, Item>(
+  fields: Fields,
+  query: { from: SQL; where: SQL; orderBy: SQL[]; limit?: number },
+  toItem: (row: JsonRow<Fields>) => Item,
+): JsonPart<Item[]> {
+  const item = jsonObject(fields);
+  const order = sql.join(query.orderBy, sql`, `);
+  const limit = query.limit === undefined ? sql`` : sql` limit ${sql.raw(String(Math.trunc(query.limit)))}`;
+  return {
+    sql: written(
+      sql`(select coalesce(json_agg(q.item order by q.n), '[]'::json) from (select ${item.sql} as item, row_number() over (order by ${order}) as n ${query.from} where ${query.where} order by ${order}${limit}) q)`,
+    ),
+    decode: (value) => (value as unknown[]).map((stored) => toItem(item.decode(stored))),
+  };
+}
+
+/**
+ * A whole statement whose answer is one JSON value per row: `select <value> as value <rest>`, written out once, followed
+ * on each call by what depends on the request (a `where` with its parameters).
+ */
+export function jsonStatement<T>(value: JsonPart<T>, rest: SQL) {
+  const head = written(sql`select ${value.sql} as value ${rest}`);
+  return {
+    async run(db: { execute(query: SQL): PromiseLike<unknown> }, tail: SQL): Promise<T[]> {
+      const { rows } = (await db.execute(sql`${head} ${tail}`)) as { rows: { value: unknown }[] };
+      return rows.map((row) => value.decode(row.value));
+    },
+  };
+}
+
+/**
+ * The column as the driver would receive it: as text where JSON would change it (numeric's scale, the timestamp's
+ * format, a bigint's precision), as JSON where the driver parses it into the same value (numbers, booleans, json,
+ * arrays).
+ */
+function asResultValue(column: AnyPgColumn): SQL {
+  switch (column.dataType) {
+    case 'number':
+    case 'boolean':
+    case 'json':
+    case 'array':
+      return sql`${column}`;
+    case 'string':
+    case 'date':
+    case 'bigint':
+      return sql`${column}::text`;
+    default:
+      throw new Error(`jsonObject: la columna ${column.name} (${column.dataType}) no se lee como JSON`);
+  }
+}
+
+const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
