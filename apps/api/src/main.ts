@@ -22,6 +22,8 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
  * process takes effect there within this time (at once in the process that made it).
  */
 const PRINCIPAL_TTL_MS = 5_000;
+/** How long a verified access token is taken as verified (http/auth.ts): a key the provider withdraws, within this time. */
+const TOKEN_REUSE_MS = 5_000;
 
 const started = performance.now();
 
@@ -96,14 +98,14 @@ async function start(): Promise<void> {
       log: log.child({ module: 'idp' }),
       trustProxy: config.trustProxy !== false,
     });
-    verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true });
+    verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true, reuseMs: TOKEN_REUSE_MS });
     authConfig = { ...config.oidc, scope: `openid email profile ${API_SCOPE}`, embedded: true, passwordResetUrl: null };
   } else {
     const jwksUri = await discoverJwksUri(config.oidc.issuer).catch((error: Error) => {
       console.error(`No se pudo consultar OIDC_ISSUER: ${error.message}`);
       process.exit(1);
     });
-    verifier = jwtTokenVerifier({ ...config.oidc, keys: createRemoteJWKSet(jwksUri) });
+    verifier = jwtTokenVerifier({ ...config.oidc, keys: createRemoteJWKSet(jwksUri), reuseMs: TOKEN_REUSE_MS });
     authConfig = {
       issuer: config.oidc.issuer,
       clientId: config.oidc.clientId,
