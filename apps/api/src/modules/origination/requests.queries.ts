@@ -33,8 +33,23 @@ const SORT: SortMap = {
   clientName,
 };
 
+/** What a summary shows of the request itself: the list reads these, not the whole application and its simulation. */
+const summaryColumns = {
+  id: requests.id,
+  number: requests.number,
+  status: requests.status,
+  firstNames: requests.firstNames,
+  lastName1: requests.lastName1,
+  lastName2: requests.lastName2,
+  agreementId: requests.agreementId,
+  amount: requests.amount,
+  term: requests.term,
+  installment: requests.installment,
+  createdAt: requests.createdAt,
+  updatedAt: requests.updatedAt,
+};
+
 const summaryFields = {
-  request: requests,
   curp: clients.curp,
   agreement: agreements.name,
   product: agreementProducts.name,
@@ -44,7 +59,7 @@ const summaryFields = {
 
 function summaryQuery(db: Db) {
   return db
-    .select(summaryFields)
+    .select({ request: summaryColumns, ...summaryFields })
     .from(requests)
     .innerJoin(clients, eq(clients.id, requests.clientId))
     .innerJoin(agreements, eq(agreements.id, requests.agreementId))
@@ -76,7 +91,7 @@ function toSummary({ request, curp, agreement, product, createdBy, documents }: 
 
 export async function loadRequest(db: Db, id: string): Promise<Request> {
   const [row] = await db
-    .select({ ...summaryFields, decidedBy: decider.email, preRequestNumber: preRequests.number, creditId: credits.id, creditNumber: credits.number })
+    .select({ request: requests, ...summaryFields, decidedBy: decider.email, preRequestNumber: preRequests.number, creditId: credits.id, creditNumber: credits.number })
     .from(requests)
     .innerJoin(clients, eq(clients.id, requests.clientId))
     .innerJoin(agreements, eq(agreements.id, requests.agreementId))
