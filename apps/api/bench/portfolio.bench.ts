@@ -32,7 +32,7 @@ const ms = (start: number) => Math.round(performance.now() - start);
 
 try {
   const settings = await pg.asOwner<{ name: string; value: string }>(
-    `select name, current_setting(name) as value from pg_settings where name in ('shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'work_mem') order by name`,
+    `select name, current_setting(name) as value from pg_settings where name in ('shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'bgwriter_lru_maxpages', 'work_mem') order by name`,
   );
   console.log(`PostgreSQL: ${settings.map((s) => `${s.name}=${s.value}`).join(', ')}`);
   const { companyId } = await syntheticPortfolio(pg, N);

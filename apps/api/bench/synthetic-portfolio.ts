@@ -7,7 +7,9 @@
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../src/db/client';
+import { addDays } from '@portal/lending';
 import { asSystem } from '../src/db/scope';
+import { ageCreditsAt } from '../src/modules/day-close/close-day';
 import { seedDemo } from '../src/seed/seed';
 import { agreementProducts, agreements } from '../src/db/schema/agreements';
 import { businessDates } from '../src/db/schema/portfolio';
@@ -99,12 +101,12 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
         from generate_series(${from}::int, ${to}::int) g`);
       await tx.execute(sql`
         insert into credits (id, number, request_id, client_id, company_id, agreement_id, product_id, employee_number, product_name, annual_rate_pct,
-                             iva_rate_pct, opening_fee_pct, opening_fee_financed, frequency, term, amount, opening_fee, principal, net_disbursed,
-                             installment, cat, clabe, disbursement_date, first_due_date, last_due_date)
+                             iva_rate_pct, opening_fee_pct, opening_fee_financed, moratory_rate_pct, late_fee, frequency, term, amount, opening_fee,
+                             principal, net_disbursed, installment, cat, clabe, disbursement_date, first_due_date, last_due_date)
         select ${uid('k')}, ${FIRST_NUMBER} + g, ${uid('r')}, ${uid('c')}, ${companyId}, ${agreementId}, ${productId}, 'E' || g,
-               'Bench 24', 36, 16, 0, false, 'quincenal', 24, 10000, 0, 10000, 10000, 540.06, '47.0', '002180000000000000',
-               ${DISBURSED}, ${DISBURSED} + 15, ${DISBURSED} + 360
-        from generate_series(${from}::int, ${to}::int) g`);
+               'Bench 24', 36, 16, 0, false, p.moratory_rate_pct, p.late_fee, 'quincenal', 24, 10000, 0, 10000, 10000, 540.06, '47.0',
+               '002180000000000000', ${DISBURSED}, ${DISBURSED} + 15, ${DISBURSED} + 360
+        from generate_series(${from}::int, ${to}::int) g, agreement_products p where p.id = ${productId}`);
       if (!schedules) return;
       // 24 rows each. Eight credits in ten paid everything due before the business date; the others stopped paying
       // between 0 and 199 days ago, which spreads them over every bucket.
@@ -115,10 +117,10 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
           from generate_series(${from}::int, ${to}::int) g, generate_series(1, 24) k
         ), ins as (
           insert into installments (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance,
-                                    paid_principal, paid_interest, paid_iva, status)
+                                    paid_principal, paid_interest, paid_iva)
           select credit_id, ${companyId}, k, due, principal, 106.37, 17.02, principal + 123.39, case when k = 24 then 0 else 10000 - 416.67 * k end,
                  case when due < paid_before then principal else 0 end, case when due < paid_before then 106.37 else 0 end,
-                 case when due < paid_before then 17.02 else 0 end, case when due < paid_before then 'pagada' else 'pendiente' end
+                 case when due < paid_before then 17.02 else 0 end
           from rows
         )
         insert into expected_deductions (credit_id, company_id, period, discount_date, amount, state)
@@ -128,12 +130,20 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
     });
   }
   await asSystem(database.db, (tx) => tx.insert(businessDates).values({ companyId, businessDate: BUSINESS_DATE }));
+
   const indexStart = performance.now();
   for (const index of secondary) await asOwner(index.definition);
   console.log(`Índices secundarios (${secondary.length}) construidos en ${(ms(indexStart) / 1000).toFixed(1)} s`);
   const loadMs = ms(loadStart);
   console.log(`Carga: ${n.toLocaleString('es-MX')} créditos${schedules ? ' × 24 amortizaciones y descuentos' : ' (sin amortizaciones)'} en ${(loadMs / 1000).toFixed(1)} s (${Math.round((n * 1000) / loadMs).toLocaleString('es-MX')} créditos/s)`);
   await pg.analyze();
+  if (schedules) {
+    // As data that arrives with a history is: aged at the day before the business date, late charges started.
+    const agedStart = performance.now();
+    await asSystem(database.db, (tx) => ageCreditsAt(tx, companyId, addDays(BUSINESS_DATE, -1)));
+    console.log(`Cartera envejecida al ${addDays(BUSINESS_DATE, -1)} (ageCreditsAt): ${(ms(agedStart) / 1000).toFixed(1)} s`);
+    await pg.analyze();
+  }
   return portfolio;
 }
 
@@ -147,7 +157,7 @@ export async function collectOnTimePayroll(tx: Tx, companyId: string, through: s
   await tx.execute(sql`
     update installments i set paid_principal = i.principal, paid_interest = i.interest, paid_iva = i.iva,
            paid_moratory_interest = i.moratory_interest, paid_moratory_iva = i.moratory_iva, paid_fees = i.fees, paid_fees_iva = i.fees_iva,
-           status = 'pagada'
+           accrues_from = null
     from credits c
     where c.id = i.credit_id and c.company_id = ${companyId} and (c.number - ${FIRST_NUMBER}) % 10 < 8
       and i.company_id = ${companyId} and i.due_date < ${through}::date and i.outstanding > 0`);

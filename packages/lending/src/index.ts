@@ -78,7 +78,7 @@ export {
   type WaiverLine,
 } from './allocation.ts';
 
-export { accrueLateCharges, type LateChargesInput, type LateChargesResult } from './late-charges.ts';
+export { accrueLateCharges, lateChargesForDays, type LateChargesForDaysInput, type LateChargesInput, type LateChargesResult } from './late-charges.ts';
 
 export { payoffQuote, type PayoffInput, type PayoffQuote, type PendingDeduction } from './payoff.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { accrueLateCharges } from './late-charges.ts';
+import { accrueLateCharges, lateChargesForDays } from './late-charges.ts';
 import { allocatePayment } from './allocation.ts';
 import { installmentsFromSchedule } from './ledger.ts';
 import { buildSchedule } from './schedule.ts';
@@ -40,6 +40,42 @@ describe('late charges', () => {
     expect(again.fees).toBe('0.00');
     const held = accrueLateCharges({ installments: fresh, accruedThrough: '2024-01-15', asOf: '2024-01-25', moratoryAnnualRate: '0.72', ivaRate: '0.16', lateFee: '150.00', inTransit: [1] });
     expect([held.moratoryInterest, held.fees]).toEqual(['0.00', '0.00']);
+  });
+});
+
+describe('late charges by days', () => {
+  it('is what one close a day charges: each day rounded on its own, not the days rounded once', () => {
+    // 339.27 owed at 72 %: a day is 339.27 × 0.72 / 360 = 0.67854 → 0.68 (IVA 0.1088 → 0.11). Ten closes: 6.80 and
+    // 1.10, where one ten-day accrual gives 6.79 and 1.09 (the test above).
+    expect(lateChargesForDays({ principalOwed: '339.27', moratoryAnnualRate: '0.72', ivaRate: '0.16', days: 10 })).toEqual({ moratoryInterest: '6.80', moratoryIva: '1.10' });
+    expect(lateChargesForDays({ principalOwed: '339.27', moratoryAnnualRate: '0.72', ivaRate: '0.16', days: 0 })).toEqual({ moratoryInterest: '0.00', moratoryIva: '0.00' });
+    expect(() => lateChargesForDays({ principalOwed: '339.27', moratoryAnnualRate: '0.72', ivaRate: '0.16', days: -1 })).toThrow(/cero o más/);
+  });
+
+  it('equals accrueLateCharges called once per closed day (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5_000_000 }),
+        fc.integer({ min: 0, max: 2_000_000 }),
+        fc.constantFrom('0', '0.08', '0.16'),
+        fc.integer({ min: 0, max: 40 }),
+        (principalCents, ratePerMillion, ivaRate, days) => {
+          const principal = `${Math.floor(principalCents / 100)}.${String(principalCents % 100).padStart(2, '0')}`;
+          const rate = (ratePerMillion / 1_000_000).toFixed(6);
+          let installments = [{ number: 1, dueDate: '2024-01-15', principal, interest: '0.00', iva: '0.00' }];
+          let sum = { moratory: 0n, iva: 0n };
+          for (let d = 0; d < days; d++) {
+            const day = (offset: number) => new Date(Date.UTC(2024, 0, 16 + offset)).toISOString().slice(0, 10);
+            const r = accrueLateCharges({ installments, accruedThrough: d === 0 ? '2024-01-15' : day(d - 1), asOf: day(d), moratoryAnnualRate: rate, ivaRate });
+            installments = r.installments as typeof installments;
+            sum = { moratory: sum.moratory + cents(r.moratoryInterest), iva: sum.iva + cents(r.moratoryIva) };
+          }
+          const byDays = lateChargesForDays({ principalOwed: principal, moratoryAnnualRate: rate, ivaRate, days });
+          expect([cents(byDays.moratoryInterest), cents(byDays.moratoryIva)]).toEqual([sum.moratory, sum.iva]);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

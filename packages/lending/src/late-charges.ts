@@ -89,3 +89,32 @@ export function accrueLateCharges(input: LateChargesInput): LateChargesResult {
     feesIva: formatCents(totals.feesIva),
   };
 }
+
+export interface LateChargesForDaysInput {
+  /** Principal the installment still owes, pesos: unchanged over the days counted. */
+  principalOwed: string;
+  /** Annual moratory rate as a fraction, e.g. "0.72". */
+  moratoryAnnualRate: string;
+  ivaRate: string;
+  /** Closed days counted, 0 or more. */
+  days: number;
+}
+
+/**
+ * The moratory interest and its IVA that `days` day closes charge on an installment late and not held whose principal
+ * owed does not change meanwhile: each close charges one day, rounded on its own (`accrueLateCharges` from the day
+ * before to the day), so the total is `days` times one day's charge — not the `days`-day charge rounded once. What an
+ * installment whose late charges run by days owes beyond what is written on it.
+ */
+export function lateChargesForDays(input: LateChargesForDaysInput): { moratoryInterest: string; moratoryIva: string } {
+  const principal = parseNonNegativeCents(input.principalOwed, 'principalOwed');
+  const rate = parseRate(input.moratoryAnnualRate, 'moratoryAnnualRate');
+  const iva = parseRate(input.ivaRate, 'ivaRate');
+  if (!Number.isInteger(input.days) || input.days < 0) {
+    throw new LendingInputError('INVALID_DATE_ORDER', 'days', 'Los días de moratorios deben ser un entero de cero o más.');
+  }
+  const days = BigInt(input.days);
+  const daily = roundHalfUp(principal * rate.num, rate.den * BigInt(DAY_COUNT_BASE));
+  const dailyIva = roundHalfUp(daily * iva.num, iva.den);
+  return { moratoryInterest: formatCents(daily * days), moratoryIva: formatCents(dailyIva * days) };
+}

@@ -88,12 +88,15 @@ function collectedHistory(built: CreditRows, today: string, random: ReturnType<t
   const collected = new Set(due.slice(0, Math.max(0, due.length - missed)).map((row) => row.number));
   const windowStart = addDaysIso(today, -FILE_WINDOW_DAYS);
   const byFile: FilePaid[] = [];
+  const history = new Set<number>();
   for (const row of built.installments) {
     if (!collected.has(row.number)) continue;
     if (row.dueDate >= windowStart) byFile.push({ creditId: row.creditId, period: row.number });
-    else Object.assign(row, { paidPrincipal: row.principal, paidInterest: row.interest, paidIva: row.iva, status: 'pagada' });
+    else {
+      Object.assign(row, { paidPrincipal: row.principal, paidInterest: row.interest, paidIva: row.iva });
+      history.add(row.number);
+    }
   }
-  const history = new Set(built.installments.filter((row) => row.status === 'pagada').map((row) => row.number));
   for (const deduction of built.deductions) if (history.has(deduction.period)) deduction.state = 'recibido';
   return byFile;
 }

@@ -36,6 +36,9 @@ export const credits = pgTable(
     ivaRatePct: numeric('iva_rate_pct', { precision: 7, scale: 4 }).notNull(),
     openingFeePct: numeric('opening_fee_pct', { precision: 7, scale: 4 }).notNull(),
     openingFeeFinanced: boolean('opening_fee_financed').notNull(),
+    /** Late charges as the contract set them (the product's at disbursement): annual moratory rate, actual/360, and the late fee, each plus IVA. */
+    moratoryRatePct: numeric('moratory_rate_pct', { precision: 9, scale: 4 }).notNull().default('0'),
+    lateFee: money('late_fee').notNull().default('0'),
     frequency: text('frequency', { enum: ['semanal', 'catorcenal', 'quincenal', 'mensual'] }).notNull(),
     term: integer('term').notNull(),
     amount: money('amount').notNull(),
@@ -123,15 +126,19 @@ export const installments = pgTable(
       .generatedAlwaysAs(
         sql`principal + interest + iva + moratory_interest + moratory_iva + fees + fees_iva - paid_principal - paid_interest - paid_iva - paid_moratory_interest - paid_moratory_iva - paid_fees - paid_fees_iva`,
       ),
-    status: text('status', { enum: ['pendiente', 'vencida', 'pagada'] }).notNull().default('pendiente'),
+    /**
+     * Late charges run on this row from this day on (null: they do not run): moratory interest for each day from it
+     * through the last closed day, at the credit's rate on the principal the row still owes, is owed on top of
+     * `moratory_interest` and `moratory_iva`, which hold what accrued before it (late-charges.ts). A close writes it once,
+     * when the row falls late and is not held; a payment or a revert writes what ran into the amounts and moves it on.
+     */
+    accruesFrom: date('accrues_from'),
   },
   (table) => [
     primaryKey({ columns: [table.creditId, table.number] }),
-    index('installments_due_idx').on(table.dueDate),
-    // The day close's rows falling due. No index may involve `outstanding` (nor the amounts it is computed from): the
-    // close's daily late charges then update an installment in place (a HOT update, no index entries to add), and at
-    // 1,000,000 credits it updates several hundred thousand of them each day.
-    index('installments_pending_due_idx').on(table.companyId, table.dueDate).where(sql`status = 'pendiente'`),
+    // The rows falling due or late on a day. No index may involve the amounts a payment changes: they are updated in
+    // place (HOT, no index entries to add).
+    index('installments_company_due_idx').on(table.companyId, table.dueDate),
   ],
 );
 
@@ -152,14 +159,14 @@ export const expectedDeductions = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.creditId, table.period] }),
-    index('expected_deductions_date_idx').on(table.discountDate, table.state),
-    // The day close moves only deductions not yet settled: esperado and en tránsito, by discount date.
-    index('expected_deductions_open_idx').on(table.companyId, table.discountDate).where(sql`state in ('esperado', 'en tránsito')`),
-    // The home's figures (day-close/portfolio-figures.ts) sum the month's deductions and the ones en tránsito from the
-    // index alone, without visiting millions of rows.
+    // A company's deductions of a date: the day close's to move en tránsito, a payment file's expected ones, the home's
+    // month (the amounts, index alone).
     index('expected_deductions_company_amount_idx').on(table.companyId, table.discountDate, table.amount),
     // The deductions en tránsito by their key: the day close's test of whether an installment is held (a lookup per
-    // row, whatever the planner thinks of their number) and the home's money en tránsito (the amounts, index alone).
+    // row, whatever the planner thinks of their number), those whose lag ends, and the home's money en tránsito.
     index('expected_deductions_transit_idx').on(table.companyId, table.creditId, table.period, table.amount).where(sql`state = 'en tránsito'`),
+    // The esperado ones by date: those a close moves en tránsito. A deduction leaves it when it moves, so a payday's
+    // 600,000 moves add entries to the three indexes above only.
+    index('expected_deductions_waiting_idx').on(table.companyId, table.discountDate).where(sql`state = 'esperado'`),
   ],
 );

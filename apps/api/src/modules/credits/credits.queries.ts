@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
-import { formatCents, parseCents } from '@portal/lending';
+import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditTotals } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { jsonList, jsonObject, jsonStatement } from '../../db/json-list';
@@ -17,6 +17,8 @@ import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
 import { creditPayments } from '../payment-files/payment-files.queries';
 import { lettersOf } from '../letters/letters.queries';
 import { labelHistoryOf } from '../labels/labels.queries';
+import { installmentStatus } from './installment-state';
+import { chargedThrough } from './late-charges';
 
 /** Cartera's reads: the credits list (search, filters, sort, totals) and one credit's full view. */
 
@@ -209,15 +211,18 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
   const [row] = await CREDIT_VIEW.run(tx, sql`where ${credits.id} = ${id}`);
   if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
   const { credit, client, agreement, company, requestNumber, disbursedBy, schedule, deductions } = row;
+  const businessDate = row.businessDate ?? today;
+  const closedDay = addDays(businessDate, -1);
   const stateOf = new Map(deductions.map((d) => [d.period, d.state]));
-  const installmentRows = schedule.map((i) => ({ i, charged: charged(i), paid: paid(i) }));
+  // Each row with the late charges that ran through the last closed day.
+  const installmentRows = schedule.map((stored) => chargedThrough(stored, credit, closedDay)).map((i) => ({ i, charged: charged(i), paid: paid(i) }));
   return {
     id: credit.id,
     folio: creditFolio(credit.number),
     status: credit.status,
     daysPastDue: credit.daysPastDue,
     bucket: credit.agingBucket,
-    businessDate: row.businessDate ?? today,
+    businessDate,
     requestId: credit.requestId,
     requestFolio: requestFolio(requestNumber),
     clientId: client.id,
@@ -261,7 +266,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
       iva: i.iva,
       payment: i.payment,
       balance: i.balance,
-      status: i.status,
+      status: installmentStatus(i, closedDay),
       deductionState: stateOf.get(i.number) ?? 'esperado',
       ...amounts,
       outstanding: i.outstanding,

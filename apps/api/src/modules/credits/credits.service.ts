@@ -1,10 +1,11 @@
-import { payoffQuote, LendingInputError, type PayoffQuote } from '@portal/lending';
+import { addDays, payoffQuote, LendingInputError, type PayoffQuote } from '@portal/lending';
 import { percentToFraction } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
 import { HttpProblem } from '../../http/errors';
 import { loadCreditRows } from './credits.queries';
 import { toInstallmentState } from './installment-state';
+import { chargedThrough } from './late-charges';
 
 /**
  * Payoff at a date (docs/domain.md, "Payoff letter") through packages/lending, from the business date unless another is
@@ -18,8 +19,10 @@ export async function creditPayoff(
   query: { date?: string | undefined; validUntil?: string | undefined },
 ): Promise<PayoffQuote> {
   const { credit, schedule, deductions } = await loadCreditRows(tx, id);
-  const quoteDate = query.date ?? (await businessDateOf(credit.companyId));
-  const state = schedule.map(toInstallmentState);
+  const businessDate = await businessDateOf(credit.companyId);
+  const quoteDate = query.date ?? businessDate;
+  // Late charges as they ran through the last closed day.
+  const state = schedule.map((row) => toInstallmentState(chargedThrough(row, credit, addDays(businessDate, -1))));
   try {
     return payoffQuote({
       creditAmount: credit.principal,

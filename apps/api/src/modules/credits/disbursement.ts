@@ -18,7 +18,7 @@ export interface DisbursementTerms {
   /** The agreement's payroll calendar: the first discount is derived from it and the disbursement date. */
   calendar: PayrollCalendar;
   /** The terms the client accepted (the request's snapshot at approval), never the product as edited since. */
-  product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean };
+  product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean; moratoryRatePct: string; lateFee: string };
   disbursementDate: string;
   disbursedBy: string | null;
   createdAt: Date;
@@ -37,6 +37,9 @@ export interface AcceptedTerms {
   ivaRatePct: string;
   openingFeePct: string;
   openingFeeFinanced: boolean;
+  /** Late charges, part of the contract too. Absent from snapshots taken before they were kept (the product's then). */
+  moratoryRatePct?: string;
+  lateFee?: string;
   maxAgeAtEnd: number;
   term: number;
   installment: string;
@@ -47,7 +50,7 @@ export interface AcceptedTerms {
 
 /** The snapshot taken at approval from the product as it is then and the verdict the approver saw. */
 export function acceptedTermsFor(
-  product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean; maxAgeAtEnd: number },
+  product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean; moratoryRatePct: string; lateFee: string; maxAgeAtEnd: number },
   verdict: { installment: string; openingFee: string; openingFeeIva?: string | undefined; firstDueDate: string },
   term: number,
 ): AcceptedTerms {
@@ -57,6 +60,8 @@ export function acceptedTermsFor(
     ivaRatePct: product.ivaRatePct,
     openingFeePct: product.openingFeePct,
     openingFeeFinanced: product.openingFeeFinanced,
+    moratoryRatePct: product.moratoryRatePct,
+    lateFee: product.lateFee,
     maxAgeAtEnd: product.maxAgeAtEnd,
     term,
     installment: verdict.installment,
@@ -100,6 +105,8 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
       ivaRatePct: product.ivaRatePct,
       openingFeePct: product.openingFeePct,
       openingFeeFinanced: product.openingFeeFinanced,
+      moratoryRatePct: product.moratoryRatePct,
+      lateFee: product.lateFee,
       frequency: terms.frequency,
       term: terms.term,
       amount: quote.amount,
@@ -157,7 +164,6 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
       paid_principal: row.paidPrincipal ?? '0',
       paid_interest: row.paidInterest ?? '0',
       paid_iva: row.paidIva ?? '0',
-      status: row.status ?? 'pendiente',
     })),
   );
   const deductions = built.flatMap((entry) =>
@@ -165,8 +171,8 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
   );
   await tx.execute(sql`
     with schedule as (
-      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva, status)
-      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva, status
+      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva)
+      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva
       from json_populate_recordset(null::installments, ${JSON.stringify(schedule)}::json)
     )
     insert into ${expectedDeductions} (credit_id, company_id, period, discount_date, amount, state)

@@ -1,4 +1,5 @@
-import type { InstallmentState } from '@portal/lending';
+import { parseCents, type InstallmentState } from '@portal/lending';
+import type { INSTALLMENT_STATUSES } from '@portal/contract';
 import type { installments } from '../../db/schema/credits';
 
 export type InstallmentRow = typeof installments.$inferSelect;
@@ -30,4 +31,13 @@ export function toInstallmentState(i: InstallmentRow): InstallmentState {
   };
   if (i.days !== null) state.days = i.days;
   return state;
+}
+
+/**
+ * An installment's status at the last closed day (the day before the business date): pagada when it owes nothing,
+ * vencida once due by then, pendiente before. Derived, never stored: a payday would otherwise rewrite 600,000 rows.
+ */
+export function installmentStatus(row: { outstanding: string; dueDate: string }, closedDay: string): (typeof INSTALLMENT_STATUSES)[number] {
+  if (parseCents(row.outstanding, 'outstanding') === 0n) return 'pagada';
+  return row.dueDate <= closedDay ? 'vencida' : 'pendiente';
 }

@@ -5,7 +5,9 @@ import {
   addDays,
   closeBusinessDay,
   closeBusinessDays,
+  daysBetween,
   formatCents,
+  lateChargesForDays,
   parseCents,
   type DayCloseCredit,
   type DeductionState,
@@ -14,11 +16,12 @@ import {
 } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import type { Tx } from '../../db/client';
-import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { businessDates, dayCloses } from '../../db/schema/portfolio';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { percentToFraction } from '@portal/contract';
+import { installmentStatus } from '../credits/installment-state';
 import { ageCreditsAt, closeDay, closeDays } from './close-day';
 
 const D = '2026-11-23';
@@ -73,7 +76,7 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
     plan.set(credit.id, { target, variant });
     const anchor = addDays(D, -target);
     // From a clean slate: nothing paid, every deduction expected (the demo seed brings a collected history).
-    await tx.execute(sql`update installments set paid_principal = 0, paid_interest = 0, paid_iva = 0, status = 'pendiente' where credit_id = ${credit.id}`);
+    await tx.execute(sql`update installments set paid_principal = 0, paid_interest = 0, paid_iva = 0, accrues_from = null where credit_id = ${credit.id}`);
     await tx.execute(sql`update expected_deductions set state = 'esperado' where credit_id = ${credit.id}`);
     await tx.execute(sql`
       with shift as (select ${anchor}::date - due_date as days from installments where credit_id = ${credit.id} and number = 3)
@@ -83,7 +86,7 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
       where i.credit_id = e.credit_id and i.number = e.period and e.credit_id = ${credit.id}`);
     const paidThrough = variant === 'paid-off' ? 10_000 : variant === 'reverted' ? -1 : 2;
     await tx.execute(sql`
-      update installments set paid_principal = principal, paid_interest = interest, paid_iva = iva, status = 'pagada'
+      update installments set paid_principal = principal, paid_interest = interest, paid_iva = iva
       where credit_id = ${credit.id} and (number <= ${paidThrough} or (${paidThrough} = -1 and number < (select max(number) from installments where credit_id = ${credit.id})))`);
     await tx.execute(sql`
       update expected_deductions e set state = case when e.period <= ${paidThrough} or ${paidThrough} = -1 then 'recibido' else 'no aplicado' end
@@ -108,17 +111,38 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
 }
 
 interface Snapshot {
-  credits: Map<string, { status: string; daysPastDue: number; agingBucket: string; productId: string; ivaRatePct: string; outstandingBalance: string; overdueBalance: string }>;
+  credits: Map<
+    string,
+    { status: string; daysPastDue: number; agingBucket: string; moratoryRatePct: string; lateFee: string; ivaRatePct: string; outstandingBalance: string; overdueBalance: string }
+  >;
   byCredit: Map<string, (InstallmentState & { status: string })[]>;
   deductions: (ExpectedDeduction & { creditId: string; installment: number })[];
 }
 
+/**
+ * The company's credits, schedules and deductions at its last closed day (the day before its business date): each
+ * installment's late charges with the days they have run added (lending's lateChargesForDays: one day's charge per
+ * closed day, on the principal the row still owes), and its status as the credit view derives it.
+ */
 async function snapshot(tx: Tx, companyId: string): Promise<Snapshot> {
+  const [date] = await tx.select().from(businessDates).where(eq(businessDates.companyId, companyId));
+  const closedDay = addDays(date!.businessDate, -1);
   const creditRows = await tx.select().from(credits).where(eq(credits.companyId, companyId));
+  const creditOf = new Map(creditRows.map((c) => [c.id, c]));
   const rows = await tx.select().from(installments).where(eq(installments.companyId, companyId)).orderBy(asc(installments.number));
   const byCredit = new Map<string, (InstallmentState & { status: string })[]>();
   for (const r of rows) {
     const list = byCredit.get(r.creditId) ?? [];
+    const credit = creditOf.get(r.creditId)!;
+    const days = r.accruesFrom === null || r.accruesFrom > closedDay ? 0 : daysBetween(r.accruesFrom, closedDay) + 1;
+    const ran = lateChargesForDays({
+      principalOwed: formatCents(parseCents(r.principal, 'p') - parseCents(r.paidPrincipal, 'p')),
+      moratoryAnnualRate: percentToFraction(credit.moratoryRatePct),
+      ivaRate: percentToFraction(credit.ivaRatePct),
+      days,
+    });
+    const plus = (a: string, b: string) => formatCents(parseCents(a, 'x') + parseCents(b, 'x'));
+    const owed = plus(r.outstanding, plus(ran.moratoryInterest, ran.moratoryIva));
     list.push({
       number: r.number,
       dueDate: r.dueDate,
@@ -127,8 +151,8 @@ async function snapshot(tx: Tx, companyId: string): Promise<Snapshot> {
       iva: r.iva,
       fees: r.fees,
       feesIva: r.feesIva,
-      moratoryInterest: r.moratoryInterest,
-      moratoryIva: r.moratoryIva,
+      moratoryInterest: plus(r.moratoryInterest, ran.moratoryInterest),
+      moratoryIva: plus(r.moratoryIva, ran.moratoryIva),
       paid: {
         principal: r.paidPrincipal,
         interest: r.paidInterest,
@@ -138,7 +162,7 @@ async function snapshot(tx: Tx, companyId: string): Promise<Snapshot> {
         moratoryInterest: r.paidMoratoryInterest,
         moratoryIva: r.paidMoratoryIva,
       },
-      status: r.status,
+      status: installmentStatus({ outstanding: owed, dueDate: r.dueDate }, closedDay),
     });
     byCredit.set(r.creditId, list);
   }
@@ -152,7 +176,16 @@ async function snapshot(tx: Tx, companyId: string): Promise<Snapshot> {
     credits: new Map(
       creditRows.map((c) => [
         c.id,
-        { status: c.status, daysPastDue: c.daysPastDue, agingBucket: c.agingBucket, productId: c.productId, ivaRatePct: c.ivaRatePct, outstandingBalance: c.outstandingBalance, overdueBalance: c.overdueBalance },
+        {
+          status: c.status,
+          daysPastDue: c.daysPastDue,
+          agingBucket: c.agingBucket,
+          moratoryRatePct: c.moratoryRatePct,
+          lateFee: c.lateFee,
+          ivaRatePct: c.ivaRatePct,
+          outstandingBalance: c.outstandingBalance,
+          overdueBalance: c.overdueBalance,
+        },
       ]),
     ),
     byCredit,
@@ -191,7 +224,6 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
 
   it('gives every credit, installment and deduction the result of packages/lending closeBusinessDay, and accrues its late charges', async () => {
     const before = await ctx.system((tx) => snapshot(tx, shaped.companyId));
-    const products = await ctx.system((tx) => tx.select().from(agreementProducts).where(eq(agreementProducts.companyId, shaped.companyId)));
 
     const figures = await closeDay(ctx.db, shaped.companyId, D);
     const after = await ctx.system((tx) => snapshot(tx, shaped.companyId));
@@ -219,27 +251,29 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     expect(figures.toTransit).toBe(expected.deductions.filter((d) => d.state === 'en-transito' && d.previousState !== 'en-transito').length);
     expect(figures.toNotApplied).toBe(expected.deductions.filter((d) => d.state === 'no-aplicado' && d.previousState !== 'no-aplicado').length);
 
-    // Late charges: lending's accrueLateCharges for the one day D, with the deductions en tránsito after the close.
-    const productById = new Map(products.map((p) => [p.id, p]));
+    // Late charges: lending's accrueLateCharges for the one day D, with the deductions en tránsito after the close, at
+    // the credit's terms (the product's at disbursement).
     let moratoryTotal = 0n;
+    let feesTotal = 0n;
     for (const [id, credit] of before.credits) {
-      const product = productById.get(credit.productId)!;
       const held = expected.deductions.filter((d) => d.creditId === id && d.state === 'en-transito').map((d) => d.installment!);
       const accrued = accrueLateCharges({
         installments: before.byCredit.get(id)!.map(({ status: _s, ...i }) => i),
         accruedThrough: addDays(D, -1),
         asOf: D,
-        moratoryAnnualRate: percentToFraction(product.moratoryRatePct),
+        moratoryAnnualRate: percentToFraction(credit.moratoryRatePct),
         ivaRate: percentToFraction(credit.ivaRatePct),
-        lateFee: product.lateFee,
+        lateFee: credit.lateFee,
         inTransit: held,
       });
+      feesTotal += parseCents(accrued.fees, 'fees');
       moratoryTotal += BigInt(accrued.moratoryInterest.replace('.', ''));
       const got = after.byCredit.get(id)!.map((i) => [i.number, i.moratoryInterest, i.moratoryIva, i.fees, i.feesIva]);
       expect(got).toEqual(accrued.installments.map((i) => [i.number, i.moratoryInterest ?? '0.00', i.moratoryIva ?? '0.00', i.fees ?? '0.00', i.feesIva ?? '0.00']));
     }
     expect(BigInt(figures.moratoryAccrued.replace('.', ''))).toBe(moratoryTotal);
     expect(moratoryTotal).toBeGreaterThan(0n);
+    expect(parseCents(figures.feesAccrued, 'fees')).toBe(feesTotal);
   });
 
   it('puts each built days-past-due edge in its bucket, 90 days and more vencido, a tránsito installment not ageing the credit', async () => {
@@ -280,6 +314,31 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     const last = expected.days.at(-1)!;
     const after = await ctx.system((tx) => snapshot(tx, shaped.companyId));
     for (const c of last.credits) expect([c.id, after.credits.get(c.id)!.status, after.credits.get(c.id)!.daysPastDue]).toEqual([c.id, c.status, c.daysPastDue]);
+    // Late charges over the eight days: lending's accrueLateCharges once per day, with that day's deductions en
+    // tránsito, against what the rows owe once the days their charges ran are counted.
+    let ran = 0n;
+    for (const [id, credit] of before.credits) {
+      let rows = before.byCredit.get(id)!.map(({ status: _s, ...i }) => i);
+      for (const day of expected.days) {
+        const held = day.deductions.filter((d) => d.creditId === id && d.state === 'en-transito').map((d) => d.installment!);
+        const accrued = accrueLateCharges({
+          installments: rows,
+          accruedThrough: addDays(day.closedDate, -1),
+          asOf: day.closedDate,
+          moratoryAnnualRate: percentToFraction(credit.moratoryRatePct),
+          ivaRate: percentToFraction(credit.ivaRatePct),
+          lateFee: credit.lateFee,
+          inTransit: held,
+        });
+        rows = accrued.installments;
+        ran += parseCents(accrued.moratoryInterest, 'moratory');
+      }
+      const got = after.byCredit.get(id)!.map((i) => [i.number, i.moratoryInterest, i.moratoryIva, i.fees, i.feesIva]);
+      expect(got).toEqual(rows.map((i) => [i.number, i.moratoryInterest ?? '0.00', i.moratoryIva ?? '0.00', i.fees ?? '0.00', i.feesIva ?? '0.00']));
+      expect([id, after.credits.get(id)!.outstandingBalance]).toEqual([id, formatCents(rows.reduce((sum, i) => sum + owedCents(i), 0n))]);
+    }
+    expect(closed.reduce((sum, day) => sum + parseCents(day.moratoryAccrued, 'moratory'), 0n)).toBe(ran);
+    expect(ran).toBeGreaterThan(0n);
     const [date] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, shaped.companyId)));
     expect(date!.businessDate).toBe(addDays(through, 1));
     const history = await ctx.system((tx) => tx.select().from(dayCloses).where(eq(dayCloses.companyId, shaped.companyId)));

@@ -6,6 +6,7 @@ import { asSystem } from '../../db/scope';
 import { auditEvents } from '../../db/schema/audit';
 import { businessDates, dayCloseRuns, dayCloses } from '../../db/schema/portfolio';
 import { HttpProblem } from '../../http/errors';
+import { lateChargesSql } from '../credits/late-charges';
 import { lockCompanyPortfolio } from './company-lock';
 import { refreshPortfolioFigures } from './portfolio-figures';
 
@@ -33,65 +34,91 @@ export interface DayCloseFigures {
 
 /**
  * The installment `i` is held: its deduction is en tránsito (the employer holds that money), so it neither ages nor
- * accrues nor counts as overdue. A probe of the partial index of the deductions en tránsito, keyed by credit and
- * period, once per row: OFFSET keeps PostgreSQL from turning it into a join, which it would plan from statistics taken
- * before the close moved the day's deductions (an estimate of one row en tránsito where there are 600,000 on a payday:
- * each installment then scanned them all, and a close ran for hours). Each probe is one lookup whatever the estimate.
+ * runs late charges nor counts as overdue. A probe of the partial index of the deductions en tránsito, keyed by credit
+ * and period, once per row: OFFSET keeps PostgreSQL from turning it into a join, which it would plan from statistics
+ * taken before the close moved the day's deductions (an estimate of one row en tránsito where there are 600,000 on a
+ * payday: each installment then scanned them all, and a close ran for hours). Each probe is one lookup whatever the
+ * estimate.
  */
 const held = (companyId: string): SQL =>
   sql`exists (select 1 from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' and d.credit_id = i.credit_id and d.period = i.number offset 0)`;
 
-/** Restricts a statement to some credits (one uuid[] parameter, read through the column's index); without it, every credit of the company. */
-const onlyCredits = (column: string, only: readonly string[] | undefined): SQL => (only ? sql`and ${sql.raw(column)} = any(${`{${only.join(',')}}`}::uuid[])` : sql``);
+/** `column = any(ids)`: one uuid[] parameter, read through the column's index. */
+const anyCredit = (column: string, ids: readonly string[]): SQL => sql`${sql.raw(column)} = any(${`{${ids.join(',')}}`}::uuid[])`;
 
 /**
- * Which credits an aging looks at: every credit of the company, some by id (a payment file's), or those a close of
- * `day` can change.
+ * What a statement looks at: every credit of the company (data that arrives with a history), some by id (a payment
+ * file's, applied or reverted), or what a close of its day can change.
  */
-type AgingScope = { kind: 'all' } | { kind: 'ids'; ids: readonly string[] } | { kind: 'close' };
+type Scope = { kind: 'all' } | { kind: 'ids'; ids: readonly string[] } | { kind: 'close' };
 
-/**
- * The credits a close of day D ages in full, every credit having been aged at D − 1 (by the previous close, by a
- * payment's or a revert's refresh, by agePortfolio for data that arrives with a history): those that owe something
- * late at D − 1 or were let go by this close (owedLateAtEve: late charges accrue, days past due grow), and those with
- * an installment falling due on D that is not held (no deduction of it went en tránsito: it is overdue from today).
- * Kept in the close's own table (dropped at its commit). Any other credit with an installment falling due on D — on a
- * payday, most of the portfolio — has it held by the employer: its days past due, bucket, status and balances stay as
- * they were and only its next discount date moves (moveNextDiscountDates). Every other credit owes nothing due by D,
- * and the full computation would give what it already holds.
- */
+/** The close's own tables, dropped at its commit. */
+const UNHELD = sql.raw('pg_temp.close_unheld');
+const HELD_TODAY = sql.raw('pg_temp.close_held_today');
+const FALLING = sql.raw('pg_temp.close_falling');
 const AGED_IN_FULL = sql.raw('pg_temp.close_aged_in_full');
 
-async function creditsToAge(tx: Tx, companyId: string, day: string): Promise<void> {
-  await tx.execute(sql`create temporary table if not exists ${AGED_IN_FULL} (credit_id uuid primary key) on commit drop`);
-  await tx.execute(sql`truncate ${AGED_IN_FULL}`);
-  // The rows falling due on D are still pendiente here (the close marks them after): their partial index finds them.
-  await tx.execute(sql`
-    insert into ${AGED_IN_FULL} (credit_id)
-    select c.id from credits c where c.company_id = ${companyId} and ${owedLateAtEve('c')}
-    union
-    select i.credit_id from installments i
-    where i.company_id = ${companyId} and i.status = 'pendiente' and i.due_date = ${day}::date and i.outstanding > 0 and not ${held(companyId)}`);
-  await tx.execute(sql`analyze ${AGED_IN_FULL}`);
+async function closeTable(tx: Tx, table: SQL, columns: string): Promise<void> {
+  await tx.execute(sql`create temporary table if not exists ${table} (${sql.raw(columns)}) on commit drop`);
+  await tx.execute(sql`truncate ${table}`);
 }
 
 /**
- * The next discount date of the credits whose installment fell due on D held (not aged in full): the first owed one
- * after D. Nothing else of theirs changes, and the column is in no index, so each is an update in place.
+ * Late charges stop on the rows whose deduction went en tránsito while they ran (one written with an earlier date, or
+ * put back by a revert): what ran through `through` is written into the row and it no longer runs. Over `inTransit`,
+ * the deductions en tránsito of the scope (credit and period).
  */
-async function moveNextDiscountDates(tx: Tx, companyId: string, day: string): Promise<void> {
-  await tx.execute(sql`
-    update credits c set next_discount_date = (
-      select min(i.due_date) from installments i where i.company_id = ${companyId} and i.credit_id = c.id and i.due_date > ${day}::date and i.outstanding > 0)
-    where c.company_id = ${companyId} and c.next_discount_date <= ${day}::date
-      and not exists (select 1 from ${AGED_IN_FULL} f where f.credit_id = c.id)`);
+function stopLateCharges(companyId: string, through: string, inTransit: SQL): SQL {
+  const late = lateChargesSql(through);
+  return sql`
+    update installments i set moratory_interest = i.moratory_interest + ${late.moratory}, moratory_iva = i.moratory_iva + ${late.moratoryIva}, accrues_from = null
+    from (${inTransit}) h, credits c
+    where i.company_id = ${companyId} and i.credit_id = h.credit_id and i.number = h.period and i.accrues_from is not null and c.id = i.credit_id`;
+}
+
+/**
+ * Expected deductions past their discount date: en tránsito, and no aplicado once past the agreement's lag (lag 0: the
+ * discount date only). A close of D moves those whose lag ended (every deduction en tránsito is in its index) and the
+ * esperado ones due by D (theirs: on any day but a payday a handful, and whatever was written with an earlier date).
+ * The credits whose deduction a close lets go are kept (`UNHELD`): their installment is late from today; the
+ * deductions it moves en tránsito too (`HELD_TODAY`). An installment whose deduction goes en tránsito is held: its late
+ * charges, if they ran, stop (the day before a close).
+ */
+async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Scope): Promise<{ toTransit: number; toNotApplied: number }> {
+  const next = sql`case when ${day}::date - e.discount_date > a.remittance_lag_days then 'no aplicado' else 'en tránsito' end`;
+  const move = (which: SQL) =>
+    sql`update expected_deductions e set state = ${next}
+        from credits c join agreements a on a.id = c.agreement_id
+        where e.company_id = ${companyId} and c.id = e.credit_id and c.company_id = ${companyId} and ${which} and e.state <> ${next}
+        returning e.credit_id, e.period, e.discount_date, e.state`;
+  const counted = sql`select count(*) filter (where state = 'en tránsito')::int as to_transit, count(*) filter (where state = 'no aplicado')::int as to_not_applied from moved`;
+  let result: unknown;
+  if (scope.kind === 'close') {
+    await closeTable(tx, UNHELD, 'credit_id uuid primary key');
+    await closeTable(tx, HELD_TODAY, 'credit_id uuid, period int');
+    // Only an esperado deduction dated before D can hold a row whose charges ran: one falling due on D never ran.
+    const newlyHeld = sql`select credit_id, period from moved where state = 'en tránsito' and discount_date < ${day}::date`;
+    result = await tx.execute(sql`
+      with expired as (${move(sql`e.state = 'en tránsito'`)}),
+           waiting as (${move(sql`e.state = 'esperado' and e.discount_date <= ${day}::date`)}),
+           moved as (select * from expired union all select * from waiting),
+           unheld as (insert into ${UNHELD} (credit_id) select distinct credit_id from moved where state = 'no aplicado'),
+           held_today as (insert into ${HELD_TODAY} (credit_id, period) select credit_id, period from moved where state = 'en tránsito'),
+           stopped as (${stopLateCharges(companyId, addDays(day, -1), newlyHeld)})
+      ${counted}`);
+  } else {
+    const only = (column: string) => (scope.kind === 'ids' ? sql`and ${anyCredit(column, scope.ids)}` : sql``);
+    result = await tx.execute(sql`with moved as (${move(sql`e.state in ('esperado', 'en tránsito') and e.discount_date <= ${day}::date ${only('e.credit_id')}`)}) ${counted}`);
+    await tx.execute(stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' ${only('d.credit_id')}`));
+  }
+  const [moved] = rowsOf<{ to_transit: number; to_not_applied: number }>(result);
+  return { toTransit: moved?.to_transit ?? 0, toNotApplied: moved?.to_not_applied ?? 0 };
 }
 
 /**
  * The credits that can owe an installment due before D and not held: those with an overdue balance at D − 1 (what was
- * due by then, owed and not held), those whose held installment this close let go (`unheld`) and any never aged. Late
- * charges of D look only at them, not at the credits whose installment falls due on D itself (on a payday, most of the
- * portfolio).
+ * due by then, owed and not held), those whose held installment this close let go (`UNHELD`) and any never aged (no
+ * next discount date while not liquidado: loaded in bulk).
  */
 const owedLateAtEve = (alias: string): SQL => {
   const c = sql.raw(alias);
@@ -99,137 +126,119 @@ const owedLateAtEve = (alias: string): SQL => {
     or ${c}.id in (select credit_id from ${UNHELD}))`;
 };
 
-/** The close's own table (dropped at its commit) of the credits whose deduction it moved to no aplicado. */
-const UNHELD = sql.raw('pg_temp.close_unheld');
+/**
+ * The credits a close of day D ages in full, every credit having been aged at D − 1 (by the previous close, by a
+ * payment's or a revert's refresh, by agePortfolio for data that arrives with a history): those late at D − 1 or let go
+ * by this close (owedLateAtEve: late charges run, days past due grow), and those with an installment falling due on D
+ * that is not held (no deduction of it went en tránsito: it is overdue from today). Any other credit with an
+ * installment falling due on D — on a payday, most of the portfolio — has it held by the employer: its days past due,
+ * bucket, status and balances stay as they were and only its next discount date moves (moveNextDiscountDates). Every
+ * other credit owes nothing due by D, and the full computation would give what it already holds. Answers how many
+ * installments fall due on D.
+ */
+async function creditsToAge(tx: Tx, companyId: string, day: string): Promise<number> {
+  await closeTable(tx, FALLING, 'credit_id uuid, number int, held boolean');
+  await closeTable(tx, AGED_IN_FULL, 'credit_id uuid primary key');
+  // A row falling due on D is held when its deduction went en tránsito today (those of D, found by one hash join
+  // instead of a probe per row); one held since before (its discount date earlier than its due date) is taken for
+  // not held and aged in full: slower, never wrong.
+  const [falling] = rowsOf<{ count: number }>(
+    await tx.execute(sql`
+      with falling as (
+        insert into ${FALLING} (credit_id, number, held)
+        select i.credit_id, i.number, t.credit_id is not null from installments i
+        left join ${HELD_TODAY} t on t.credit_id = i.credit_id and t.period = i.number
+        where i.company_id = ${companyId} and i.due_date = ${day}::date and i.outstanding > 0
+        returning 1
+      )
+      select count(*)::int as count from falling`),
+  );
+  await tx.execute(sql`
+    insert into ${AGED_IN_FULL} (credit_id)
+    select c.id from credits c where c.company_id = ${companyId} and ${owedLateAtEve('c')}
+    union
+    select credit_id from ${FALLING} where not held`);
+  await tx.execute(sql`analyze ${FALLING}`);
+  await tx.execute(sql`analyze ${AGED_IN_FULL}`);
+  return falling?.count ?? 0;
+}
 
-function creditsIn(scope: AgingScope, column: string): SQL {
-  if (scope.kind === 'ids') return onlyCredits(column, scope.ids);
+/**
+ * Late charges start on the installments late and not held whose charges do not run yet (`accrues_from`, see
+ * credits/late-charges.ts): from `from` on, the first day such a row is late (a close of D: D; after a payment or a
+ * revert at closed day C, or data aged at C: C + 1, the next close). A close of D looks at the rows that fell due on
+ * D − 1 and those whose deduction it let go; every other late row not held already runs, as every writer leaves it
+ * (data loaded outside the services is aged with ageCreditsAt first). The late fee is charged by the first close a
+ * row runs in (ageCredits).
+ */
+async function startLateCharges(tx: Tx, companyId: string, from: string, scope: Scope): Promise<void> {
+  const late = sql`i.outstanding > 0 and i.accrues_from is null and i.due_date < ${from}::date and not ${held(companyId)}`;
+  const rows =
+    scope.kind === 'close'
+      ? sql`
+          select i.ctid as row_id from installments i where i.company_id = ${companyId} and i.due_date = ${from}::date - 1 and ${late}
+          union
+          select i.ctid from ${UNHELD} u join installments i on i.credit_id = u.credit_id where i.company_id = ${companyId} and ${late}`
+      : sql`select i.ctid as row_id from installments i where i.company_id = ${companyId} and ${late} ${scope.kind === 'ids' ? sql`and ${anyCredit('i.credit_id', scope.ids)}` : sql``}`;
+  // Each row where the selection read it (its ctid: the portfolio lock keeps any other writer out meanwhile).
+  await tx.execute(sql`update installments i set accrues_from = ${from}::date from (${rows}) s where i.ctid = s.row_id`);
+}
+
+function creditsIn(scope: Scope, column: string): SQL {
+  if (scope.kind === 'ids') return sql`and ${anyCredit(column, scope.ids)}`;
   if (scope.kind === 'all') return sql``;
   return sql`and ${sql.raw(column)} in (select credit_id from ${AGED_IN_FULL})`;
 }
 
-/**
- * Expected deductions past their discount date: en tránsito, and no aplicado once past the agreement's lag. The
- * credits of those it moves to no aplicado are kept in the close's `unheld` table: the installment each held ages and
- * accrues from this day on.
- */
-async function moveDeductions(tx: Tx, companyId: string, day: string): Promise<{ toTransit: number; toNotApplied: number }> {
-  // One update over the open deductions due by D (their partial index), each reaching its agreement's lag through its
-  // credit: no second pass over the table to find the rows again.
-  const next = sql`case when ${day}::date - e.discount_date > a.remittance_lag_days then 'no aplicado' else 'en tránsito' end`;
-  await tx.execute(sql`create temporary table if not exists ${UNHELD} (credit_id uuid primary key) on commit drop`);
-  await tx.execute(sql`truncate ${UNHELD}`);
-  const [counts] = rowsOf<{ to_transit: number; to_not_applied: number }>(
-    await tx.execute(sql`
-      with moved as (
-        update expected_deductions e set state = ${next}
-        from credits c join agreements a on a.id = c.agreement_id
-        where e.company_id = ${companyId} and e.state in ('esperado', 'en tránsito') and e.discount_date <= ${day}::date
-          and c.id = e.credit_id and c.company_id = ${companyId} and e.state <> ${next}
-        returning e.credit_id, e.state
-      ), unheld as (
-        insert into ${UNHELD} (credit_id) select distinct credit_id from moved where state = 'no aplicado'
-      )
-      select count(*) filter (where state = 'en tránsito')::int as to_transit,
-             count(*) filter (where state = 'no aplicado')::int as to_not_applied
-      from moved`),
-  );
-  return { toTransit: counts?.to_transit ?? 0, toNotApplied: counts?.to_not_applied ?? 0 };
+interface Aging {
+  newVencidos: number;
+  /** Of the day `day` itself (a close's figures): one day of moratory interest and IVA of every running row, and the late fees first charged. */
+  moratory: string;
+  moratoryIva: string;
+  fees: string;
 }
 
 /**
- * Late charges of day D (packages/lending accrueLateCharges from D − 1 to D): one day of moratory interest on the
- * overdue principal of every installment owed and due before D, at the product's annual moratory rate, actual/360,
- * rounded half up, plus its IVA; and the late fee, once per installment, plus its IVA. An installment whose
- * deduction is en tránsito accrues nothing (the employer holds the money). numeric's round() is half away from zero,
- * which is half up for these non-negative amounts; the quotient by 36,000 is exact to far more places than the
- * centavo needs (its expansion repeats a single digit, never 9), so no boundary case rounds differently.
+ * Days past due, bucket, status and balances of the credits in `scope` at closed day D. Days past due count from the
+ * oldest installment still owed and due before D whose deduction is not en tránsito; 90 or more is vencido; nothing
+ * owed is liquidado (and owing again after a reverted payment returns to vigente or vencido). What an installment owes
+ * includes the late charges run through D; the overdue balance is what is owed of the installments due by D not held:
+ * money the employer holds is neither late nor overdue (the home shows it apart, as money en tránsito), and a payday,
+ * when most of the portfolio's installments fall due and their deductions go en tránsito together, leaves every
+ * on-time credit as it was but for its next discount date. A row whose late charges run by D and whose late fee was
+ * not charged yet is charged it here, once (the first close it runs in), with its IVA.
  */
-async function accrueLateCharges(tx: Tx, companyId: string, day: string): Promise<{ moratory: string; moratoryIva: string; fees: string }> {
-  const [sums] = rowsOf<{ moratory: string; moratory_iva: string; fees: string }>(
+async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope): Promise<Aging> {
+  const late = lateChargesSql(day);
+  const [row] = rowsOf<{ new_vencidos: number; moratory: string; moratory_iva: string; fees: string }>(
     await tx.execute(sql`
-      with charge as (
-        select i.row_id, c.iva_rate_pct,
-               case when p.moratory_rate_pct > 0 and i.principal > i.paid_principal
-                    then round((i.principal - i.paid_principal) * p.moratory_rate_pct / 36000, 2) else 0 end as moratory,
-               case when p.late_fee > 0 and i.fees = 0 then p.late_fee else 0 end as fee
-        from credits c
-        join agreement_products p on p.id = c.product_id
-        -- Each late credit's installments through its key (offset 0 keeps the lookup per credit): a few hundred
-        -- thousand rows, where a join the planner is free to choose reads all 24 million to find them.
-        cross join lateral (
-          select i.*, i.ctid as row_id from installments i
-          where i.credit_id = c.id and i.company_id = ${companyId} and i.outstanding > 0 and i.due_date < ${day}::date and not ${held(companyId)}
-          offset 0
-        ) i
-        where c.company_id = ${companyId} and ${owedLateAtEve('c')}
-      ), charged as (
-        update installments i set
-          moratory_interest = i.moratory_interest + ch.moratory,
-          moratory_iva = i.moratory_iva + round(ch.moratory * ch.iva_rate_pct / 100, 2),
-          fees = i.fees + ch.fee,
-          fees_iva = i.fees_iva + round(ch.fee * ch.iva_rate_pct / 100, 2)
-        from charge ch
-        -- Each row where the charge read it (its ctid; the portfolio lock keeps any other writer out meanwhile), not
-        -- found again through the primary key.
-        where i.ctid = ch.row_id and (ch.moratory > 0 or ch.fee > 0)
-        returning ch.moratory, round(ch.moratory * ch.iva_rate_pct / 100, 2) as moratory_iva, ch.fee
-      )
-      select coalesce(sum(moratory), 0)::text as moratory, coalesce(sum(moratory_iva), 0)::text as moratory_iva,
-             coalesce(sum(fee), 0)::text as fees
-      from charged`),
-  );
-  return { moratory: sums?.moratory ?? '0', moratoryIva: sums?.moratory_iva ?? '0', fees: sums?.fees ?? '0' };
-}
-
-/**
- * Installment statuses at D: pagada when nothing is owed, vencida once due (D included), pendiente before. A close
- * looks only at the rows still pendiente and due by D (the partial index on them): every other change of status comes
- * from a payment or a revert, whose refresh marks its credits' rows (refreshCredits), and late charges accrue only on
- * rows already due and owed. Without a close's narrowing the condition's alternatives read every installment.
- */
-async function markInstallments(tx: Tx, companyId: string, day: string, scope: AgingScope): Promise<number> {
-  const candidates =
-    scope.kind === 'close'
-      ? sql`i.status = 'pendiente' and i.due_date <= ${day}::date`
-      : sql`((i.status = 'pendiente' and i.due_date <= ${day}::date) or (i.outstanding = 0 and i.status <> 'pagada') or (i.outstanding > 0 and i.status = 'pagada'))
-          ${scope.kind === 'ids' ? onlyCredits('i.credit_id', scope.ids) : sql``}`;
-  const [row] = rowsOf<{ newly_due: number }>(
-    await tx.execute(sql`
-      with marked as (
-        update installments i set status = case when i.outstanding = 0 then 'pagada' when i.due_date <= ${day}::date then 'vencida' else 'pendiente' end
-        where i.company_id = ${companyId} and ${candidates}
-          and i.status <> case when i.outstanding = 0 then 'pagada' when i.due_date <= ${day}::date then 'vencida' else 'pendiente' end
-        returning i.due_date, i.outstanding
-      )
-      select count(*) filter (where due_date = ${day}::date and outstanding > 0)::int as newly_due from marked`),
-  );
-  return row?.newly_due ?? 0;
-}
-
-/**
- * Days past due, bucket and status of every credit of the company at D, with its balances. Days past due count from
- * the oldest installment still owed and due before D whose deduction is not en tránsito; 90 or more is vencido;
- * nothing owed is liquidado (and owing again after a reverted payment returns to vigente or vencido). The overdue
- * balance is what is owed of the installments due by D whose deduction is not en tránsito either: money the employer
- * holds is neither late nor overdue (the home shows it apart, as money en tránsito), and a payday, when most of the
- * portfolio's installments fall due and their deductions go en tránsito together, leaves every on-time credit's
- * indexed columns as they were (only its next discount date moves: an update in place, no index entries).
- */
-async function ageCredits(tx: Tx, companyId: string, day: string, scope: AgingScope): Promise<{ newVencidos: number }> {
-  const [row] = rowsOf<{ new_vencidos: number }>(
-    await tx.execute(sql`
-      with rows as (
+      with rows as materialized (
         -- The credits' owed installments, each due by D probed once for a deduction en tránsito (those after D are
         -- never held: their discount date has not come).
-        select i.credit_id, i.outstanding, i.due_date, case when i.due_date <= ${day}::date then not ${held(companyId)} else false end as unheld_due
-        from installments i
-        where i.company_id = ${companyId} and i.outstanding > 0 ${creditsIn(scope, 'i.credit_id')}
+        select i.ctid as row_id, i.credit_id, i.due_date,
+               case when i.due_date <= ${day}::date then not ${held(companyId)} else false end as unheld_due,
+               i.outstanding + ${late.moratory} + ${late.moratoryIva} as owed,
+               case when i.accrues_from <= ${day}::date then ${late.dailyMoratory} else 0 end as day_moratory,
+               case when i.accrues_from <= ${day}::date then ${late.dailyIva} else 0 end as day_moratory_iva,
+               case when i.accrues_from <= ${day}::date and i.fees = 0 then c.late_fee else 0 end as fee,
+               case when i.accrues_from <= ${day}::date and i.fees = 0 then round(c.late_fee * c.iva_rate_pct / 100, 2) else 0 end as fee_iva
+        from credits c
+        ${
+          scope.kind === 'all'
+            ? sql`join installments i on i.credit_id = c.id and i.company_id = ${companyId} and i.outstanding > 0`
+            : // Each credit's rows through its key (offset 0 keeps the lookup per credit): a close's few hundred thousand
+              // credits read their rows, not a scan of the whole schedule table the planner would rather choose.
+              sql`cross join lateral (select i.*, i.ctid from installments i where i.credit_id = c.id and i.company_id = ${companyId} and i.outstanding > 0 offset 0) i`
+        }
+        where c.company_id = ${companyId} ${creditsIn(scope, 'c.id')}
+      ), fees as (
+        update installments i set fees = r.fee, fees_iva = i.fees_iva + r.fee_iva
+        from rows r where i.ctid = r.row_id and r.fee > 0
       ), owed as (
         -- The held ones neither count as overdue nor age.
         select credit_id,
-               sum(outstanding) as balance,
-               coalesce(sum(outstanding) filter (where unheld_due), 0) as overdue,
+               sum(owed + fee + fee_iva) as balance,
+               coalesce(sum(owed + fee + fee_iva) filter (where unheld_due), 0) as overdue,
                min(due_date) filter (where due_date > ${day}::date) as next_date,
                min(due_date) filter (where unheld_due and due_date < ${day}::date) as oldest_late
         from rows
@@ -253,39 +262,62 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: AgingSc
               is distinct from (n.status, n.dpd, n.bucket, n.balance, n.overdue, n.next_date)
         returning n.previous, n.status
       )
-      select count(*)::int as new_vencidos from changed where status = 'vencido' and previous <> 'vencido'`),
+      select (select count(*)::int from changed where status = 'vencido' and previous <> 'vencido') as new_vencidos,
+             (select coalesce(sum(day_moratory), 0)::text from rows) as moratory,
+             (select coalesce(sum(day_moratory_iva), 0)::text from rows) as moratory_iva,
+             (select coalesce(sum(fee), 0)::text from rows) as fees`),
   );
-  return { newVencidos: row?.new_vencidos ?? 0 };
+  return { newVencidos: row?.new_vencidos ?? 0, moratory: row?.moratory ?? '0', moratoryIva: row?.moratory_iva ?? '0', fees: row?.fees ?? '0' };
 }
 
 /**
- * The portfolio's state at `day` without closing it: deductions past their date moved, installment statuses and each
- * credit's days past due, bucket, status and balances. For data that arrives with a history (the demo's seed, a
- * portfolio migrated in); no late charges accrue and the business date does not move.
+ * The next discount date of the credits whose installment fell due on D held (not aged in full): the next row if it is
+ * owed (one lookup by key), else the first owed one after D. Nothing else of theirs changes, and the column is in no
+ * index, so each is an update in place.
+ */
+async function moveNextDiscountDates(tx: Tx, companyId: string, day: string): Promise<void> {
+  await tx.execute(sql`
+    update credits c set next_discount_date = coalesce(
+      (select n.due_date from installments n where n.credit_id = f.credit_id and n.number = f.number + 1 and n.outstanding > 0),
+      (select min(i.due_date) from installments i where i.company_id = ${companyId} and i.credit_id = f.credit_id and i.due_date > ${day}::date and i.outstanding > 0))
+    from ${FALLING} f
+    where c.id = f.credit_id and c.company_id = ${companyId} and not exists (select 1 from ${AGED_IN_FULL} a where a.credit_id = f.credit_id)`);
+}
+
+/**
+ * The portfolio's state at `day` without closing it: deductions past their date moved, late charges started on the
+ * late installments not held (they run from the next close), and each credit's days past due, bucket, status and
+ * balances. For data that arrives with a history (the demo's seed, a portfolio migrated in); no late charges accrue and
+ * the business date does not move.
  */
 export async function agePortfolio(tx: Tx, companyId: string, day: string): Promise<void> {
-  await moveDeductions(tx, companyId, day);
+  await moveDeductions(tx, companyId, day, { kind: 'all' });
   await ageCreditsAt(tx, companyId, day);
 }
 
 /**
- * Every installment's status and every credit's days past due, bucket, status and balances at `day`, from the
- * installments and deductions as they stand (no deduction moves, nothing accrues): what a close takes as its starting
- * point for credits written outside the services, and the full computation a close's narrower one must agree with.
+ * Every credit's days past due, bucket, status and balances at `day`, from the installments and deductions as they
+ * stand (no deduction moves), with late charges started on the late rows not held that had none running: what a
+ * close takes as its starting point for credits written outside the services, and the full computation a close's
+ * narrower one must agree with.
  */
 export async function ageCreditsAt(tx: Tx, companyId: string, day: string): Promise<void> {
-  await markInstallments(tx, companyId, day, { kind: 'all' });
+  await startLateCharges(tx, companyId, addDays(day, 1), { kind: 'all' });
   await ageCredits(tx, companyId, day, { kind: 'all' });
 }
 
 /**
- * The same state for some credits only (their ids), as the last close would have left
- * them at `day`: after a payment file is applied or reverted, its credits' installment statuses, days past due,
- * bucket, balances and status (liquidado when nothing is owed; back to vigente or vencido when a revert owes again).
+ * The same state for some credits only (their ids), as the last close would have left them at `day`: after a payment
+ * file is applied or reverted, its credits' deductions (a revert puts back states the days since would have moved),
+ * late charges (an installment owed again, or let go, runs from the next close), days past due, bucket, balances and
+ * status (liquidado when nothing is owed; back to vigente or vencido when a revert owes again).
  */
 export async function refreshCredits(tx: Tx, companyId: string, day: string, credits: readonly string[]): Promise<void> {
-  await markInstallments(tx, companyId, day, { kind: 'ids', ids: credits });
-  await ageCredits(tx, companyId, day, { kind: 'ids', ids: credits });
+  if (credits.length === 0) return;
+  const scope: Scope = { kind: 'ids', ids: credits };
+  await moveDeductions(tx, companyId, day, scope);
+  await startLateCharges(tx, companyId, addDays(day, 1), scope);
+  await ageCredits(tx, companyId, day, scope);
 }
 
 export interface CloseDayOptions {
@@ -310,11 +342,11 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
     }
     // The aging's aggregates over hundreds of thousands of credits: in memory, not spilled to disk in 64 passes.
     await tx.execute(sql`set local work_mem = '256MB'`);
-    const deductions = await moveDeductions(tx, companyId, day);
-    await creditsToAge(tx, companyId, day);
-    const charges = await accrueLateCharges(tx, companyId, day);
-    const newlyDue = await markInstallments(tx, companyId, day, { kind: 'close' });
-    const aging = await ageCredits(tx, companyId, day, { kind: 'close' });
+    const close: Scope = { kind: 'close' };
+    const deductions = await moveDeductions(tx, companyId, day, close);
+    const newlyDue = await creditsToAge(tx, companyId, day);
+    await startLateCharges(tx, companyId, day, close);
+    const aging = await ageCredits(tx, companyId, day, close);
     await moveNextDiscountDates(tx, companyId, day);
     // Every credit of the company stands at D after the close, aged or left as it was.
     const [counted] = rowsOf<{ total: number }>(await tx.execute(sql`select count(*)::int as total from credits where company_id = ${companyId}`));
@@ -328,9 +360,9 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
       newlyDueInstallments: newlyDue,
       toTransit: deductions.toTransit,
       toNotApplied: deductions.toNotApplied,
-      moratoryAccrued: charges.moratory,
-      moratoryIvaAccrued: charges.moratoryIva,
-      feesAccrued: charges.fees,
+      moratoryAccrued: aging.moratory,
+      moratoryIvaAccrued: aging.moratoryIva,
+      feesAccrued: aging.fees,
       durationMs: Date.now() - started,
     };
     await tx.insert(dayCloses).values({ ...figures, companyId, runId: options.runId ?? null, closedBy: options.closedBy ?? null, closedAt: now() });

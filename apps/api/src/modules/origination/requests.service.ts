@@ -359,6 +359,8 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
       ivaRatePct: accepted.ivaRatePct,
       openingFeePct: accepted.openingFeePct,
       openingFeeFinanced: accepted.openingFeeFinanced,
+      moratoryRatePct: accepted.moratoryRatePct ?? product.moratoryRatePct,
+      lateFee: accepted.lateFee ?? product.lateFee,
     },
     disbursementDate,
     disbursedBy: userId,

@@ -43,7 +43,7 @@ function rowsFor(principal: number, term: number, paidRows: number, lateCharge: 
       paidFees: '0.00',
       paidFeesIva: '0.00',
       outstanding: '0',
-      status: paid ? 'pagada' : 'pendiente',
+      accruesFrom: null,
     };
   });
 }

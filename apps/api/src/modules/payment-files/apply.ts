@@ -16,6 +16,7 @@ import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
 import { toInstallmentState, type InstallmentRow } from '../credits/installment-state';
+import { chargedThrough, lateChargesSql } from '../credits/late-charges';
 import { summarize } from './payment-files.queries';
 
 /**
@@ -47,6 +48,7 @@ interface StoredRow {
   paid_moratory_iva: string;
   paid_fees: string;
   paid_fees_iva: string;
+  accrues_from: string | null;
 }
 
 /** What a payment changed, kept on it so that a revert puts back exactly this. */
@@ -90,6 +92,7 @@ function stored(row: InstallmentRow): StoredRow {
     paid_moratory_iva: row.paidMoratoryIva,
     paid_fees: row.paidFees,
     paid_fees_iva: row.paidFeesIva,
+    accrues_from: row.accruesFrom,
   };
 }
 
@@ -117,9 +120,9 @@ export function storedAfter(before: readonly InstallmentRow[], after: readonly I
   return rows;
 }
 
-const AMOUNT_COLUMNS: readonly (keyof StoredRow)[] = [...CHARGED.map(([column]) => column), ...PAID.map(([column]) => column), 'payment', 'balance'];
+const WRITTEN_COLUMNS: readonly (keyof StoredRow)[] = [...CHARGED.map(([column]) => column), ...PAID.map(([column]) => column), 'payment', 'balance', 'accrues_from'];
 /** Amounts are compared as text: numeric(14,2) reads and formatCents writes the same canonical form ("1234.50"). */
-const changed = (a: StoredRow, b: StoredRow) => AMOUNT_COLUMNS.some((key) => a[key] !== b[key]);
+const changed = (a: StoredRow, b: StoredRow) => WRITTEN_COLUMNS.some((key) => a[key] !== b[key]);
 
 /** How a payment's money was split, by component, plus the sobrepago. */
 export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>): Record<Component | 'overpayment', string> {
@@ -142,19 +145,41 @@ export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
 const anyOf = (column: SQL | AnyPgColumn, ids: readonly string[]) => sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
 
 /**
- * Writes schedule rows back (a payment's result, or a revert's previous state): one statement for the batch. Late
- * charges are the day close's: a payment only pays them (their paid columns), so a revert keeps what accrued since.
+ * Writes a payment's schedule rows: one statement for the batch. The late charges that ran until the payment are
+ * written into the rows (their `accrues_from` moves to the next day: chargedThrough), since the principal they run on
+ * changes with it.
  */
-export async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
+async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.execute(sql`
     update installments i set
       principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
       paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
       paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
-      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva
+      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva,
+      moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, accrues_from = x.accrues_from
     from json_populate_recordset(null::installments, ${json(rows)}) x
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
+}
+
+/**
+ * Puts back the schedule rows a payment changed (a revert), at closed day `closedDay`. Late charges are the close's:
+ * what they charged stays (a payment only paid them), and what ran since the payment on the principal it left is
+ * written first; then the row runs again from the next day on what it owes once more.
+ */
+export async function restoreScheduleRows(tx: Tx, companyId: string, closedDay: string, rows: readonly StoredRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const late = lateChargesSql(closedDay);
+  await tx.execute(sql`
+    update installments i set
+      moratory_interest = i.moratory_interest + ${late.moratory}, moratory_iva = i.moratory_iva + ${late.moratoryIva},
+      accrues_from = case when i.accrues_from <= ${closedDay}::date then ${closedDay}::date + 1 else i.accrues_from end,
+      principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
+      paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
+      paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
+      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva
+    from json_populate_recordset(null::installments, ${json(rows)}) x, credits c
+    where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number and c.id = i.credit_id`);
 }
 
 /** The application's record (progress, outcome), written in its own short transaction so the screen sees it move. */
@@ -180,6 +205,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
   const businessDate = await businessDateOf(tx, companyId, options.today);
+  const closedDay = addDays(businessDate, -1);
   const accepted = await tx
     .select({ line: paymentFileRows.line, creditId: paymentFileRows.creditId, amount: paymentFileRows.amount, outcome: paymentFileRows.outcome })
     .from(paymentFileRows)
@@ -219,12 +245,14 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
 
     for (const row of batch) {
       const credit = creditOf.get(row.creditId!)!;
+      // The schedule as the last close left it, with the late charges that ran through it written in: what the
+      // allocation pays from (and what the write keeps, the charges running again from the next day).
+      const schedule = (scheduleOf.get(credit.id) ?? []).map((stored) => chargedThrough(stored, credit, closedDay));
       // Under the lock, as it is now: another file may have paid it off since the preview.
       if (credit.status === 'liquidado') {
         outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
         continue;
       }
-      const schedule = scheduleOf.get(credit.id) ?? [];
       const result = allocatePayment({
         amount: row.amount!,
         valueDate: file.discountDate,
@@ -237,7 +265,8 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
       });
       const after = storedAfter(schedule, result.installments);
       const before: StoredRow[] = [];
-      schedule.forEach((row, index) => {
+      const asStored = scheduleOf.get(credit.id) ?? [];
+      asStored.forEach((row, index) => {
         const previous = stored(row);
         if (!changed(previous, after[index]!)) return;
         before.push(previous);
@@ -317,7 +346,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
   // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
   // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
-  await refreshCredits(tx, companyId, addDays(businessDate, -1), paidIds);
+  await refreshCredits(tx, companyId, closedDay, paidIds);
   await refreshPortfolioFigures(tx, companyId, businessDate, options.now);
   await summarize(tx, fileId, file.agreementId, file.discountDate);
   const sums = await tx.execute(sql`

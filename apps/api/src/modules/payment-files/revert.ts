@@ -11,7 +11,7 @@ import { refreshCredits } from '../day-close/close-day';
 import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
-import { json, writeScheduleRows, type PaymentBefore } from './apply';
+import { json, restoreScheduleRows, type PaymentBefore } from './apply';
 import { loadPaymentFile, summarize } from './payment-files.queries';
 
 const BATCH = 2_000;
@@ -46,6 +46,8 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
     throw new HttpProblem(409, 'Hay pagos posteriores', `Revierte primero los pagos posteriores sobre los mismos créditos: ${named}.`);
   }
 
+  const businessDate = await businessDateOf(tx, companyId, today);
+  const closedDay = addDays(businessDate, -1);
   let reverted = 0;
   const creditIds: string[] = [];
   for (;;) {
@@ -57,9 +59,10 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
       .limit(BATCH);
     if (batch.length === 0) break;
     const befores = batch.map((payment) => ({ ...payment, before: payment.before as PaymentBefore }));
-    await writeScheduleRows(
+    await restoreScheduleRows(
       tx,
       companyId,
+      closedDay,
       befores.flatMap((payment) => payment.before.rows),
     );
     const deductions = befores.filter((payment) => payment.before.deduction).map((payment) => ({ credit_id: payment.creditId, ...payment.before.deduction! }));
@@ -81,8 +84,7 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
     creditIds.push(...batch.map((payment) => payment.creditId));
   }
 
-  const businessDate = await businessDateOf(tx, companyId, today);
-  await refreshCredits(tx, companyId, addDays(businessDate, -1), creditIds);
+  await refreshCredits(tx, companyId, closedDay, creditIds);
   await refreshPortfolioFigures(tx, companyId, businessDate, now);
   await tx
     .update(paymentFiles)
