@@ -21,8 +21,18 @@ export const listQuery = pageQuery.extend({
 /** A list query without its page: what an export of the filtered list takes. */
 export const exportQuery = <Query extends typeof pageQuery>(query: Query) => query.omit({ page: true, pageSize: true });
 
-/** The one list answer: a page of items and how many match in all. */
-export const listResponse = <Item extends z.ZodType>(item: Item) => z.object({ items: z.array(item), total: z.number().int() });
+/**
+ * A list counts the rows that match up to this many (docs/decisions/0013-list-counts-stop-at-a-thousand.md): a page
+ * of a million requests costs what a page of a thousand does. Beyond it the answer says "more than" (`totalCapped`).
+ */
+export const LIST_COUNT_CAP = 1_000;
+
+/**
+ * The one list answer: a page of items and how many match in all, counted up to LIST_COUNT_CAP: when more match,
+ * `total` is the cap and `totalCapped` is true (the grid shows "más de 1,000" and pages on while pages come full).
+ */
+export const listResponse = <Item extends z.ZodType>(item: Item) =>
+  z.object({ items: z.array(item), total: z.number().int(), totalCapped: z.boolean() });
 
 /** A catalogue answered whole (no paging): `{ items }`. */
 export const itemsResponse = <Item extends z.ZodType>(item: Item) => z.object({ items: z.array(item) });

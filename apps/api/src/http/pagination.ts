@@ -1,9 +1,11 @@
-import { asc, desc, sql, type SQL } from 'drizzle-orm';
+import { asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { LIST_COUNT_CAP } from '@portal/contract';
+import type { Db } from '../db/client';
 
 /**
- * The one way a list endpoint pages and sorts (contract's listQuery → listResponse): in SQL, a page of rows and the
- * count of all that match the same filters, ordered by a column of the area's sort map.
+ * The one way a list endpoint pages and sorts (contract's listQuery → listResponse): in SQL, a page of rows ordered by
+ * a column of the area's sort map, and how many match the same filters, counted up to LIST_COUNT_CAP (decision 0013).
  */
 
 /** The list's sortable fields, by the name the contract's `sort` uses. */
@@ -43,13 +45,42 @@ export function listAfter(
   return descending ? sql`(${column}, ${tieBreaker}) < (${value}, ${after.tie})` : sql`(${column}, ${tieBreaker}) > (${value}, ${after.tie})`;
 }
 
-/** A page of `rows` (already filtered and ordered) and the `total` matching the same filters, as `{ items, total }`. */
+declare const capped: unique symbol;
+/** A count that stops one row past LIST_COUNT_CAP, made by `countUpTo` (the only count pagedList takes). */
+export type CappedCount = PromiseLike<{ total: number }[]> & { readonly [capped]: true };
+
+/**
+ * How many rows `matching` (a select of the list's rows, filtered as the page is: `select 1 from … where …`) holds,
+ * reading at most LIST_COUNT_CAP + 1 of them.
+ */
+export function countUpTo(db: Db, matching: { limit(count: number): { as(alias: string): unknown } }): CappedCount {
+  const upTo = matching.limit(LIST_COUNT_CAP + 1).as('matching') as Parameters<ReturnType<Db['select']>['from']>[0];
+  return db.select({ total: count() }).from(upTo) as unknown as CappedCount;
+}
+
+/** What `countUpTo`'s select of matching rows selects: a constant, so the rows' columns are never read. */
+export const ROW = { one: sql<number>`1`.as('one') };
+
+/**
+ * A page of `rows` (already filtered and ordered) and how many match the same filters, as `{ items, total,
+ * totalCapped }`: up to LIST_COUNT_CAP exactly, beyond it the cap and `totalCapped`.
+ */
 export async function pagedList<Row, Item>(
   query: { page: number; pageSize: number },
   rows: { limit(count: number): { offset(count: number): PromiseLike<Row[]> } },
-  total: PromiseLike<{ total: number }[]>,
+  total: CappedCount,
   toItem: (row: Row) => Item,
-): Promise<{ items: Item[]; total: number }> {
+): Promise<Paged<Item>> {
   const [page, [counted]] = await Promise.all([rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize), total]);
-  return { items: page.map(toItem), total: counted?.total ?? 0 };
+  return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0) };
+}
+
+/** A list's answer of how many match, from a count that stopped one row past LIST_COUNT_CAP. */
+export const cappedTotal = (matching: number) => ({ total: Math.min(matching, LIST_COUNT_CAP), totalCapped: matching > LIST_COUNT_CAP });
+
+/** One page of a list and how many match (up to LIST_COUNT_CAP), as the contract's listResponse. */
+export interface Paged<Item> {
+  items: Item[];
+  total: number;
+  totalCapped: boolean;
 }

@@ -18,6 +18,7 @@ import { ServerDataGrid, type ServerDataGridProps } from './server-data-grid';
 export interface ListPage<Row> {
   items: Row[];
   total: number;
+  totalCapped: boolean;
 }
 
 /** The list's query for a list state (the URL's query string): its cache key and its fetch. */
@@ -44,6 +45,7 @@ export function useServerList<Row>(query: ListQuery<Row>, defaults: Partial<List
     grid: {
       rows: list.data?.items ?? [],
       total: list.data?.total ?? 0,
+      totalCapped: list.data?.totalCapped ?? false,
       loading: list.isFetching,
       error: list.isError ? list.error.message : null,
       state,
@@ -52,7 +54,7 @@ export function useServerList<Row>(query: ListQuery<Row>, defaults: Partial<List
   };
 }
 
-type GridOwnProps = 'rows' | 'total' | 'loading' | 'error' | 'state' | 'onChange';
+type GridOwnProps = 'rows' | 'total' | 'totalCapped' | 'loading' | 'error' | 'state' | 'onChange';
 
 export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGridProps<Row>, GridOwnProps> & {
   /** The screen's heading (h1). */

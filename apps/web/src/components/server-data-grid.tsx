@@ -32,7 +32,9 @@ import { PAGE_SIZES, type ListState } from '../lib/list-state';
 export interface ServerDataGridProps<Row extends GridValidRowModel> {
   columns: GridColDef<Row>[];
   rows: Row[];
+  /** How many rows match, counted up to the API's cap (the contract's LIST_COUNT_CAP); `totalCapped` when more do. */
   total: number;
+  totalCapped?: boolean;
   loading: boolean;
   error?: string | null;
   state: ListState;
@@ -85,6 +87,23 @@ function ColumnMenu(props: GridColumnMenuProps) {
 
 const localeText = esES.components.MuiDataGrid.defaultProps.localeText;
 
+/**
+ * The grid's row count and its "1–25 de …" for a count the API stopped at its cap: the count unknown (-1) with a
+ * next page, and "más de 1,000" rather than a number that is not the count, until a short page past the cap ends it.
+ */
+export function cappedPaging(total: number, totalCapped: boolean, state: { page: number; pageSize: number }, rowsOnPage: number) {
+  if (!totalCapped) return { rowCount: total };
+  const seen = (state.page - 1) * state.pageSize + rowsOnPage;
+  // A page past the cap that comes short is the last one: the count is known.
+  if (seen > total && rowsOnPage < state.pageSize) return { rowCount: seen };
+  return {
+    rowCount: -1,
+    paginationMeta: { hasNextPage: true },
+    paginationDisplayedRows: ({ from, to }: { from: number; to: number }) =>
+      `${from.toLocaleString('es-MX')}–${to.toLocaleString('es-MX')} de más de ${Math.max(total, to).toLocaleString('es-MX')}`,
+  };
+}
+
 export function toSortModel(sort: string | null): GridSortModel {
   if (!sort) return [];
   return sort.startsWith('-') ? [{ field: sort.slice(1), sort: 'desc' }] : [{ field: sort, sort: 'asc' }];
@@ -130,6 +149,8 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
     selection.onChange([...selection.ids.filter((id) => !page.includes(id)), ...onPage]);
   };
 
+  const paging = cappedPaging(props.total, props.totalCapped ?? false, state, props.rows.length);
+
   const move = (field: string, step: -1 | 1) => setPrefs((current) => ({ ...current, order: moveField(current.order, fields, field, step) }));
 
   return (
@@ -143,7 +164,8 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
         aria-label={props['aria-label']}
         columns={columns}
         rows={props.rows}
-        rowCount={props.total}
+        rowCount={paging.rowCount}
+        {...(paging.paginationMeta ? { paginationMeta: paging.paginationMeta } : {})}
         loading={props.loading}
         getRowId={props.getRowId}
         paginationMode="server"
@@ -186,7 +208,11 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
         }
         onColumnWidthChange={(params) => setPrefs((current) => ({ ...current, widths: { ...current.widths, [params.colDef.field]: Math.round(params.width) } }))}
         slots={{ columnMenu: ColumnMenu }}
-        localeText={{ ...localeText, noRowsLabel: props.emptyText ?? 'No hay registros con estos filtros.' }}
+        localeText={{
+          ...localeText,
+          noRowsLabel: props.emptyText ?? 'No hay registros con estos filtros.',
+          ...(paging.paginationDisplayedRows ? { paginationDisplayedRows: paging.paginationDisplayedRows } : {}),
+        }}
         autoHeight
         sx={{ bgcolor: 'background.paper', '& .MuiDataGrid-row': { cursor: open ? 'pointer' : 'default' } }}
       />

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { isValidRfc } from '@portal/lending';
 import type { AgreementDetail, AgreementListItem, AgreementListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
@@ -7,7 +7,7 @@ import { trimNumeric } from '../../db/numeric';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { listOrder, pagedList, type SortMap } from '../../http/pagination';
+import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { toProduct } from './products';
 
@@ -56,9 +56,9 @@ export const agreementListSelect = (db: Db) =>
     .from(agreements)
     .innerJoin(companies, eq(companies.id, agreements.companyId));
 
-export function listAgreements(db: Db, query: AgreementListQuery): Promise<{ items: AgreementListItem[]; total: number }> {
+export function listAgreements(db: Db, query: AgreementListQuery): Promise<Paged<AgreementListItem>> {
   const where = agreementFilters(query);
-  return pagedList(query, agreementListSelect(db).where(where).orderBy(...agreementOrder(query.sort)), db.select({ total: count() }).from(agreements).where(where), (row) => row);
+  return pagedList(query, agreementListSelect(db).where(where).orderBy(...agreementOrder(query.sort)), countUpTo(db, db.select(ROW).from(agreements).where(where)), (row) => row);
 }
 
 export const AGREEMENT_NOT_FOUND = { title: 'Convenio no encontrado', detail: 'El convenio no existe.' };

@@ -1,6 +1,6 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { HttpProblem } from '../../http/errors';
-import { pagedList } from '../../http/pagination';
+import { countUpTo, type Paged, pagedList, ROW } from '../../http/pagination';
 import type { DayClose, DayCloseRun } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { dayCloseRuns, dayCloses } from '../../db/schema/portfolio';
@@ -24,7 +24,7 @@ export function toDayCloseRun(row: typeof dayCloseRuns.$inferSelect): DayCloseRu
 }
 
 /** Admin Fecha Flujo's history: the closed days, newest first, with who closed them. */
-export function dayCloseHistory(tx: Tx, query: { companyId?: string | undefined; page: number; pageSize: number }): Promise<{ items: DayClose[]; total: number }> {
+export function dayCloseHistory(tx: Tx, query: { companyId?: string | undefined; page: number; pageSize: number }): Promise<Paged<DayClose>> {
   const where = query.companyId ? eq(dayCloses.companyId, query.companyId) : undefined;
   return pagedList(
     query,
@@ -35,7 +35,7 @@ export function dayCloseHistory(tx: Tx, query: { companyId?: string | undefined;
       .leftJoin(users, eq(users.id, dayCloses.closedBy))
       .where(where)
       .orderBy(desc(dayCloses.businessDate), desc(dayCloses.id)),
-    tx.select({ total: sql<number>`count(*)::int` }).from(dayCloses).where(where),
+    countUpTo(tx, tx.select(ROW).from(dayCloses).where(where)),
     ({ close, company, closedBy }) => ({ ...close, company, closedBy, closedAt: close.closedAt.toISOString() }),
   );
 }

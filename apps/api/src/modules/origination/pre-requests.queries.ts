@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { preRequestInputOf, type OriginationCatalog, type PreRequest, type PreRequestStatus } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
@@ -6,7 +6,7 @@ import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { clients, preRequests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { listOrder, pagedList, type SortMap } from '../../http/pagination';
+import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
 import { toProduct } from '../agreements/products';
 import { preRequestFolio } from '../shared/folios';
 
@@ -55,10 +55,10 @@ export function listPreRequests(
   db: Db,
   userId: string,
   query: { page: number; pageSize: number; status?: PreRequestStatus; sort?: string },
-): Promise<{ items: PreRequest[]; total: number }> {
+): Promise<Paged<PreRequest>> {
   const where: SQL | undefined = and(eq(preRequests.createdBy, userId), query.status ? eq(preRequests.status, query.status) : undefined);
   const order = listOrder(SORT, query.sort, { field: 'createdAt', descending: true }, preRequests.number);
-  return pagedList(query, select(db).where(where).orderBy(...order), db.select({ total: count() }).from(preRequests).where(where), toPreRequest);
+  return pagedList(query, select(db).where(where).orderBy(...order), countUpTo(db, db.select(ROW).from(preRequests).where(where)), toPreRequest);
 }
 
 /** The agreements in force today and their active products: what a clerk may quote. */

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, ilike, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, ilike, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { bankForCode } from '@portal/lending';
@@ -10,7 +10,7 @@ import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { listOrder, pagedList, type SortMap } from '../../http/pagination';
+import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 
@@ -152,7 +152,7 @@ export async function loadRequest(db: Db, id: string): Promise<Request> {
 }
 
 /** Capturas: requests filtered (folio, CURP or name; status, agreement, dates, capturer), sorted and paged in SQL. */
-export function listRequests(db: Db, query: RequestListValues): Promise<{ items: RequestSummary[]; total: number }> {
+export function listRequests(db: Db, query: RequestListValues): Promise<Paged<RequestSummary>> {
   const { sort, q, status, agreementId, from, to, capturer: capturedBy } = query;
   const createdOn = sql`(${requests.createdAt} at time zone 'America/Mexico_City')::date`;
   const search = q?.trim();
@@ -176,10 +176,10 @@ export function listRequests(db: Db, query: RequestListValues): Promise<{ items:
     .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
   // The count joins the client and the capturer only when a filter reads them: every request has its client (a
   // foreign key), and over 170,000 requests the joins made the count four times slower (69 ms against 17 ms).
-  let counted = db.select({ total: count() }).from(requests).$dynamic();
+  let counted = db.select(ROW).from(requests).$dynamic();
   if (search) counted = counted.innerJoin(clients, eq(clients.id, requests.clientId));
   if (capturedBy) counted = counted.leftJoin(capturer, eq(capturer.id, requests.createdBy));
-  const total = counted.where(where);
+  const total = countUpTo(db, counted.where(where));
   return pagedList(query, rows, total, toSummary);
 }
 

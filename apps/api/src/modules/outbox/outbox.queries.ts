@@ -1,11 +1,11 @@
-import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { OutboxMessage } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema/audit';
 import { profiles, users } from '../../db/schema/users';
 import type { Principal } from '../../http/auth';
 import { ALL_COMPANIES_ROLE } from '../../http/company-scope';
-import { pagedList } from '../../http/pagination';
+import { countUpTo, type Paged, pagedList, ROW } from '../../http/pagination';
 
 /**
  * A set-password link is the account it opens: a reader sees (besides row-level security's company) only messages to
@@ -18,7 +18,7 @@ function withinReach(reader: Principal): SQL {
 }
 
 /** The embedded mode's mail the reader may see, newest first. */
-export function listOutbox(db: Db, reader: Principal, page: { page: number; pageSize: number }): Promise<{ items: OutboxMessage[]; total: number }> {
+export function listOutbox(db: Db, reader: Principal, page: { page: number; pageSize: number }): Promise<Paged<OutboxMessage>> {
   const where = withinReach(reader);
   const rows = db
     .select({
@@ -35,11 +35,14 @@ export function listOutbox(db: Db, reader: Principal, page: { page: number; page
     .leftJoin(profiles, eq(profiles.id, users.profileId))
     .where(where)
     .orderBy(desc(outbox.createdAt), desc(outbox.id));
-  const total = db
-    .select({ total: count() })
+  const total = countUpTo(
+    db,
+    db
+    .select(ROW)
     .from(outbox)
     .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
     .leftJoin(profiles, eq(profiles.id, users.profileId))
-    .where(where);
+    .where(where),
+  );
   return pagedList(page, rows, total, (row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }

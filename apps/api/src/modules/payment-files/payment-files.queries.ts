@@ -3,6 +3,7 @@ import { addDays, payrollCalendar } from '@portal/lending';
 import {
   APPLIED_OUTCOMES,
   layoutSchema,
+  LIST_COUNT_CAP,
   type AllocationSplit,
   type PaymentFile,
   type PaymentFileListQuery,
@@ -19,7 +20,7 @@ import { clients } from '../../db/schema/origination';
 import { paymentApplications, paymentFileRows, paymentFiles, payments } from '../../db/schema/payments';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { listOrder, pagedList } from '../../http/pagination';
+import { cappedTotal, countUpTo, listOrder, type Paged, pagedList, ROW } from '../../http/pagination';
 import { payrollCalendarOf } from '../agreements/products';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio, creditNumberOf } from '../shared/folios';
@@ -128,7 +129,7 @@ const FILE_SORT = {
 };
 
 /** Listado de archivos de pagos: newest first unless sorted otherwise. */
-export function listPaymentFiles(tx: Tx, query: PaymentFileListQuery): Promise<{ items: PaymentFile[]; total: number }> {
+export function listPaymentFiles(tx: Tx, query: PaymentFileListQuery): Promise<Paged<PaymentFile>> {
   const { page, pageSize, sort, ...filters } = query;
   const where = fileFilters(filters);
   return pagedList(
@@ -136,7 +137,7 @@ export function listPaymentFiles(tx: Tx, query: PaymentFileListQuery): Promise<{
     fileSelect(tx)
       .where(where)
       .orderBy(...listOrder(FILE_SORT, sort, { field: 'uploadedAt', descending: true }, paymentFiles.id)),
-    tx.select({ total: sql<number>`count(*)::int` }).from(paymentFiles).innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId)).where(where),
+    countUpTo(tx, tx.select(ROW).from(paymentFiles).innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId)).where(where)),
     toPaymentFile,
   );
 }
@@ -162,7 +163,7 @@ export async function paymentFileRowsPage(
   tx: Tx,
   fileId: string,
   query: { page: number; pageSize: number; group: 'todos' | 'aceptados' | 'rechazados' },
-): Promise<{ items: PaymentFileRow[]; total: number }> {
+): Promise<Paged<PaymentFileRow>> {
   await loadPaymentFile(tx, fileId);
   const group =
     query.group === 'aceptados'
@@ -180,7 +181,7 @@ export async function paymentFileRowsPage(
       .leftJoin(payments, and(eq(payments.fileId, paymentFileRows.fileId), eq(payments.fileLine, paymentFileRows.line)))
       .where(where)
       .orderBy(asc(paymentFileRows.line)),
-    tx.select({ total: sql<number>`count(*)::int` }).from(paymentFileRows).where(where),
+    countUpTo(tx, tx.select(ROW).from(paymentFileRows).where(where)),
     ({ row, creditNumber, payment }) => ({
       line: row.line,
       raw: row.raw,
@@ -248,7 +249,7 @@ export async function missingDeductions(tx: Tx, fileId: string, query: { page: n
       ${base}
       order by c.number limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`),
   );
-  const [counted] = rowsOf<{ total: number }>(await tx.execute(sql`select count(*)::int as total ${base}`));
+  const [counted] = rowsOf<{ total: number }>(await tx.execute(sql`select count(*)::int as total from (select 1 ${base} limit ${LIST_COUNT_CAP + 1}) matching`));
   return {
     items: items.map((row) => ({
       creditId: row.credit_id,
@@ -259,7 +260,7 @@ export async function missingDeductions(tx: Tx, fileId: string, query: { page: n
       amount: row.amount,
       state: row.state,
     })),
-    total: counted?.total ?? 0,
+    ...cappedTotal(counted?.total ?? 0),
   };
 }
 
@@ -358,12 +359,15 @@ export function toPayment(row: PaymentRow) {
 }
 
 export const paymentCount = (tx: Tx, filters: PaymentFilters) =>
-  tx
-    .select({ total: sql<number>`count(*)::int` })
-    .from(payments)
-    .innerJoin(credits, eq(credits.id, payments.creditId))
-    .innerJoin(clients, eq(clients.id, credits.clientId))
-    .where(paymentFilters(filters));
+  countUpTo(
+    tx,
+    tx
+      .select(ROW)
+      .from(payments)
+      .innerJoin(credits, eq(credits.id, payments.creditId))
+      .innerJoin(clients, eq(clients.id, credits.clientId))
+      .where(paymentFilters(filters)),
+  );
 
 export async function paymentTotals(tx: Tx, filters: PaymentFilters): Promise<PaymentTotals> {
   const sum = (column: SQL | typeof payments.amount) => sql<string>`coalesce(sum(${column}), 0)::text`;

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ReportDefinition, ReportDefinitionDetail, ReportRun, RunnableReport, reportDefinitionListQuerySchema, reportRunListQuerySchema } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
@@ -6,7 +6,7 @@ import { containsPattern } from '../../db/like';
 import { reportDefinitions, reportRuns } from '../../db/schema/reports';
 import { companies, profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { listOrder, pagedList } from '../../http/pagination';
+import { countUpTo, listOrder, type Paged, pagedList, ROW } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** Reportes operativos' reads: the definitions list and detail, what a profile may run, a user's runs. */
@@ -63,17 +63,17 @@ export function definitionFilters(query: Omit<DefinitionListQuery, 'page' | 'pag
   );
 }
 
-export async function listDefinitions(db: Db, query: DefinitionListQuery): Promise<{ items: ReportDefinition[]; total: number }> {
+export async function listDefinitions(db: Db, query: DefinitionListQuery): Promise<Paged<ReportDefinition>> {
   const where = definitionFilters(query);
   const order = listOrder({ name: reportDefinitions.name, dataset: reportDefinitions.dataset, updatedAt: reportDefinitions.updatedAt }, query.sort, { field: 'name' }, reportDefinitions.id);
   const page = await pagedList(
     query,
     db.select({ definition: reportDefinitions, company: companies.name }).from(reportDefinitions).innerJoin(companies, eq(companies.id, reportDefinitions.companyId)).where(where).orderBy(...order),
-    db.select({ total: count() }).from(reportDefinitions).where(where),
+    countUpTo(db, db.select(ROW).from(reportDefinitions).where(where)),
     (row) => row,
   );
   const names = await profileNames(db, [...new Set(page.items.flatMap((row) => row.definition.profileIds))]);
-  return { items: page.items.map((row) => toDefinition(row.definition, row.company, names)), total: page.total };
+  return { ...page, items: page.items.map((row) => toDefinition(row.definition, row.company, names)) };
 }
 
 export async function loadDefinitionDetail(db: Db, id: string): Promise<ReportDefinitionDetail> {
@@ -136,7 +136,7 @@ export function toRun(row: RunRow & { requester?: string | null }, now: Date): R
 }
 
 /** The user's own runs, newest first. */
-export async function listRuns(db: Db, userId: string, query: RunListQuery, now: Date): Promise<{ items: ReportRun[]; total: number }> {
+export async function listRuns(db: Db, userId: string, query: RunListQuery, now: Date): Promise<Paged<ReportRun>> {
   const where = and(eq(reportRuns.requestedBy, userId), query.definitionId ? eq(reportRuns.definitionId, query.definitionId) : undefined);
   return pagedList(
     query,
@@ -145,7 +145,7 @@ export async function listRuns(db: Db, userId: string, query: RunListQuery, now:
       .from(reportRuns)
       .where(where)
       .orderBy(desc(reportRuns.requestedAt), desc(reportRuns.id)),
-    db.select({ total: count() }).from(reportRuns).where(where),
+    countUpTo(db, db.select(ROW).from(reportRuns).where(where)),
     (row) => toRun({ ...row.run, requester: row.requester }, now),
   );
 }

@@ -1,10 +1,10 @@
-import { and, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { companies, profiles, users } from '../../db/schema/users';
 import { containsPattern } from '../../db/like';
 import { HttpProblem } from '../../http/errors';
-import { listOrder, pagedList, type SortMap } from '../../http/pagination';
+import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** The users list's selects and row mapper: the page, its count, the Excel export and the detail read the same columns. */
@@ -71,9 +71,9 @@ export function toListItem(row: Awaited<ReturnType<ReturnType<typeof userListSel
   };
 }
 
-export function listUsers(db: Db, query: UserListQuery): Promise<{ items: UserListItem[]; total: number }> {
+export function listUsers(db: Db, query: UserListQuery): Promise<Paged<UserListItem>> {
   const where = userFilters(query);
-  return pagedList(query, userListSelect(db).where(where).orderBy(...userOrder(query.sort)), db.select({ total: count() }).from(users).where(where), toListItem);
+  return pagedList(query, userListSelect(db).where(where).orderBy(...userOrder(query.sort)), countUpTo(db, db.select(ROW).from(users).where(where)), toListItem);
 }
 
 export const USER_NOT_FOUND = { title: 'Usuario no encontrado', detail: 'El usuario no existe o fue eliminado.' };

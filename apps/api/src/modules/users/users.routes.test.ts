@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LIST_COUNT_CAP } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { auditEvents, outbox } from '../../db/schema/audit';
 import { companies, profiles, users } from '../../db/schema/users';
@@ -71,6 +72,23 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     expect(search.items.every((item) => item.name.startsWith('Zoe 1'))).toBe(true);
     // LIKE wildcards in the search are taken literally.
     expect((await call('GET', '/api/users?q=%25')).json<{ total: number }>().total).toBe(0);
+  });
+
+  it('counts up to LIST_COUNT_CAP: exact below and at it, "more than" past it, a filtered set counted on its own', async () => {
+    const page = async (query: string) => (await call('GET', `/api/users?pageSize=25&${query}`)).json<{ items: unknown[]; total: number; totalCapped: boolean }>();
+    const seeded = (await page('')).total;
+    // Up to the cap exactly: the seed's users and enough new ones to make LIST_COUNT_CAP.
+    await seedMany(LIST_COUNT_CAP - seeded);
+    expect(await page('')).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: false });
+    // One more and the count stops: the cap, said to be a lower bound, and the page still full.
+    await ctx.system((db) => db.insert(users).values({ email: 'una.mas@demo.mx', name: 'Una Más', profileId: ids.cartera, companyId: ids.company, active: true }));
+    const past = await page('');
+    expect(past).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: true });
+    expect(past.items).toHaveLength(25);
+    // A page past the cap is served: the count bounds what is counted, not what can be read.
+    expect((await page(`page=${LIST_COUNT_CAP / 25 + 1}`)).items).toHaveLength(1);
+    // The filters apply to the count: the Zoe half of the seeded users, exactly.
+    expect(await page('q=zoe')).toMatchObject({ total: (LIST_COUNT_CAP - seeded) >> 1, totalCapped: false });
   });
 
   it('rejects a bad list query with Spanish field errors', async () => {

@@ -84,6 +84,7 @@ function RowsGrid({ file, group, onAllocation }: { file: PaymentFile; group: Row
       columns={rowColumns(applied, onAllocation)}
       rows={rows.data?.items ?? []}
       total={rows.data?.total ?? 0}
+      totalCapped={rows.data?.totalCapped ?? false}
       loading={rows.isFetching}
       error={rows.isError ? rows.error.message : null}
       state={state}
@@ -104,6 +105,7 @@ function MissingGrid({ file }: { file: PaymentFile }) {
       columns={missingColumns}
       rows={missing.data?.items ?? []}
       total={missing.data?.total ?? 0}
+      totalCapped={missing.data?.totalCapped ?? false}
       loading={missing.isFetching}
       error={missing.isError ? missing.error.message : null}
       state={state}
