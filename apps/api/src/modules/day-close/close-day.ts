@@ -164,24 +164,23 @@ async function creditsToAge(tx: Tx, companyId: string, day: string): Promise<num
 }
 
 /**
- * Late charges start on the installments late and not held whose charges do not run yet (`accrues_from`, see
- * credits/late-charges.ts): from `from` on, the first day such a row is late (a close of D: D; after a payment or a
- * revert at closed day C, or data aged at C: C + 1, the next close). A close of D looks at the rows that fell due on
- * D − 1 and those whose deduction it let go; every other late row not held already runs, as every writer leaves it
- * (data loaded outside the services is aged with ageCreditsAt first). The late fee is charged by the first close a
- * row runs in (ageCredits).
+ * A close of D starts late charges on the installments late and not held whose charges do not run yet
+ * (`accrues_from`, see credits/late-charges.ts): from D on, the first day they are late. It looks at the rows that
+ * fell due on D − 1 and those whose deduction it let go; every other late row not held already runs, as every writer
+ * leaves it (ageCredits starts them from the next day after a payment, a revert or data aged at a day). The late fee
+ * is charged by the first close a row runs in (ageCredits).
  */
-async function startLateCharges(tx: Tx, companyId: string, from: string, scope: Scope): Promise<void> {
-  const late = sql`i.outstanding > 0 and i.accrues_from is null and i.due_date < ${from}::date and not ${held(companyId)}`;
-  const rows =
-    scope.kind === 'close'
-      ? sql`
-          select i.ctid as row_id from installments i where i.company_id = ${companyId} and i.due_date = ${from}::date - 1 and ${late}
-          union
-          select i.ctid from ${UNHELD} u join installments i on i.credit_id = u.credit_id where i.company_id = ${companyId} and ${late}`
-      : sql`select i.ctid as row_id from installments i where i.company_id = ${companyId} and ${late} ${scope.kind === 'ids' ? sql`and ${anyCredit('i.credit_id', scope.ids)}` : sql``}`;
+async function startLateCharges(tx: Tx, companyId: string, day: string): Promise<void> {
+  const late = sql`i.outstanding > 0 and i.accrues_from is null and i.due_date < ${day}::date and not ${held(companyId)}`;
   // Each row where the selection read it (its ctid: the portfolio lock keeps any other writer out meanwhile).
-  await tx.execute(sql`update installments i set accrues_from = ${from}::date from (${rows}) s where i.ctid = s.row_id`);
+  await tx.execute(sql`
+    update installments i set accrues_from = ${day}::date
+    from (
+      select i.ctid as row_id from installments i where i.company_id = ${companyId} and i.due_date = ${day}::date - 1 and ${late}
+      union
+      select i.ctid from ${UNHELD} u join installments i on i.credit_id = u.credit_id where i.company_id = ${companyId} and ${late}
+    ) s
+    where i.ctid = s.row_id`);
 }
 
 function creditsIn(scope: Scope, column: string): SQL {
@@ -206,7 +205,9 @@ interface Aging {
  * money the employer holds is neither late nor overdue (the home shows it apart, as money en tránsito), and a payday,
  * when most of the portfolio's installments fall due and their deductions go en tránsito together, leaves every
  * on-time credit as it was but for its next discount date. A row whose late charges run by D and whose late fee was
- * not charged yet is charged it here, once (the first close it runs in), with its IVA.
+ * not charged yet is charged it here, once (the first close it runs in), with its IVA. Outside a close (a payment's or
+ * a revert's credits, data aged at D) the late rows not held whose charges do not run yet start running from D + 1,
+ * the next close, in the same pass (a close started its own before, from D).
  */
 async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope): Promise<Aging> {
   const late = lateChargesSql(day);
@@ -217,6 +218,7 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope):
         -- never held: their discount date has not come).
         select i.ctid as row_id, i.credit_id, i.due_date,
                case when i.due_date <= ${day}::date then not ${held(companyId)} else false end as unheld_due,
+               i.accrues_from is null as not_running,
                i.outstanding + ${late.moratory} + ${late.moratoryIva} as owed,
                case when i.accrues_from <= ${day}::date then ${late.dailyMoratory} else 0 end as day_moratory,
                case when i.accrues_from <= ${day}::date then ${late.dailyIva} else 0 end as day_moratory_iva,
@@ -234,7 +236,15 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope):
       ), fees as (
         update installments i set fees = r.fee, fees_iva = i.fees_iva + r.fee_iva
         from rows r where i.ctid = r.row_id and r.fee > 0
-      ), owed as (
+      )${
+        scope.kind === 'close'
+          ? sql``
+          : // Rows disjoint from the fees' (those run already): each row is written by one of the two at most.
+            sql`, started as (
+                  update installments i set accrues_from = ${addDays(day, 1)}::date
+                  from rows r where i.ctid = r.row_id and r.unheld_due and r.not_running
+                )`
+      }, owed as (
         -- The held ones neither count as overdue nor age.
         select credit_id,
                sum(owed + fee + fee_iva) as balance,
@@ -302,7 +312,6 @@ export async function agePortfolio(tx: Tx, companyId: string, day: string): Prom
  * narrower one must agree with.
  */
 export async function ageCreditsAt(tx: Tx, companyId: string, day: string): Promise<void> {
-  await startLateCharges(tx, companyId, addDays(day, 1), { kind: 'all' });
   await ageCredits(tx, companyId, day, { kind: 'all' });
 }
 
@@ -316,7 +325,6 @@ export async function refreshCredits(tx: Tx, companyId: string, day: string, cre
   if (credits.length === 0) return;
   const scope: Scope = { kind: 'ids', ids: credits };
   await moveDeductions(tx, companyId, day, scope);
-  await startLateCharges(tx, companyId, addDays(day, 1), scope);
   await ageCredits(tx, companyId, day, scope);
 }
 
@@ -345,7 +353,7 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
     const close: Scope = { kind: 'close' };
     const deductions = await moveDeductions(tx, companyId, day, close);
     const newlyDue = await creditsToAge(tx, companyId, day);
-    await startLateCharges(tx, companyId, day, close);
+    await startLateCharges(tx, companyId, day);
     const aging = await ageCredits(tx, companyId, day, close);
     await moveNextDiscountDates(tx, companyId, day);
     // Every credit of the company stands at D after the close, aged or left as it was.
