@@ -45,9 +45,15 @@ describe('xlsx list export', () => {
     expect(response.statusCode).toBe(200);
     response.pause();
     // A client that reads nothing: once the sockets' buffers are full the export waits for it instead of piling
-    // batches up in memory (without the wait it reads hundreds of batches a second).
-    await wait(3_000);
-    const whilePaused = endless.reads();
+    // batches up in memory (without the wait it reads hundreds of batches a second). On a busy machine the buffers
+    // take longer to fill: the reads are watched until a second passes without one (15 s at most).
+    let whilePaused = endless.reads();
+    for (let waited = 0; waited < 15_000; waited += 1_000) {
+      await wait(1_000);
+      const now = endless.reads();
+      if (now === whilePaused) break;
+      whilePaused = now;
+    }
     await wait(1_500);
     expect(endless.reads()).toBe(whilePaused);
     expect(whilePaused).toBeLessThan(300);
@@ -63,5 +69,5 @@ describe('xlsx list export', () => {
     const afterLeaving = endless.reads();
     await wait(1_000);
     expect(endless.reads()).toBeLessThanOrEqual(afterLeaving + 1);
-  });
+  }, 30_000);
 });
