@@ -57,8 +57,27 @@ export interface TokenVerifier {
 
 export class InvalidTokenError extends Error {}
 
-/** Most verified tokens kept at once; past it the memory starts over (it is a shortcut, never the source). */
-const VERIFIED_TOKEN_LIMIT = 10_000;
+/** Most answers a short memory keeps at once; past it the memory starts over (it is a shortcut, never the source). */
+const SHORT_MEMORY_LIMIT = 10_000;
+
+/** Answers kept by key, each until its own time: the verified tokens' and the principals' memory. */
+function shortMemory<Value>() {
+  const entries = new Map<string, { value: Value; until: number }>();
+  return {
+    /** The entry of `key` still kept at `now` (its value may be null: an answer too). */
+    get(key: string, now: number): { value: Value } | undefined {
+      const entry = entries.get(key);
+      return entry && entry.until > now ? entry : undefined;
+    },
+    set(key: string, value: Value, until: number): void {
+      if (entries.size >= SHORT_MEMORY_LIMIT) entries.clear();
+      entries.set(key, { value, until });
+    },
+    clear(): void {
+      entries.clear();
+    },
+  };
+}
 
 /**
  * Verifies a JWT access token against the provider's keys: signature, issuer, audience, expiry. With `reuseMs`, a token
@@ -78,7 +97,7 @@ export function jwtTokenVerifier(options: {
 }): TokenVerifier {
   const emailClaim = options.emailClaim ?? 'email';
   const reuseMs = options.reuseMs ?? 0;
-  const verified = new Map<string, { identity: Identity; until: number }>();
+  const verified = shortMemory<Identity>();
   async function verify(token: string): Promise<{ identity: Identity; expiresAt: number }> {
     try {
       const { payload } = await jwtVerify(token, options.keys, {
@@ -101,11 +120,10 @@ export function jwtTokenVerifier(options: {
     async verify(token) {
       if (reuseMs <= 0) return (await verify(token)).identity;
       const now = Date.now();
-      const known = verified.get(token);
-      if (known && known.until > now) return known.identity;
+      const known = verified.get(token, now);
+      if (known) return known.value;
       const { identity, expiresAt } = await verify(token);
-      if (verified.size >= VERIFIED_TOKEN_LIMIT) verified.clear();
-      verified.set(token, { identity, until: Math.min(expiresAt, now + reuseMs) });
+      verified.set(token, identity, Math.min(expiresAt, now + reuseMs));
       return identity;
     },
   };
@@ -133,9 +151,6 @@ export async function loadPrincipal(db: Db, email: string): Promise<Principal | 
   return { ...row, permissions: new Set(row.permissions) };
 }
 
-/** Most principals kept at once; past it the cache starts over (it is a shortcut, never the source). */
-const PRINCIPAL_CACHE_LIMIT = 10_000;
-
 /**
  * The principal of each e-mail looked up in the last `ttlMs` (by `now`, the app's clock), so a burst of requests by one
  * user costs one lookup, not one transaction each. A user or profile write in this process empties it (see
@@ -143,16 +158,15 @@ const PRINCIPAL_CACHE_LIMIT = 10_000;
  * principal up.
  */
 function principalLookup(db: Db, ttlMs: number, now: () => number) {
-  const entries = new Map<string, { principal: Principal | null; until: number }>();
+  const entries = shortMemory<Principal | null>();
   return {
     async find(email: string): Promise<Principal | null> {
       if (ttlMs <= 0) return loadPrincipal(db, email);
       const key = email.toLowerCase();
-      const cached = entries.get(key);
-      if (cached && cached.until > now()) return cached.principal;
+      const cached = entries.get(key, now());
+      if (cached) return cached.value;
       const principal = await loadPrincipal(db, email);
-      if (entries.size >= PRINCIPAL_CACHE_LIMIT) entries.clear();
-      entries.set(key, { principal, until: now() + ttlMs });
+      entries.set(key, principal, now() + ttlMs);
       return principal;
     },
     forgetAll() {
