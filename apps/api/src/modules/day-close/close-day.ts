@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
+import { anyOf } from '../../db/any-of';
 import { rowsOf } from '../../db/rows';
 import { asSystem } from '../../db/scope';
 import { auditEvents } from '../../db/schema/audit';
@@ -43,8 +44,6 @@ export interface DayCloseFigures {
 const held = (companyId: string): SQL =>
   sql`exists (select 1 from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' and d.credit_id = i.credit_id and d.period = i.number offset 0)`;
 
-/** `column = any(ids)`: one uuid[] parameter, read through the column's index. */
-const anyCredit = (column: string, ids: readonly string[]): SQL => sql`${sql.raw(column)} = any(${`{${ids.join(',')}}`}::uuid[])`;
 
 /**
  * What a statement looks at: every credit of the company (data that arrives with a history), some by id (a payment
@@ -107,9 +106,8 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
            stopped as (${stopLateCharges(companyId, addDays(day, -1), newlyHeld)})
       ${counted}`);
   } else {
-    const only = (column: string) => (scope.kind === 'ids' ? sql`and ${anyCredit(column, scope.ids)}` : sql``);
-    result = await tx.execute(sql`with moved as (${move(sql`e.state in ('esperado', 'en tránsito') and e.discount_date <= ${day}::date ${only('e.credit_id')}`)}) ${counted}`);
-    await tx.execute(stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' ${only('d.credit_id')}`));
+    result = await tx.execute(sql`with moved as (${move(sql`e.state in ('esperado', 'en tránsito') and e.discount_date <= ${day}::date ${creditsIn(scope, 'e.credit_id')}`)}) ${counted}`);
+    await tx.execute(stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' ${creditsIn(scope, 'd.credit_id')}`));
   }
   const [moved] = rowsOf<{ to_transit: number; to_not_applied: number }>(result);
   return { toTransit: moved?.to_transit ?? 0, toNotApplied: moved?.to_not_applied ?? 0 };
@@ -184,7 +182,7 @@ async function startLateCharges(tx: Tx, companyId: string, day: string): Promise
 }
 
 function creditsIn(scope: Scope, column: string): SQL {
-  if (scope.kind === 'ids') return sql`and ${anyCredit(column, scope.ids)}`;
+  if (scope.kind === 'ids') return sql`and ${anyOf(sql.raw(column), scope.ids)}`;
   if (scope.kind === 'all') return sql``;
   return sql`and ${sql.raw(column)} in (select credit_id from ${AGED_IN_FULL})`;
 }

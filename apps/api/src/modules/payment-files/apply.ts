@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { addDays, allocatePayment, formatCents, parseCents, type AllocationResult, type Component, type InstallmentState } from '@portal/lending';
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
+import { anyOf } from '../../db/any-of';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
 import { trimNumeric } from '../../db/numeric';
@@ -142,7 +142,13 @@ export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>)
 
 export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
 /** `column = any(ids)`: one uuid[] parameter, which the planner answers through the column's index. */
-const anyOf = (column: SQL | AnyPgColumn, ids: readonly string[]) => sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+
+/** The stored rows' schedule and paid amounts, from `x` (json_populate_recordset): what a payment writes and a revert puts back. */
+const SCHEDULE_AND_PAID = sql`
+      principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
+      paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
+      paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
+      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva`;
 
 /**
  * Writes a payment's schedule rows: one statement for the batch. The late charges that ran until the payment are
@@ -152,11 +158,7 @@ const anyOf = (column: SQL | AnyPgColumn, ids: readonly string[]) => sql`${colum
 async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.execute(sql`
-    update installments i set
-      principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
-      paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
-      paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
-      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva,
+    update installments i set ${SCHEDULE_AND_PAID},
       moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, accrues_from = x.accrues_from
     from json_populate_recordset(null::installments, ${json(rows)}) x
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
@@ -174,10 +176,7 @@ export async function restoreScheduleRows(tx: Tx, companyId: string, closedDay: 
     update installments i set
       moratory_interest = i.moratory_interest + ${late.moratory}, moratory_iva = i.moratory_iva + ${late.moratoryIva},
       accrues_from = case when i.accrues_from <= ${closedDay}::date then ${closedDay}::date + 1 else i.accrues_from end,
-      principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
-      paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
-      paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
-      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva
+      ${SCHEDULE_AND_PAID}
     from json_populate_recordset(null::installments, ${json(rows)}) x, credits c
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number and c.id = i.credit_id`);
 }
@@ -245,14 +244,15 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
 
     for (const row of batch) {
       const credit = creditOf.get(row.creditId!)!;
-      // The schedule as the last close left it, with the late charges that ran through it written in: what the
-      // allocation pays from (and what the write keeps, the charges running again from the next day).
-      const schedule = (scheduleOf.get(credit.id) ?? []).map((stored) => chargedThrough(stored, credit, closedDay));
       // Under the lock, as it is now: another file may have paid it off since the preview.
       if (credit.status === 'liquidado') {
         outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
         continue;
       }
+      const asStored = scheduleOf.get(credit.id) ?? [];
+      // The schedule as the last close left it, with the late charges that ran through it written in: what the
+      // allocation pays from (and what the write keeps, the charges running again from the next day).
+      const schedule = asStored.map((stored) => chargedThrough(stored, credit, closedDay));
       const result = allocatePayment({
         amount: row.amount!,
         valueDate: file.discountDate,
@@ -265,7 +265,6 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
       });
       const after = storedAfter(schedule, result.installments);
       const before: StoredRow[] = [];
-      const asStored = scheduleOf.get(credit.id) ?? [];
       asStored.forEach((row, index) => {
         const previous = stored(row);
         if (!changed(previous, after[index]!)) return;
