@@ -1,5 +1,5 @@
 import { LendingInputError } from './errors.ts';
-import { formatCents, parseNonNegativeCents, parseRate, type Cents } from './money.ts';
+import { formatCents, parseNonNegativeCents, parseRate, type Cents, type Ratio } from './money.ts';
 import { parseDay } from './dates.ts';
 import { COMPONENT_INDEX, PRINCIPAL, fromLedger, outstanding, outstandingTotal, toLedger, type InstallmentState } from './ledger.ts';
 import { DAY_COUNT_BASE } from './schedule.ts';
@@ -40,6 +40,12 @@ export interface LateChargesResult {
 
 const roundHalfUp = (num: bigint, den: bigint): bigint => (2n * num + den) / (2n * den);
 
+/** Moratory interest on `principal` for `days` days at the annual `rate` (actual/360), rounded half up once, and its IVA. */
+function moratoryFor(principal: Cents, rate: Ratio, iva: Ratio, days: bigint): { moratory: Cents; moratoryIva: Cents } {
+  const moratory = roundHalfUp(principal * rate.num * days, rate.den * BigInt(DAY_COUNT_BASE));
+  return { moratory, moratoryIva: roundHalfUp(moratory * iva.num, iva.den) };
+}
+
 export function accrueLateCharges(input: LateChargesInput): LateChargesResult {
   const from = parseDay(input.accruedThrough, 'accruedThrough');
   const asOf = parseDay(input.asOf, 'asOf');
@@ -66,8 +72,7 @@ export function accrueLateCharges(input: LateChargesInput): LateChargesResult {
     const days = BigInt(asOf - Math.max(from, inst.dueDay));
     const overduePrincipal = outstanding(inst, PRINCIPAL);
     if (days > 0n && overduePrincipal > 0n && rate.num > 0n) {
-      const moratory = roundHalfUp(overduePrincipal * rate.num * days, rate.den * BigInt(DAY_COUNT_BASE));
-      const moratoryIva = roundHalfUp(moratory * iva.num, iva.den);
+      const { moratory, moratoryIva } = moratoryFor(overduePrincipal, rate, iva, days);
       inst.charged[M] = (inst.charged[M] ?? 0n) + moratory;
       inst.charged[MI] = (inst.charged[MI] ?? 0n) + moratoryIva;
       totals.moratoryInterest += moratory;
@@ -114,7 +119,6 @@ export function lateChargesForDays(input: LateChargesForDaysInput): { moratoryIn
     throw new LendingInputError('INVALID_DATE_ORDER', 'days', 'Los días de moratorios deben ser un entero de cero o más.');
   }
   const days = BigInt(input.days);
-  const daily = roundHalfUp(principal * rate.num, rate.den * BigInt(DAY_COUNT_BASE));
-  const dailyIva = roundHalfUp(daily * iva.num, iva.den);
-  return { moratoryInterest: formatCents(daily * days), moratoryIva: formatCents(dailyIva * days) };
+  const daily = moratoryFor(principal, rate, iva, 1n);
+  return { moratoryInterest: formatCents(daily.moratory * days), moratoryIva: formatCents(daily.moratoryIva * days) };
 }
