@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, ne } from 'drizzle-orm';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { credits } from '../../db/schema/credits';
@@ -82,6 +82,22 @@ describe.each(ENGINES)('Créditos API (%s)', (engine) => {
     expect(payoff.body.outstandingPrincipal).toBe(view.body.balances.principal);
     const early = await get(`/api/credits/${id}/payoff?date=1990-01-01`);
     expect(early.status).toBe(400);
+  });
+
+  it("answers 404 for another company's credit, its view (one statement of subqueries) and its payoff, however the id is spelled", async () => {
+    const [me] = await ctx.system((tx) => tx.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
+    const [foreign] = await ctx.system((tx) => tx.select().from(credits).where(ne(credits.companyId, me!.companyId)).limit(1));
+    expect(foreign).toBeDefined();
+    for (const id of [foreign!.id, foreign!.id.toUpperCase(), foreign!.id.replaceAll('-', '%2D')]) {
+      const view = await get(`/api/credits/${id}`);
+      expect(view.status).toBe(404);
+      expect(view.body.title).toBe('Crédito no encontrado');
+      expect((await get(`/api/credits/${id}/payoff?date=${TODAY}`)).status).toBe(404);
+    }
+    // The same request for one of its own is answered: the 404 is the company's scope, not a broken view.
+    const [own] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, me!.companyId)).limit(1));
+    expect((await get(`/api/credits/${own!.id}`)).status).toBe(200);
+    expect((await get(`/api/credits/${own!.id.replaceAll('-', '%2D')}`)).status).toBe(200);
   });
 
   it('lets a user without the close-day action see the date but not close it', async () => {
