@@ -58,6 +58,9 @@ export function countUpTo(db: Db, matching: { limit(count: number): { as(alias: 
   return db.select({ total: count() }).from(upTo) as unknown as CappedCount;
 }
 
+/** The same count in raw SQL, over `matching` (`select 1 from … where …`): a statement answering `{ total }`. */
+export const countUpToSql = (matching: SQL): SQL => sql`select count(*)::int as total from (${matching} limit ${LIST_COUNT_CAP + 1}) matching`;
+
 /** What `countUpTo`'s select of matching rows selects: a constant, so the rows' columns are never read. */
 export const ROW = { one: sql<number>`1`.as('one') };
 

@@ -44,7 +44,6 @@ export interface DayCloseFigures {
 const held = (companyId: string): SQL =>
   sql`exists (select 1 from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' and d.credit_id = i.credit_id and d.period = i.number offset 0)`;
 
-
 /**
  * What a statement looks at: every credit of the company (data that arrives with a history), some by id (a payment
  * file's, applied or reverted), or what a close of its day can change.

@@ -141,8 +141,6 @@ export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>)
 }
 
 export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
-/** `column = any(ids)`: one uuid[] parameter, which the planner answers through the column's index. */
-
 /** The stored rows' schedule and paid amounts, from `x` (json_populate_recordset): what a payment writes and a revert puts back. */
 const SCHEDULE_AND_PAID = sql`
       principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,

@@ -3,7 +3,6 @@ import { addDays, payrollCalendar } from '@portal/lending';
 import {
   APPLIED_OUTCOMES,
   layoutSchema,
-  LIST_COUNT_CAP,
   type AllocationSplit,
   type PaymentFile,
   type PaymentFileListQuery,
@@ -20,7 +19,7 @@ import { clients } from '../../db/schema/origination';
 import { paymentApplications, paymentFileRows, paymentFiles, payments } from '../../db/schema/payments';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { cappedTotal, countUpTo, listOrder, type Paged, pagedList, ROW } from '../../http/pagination';
+import { cappedTotal, countUpTo, countUpToSql, listOrder, type Paged, pagedList, ROW } from '../../http/pagination';
 import { payrollCalendarOf } from '../agreements/products';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio, creditNumberOf } from '../shared/folios';
@@ -249,7 +248,7 @@ export async function missingDeductions(tx: Tx, fileId: string, query: { page: n
       ${base}
       order by c.number limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`),
   );
-  const [counted] = rowsOf<{ total: number }>(await tx.execute(sql`select count(*)::int as total from (select 1 ${base} limit ${LIST_COUNT_CAP + 1}) matching`));
+  const [counted] = rowsOf<{ total: number }>(await tx.execute(countUpToSql(sql`select 1 ${base}`)));
   return {
     items: items.map((row) => ({
       creditId: row.credit_id,
