@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { addDays, allocatePayment, formatCents, parseCents, type AllocationResult, type Component, type InstallmentState } from '@portal/lending';
+import { addDays, allocatePayment, formatCents, parseCents, type AllocationResult, type Component, type Frequency, type InstallmentState } from '@portal/lending';
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
+import { withoutJit } from '../../db/jit';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
 import { trimNumeric } from '../../db/numeric';
-import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { installments } from '../../db/schema/credits';
 import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
 import { auditEvents } from '../../db/schema/audit';
 import { HttpProblem } from '../../http/errors';
@@ -70,6 +71,7 @@ const CHARGED: readonly [keyof StoredRow, Component][] = [
 const PAID: readonly [keyof StoredRow, Component][] = CHARGED.map(([column, component]) => [`paid_${column}` as keyof StoredRow, component]);
 
 const cents = (value: string | undefined) => (value === undefined ? 0n : parseCents(value, 'importe'));
+const ZERO = '0.00';
 const sameAmount = (a: string, b: string) => cents(a) === cents(b);
 
 function stored(row: InstallmentRow): StoredRow {
@@ -105,11 +107,16 @@ export function storedAfter(before: readonly InstallmentRow[], after: readonly I
   const rows = before.map((row) => {
     const state = byNumber.get(row.number)!;
     const next = stored(row);
+    // packages/lending writes amounts as formatCents does, the form numeric(14,2) reads back: an amount nothing waived
+    // is taken as it is (most of a schedule's, a payment touches a row or two).
     for (const [column, component] of CHARGED) {
-      next[column] = formatCents(cents(state[component]) - cents(state.waived?.[component])) as never;
+      const waived = state.waived?.[component];
+      next[column] = (waived === undefined ? (state[component] ?? ZERO) : formatCents(cents(state[component]) - cents(waived))) as never;
     }
-    for (const [column, component] of PAID) next[column] = formatCents(cents(state.paid?.[component])) as never;
-    next.payment = formatCents(cents(next.principal) + cents(next.interest) + cents(next.iva));
+    for (const [column, component] of PAID) next[column] = (state.paid?.[component] ?? ZERO) as never;
+    if (next.principal !== row.principal || next.interest !== row.interest || next.iva !== row.iva) {
+      next.payment = formatCents(cents(next.principal) + cents(next.interest) + cents(next.iva));
+    }
     return next;
   });
   let balance = rows.reduce((sum, row) => sum + cents(row.principal), 0n);
@@ -141,6 +148,8 @@ export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>)
 }
 
 export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
+/** The same of items already written as JSON. */
+const jsonArray = (items: readonly string[]) => sql`${`[${items.join(',')}]`}::json`;
 /** The stored rows' schedule and paid amounts, from `x` (json_populate_recordset): what a payment writes and a revert puts back. */
 const SCHEDULE_AND_PAID = sql`
       principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
@@ -184,6 +193,77 @@ export async function markApplication(db: Db, companyId: string, applicationId: 
   await withScope(db, { companyId }, (tx) => tx.update(paymentApplications).set(values).where(eq(paymentApplications.id, applicationId)));
 }
 
+/** The schedule columns a payment reads, in the order the batch read writes each row into a JSON array. */
+const SCHEDULE_COLUMNS = [
+  'number',
+  'dueDate',
+  'principal',
+  'interest',
+  'iva',
+  'payment',
+  'balance',
+  'days',
+  'paidPrincipal',
+  'paidInterest',
+  'paidIva',
+  'moratoryInterest',
+  'moratoryIva',
+  'fees',
+  'feesIva',
+  'paidMoratoryInterest',
+  'paidMoratoryIva',
+  'paidFees',
+  'paidFeesIva',
+  'outstanding',
+  'accruesFrom',
+] as const satisfies readonly (keyof InstallmentRow)[];
+
+/** Each row as a JSON array of its columns: integers as numbers, amounts and dates as text (numeric keeps its two decimals). */
+const SCHEDULE_JSON = sql.join(
+  SCHEDULE_COLUMNS.map((key) => {
+    const column = sql.raw(`i.${installments[key].name}`);
+    return installments[key].dataType === 'number' ? column : sql`${column}::text`;
+  }),
+  sql`, `,
+);
+
+interface BatchCredit {
+  credit: { id: string; number: number; status: string; disbursementDate: string; frequency: Frequency; installment: string; annualRatePct: string; ivaRatePct: string; moratoryRatePct: string };
+  /** Its schedule, read when its row is allocated (scheduleOf). */
+  schedule: () => InstallmentRow[];
+  /** Its expected deduction of the file's discount date, if it has one. */
+  deduction: { period: number; state: string } | null;
+}
+
+/**
+ * A batch's credits with their schedules and the deduction of the discount date, in one statement: each schedule as one
+ * JSON text of arrays, where a row per installment (24 per credit) through node-postgres and Drizzle's mapping took
+ * three times as long (bench/payment-file.bench.ts). The text is parsed credit by credit as each is allocated, so the
+ * schedules' objects die young: a batch's 48,000 rows parsed at once outlived the young generation, and collecting them
+ * took more of the process than allocating.
+ */
+async function readBatch(tx: Tx, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
+  const result = await tx.execute(sql`
+    select c.id, c.number::int as number, c.status, c.disbursement_date::text as "disbursementDate", c.frequency, c.installment::text as installment,
+           c.annual_rate_pct::text as "annualRatePct", c.iva_rate_pct::text as "ivaRatePct", c.moratory_rate_pct::text as "moratoryRatePct",
+           c.company_id as "companyId", d.period, d.state,
+           (select json_agg(json_build_array(${SCHEDULE_JSON}) order by i.number) from installments i where i.credit_id = c.id)::text as schedule
+    from credits c left join expected_deductions d on d.credit_id = c.id and d.discount_date = ${discountDate}::date
+    where ${anyOf(sql`c.id`, ids)}`);
+  type Row = BatchCredit['credit'] & { companyId: string; period: number | null; state: string | null; schedule: string | null };
+  const batch = new Map<string, BatchCredit>();
+  for (const { period, state, schedule, companyId, ...credit } of rowsOf<Row>(result)) {
+    const rows = () =>
+      (schedule === null ? [] : (JSON.parse(schedule) as unknown[][])).map((values) => {
+        const row = { creditId: credit.id, companyId } as Record<string, unknown>;
+        SCHEDULE_COLUMNS.forEach((key, index) => (row[key] = values[index]));
+        return row as InstallmentRow;
+      });
+    batch.set(credit.id, { credit, schedule: rows, deduction: period === null ? null : { period, state: state! } });
+  }
+  return batch;
+}
+
 export interface ApplyOptions {
   fileId: string;
   companyId: string;
@@ -198,6 +278,7 @@ export interface ApplyOptions {
 export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<number> {
   const { fileId, companyId } = options;
   await lockCompanyPortfolio(tx, companyId);
+  await withoutJit(tx);
   const [file] = await tx.select().from(paymentFiles).where(and(eq(paymentFiles.id, fileId), eq(paymentFiles.companyId, companyId))).for('update');
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
@@ -213,43 +294,25 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   const paidIds: string[] = [];
   for (let start = 0; start < accepted.length; start += BATCH) {
     const batch = accepted.slice(start, start + BATCH);
-    const ids = batch.map((row) => row.creditId!);
-    // One after the other: a transaction is one connection, which runs one statement at a time anyway.
-    const creditRows = await tx.select().from(credits).where(anyOf(credits.id, ids));
-    const scheduleRows = await tx
-      .select()
-      .from(installments)
-      .where(anyOf(installments.creditId, ids))
-      .orderBy(asc(installments.creditId), asc(installments.number));
-    const deductionRows = await tx
-      .select({ creditId: expectedDeductions.creditId, period: expectedDeductions.period, state: expectedDeductions.state })
-      .from(expectedDeductions)
-      .where(and(anyOf(expectedDeductions.creditId, ids), eq(expectedDeductions.discountDate, file.discountDate)));
-    const creditOf = new Map(creditRows.map((credit) => [credit.id, credit]));
-    const scheduleOf = new Map<string, InstallmentRow[]>();
-    for (const row of scheduleRows) {
-      const list = scheduleOf.get(row.creditId);
-      if (list) list.push(row);
-      else scheduleOf.set(row.creditId, [row]);
-    }
-    const deductionOf = new Map(deductionRows.map((deduction) => [deduction.creditId, deduction]));
+    const creditOf = await readBatch(tx, batch.map((row) => row.creditId!), file.discountDate);
 
     const rowUpdates: StoredRow[] = [];
-    const paymentRecords: object[] = [];
+    /** Each as JSON text at once: the batch keeps strings, which the collector does not trace, not object trees. */
+    const paymentRecords: string[] = [];
     const creditUpdates: { id: string; installment: string; overpayment: string }[] = [];
     const received: { credit_id: string; period: number }[] = [];
     const outcomes: { line: number; outcome: RowOutcome; message: string | null }[] = [];
 
     for (const row of batch) {
-      const credit = creditOf.get(row.creditId!)!;
+      const { credit, schedule: scheduleOf, deduction } = creditOf.get(row.creditId!)!;
       // Under the lock, as it is now: another file may have paid it off since the preview.
       if (credit.status === 'liquidado') {
         outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
         continue;
       }
-      const asStored = scheduleOf.get(credit.id) ?? [];
       // The schedule as the last close left it, with the late charges that ran through it written in: what the
       // allocation pays from (and what the write keeps, the charges running again from the next day).
+      const asStored = scheduleOf();
       const schedule = asStored.map((stored) => chargedThrough(stored, credit, closedDay));
       const result = allocatePayment({
         amount: row.amount!,
@@ -269,11 +332,10 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
         before.push(previous);
         rowUpdates.push(after[index]!);
       });
-      const deduction = deductionOf.get(credit.id);
       if (deduction && deduction.state !== 'recibido') received.push({ credit_id: credit.id, period: deduction.period });
       const split = splitOf(result);
       const record: PaymentBefore = { installment: credit.installment, rows: before, deduction: deduction && deduction.state !== 'recibido' ? { period: deduction.period, state: deduction.state } : null };
-      paymentRecords.push({
+      paymentRecords.push(JSON.stringify({
         id: crypto.randomUUID(),
         company_id: companyId,
         credit_id: credit.id,
@@ -293,7 +355,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
         before: record,
         applied_by: options.appliedBy,
         applied_at: options.now.toISOString(),
-      });
+      }));
       if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
         creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
       }
@@ -316,7 +378,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
                               moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at)
         select id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
                moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at
-        from json_populate_recordset(null::payments, ${json(paymentRecords)})`);
+        from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`);
     }
     if (received.length > 0) {
       await tx.execute(sql`
