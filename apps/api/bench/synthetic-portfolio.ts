@@ -109,10 +109,14 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
         from generate_series(${from}::int, ${to}::int) g, agreement_products p where p.id = ${productId}`);
       if (!schedules) return;
       // 24 rows each. Eight credits in ten paid everything due before the business date; the others stopped paying
-      // between 0 and 199 days ago, which spreads them over every bucket.
+      // between 0 and 199 days ago, which spreads them over every bucket. Written credit by credit, as a disbursement
+      // writes a credit's rows together: its schedule on one or two pages. (Written installment by installment, as
+      // the planner chose before the order was given, each credit's 24 rows were on 24 pages, and reading a schedule —
+      // a payment, the credit view, the aging of a late credit — read 24 pages, where a payday's rows falling due
+      // were packed on few.)
       await tx.execute(sql`
         with rows as (
-          select ${uid('k')} as credit_id, k, ${DISBURSED} + 15 * k as due, case when k = 24 then 416.59 else 416.67 end as principal,
+          select g, ${uid('k')} as credit_id, k, ${DISBURSED} + 15 * k as due, case when k = 24 then 416.59 else 416.67 end as principal,
                  case when g % 10 < 8 then ${BUSINESS_DATE}::date else ${BUSINESS_DATE}::date - (g % 200) end as paid_before
           from generate_series(${from}::int, ${to}::int) g, generate_series(1, 24) k
         ), ins as (
@@ -121,12 +125,12 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
           select credit_id, ${companyId}, k, due, principal, 106.37, 17.02, principal + 123.39, case when k = 24 then 0 else 10000 - 416.67 * k end,
                  case when due < paid_before then principal else 0 end, case when due < paid_before then 106.37 else 0 end,
                  case when due < paid_before then 17.02 else 0 end
-          from rows
+          from rows order by g, k
         )
         insert into expected_deductions (credit_id, company_id, period, discount_date, amount, state)
         select credit_id, ${companyId}, k, due, principal + 123.39,
                case when due < paid_before then 'recibido' when due < ${BUSINESS_DATE}::date then 'no aplicado' else 'esperado' end
-        from rows`);
+        from rows order by g, k`);
     });
   }
   await asSystem(database.db, (tx) => tx.insert(businessDates).values({ companyId, businessDate: BUSINESS_DATE }));
