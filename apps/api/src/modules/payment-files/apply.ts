@@ -3,7 +3,6 @@ import { addDays, allocatePayment, formatCents, parseCents, type AllocationResul
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
-import { withoutJit } from '../../db/jit';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
 import { trimNumeric } from '../../db/numeric';
@@ -236,23 +235,25 @@ interface BatchCredit {
 }
 
 /**
- * A batch's credits with their schedules and the deduction of the discount date, in one statement: each schedule as one
- * JSON text of arrays, where a row per installment (24 per credit) through node-postgres and Drizzle's mapping took
- * three times as long (bench/payment-file.bench.ts). The text is parsed credit by credit as each is allocated, so the
- * schedules' objects die young: a batch's 48,000 rows parsed at once outlived the young generation, and collecting them
- * took more of the process than allocating.
+ * A batch's credits with their schedules and the deduction of the discount date, in one statement (it was three): each
+ * schedule as one JSON text of arrays instead of a row per installment, 24 per credit, parsed field by field by
+ * node-postgres and mapped by Drizzle. The text is parsed credit by credit as each is allocated, so the schedules'
+ * objects die young: a batch's 48,000 rows parsed at once outlived V8's young generation, and collecting them took
+ * more of the process than allocating (bench/payment-file.bench.ts; README, "Measured").
  */
 async function readBatch(tx: Tx, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
   const result = await tx.execute(sql`
-    select c.id, c.number::int as number, c.status, c.disbursement_date::text as "disbursementDate", c.frequency, c.installment::text as installment,
+    select c.id, c.number, c.status, c.disbursement_date::text as "disbursementDate", c.frequency, c.installment::text as installment,
            c.annual_rate_pct::text as "annualRatePct", c.iva_rate_pct::text as "ivaRatePct", c.moratory_rate_pct::text as "moratoryRatePct",
            c.company_id as "companyId", d.period, d.state,
            (select json_agg(json_build_array(${SCHEDULE_JSON}) order by i.number) from installments i where i.credit_id = c.id)::text as schedule
     from credits c left join expected_deductions d on d.credit_id = c.id and d.discount_date = ${discountDate}::date
     where ${anyOf(sql`c.id`, ids)}`);
-  type Row = BatchCredit['credit'] & { companyId: string; period: number | null; state: string | null; schedule: string | null };
+  // node-postgres reads a bigint (the folio's number) as text.
+  type Row = Omit<BatchCredit['credit'], 'number'> & { number: string; companyId: string; period: number | null; state: string | null; schedule: string | null };
   const batch = new Map<string, BatchCredit>();
-  for (const { period, state, schedule, companyId, ...credit } of rowsOf<Row>(result)) {
+  for (const { period, state, schedule, companyId, number, ...stored } of rowsOf<Row>(result)) {
+    const credit = { ...stored, number: Number(number) };
     const rows = () =>
       (schedule === null ? [] : (JSON.parse(schedule) as unknown[][])).map((values) => {
         const row = { creditId: credit.id, companyId } as Record<string, unknown>;
@@ -278,7 +279,6 @@ export interface ApplyOptions {
 export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<number> {
   const { fileId, companyId } = options;
   await lockCompanyPortfolio(tx, companyId);
-  await withoutJit(tx);
   const [file] = await tx.select().from(paymentFiles).where(and(eq(paymentFiles.id, fileId), eq(paymentFiles.companyId, companyId))).for('update');
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);

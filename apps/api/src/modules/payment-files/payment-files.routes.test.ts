@@ -244,6 +244,24 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${third.body.id}/revert`, headers: cartera, payload: { reason: 'Ahora sí' } })).statusCode).toBe(200);
   });
 
+  it('finds at application a credit another file paid off after the preview, and applies nothing to it', async () => {
+    const [a, b] = demo.filter((credit) => credit.status !== 'liquidado');
+    const payoff = await upload(csv([[a!.employeeNumber, a!.curp, (cents(a!.outstandingBalance) / 100 + 1).toFixed(2), '22', 'R1']]), 'liquida.csv');
+    const late = await upload(csv([
+      [a!.employeeNumber, a!.curp, a!.installment, '22', 'R2'],
+      [b!.employeeNumber, b!.curp, b!.installment, '22', 'R3'],
+    ]), 'tarde.csv');
+    expect((await rowsOf(late.body.id)).map((row) => row.outcome)).toEqual(['válido', 'válido']);
+    expect((await applyAndWait(payoff.body.id)).status).toBe('aplicado');
+    const applied = await applyAndWait(late.body.id);
+    expect([applied.status, applied.applyDone]).toEqual(['aplicado', 1]);
+    const [first, second] = await rowsOf(late.body.id);
+    expect(first).toMatchObject({ outcome: 'crédito liquidado', message: `El crédito ${creditFolio(a!.number)} ya estaba liquidado al aplicar.` });
+    expect(second!.outcome).toBe('válido');
+    const paid = await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, late.body.id)));
+    expect(paid.map((payment) => payment.creditId)).toEqual([b!.id]);
+  });
+
   it('applies a file once when "Aplicar" arrives twice at the same moment', async () => {
     const [a, b] = demo.filter((credit) => credit.status !== 'liquidado');
     const uploaded = await upload(csv([

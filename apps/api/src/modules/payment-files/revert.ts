@@ -6,7 +6,6 @@ import { rowsOf } from '../../db/rows';
 import { paymentFiles, payments } from '../../db/schema/payments';
 import { HttpProblem } from '../../http/errors';
 import { recordAudit, type Actor } from '../audit/audit';
-import { withoutJit } from '../../db/jit';
 import { lockCompanyPortfolio } from '../day-close/company-lock';
 import { refreshCredits } from '../day-close/close-day';
 import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
@@ -29,7 +28,6 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
   if (!visible) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   const companyId = visible.companyId;
   await lockCompanyPortfolio(tx, companyId);
-  await withoutJit(tx);
   const [file] = await tx.select().from(paymentFiles).where(eq(paymentFiles.id, fileId)).for('update');
   if (file!.status !== 'aplicado') throw new HttpProblem(409, 'El archivo no se puede revertir', `El archivo está ${file!.status}: solo se revierte un archivo aplicado.`);
 
