@@ -52,10 +52,10 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
   if (target.kind === 'postgres') {
     if (options.migrate) await migrateWithLock(target.url);
     // The role is a startup parameter: a connection that cannot take it (an unmigrated database) fails instead of
-    // silently running as the owner. JIT compilation is off: the API's statements are short and repeated, and
-    // PostgreSQL compiles at every execution (decision 0015). Each request holds one connection for its whole
-    // transaction: 20 of them.
-    const pool = new pg.Pool({ connectionString: target.url, max: 20, options: `-c role=${APP_ROLE} -c jit=off` });
+    // silently running as the owner. JIT compilation and parallel workers are off: the API's statements are short,
+    // repeated and many at once, PostgreSQL compiles at every execution, and a statement's workers compete with the
+    // other requests' (decision 0015). Each request holds one connection for its whole transaction: 20 of them.
+    const pool = new pg.Pool({ connectionString: target.url, max: 20, options: `-c role=${APP_ROLE} -c jit=off -c max_parallel_workers_per_gather=0` });
     // An idle connection the server closed (restart, failover, a dropped test database) is replaced by the pool on
     // the next query; without a listener its 'error' event would end the whole process.
     pool.on('error', () => undefined);

@@ -73,9 +73,11 @@ describe.each(ENGINES)('Company scope in the database (%s)', (engine) => {
     expect(await failure(ctx.db.execute(sql`drop policy company_scope on users`))).toMatch(/must be (the )?owner/);
   });
 
-  it.runIf(engine === 'postgres')('runs without JIT compilation, whatever the server says (decision 0015)', async () => {
-    const { rows } = (await ctx.db.execute(sql`select current_setting('jit') as jit`)) as unknown as Rows<{ jit: string }>;
-    expect(rows[0]!.jit).toBe('off');
+  it.runIf(engine === 'postgres')('runs without JIT compilation nor parallel workers, whatever the server says (decision 0015)', async () => {
+    const { rows } = (await ctx.db.execute(
+      sql`select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
+    )) as unknown as Rows<{ jit: string; workers: string }>;
+    expect(rows[0]).toEqual({ jit: 'off', workers: '0' });
   });
 
   it('finds no company-owned table without row-level security and a policy for the app role', async () => {
