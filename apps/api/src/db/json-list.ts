@@ -94,7 +94,7 @@ export function jsonStatement<T>(value: JsonPart<T>, rest: SQL) {
  * format, a bigint's precision), as JSON where the driver parses it into the same value (numbers, booleans, json,
  * arrays).
  */
-function asResultValue(column: AnyPgColumn): SQL {
+export function asResultValue(column: AnyPgColumn): SQL {
   switch (column.dataType) {
     case 'number':
     case 'boolean':

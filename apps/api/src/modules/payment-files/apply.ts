@@ -3,6 +3,7 @@ import { addDays, allocatePayment, formatCents, parseCents, type AllocationResul
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
+import { asResultValue } from '../../db/json-list';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
 import { trimNumeric } from '../../db/numeric';
@@ -217,18 +218,15 @@ const SCHEDULE_COLUMNS = [
   'accruesFrom',
 ] as const satisfies readonly (keyof InstallmentRow)[];
 
-/** Each row as a JSON array of its columns: integers as numbers, amounts and dates as text (numeric keeps its two decimals). */
+/** Each row as a JSON array of its columns, each as the driver would read it (db/json-list.ts): amounts keep their two decimals. */
 const SCHEDULE_JSON = sql.join(
-  SCHEDULE_COLUMNS.map((key) => {
-    const column = sql.raw(`i.${installments[key].name}`);
-    return installments[key].dataType === 'number' ? column : sql`${column}::text`;
-  }),
+  SCHEDULE_COLUMNS.map((key) => asResultValue(installments[key])),
   sql`, `,
 );
 
 interface BatchCredit {
   credit: { id: string; number: number; status: string; disbursementDate: string; frequency: Frequency; installment: string; annualRatePct: string; ivaRatePct: string; moratoryRatePct: string };
-  /** Its schedule, read when its row is allocated (scheduleOf). */
+  /** Its schedule, parsed when its row is allocated. */
   schedule: () => InstallmentRow[];
   /** Its expected deduction of the file's discount date, if it has one. */
   deduction: { period: number; state: string } | null;
@@ -241,18 +239,19 @@ interface BatchCredit {
  * objects die young: a batch's 48,000 rows parsed at once outlived V8's young generation, and collecting them took
  * more of the process than allocating (bench/payment-file.bench.ts; README, "Measured").
  */
-async function readBatch(tx: Tx, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
+async function readBatch(tx: Tx, companyId: string, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
   const result = await tx.execute(sql`
     select c.id, c.number, c.status, c.disbursement_date::text as "disbursementDate", c.frequency, c.installment::text as installment,
            c.annual_rate_pct::text as "annualRatePct", c.iva_rate_pct::text as "ivaRatePct", c.moratory_rate_pct::text as "moratoryRatePct",
-           c.company_id as "companyId", d.period, d.state,
-           (select json_agg(json_build_array(${SCHEDULE_JSON}) order by i.number) from installments i where i.credit_id = c.id)::text as schedule
+           d.period, d.state,
+           (select json_agg(json_build_array(${SCHEDULE_JSON}) order by ${installments.number}) from ${installments}
+            where ${installments.creditId} = c.id)::text as schedule
     from credits c left join expected_deductions d on d.credit_id = c.id and d.discount_date = ${discountDate}::date
     where ${anyOf(sql`c.id`, ids)}`);
   // node-postgres reads a bigint (the folio's number) as text.
-  type Row = Omit<BatchCredit['credit'], 'number'> & { number: string; companyId: string; period: number | null; state: string | null; schedule: string | null };
+  type Row = Omit<BatchCredit['credit'], 'number'> & { number: string; period: number | null; state: string | null; schedule: string | null };
   const batch = new Map<string, BatchCredit>();
-  for (const { period, state, schedule, companyId, number, ...stored } of rowsOf<Row>(result)) {
+  for (const { period, state, schedule, number, ...stored } of rowsOf<Row>(result)) {
     const credit = { ...stored, number: Number(number) };
     const rows = () =>
       (schedule === null ? [] : (JSON.parse(schedule) as unknown[][])).map((values) => {
@@ -294,7 +293,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   const paidIds: string[] = [];
   for (let start = 0; start < accepted.length; start += BATCH) {
     const batch = accepted.slice(start, start + BATCH);
-    const creditOf = await readBatch(tx, batch.map((row) => row.creditId!), file.discountDate);
+    const creditOf = await readBatch(tx, companyId, batch.map((row) => row.creditId!), file.discountDate);
 
     const rowUpdates: StoredRow[] = [];
     /** Each as JSON text at once: the batch keeps strings, which the collector does not trace, not object trees. */
