@@ -156,17 +156,22 @@ export const expectedDeductions = pgTable(
     discountDate: date('discount_date').notNull(),
     amount: money('amount').notNull(),
     state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado'] }).notNull().default('esperado'),
+    /**
+     * Still to be settled (esperado or en tránsito), kept by the database: what the indexes know of the state. The
+     * state itself is in no index, so a payday's 600,000 moves from esperado to en tránsito are updates in place (HOT,
+     * no index entries; the table keeps room on its pages for them: migration 0026's fill factor); only a deduction
+     * settled (recibido, no aplicado) or reopened by a revert changes this column and its index entries.
+     */
+    open: boolean('open')
+      .notNull()
+      .generatedAlwaysAs(sql`state in ('esperado', 'en tránsito')`),
   },
   (table) => [
     primaryKey({ columns: [table.creditId, table.period] }),
-    // A company's deductions of a date: the day close's to move en tránsito, a payment file's expected ones, the home's
-    // month (the amounts, index alone).
+    // A company's deductions of a date: a payment file's expected ones, the home's month (the amounts, index alone).
     index('expected_deductions_company_amount_idx').on(table.companyId, table.discountDate, table.amount),
-    // The deductions en tránsito by their key: the day close's test of whether an installment is held (a lookup per
-    // row, whatever the planner thinks of their number), those whose lag ends, and the home's money en tránsito.
-    index('expected_deductions_transit_idx').on(table.companyId, table.creditId, table.period, table.amount).where(sql`state = 'en tránsito'`),
-    // The esperado ones by date: those a close moves en tránsito. A deduction leaves it when it moves, so a payday's
-    // 600,000 moves add entries to the three indexes above only.
-    index('expected_deductions_waiting_idx').on(table.companyId, table.discountDate).where(sql`state = 'esperado'`),
+    // The open ones by date: a close's (esperado due by D, en tránsito past the lag: the open ones dated by D, one
+    // range), the home's money en tránsito. The settled past of the portfolio is not in it.
+    index('expected_deductions_open_idx').on(table.companyId, table.discountDate).where(sql`open`),
   ],
 );

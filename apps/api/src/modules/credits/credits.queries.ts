@@ -132,7 +132,7 @@ const storedCredit = {
   disbursedBy: users.email,
   schedule: jsonList(getTableColumns(installments), { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)] }, (row) => row),
   deductions: jsonList(
-    getTableColumns(expectedDeductions),
+    { period: expectedDeductions.period, discountDate: expectedDeductions.discountDate, amount: expectedDeductions.amount, state: expectedDeductions.state },
     { from: sql`from ${expectedDeductions}`, where: eq(expectedDeductions.creditId, credits.id), orderBy: [asc(expectedDeductions.period)] },
     (row) => row,
   ),

@@ -16,6 +16,7 @@ import {
 } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import type { Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { businessDates, dayCloses } from '../../db/schema/portfolio';
@@ -303,6 +304,34 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     expect(await state()).toBe('en tránsito');
     await closeDay(ctx.db, shaped.companyId, addDays(D, 1));
     expect(await state()).toBe('no aplicado');
+  });
+
+  it('moves a deduction from esperado to en tránsito in place (HOT: the state is in no index), and settles it with its index entries', async () => {
+    const creditId = shaped.creditIds[0]!;
+    const moved = await ctx.system(async (tx) => {
+      const counts = async () =>
+        rowsOf<{ updated: number; hot: number }>(
+          await tx.execute(sql`select pg_stat_get_xact_tuples_updated('expected_deductions'::regclass)::int as updated, pg_stat_get_xact_tuples_hot_updated('expected_deductions'::regclass)::int as hot`),
+        )[0]!;
+      const indexes = rowsOf<{ definition: string }>(
+        await tx.execute(sql`select pg_get_indexdef(indexrelid) as definition from pg_index where indrelid = 'expected_deductions'::regclass`),
+      );
+      // A new row goes to a page with the room the fill factor keeps, as a disbursement's do.
+      const key = and(eq(expectedDeductions.creditId, creditId), eq(expectedDeductions.period, 999));
+      await tx.insert(expectedDeductions).values({ creditId, companyId: shaped.companyId, period: 999, discountDate: D, amount: '100.00' });
+      const before = await counts();
+      await tx.update(expectedDeductions).set({ state: 'en tránsito' }).where(key);
+      const inTransit = await counts();
+      await tx.update(expectedDeductions).set({ state: 'recibido' }).where(key);
+      const settled = await counts();
+      const delta = (from: typeof before, to: typeof before) => ({ updated: to.updated - from.updated, hot: to.hot - from.hot });
+      return { indexes: indexes.map((index) => index.definition), toTransit: delta(before, inTransit), settled: delta(inTransit, settled) };
+    });
+    expect(moved.indexes.length).toBeGreaterThan(1);
+    expect(moved.indexes.filter((definition) => /\bstate\b/.test(definition))).toEqual([]);
+    expect(moved.toTransit).toEqual({ updated: 1, hot: 1 });
+    // Settled, it leaves the open ones' index: a new version with its index entries.
+    expect(moved.settled).toEqual({ updated: 1, hot: 0 });
   });
 
   it('replays missed days in order, one close each, ending where packages/lending closeBusinessDays ends', async () => {

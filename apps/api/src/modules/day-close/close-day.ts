@@ -35,14 +35,13 @@ export interface DayCloseFigures {
 
 /**
  * The installment `i` is held: its deduction is en tránsito (the employer holds that money), so it neither ages nor
- * runs late charges nor counts as overdue. A probe of the partial index of the deductions en tránsito, keyed by credit
- * and period, once per row: OFFSET keeps PostgreSQL from turning it into a join, which it would plan from statistics
- * taken before the close moved the day's deductions (an estimate of one row en tránsito where there are 600,000 on a
- * payday: each installment then scanned them all, and a close ran for hours). Each probe is one lookup whatever the
- * estimate.
+ * runs late charges nor counts as overdue. A probe of the deductions' primary key (credit and period), once per row:
+ * OFFSET keeps PostgreSQL from turning it into a join, which it would plan from statistics taken before the close moved
+ * the day's deductions (an estimate of one row en tránsito where there are 600,000 on a payday: each installment then
+ * scanned them all, and a close ran for hours). Each probe is one lookup whatever the estimate.
  */
 const held = (companyId: string): SQL =>
-  sql`exists (select 1 from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' and d.credit_id = i.credit_id and d.period = i.number offset 0)`;
+  sql`exists (select 1 from expected_deductions d where d.credit_id = i.credit_id and d.period = i.number and d.company_id = ${companyId} and d.state = 'en tránsito' offset 0)`;
 
 /**
  * What a statement looks at: every credit of the company (data that arrives with a history), some by id (a payment
@@ -76,14 +75,16 @@ function stopLateCharges(companyId: string, through: string, inTransit: SQL): SQ
 
 /**
  * Expected deductions past their discount date: en tránsito, and no aplicado once past the agreement's lag (lag 0: the
- * discount date only). A close of D moves those whose lag ended (every deduction en tránsito is in its index) and the
- * esperado ones due by D (theirs: on any day but a payday a handful, and whatever was written with an earlier date).
- * The credits whose deduction a close lets go are kept (`UNHELD`): their installment is late from today; the
- * deductions it moves en tránsito too (`HELD_TODAY`). An installment whose deduction goes en tránsito is held: its late
- * charges, if they ran, stop (the day before a close).
+ * discount date only). A close of D looks at the open ones dated by D (esperado or en tránsito: one range of their
+ * index, the settled past left out) and moves those due (on any day but a payday a handful, and whatever was written
+ * with an earlier date) and those whose lag ended; the esperado to en tránsito move is made in place (the state is in
+ * no index). The credits whose deduction a close lets go are kept (`UNHELD`): their installment is late from today;
+ * the deductions it moves en tránsito too (`HELD_TODAY`). An installment whose deduction goes en tránsito is held: its
+ * late charges, if they ran, stop (the day before a close).
  */
 async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Scope): Promise<{ toTransit: number; toNotApplied: number }> {
   const next = sql`case when ${day}::date - e.discount_date > a.remittance_lag_days then 'no aplicado' else 'en tránsito' end`;
+  const due = sql`e.open and e.discount_date <= ${day}::date`;
   const move = (which: SQL) =>
     sql`update expected_deductions e set state = ${next}
         from credits c join agreements a on a.id = c.agreement_id
@@ -97,16 +98,17 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
     // Only an esperado deduction dated before D can hold a row whose charges ran: one falling due on D never ran.
     const newlyHeld = sql`select credit_id, period from moved where state = 'en tránsito' and discount_date < ${day}::date`;
     result = await tx.execute(sql`
-      with expired as (${move(sql`e.state = 'en tránsito'`)}),
-           waiting as (${move(sql`e.state = 'esperado' and e.discount_date <= ${day}::date`)}),
-           moved as (select * from expired union all select * from waiting),
+      with moved as (${move(due)}),
            unheld as (insert into ${UNHELD} (credit_id) select distinct credit_id from moved where state = 'no aplicado'),
            held_today as (insert into ${HELD_TODAY} (credit_id, period) select credit_id, period from moved where state = 'en tránsito'),
            stopped as (${stopLateCharges(companyId, addDays(day, -1), newlyHeld)})
       ${counted}`);
   } else {
-    result = await tx.execute(sql`with moved as (${move(sql`e.state in ('esperado', 'en tránsito') and e.discount_date <= ${day}::date ${creditsIn(scope, 'e.credit_id')}`)}) ${counted}`);
-    await tx.execute(stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and d.state = 'en tránsito' ${creditsIn(scope, 'd.credit_id')}`));
+    result = await tx.execute(sql`with moved as (${move(sql`${due} ${creditsIn(scope, 'e.credit_id')}`)}) ${counted}`);
+    // A deduction en tránsito is dated by the day it was moved at, at the latest.
+    await tx.execute(
+      stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and d.open and d.discount_date <= ${day}::date and d.state = 'en tránsito' ${creditsIn(scope, 'd.credit_id')}`),
+    );
   }
   const [moved] = rowsOf<{ to_transit: number; to_not_applied: number }>(result);
   return { toTransit: moved?.to_transit ?? 0, toNotApplied: moved?.to_not_applied ?? 0 };

@@ -14,7 +14,7 @@ const monthStart = (date: string) => `${date.slice(0, 8)}01`;
 
 /**
  * One company's figures at its business date, summed in the database (one pass over its credits with grouping sets;
- * the month's deductions and payments by their date indexes; the deductions en tránsito).
+ * the month's deductions and payments by their date indexes; the deductions en tránsito, among the open ones).
  */
 export async function computePortfolioFigures(tx: Tx, companyId: string, businessDate: string): Promise<PortfolioFigures> {
   const from = monthStart(businessDate);
@@ -29,9 +29,10 @@ export async function computePortfolioFigures(tx: Tx, companyId: string, busines
             where company_id = ${companyId} and discount_date between ${from}::date and ${businessDate}::date)::numeric(16,2)::text as expected,
            (select coalesce(sum(amount), 0) from payments
             where company_id = ${companyId} and status = 'aplicado' and value_date between ${from}::date and ${businessDate}::date)::numeric(16,2)::text as received`);
+  // En tránsito: open and dated by the business date (moved by a close, or an aging, of their date or a later one).
   const transit = await tx.execute(sql`
     select count(*)::int as count, coalesce(sum(amount), 0)::numeric(16,2)::text as balance
-    from expected_deductions where company_id = ${companyId} and state = 'en tránsito'`);
+    from expected_deductions where company_id = ${companyId} and open and discount_date <= ${businessDate}::date and state = 'en tránsito'`);
 
   type Group = { status: HomeStatus | null; bucket: Bucket | null; count: number; balance: string; overdue: string };
   const groups = rowsOf<Group>(portfolio);

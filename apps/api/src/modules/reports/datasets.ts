@@ -151,7 +151,8 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
   'cartera-en-transito': {
     company: 'd.company_id',
     from: sql.raw(`expected_deductions d join credits c on c.id = d.credit_id ${CREDIT_JOINS}`),
-    where: () => sql.raw(`d.state = 'en tránsito'`),
+    // Among the open ones dated by the business date (their index): the state is in none.
+    where: (businessDate) => sql`d.open and d.discount_date <= ${businessDate}::date and d.state = 'en tránsito'`,
     fields: {
       folio: folio('CR-', 'c.number', 8),
       client: clientName('cl'),
