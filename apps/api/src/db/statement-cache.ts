@@ -10,8 +10,11 @@ import type pg from 'pg';
  * prepare repeated statements the same way). Row-level security stays exact: PostgreSQL plans a kept statement again
  * when a transaction runs it as another role (SA's portal_all after a company's portal_app).
  *
+ * A query without parameters is prepared too (a list's page, whose size and offset are written into its text,
+ * pagination.ts): without a name PostgreSQL plans it at every execution. Other statements without parameters
+ * (BEGIN, COMMIT, a scope's setup, a migration's script of several statements) keep the simple protocol.
+ *
  * At most `capacity` statements per connection: the least recently used is deallocated when a new text arrives.
- * Statements without parameters (BEGIN, COMMIT, a scope's setup) keep the simple protocol.
  */
 export function cacheStatements(client: pg.PoolClient, capacity: number): void {
   /** Statement text → its name on this connection, least recently used first. */
@@ -47,7 +50,7 @@ export function cacheStatements(client: pg.PoolClient, capacity: number): void {
 
   client.query = ((query: unknown, values?: unknown, callback?: unknown) => {
     const config = typeof query === 'string' ? { text: query } : query;
-    if (callback !== undefined || typeof values === 'function' || !isUnnamedStatement(config) || !hasParameters(config, values)) {
+    if (callback !== undefined || typeof values === 'function' || !isUnnamedStatement(config) || !(hasParameters(config, values) || isQuery(config.text))) {
       return send(query, values, callback);
     }
     const name = nameOf(config.text);
@@ -82,3 +85,6 @@ function hasParameters(config: StatementConfig, values: unknown): boolean {
 function isStalePlan(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '0A000' && /cached plan/.test(String((error as Error).message));
 }
+
+/** A read (SELECT, or WITH … SELECT): one statement, which the extended protocol can prepare. */
+const isQuery = (text: string): boolean => /^\s*(select|with)\b/i.test(text);

@@ -45,6 +45,15 @@ export function listAfter(
   return descending ? sql`(${column}, ${tieBreaker}) < (${value}, ${after.tie})` : sql`(${column}, ${tieBreaker}) > (${value}, ${after.tie})`;
 }
 
+/**
+ * A page's size, its offset or the count's cap written into the statement's text instead of sent as a parameter
+ * (an integer the contract validated, never text): PostgreSQL then plans the prepared statement once for the
+ * connection and reuses that plan (decision 0017). Sent as parameters, an unknown LIMIT makes every plan made without
+ * the values look costly, and PostgreSQL planned each execution anew: 0.4 ms of planning for 0.13 ms of work on the
+ * credits list, 0.67 ms for 0.17 ms on the requests list.
+ */
+const written = (value: number): number => sql.raw(String(Math.trunc(value))) as unknown as number;
+
 declare const capped: unique symbol;
 /** A count that stops one row past LIST_COUNT_CAP, made by `countUpTo` (the only count pagedList takes). */
 export type CappedCount = PromiseLike<{ total: number }[]> & { readonly [capped]: true };
@@ -54,7 +63,7 @@ export type CappedCount = PromiseLike<{ total: number }[]> & { readonly [capped]
  * reading at most LIST_COUNT_CAP + 1 of them.
  */
 export function countUpTo(db: Db, matching: { limit(count: number): { as(alias: string): unknown } }): CappedCount {
-  const upTo = matching.limit(LIST_COUNT_CAP + 1).as('matching') as Parameters<ReturnType<Db['select']>['from']>[0];
+  const upTo = matching.limit(written(LIST_COUNT_CAP + 1)).as('matching') as Parameters<ReturnType<Db['select']>['from']>[0];
   return db.select({ total: count() }).from(upTo) as unknown as CappedCount;
 }
 
@@ -74,7 +83,7 @@ export async function pagedList<Row, Item>(
   total: CappedCount,
   toItem: (row: Row) => Item,
 ): Promise<Paged<Item>> {
-  const [page, [counted]] = await Promise.all([rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize), total]);
+  const [page, [counted]] = await Promise.all([rows.limit(written(query.pageSize)).offset(written((query.page - 1) * query.pageSize)), total]);
   return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0) };
 }
 
