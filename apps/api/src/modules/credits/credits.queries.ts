@@ -14,7 +14,7 @@ import { HttpProblem } from '../../http/errors';
 import { countUpTo, listAfter, listOrder, ROW } from '../../http/pagination';
 import { auditHistoryOf } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
-import { creditPayments } from '../payment-files/payment-files.queries';
+import { paymentsOf } from '../payment-files/payment-files.queries';
 import { lettersOf } from '../letters/letters.queries';
 import { labelHistoryOf } from '../labels/labels.queries';
 import { installmentStatus } from './installment-state';
@@ -154,6 +154,7 @@ const CREDIT_VIEW = jsonStatement(
     /** The company's business date; none for a company that never closed a day. */
     businessDate: sql<string | null>`(select ${businessDates.businessDate}::text from ${businessDates} where ${businessDates.companyId} = ${credits.companyId})`,
     labelHistory: labelHistoryOf(credits.id),
+    payments: paymentsOf(credits.id),
     letters: lettersOf(credits.id),
     history: auditHistoryOf('credit', credits.id),
   }),
@@ -204,8 +205,8 @@ function balances(rows: { charged: CreditComponents; paid: CreditComponents }[])
 
 /**
  * The full credit view (Cartera → Créditos → a credit), its figures at the company's business date (`today` for a
- * company that never closed a day). One statement reads the credit with every list it shows (db/json-list.ts); the
- * payments are a second one. It was eleven round trips.
+ * company that never closed a day). One statement reads the credit with every list it shows (db/json-list.ts), its
+ * payments included. It was eleven round trips.
  */
 export async function loadCredit(tx: Tx, id: string, today: string): Promise<Credit> {
   const [row] = await CREDIT_VIEW.run(tx, sql`where ${credits.id} = ${id}`);
@@ -273,7 +274,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     })),
     deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),
     creditBalance: credit.creditBalance,
-    payments: await creditPayments(tx, credit.id),
+    payments: row.payments,
     letters: row.letters,
     history: row.history,
   };

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { addDays, payrollCalendar } from '@portal/lending';
 import {
   APPLIED_OUTCOMES,
   layoutSchema,
   type AllocationSplit,
+  type Credit,
   type PaymentFile,
   type PaymentFileListQuery,
   type PaymentFileRow,
@@ -12,6 +13,7 @@ import {
   type UploadOption,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
+import { jsonList, type JsonPart } from '../../db/json-list';
 import { rowsOf } from '../../db/rows';
 import { agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
@@ -391,26 +393,37 @@ export async function paymentTotals(tx: Tx, filters: PaymentFilters): Promise<Pa
   return { count, amount, split };
 }
 
-/** The credit view's payments, newest first, with their source and waterfall. */
-export async function creditPayments(tx: Tx, creditId: string) {
-  const rows = await tx
-    .select({ payment: payments, fileName: paymentFiles.fileName })
-    .from(payments)
-    .leftJoin(paymentFiles, eq(paymentFiles.id, payments.fileId))
-    .where(eq(payments.creditId, creditId))
-    .orderBy(desc(payments.sequence));
-  return rows.map(({ payment, fileName }) => ({
-    id: payment.id,
-    valueDate: payment.valueDate,
-    amount: payment.amount,
-    source: fileName ? `Archivo ${fileName}, línea ${payment.fileLine}` : 'Pago manual',
-    fileId: payment.fileId,
-    status: payment.status,
-    appliedAt: payment.appliedAt.toISOString(),
-    split: splitOf(payment),
-    allocation: linesOf(payment.allocation),
-  }));
-}
+/**
+ * A credit's payments, newest first, each with its file and line (or manual), split and waterfall: a part of the credit
+ * view's one statement (db/json-list.ts), not a round trip of its own.
+ */
+export const paymentsOf = (creditId: SQLWrapper): JsonPart<Credit['payments']> =>
+  jsonList(
+    {
+      id: payments.id,
+      valueDate: payments.valueDate,
+      amount: payments.amount,
+      fileId: payments.fileId,
+      fileLine: payments.fileLine,
+      fileName: paymentFiles.fileName,
+      status: payments.status,
+      appliedAt: payments.appliedAt,
+      allocation: payments.allocation,
+      ...splitColumns,
+    },
+    { from: sql`from ${payments} left join ${paymentFiles} on ${paymentFiles.id} = ${payments.fileId}`, where: eq(payments.creditId, creditId), orderBy: [desc(payments.sequence)] },
+    (payment) => ({
+      id: payment.id,
+      valueDate: payment.valueDate,
+      amount: payment.amount,
+      source: payment.fileName ? `Archivo ${payment.fileName}, línea ${payment.fileLine}` : 'Pago manual',
+      fileId: payment.fileId,
+      status: payment.status,
+      appliedAt: payment.appliedAt.toISOString(),
+      split: splitOf(payment),
+      allocation: linesOf(payment.allocation),
+    }),
+  );
 
 /** Every row of a file with its outcome and split, for the result workbook (line order, a batch at a time). */
 export function resultRows(tx: Tx, fileId: string, offset: number, limit: number) {
