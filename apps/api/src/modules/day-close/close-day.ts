@@ -9,6 +9,7 @@ import { businessDates, dayCloseRuns, dayCloses } from '../../db/schema/portfoli
 import { HttpProblem } from '../../http/errors';
 import { lateChargesSql } from '../credits/late-charges';
 import { lockCompanyPortfolio } from './company-lock';
+import { inTransitBy, openBy } from './open-deductions';
 import { refreshPortfolioFigures } from './portfolio-figures';
 
 /**
@@ -84,7 +85,7 @@ function stopLateCharges(companyId: string, through: string, inTransit: SQL): SQ
  */
 async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Scope): Promise<{ toTransit: number; toNotApplied: number }> {
   const next = sql`case when ${day}::date - e.discount_date > a.remittance_lag_days then 'no aplicado' else 'en tránsito' end`;
-  const due = sql`e.open and e.discount_date <= ${day}::date`;
+  const due = openBy('e', day);
   const move = (which: SQL) =>
     sql`update expected_deductions e set state = ${next}
         from credits c join agreements a on a.id = c.agreement_id
@@ -105,9 +106,8 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
       ${counted}`);
   } else {
     result = await tx.execute(sql`with moved as (${move(sql`${due} ${creditsIn(scope, 'e.credit_id')}`)}) ${counted}`);
-    // A deduction en tránsito is dated by the day it was moved at, at the latest.
     await tx.execute(
-      stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and d.open and d.discount_date <= ${day}::date and d.state = 'en tránsito' ${creditsIn(scope, 'd.credit_id')}`),
+      stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and ${inTransitBy('d', day)} ${creditsIn(scope, 'd.credit_id')}`),
     );
   }
   const [moved] = rowsOf<{ to_transit: number; to_not_applied: number }>(result);

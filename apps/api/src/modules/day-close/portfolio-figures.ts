@@ -4,6 +4,7 @@ import { formatCents, parseCents } from '@portal/lending';
 import type { Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { portfolioFigures } from '../../db/schema/portfolio';
+import { inTransitBy } from './open-deductions';
 
 type Bucket = (typeof AGING_BUCKETS)[number];
 const HOME_STATUSES = ['vigente', 'vencido'] as const;
@@ -29,10 +30,9 @@ export async function computePortfolioFigures(tx: Tx, companyId: string, busines
             where company_id = ${companyId} and discount_date between ${from}::date and ${businessDate}::date)::numeric(16,2)::text as expected,
            (select coalesce(sum(amount), 0) from payments
             where company_id = ${companyId} and status = 'aplicado' and value_date between ${from}::date and ${businessDate}::date)::numeric(16,2)::text as received`);
-  // En tránsito: open and dated by the business date (moved by a close, or an aging, of their date or a later one).
   const transit = await tx.execute(sql`
     select count(*)::int as count, coalesce(sum(amount), 0)::numeric(16,2)::text as balance
-    from expected_deductions where company_id = ${companyId} and open and discount_date <= ${businessDate}::date and state = 'en tránsito'`);
+    from expected_deductions where company_id = ${companyId} and ${inTransitBy('expected_deductions', businessDate)}`);
 
   type Group = { status: HomeStatus | null; bucket: Bucket | null; count: number; balance: string; overdue: string };
   const groups = rowsOf<Group>(portfolio);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { reportDataset, type ReportDatasetKey, type ReportField, type ReportFilter, type ReportParameter, type ReportSort } from '@portal/contract';
 import { HttpProblem } from '../../http/errors';
+import { inTransitBy } from '../day-close/open-deductions';
 
 /**
  * The datasets of the report catalogue (packages/contract REPORT_DATASETS) as query builders over the portfolio's
@@ -151,8 +152,7 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
   'cartera-en-transito': {
     company: 'd.company_id',
     from: sql.raw(`expected_deductions d join credits c on c.id = d.credit_id ${CREDIT_JOINS}`),
-    // Among the open ones dated by the business date (their index): the state is in none.
-    where: (businessDate) => sql`d.open and d.discount_date <= ${businessDate}::date and d.state = 'en tránsito'`,
+    where: (businessDate) => inTransitBy('d', businessDate),
     fields: {
       folio: folio('CR-', 'c.number', 8),
       client: clientName('cl'),
