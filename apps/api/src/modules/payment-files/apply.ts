@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
 import { asResultValue } from '../../db/json-list';
 import { rowsOf } from '../../db/rows';
+import { breathe, Pipeline } from '../../db/pipeline';
 import { withScope } from '../../db/scope';
 import { trimNumeric } from '../../db/numeric';
 import { installments } from '../../db/schema/credits';
@@ -24,10 +25,14 @@ import { summarize } from './payment-files.queries';
  * Applying a payment file (DOMAIN.md Algorithm 2 through packages/lending `allocatePayment`): every accepted row, in
  * one transaction, under the company's portfolio lock (a day close or another file of the same company waits). Rows
  * are handled a batch of credits at a time — read their schedules, allocate in memory, write back only what changed
- * with one statement per table — so a 100,000-row file never holds the whole portfolio in memory.
+ * with one statement per table, refresh the credits' aging — so a 100,000-row file never holds the whole portfolio in
+ * memory. The statements are queued ahead of the work that needs them (db/pipeline.ts): the database reads the next batch and writes
+ * the last one while this process allocates.
  */
 
 const BATCH = 2_000;
+/** Rows allocated between two turns of the event loop (a few milliseconds of work): see Pipeline. */
+const BREATHE_EVERY = 25;
 
 /** The columns of a schedule row a payment can change, as stored (snake_case, for json_populate_recordset). */
 interface StoredRow {
@@ -239,15 +244,15 @@ interface BatchCredit {
  * objects die young: a batch's 48,000 rows parsed at once outlived V8's young generation, and collecting them took
  * more of the process than allocating (bench/payment-file.bench.ts; README, "Measured").
  */
-async function readBatch(tx: Tx, companyId: string, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
-  const result = await tx.execute(sql`
+async function readBatch(pipeline: Pipeline, tx: Tx, companyId: string, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
+  const result = await pipeline.send(() => tx.execute(sql`
     select c.id, c.number, c.status, c.disbursement_date::text as "disbursementDate", c.frequency, c.installment::text as installment,
            c.annual_rate_pct::text as "annualRatePct", c.iva_rate_pct::text as "ivaRatePct", c.moratory_rate_pct::text as "moratoryRatePct",
            d.period, d.state,
            (select json_agg(json_build_array(${SCHEDULE_JSON}) order by ${installments.number}) from ${installments}
             where ${installments.creditId} = c.id)::text as schedule
     from credits c left join expected_deductions d on d.credit_id = c.id and d.discount_date = ${discountDate}::date
-    where ${anyOf(sql`c.id`, ids)}`);
+    where ${anyOf(sql`c.id`, ids)}`));
   // node-postgres reads a bigint (the folio's number) as text.
   type Row = Omit<BatchCredit['credit'], 'number'> & { number: string; period: number | null; state: string | null; schedule: string | null };
   const batch = new Map<string, BatchCredit>();
@@ -290,10 +295,24 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
     .orderBy(asc(paymentFileRows.line));
 
   let applied = 0;
-  const paidIds: string[] = [];
-  for (let start = 0; start < accepted.length; start += BATCH) {
-    const batch = accepted.slice(start, start + BATCH);
-    const creditOf = await readBatch(tx, companyId, batch.map((row) => row.creditId!), file.discountDate);
+  const pipeline = new Pipeline();
+  const batches: (typeof accepted)[] = [];
+  for (let start = 0; start < accepted.length; start += BATCH) batches.push(accepted.slice(start, start + BATCH));
+  // What lets batches overlap: the upload rejects a credit's second row ("duplicado en archivo").
+  if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length) throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
+  const read = (batch: typeof accepted) => {
+    const reading = readBatch(pipeline, tx, companyId, batch.map((row) => row.creditId!), file.discountDate);
+    reading.catch(() => undefined); // Awaited in its turn; a failure meanwhile is the pipeline's to report.
+    return reading;
+  };
+  let reading = batches.length > 0 ? read(batches[0]!) : undefined;
+  for (let index = 0; index < batches.length; index++) {
+    const batch = batches[index]!;
+    const creditOf = await reading!;
+    // The next batch is read while this one is allocated, and this one is written while the next one is: the server
+    // and this process work at the same time. Batches never share a credit (a file pays a credit on one row at most:
+    // a second is rejected as duplicated), so neither depends on the other's writes.
+    reading = index + 1 < batches.length ? read(batches[index + 1]!) : undefined;
 
     const rowUpdates: StoredRow[] = [];
     /** Each as JSON text at once: the batch keeps strings, which the collector does not trace, not object trees. */
@@ -301,8 +320,11 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
     const creditUpdates: { id: string; installment: string; overpayment: string }[] = [];
     const received: { credit_id: string; period: number }[] = [];
     const outcomes: { line: number; outcome: RowOutcome; message: string | null }[] = [];
+    const paidIds: string[] = [];
 
-    for (const row of batch) {
+    for (const [position, row] of batch.entries()) {
+      // The connection's answers are taken and its next statements sent between rows, not only between batches.
+      if (position % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
       const { credit, schedule: scheduleOf, deduction } = creditOf.get(row.creditId!)!;
       // Under the lock, as it is now: another file may have paid it off since the preview.
       if (credit.status === 'liquidado') {
@@ -370,41 +392,43 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
       paidIds.push(credit.id);
     }
 
-    await writeScheduleRows(tx, companyId, rowUpdates);
+    if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
     if (paymentRecords.length > 0) {
-      await tx.execute(sql`
+      pipeline.queue(() => tx.execute(sql`
         insert into payments (id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
                               moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at)
         select id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
                moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at
-        from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`);
+        from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`));
     }
     if (received.length > 0) {
-      await tx.execute(sql`
+      pipeline.queue(() => tx.execute(sql`
         update expected_deductions e set state = 'recibido'
         from json_populate_recordset(null::expected_deductions, ${json(received)}) x
-        where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`);
+        where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`));
     }
     if (creditUpdates.length > 0) {
-      await tx.execute(sql`
+      pipeline.queue(() => tx.execute(sql`
         update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
         from json_to_recordset(${json(creditUpdates)}) as x(id uuid, installment numeric, overpayment numeric)
-        where c.company_id = ${companyId} and c.id = x.id`);
+        where c.company_id = ${companyId} and c.id = x.id`));
     }
     if (outcomes.length > 0) {
-      await tx.execute(sql`
+      pipeline.queue(() => tx.execute(sql`
         update payment_file_rows r set outcome = x.outcome, message = x.message
         from json_to_recordset(${json(outcomes)}) as x(line int, outcome text, message text)
-        where r.file_id = ${fileId} and r.line = x.line`);
+        where r.file_id = ${fileId} and r.line = x.line`));
     }
+    // Installment statuses, days past due, bucket, balances and status (liquidado) of the batch's paid credits, as
+    // the last close left the rest of the portfolio: at the day before the business date. Their ids go as one array:
+    // the payments written in this transaction have no statistics yet, and a subquery on them was planned as one row
+    // and re-scanned per credit (minutes at 12,000 rows; bench/payment-file.bench.ts). Queued after the batch's
+    // writes, which it reads.
+    if (paidIds.length > 0) pipeline.queue(() => refreshCredits(tx, companyId, closedDay, paidIds));
     if (options.onProgress) await options.onProgress(applied);
   }
+  await pipeline.drain();
 
-  // Installment statuses, days past due, bucket, balances and status (liquidado) of the paid credits, as the last
-  // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
-  // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
-  // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
-  await refreshCredits(tx, companyId, closedDay, paidIds);
   await refreshPortfolioFigures(tx, companyId, businessDate, options.now);
   await summarize(tx, fileId, file.agreementId, file.discountDate);
   const sums = await tx.execute(sql`

@@ -1,0 +1,83 @@
+import pg from 'pg';
+import { inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { breathe, Pipeline } from './pipeline';
+
+/** A statement that answers `value` when released, recording when it started. */
+function statement<T>(log: string[], name: string, value: T, fail?: Error) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const run = () => {
+    log.push(`start ${name}`);
+    return released.then(() => {
+      log.push(`end ${name}`);
+      if (fail) throw fail;
+      return value;
+    });
+  };
+  return { run, release };
+}
+
+describe('Pipeline', () => {
+  it('starts each statement when the one before it has answered, in the order queued', async () => {
+    const log: string[] = [];
+    const pipeline = new Pipeline();
+    const a = statement(log, 'a', 1);
+    const b = statement(log, 'b', 2);
+    const first = pipeline.send(a.run);
+    const second = pipeline.send(b.run);
+    await breathe();
+    expect(log).toEqual(['start a']);
+    b.release();
+    await breathe();
+    expect(log).toEqual(['start a']);
+    a.release();
+    expect(await first).toBe(1);
+    expect(await second).toBe(2);
+    expect(log).toEqual(['start a', 'end a', 'start b', 'end b']);
+    await pipeline.drain();
+  });
+
+  it('sends nothing after a failure, and every later answer and the drain report that first failure', async () => {
+    const log: string[] = [];
+    const pipeline = new Pipeline();
+    const cause = new Error('llave duplicada');
+    const a = statement(log, 'a', 1, cause);
+    const b = statement(log, 'b', 2);
+    pipeline.queue(a.run);
+    const second = pipeline.send(b.run);
+    a.release();
+    b.release();
+    await expect(second).rejects.toBe(cause);
+    await expect(pipeline.drain()).rejects.toBe(cause);
+    expect(log).toEqual(['start a', 'end a']);
+  });
+
+  it('drains at once when nothing was queued', async () => {
+    await expect(new Pipeline().drain()).resolves.toBeUndefined();
+  });
+});
+
+/** What the pipeline is for: the database runs a statement while this process computes. */
+describe.runIf(inject('postgresTemplate'))('Pipeline on PostgreSQL', () => {
+  it('overlaps a statement with the work the process does after queueing it', async () => {
+    const client = new pg.Client({ connectionString: inject('postgresAdminUrl') });
+    await client.connect();
+    try {
+      const pipeline = new Pipeline();
+      const started = performance.now();
+      const answer = pipeline.send(() => client.query('select pg_sleep(0.5)'));
+      await breathe(); // The work below lets the event loop run now and then, as an allocation between rows.
+      const busyUntil = performance.now() + 500;
+      while (performance.now() < busyUntil) {
+        // 500 ms of this process's own work.
+      }
+      await answer;
+      await pipeline.drain();
+      // One after the other would take 1,000 ms.
+      expect(performance.now() - started).toBeLessThan(850);
+    } finally {
+      await client.end();
+    }
+  });
+});
