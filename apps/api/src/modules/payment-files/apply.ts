@@ -290,6 +290,8 @@ export interface ApplyOptions {
   today: string;
   /** Rows applied so far (progress); called between batches. */
   onProgress?: (done: number) => Promise<void>;
+  /** Credits per batch (default 2,000); tests take small ones to cross batches with a few rows. */
+  batchSize?: number;
 }
 
 /** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */
@@ -310,7 +312,8 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   let applied = 0;
   const pipeline = new Pipeline();
   const batches: (typeof accepted)[] = [];
-  for (let start = 0; start < accepted.length; start += BATCH) batches.push(accepted.slice(start, start + BATCH));
+  const size = options.batchSize ?? BATCH;
+  for (let start = 0; start < accepted.length; start += size) batches.push(accepted.slice(start, start + size));
   // What lets batches overlap: the upload rejects a credit's second row ("duplicado en archivo").
   if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length) throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
   const read = (batch: typeof accepted) => {

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { agreements } from '../../db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { clients } from '../../db/schema/origination';
+import { paymentFiles, payments } from '../../db/schema/payments';
+import { businessDates } from '../../db/schema/portfolio';
+import { loadPrincipal } from '../../http/auth';
+import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { applyPaymentFile, type ApplyOptions } from './apply';
+import { uploadPaymentFile } from './payment-files.service';
+
+/**
+ * The application reads the next batch and writes the last one while it allocates (db/pipeline.ts): with batches of
+ * two credits, a file of a whole agreement crosses many of them. It must write exactly what one batch writes, and a
+ * failure anywhere — a statement the database refuses, the process's own error between batches — must leave nothing.
+ */
+
+const DISCOUNT_DATE = '2026-11-15';
+
+describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) => {
+  let ctx: TestContext;
+  let companyId: string;
+  let today: string;
+  let appliedBy: string;
+  const now = new Date('2026-11-23T18:00:00Z');
+
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true, seed: async (db, at) => seedDemoPortfolio(db, at, 40) });
+  }, 120_000);
+  afterAll(() => ctx?.close());
+  beforeEach(async () => {
+    await ctx.reset();
+  });
+
+  /** A file paying each open Jalisco credit its installment, one of them far more than it owes (a payoff, a sobrepago). */
+  async function upload(): Promise<{ fileId: string; rows: number; overpaid: string }> {
+    const principal = (await loadPrincipal(ctx.db, 'cartera@demo.mx'))!;
+    appliedBy = principal.userId;
+    const open = await ctx.system((tx) =>
+      tx
+        .select({ id: credits.id, companyId: credits.companyId, agreementId: credits.agreementId, employeeNumber: credits.employeeNumber, curp: clients.curp, installment: credits.installment, balance: credits.outstandingBalance })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+        .where(and(eq(agreements.code, 'GOB-JAL'), ne(credits.status, 'liquidado')))
+        .orderBy(asc(credits.number)),
+    );
+    expect(open.length).toBeGreaterThanOrEqual(7);
+    companyId = open[0]!.companyId;
+    const [current] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
+    today = current!.businessDate;
+    const lines = open.map((credit, index) => `${credit.employeeNumber},${credit.curp},${index === 3 ? (Number(credit.balance) + 500).toFixed(2) : credit.installment},22,R${index}`);
+    const file = await ctx.system((tx) =>
+      uploadPaymentFile(tx, { id: 'test', identity: null, principal }, {
+        agreementId: open[0]!.agreementId,
+        discountDate: DISCOUNT_DATE,
+        fileName: 'jalisco.csv',
+        contentType: 'text/csv',
+        content: Buffer.from(['empleado,curp,importe,periodo,referencia', ...lines].join('\r\n')),
+        today,
+        now,
+      }),
+    );
+    expect(file.rowsValid).toBe(open.length);
+    return { fileId: file.id, rows: open.length, overpaid: open[3]!.id };
+  }
+
+  const apply = (fileId: string, options: Partial<ApplyOptions> = {}) =>
+    ctx.system((tx) => applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, ...options }));
+
+  /** What an application changes: every schedule row, each credit's figures, the deductions and the payments' content. */
+  const state = () =>
+    ctx.system(async (tx: Tx) => ({
+      schedule: await tx.select().from(installments).orderBy(asc(installments.creditId), asc(installments.number)),
+      credits: await tx
+        .select({
+          id: credits.id,
+          status: credits.status,
+          daysPastDue: credits.daysPastDue,
+          bucket: credits.agingBucket,
+          outstanding: credits.outstandingBalance,
+          overdue: credits.overdueBalance,
+          next: credits.nextDiscountDate,
+          installment: credits.installment,
+          creditBalance: credits.creditBalance,
+        })
+        .from(credits)
+        .orderBy(asc(credits.id)),
+      deductions: await tx.select().from(expectedDeductions).orderBy(asc(expectedDeductions.creditId), asc(expectedDeductions.period)),
+      payments: await tx
+        .select({
+          creditId: payments.creditId,
+          fileLine: payments.fileLine,
+          amount: payments.amount,
+          principal: payments.principal,
+          interest: payments.interest,
+          iva: payments.iva,
+          overpayment: payments.overpayment,
+          allocation: payments.allocation,
+          before: payments.before,
+        })
+        .from(payments)
+        .orderBy(asc(payments.creditId), asc(payments.sequence)),
+    }));
+
+  it('writes with batches of two credits exactly what one batch writes', async () => {
+    const small = await upload();
+    expect(await apply(small.fileId, { batchSize: 2 })).toBe(small.rows);
+    const inSmallBatches = await state();
+    expect(await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, small.fileId)))).toHaveLength(small.rows);
+    expect(inSmallBatches.credits.filter((credit) => credit.status === 'liquidado').length).toBeGreaterThan(0);
+
+    await ctx.reset();
+    const whole = await upload();
+    expect(await apply(whole.fileId)).toBe(whole.rows);
+    expect(await state()).toEqual(inSmallBatches);
+  });
+
+  it('leaves nothing applied when the database refuses a statement in a middle batch, and reports that refusal', async () => {
+    const { fileId, overpaid } = await upload();
+    // The second batch's sobrepago cannot be kept: the credit's saldo a favor would pass numeric(14,2).
+    await ctx.system((tx) => tx.update(credits).set({ creditBalance: '999999999999.00' }).where(eq(credits.id, overpaid)));
+    const before = await state();
+    const error = await apply(fileId, { batchSize: 2 }).then(
+      () => null,
+      (failure: unknown) => failure as Error & { cause?: Error },
+    );
+    // The refusal itself, not the "current transaction is aborted" of the statements queued behind it.
+    expect(String(error?.cause?.message ?? error?.message)).toMatch(/numeric field overflow/);
+    expect(await state()).toEqual(before);
+    const [file] = await ctx.system((tx) => tx.select({ status: paymentFiles.status }).from(paymentFiles).where(eq(paymentFiles.id, fileId)));
+    expect(file!.status).toBe('validado');
+    // Nothing of it stays in the way: with the saldo a favor back within bounds the file applies whole.
+    await ctx.system((tx) => tx.update(credits).set({ creditBalance: '0' }).where(eq(credits.id, overpaid)));
+    expect(await apply(fileId, { batchSize: 2 })).toBeGreaterThanOrEqual(7);
+  });
+
+  it('leaves nothing applied when the process fails between batches while statements are still queued', async () => {
+    const { fileId } = await upload();
+    const before = await state();
+    const failure = new Error('el proceso se detuvo');
+    await expect(
+      apply(fileId, {
+        batchSize: 2,
+        onProgress: async (done) => {
+          if (done >= 4) throw failure;
+        },
+      }),
+    ).rejects.toBe(failure);
+    expect(await state()).toEqual(before);
+  });
+});
