@@ -83,7 +83,10 @@ export async function pagedList<Row, Item>(
   total: CappedCount,
   toItem: (row: Row) => Item,
 ): Promise<Paged<Item>> {
-  const [page, [counted]] = await Promise.all([rows.limit(written(query.pageSize)).offset(written((query.page - 1) * query.pageSize)), total]);
+  // One after the other: a transaction's connection runs one statement at a time anyway, and node-postgres deprecates
+  // (pg 9 removes) queueing a second one on a busy client.
+  const page = await rows.limit(written(query.pageSize)).offset(written((query.page - 1) * query.pageSize));
+  const [counted] = await total;
   return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0) };
 }
 

@@ -24,11 +24,9 @@ const ACTIVE = ['en espera', 'en curso'] as const;
 
 /** The business date of every company the user sees, with the close in progress if any. */
 export async function listBusinessDates(tx: Tx, today: string): Promise<BusinessDate[]> {
-  const [visible, active, stored] = await Promise.all([
-    tx.select({ id: companies.id, name: companies.name }).from(companies).orderBy(asc(companies.name)),
-    tx.select().from(dayCloseRuns).where(inArray(dayCloseRuns.status, ACTIVE)),
-    tx.select().from(businessDates),
-  ]);
+  const visible = await tx.select({ id: companies.id, name: companies.name }).from(companies).orderBy(asc(companies.name));
+  const active = await tx.select().from(dayCloseRuns).where(inArray(dayCloseRuns.status, ACTIVE));
+  const stored = await tx.select().from(businessDates);
   return visible.map((company) => {
     const run = active.find((r) => r.companyId === company.id);
     const date = stored.find((d) => d.companyId === company.id)?.businessDate ?? today;

@@ -102,22 +102,20 @@ export async function loadRequest(db: Db, id: string): Promise<Request> {
     .leftJoin(credits, eq(credits.requestId, requests.id))
     .where(eq(requests.id, id));
   if (!row) throw new HttpProblem(404, 'Solicitud no encontrada', 'La solicitud no existe.');
-  const [documentList, history] = await Promise.all([
-    db
-      .select({
-        kind: requestDocuments.kind,
-        fileName: requestDocuments.fileName,
-        contentType: requestDocuments.contentType,
-        size: requestDocuments.size,
-        uploadedAt: requestDocuments.uploadedAt,
-        uploadedBy: users.email,
-      })
-      .from(requestDocuments)
-      .leftJoin(users, eq(users.id, requestDocuments.uploadedBy))
-      .where(eq(requestDocuments.requestId, id))
-      .orderBy(asc(requestDocuments.kind)),
-    auditHistory(db, 'request', id),
-  ]);
+  const documentList = await db
+    .select({
+      kind: requestDocuments.kind,
+      fileName: requestDocuments.fileName,
+      contentType: requestDocuments.contentType,
+      size: requestDocuments.size,
+      uploadedAt: requestDocuments.uploadedAt,
+      uploadedBy: users.email,
+    })
+    .from(requestDocuments)
+    .leftJoin(users, eq(users.id, requestDocuments.uploadedBy))
+    .where(eq(requestDocuments.requestId, id))
+    .orderBy(asc(requestDocuments.kind));
+  const history = await auditHistory(db, 'request', id);
   const { request: stored } = row;
   return {
     ...toSummary(row),

@@ -39,11 +39,13 @@ interface DemoCredit {
 
 /** The state a payment changes: every schedule row, the credit's columns and its deductions, in a stable order. */
 async function snapshot(tx: Tx, ids: string[]) {
-  const [schedule, creditRows, deductions] = await Promise.all([
-    tx.select().from(installments).where(inArray(installments.creditId, ids)).orderBy(asc(installments.creditId), asc(installments.number)),
-    tx.select().from(credits).where(inArray(credits.id, ids)).orderBy(asc(credits.id)),
-    tx.select().from(expectedDeductions).where(inArray(expectedDeductions.creditId, ids)).orderBy(asc(expectedDeductions.creditId), asc(expectedDeductions.period)),
-  ]);
+  const schedule = await tx.select().from(installments).where(inArray(installments.creditId, ids)).orderBy(asc(installments.creditId), asc(installments.number));
+  const creditRows = await tx.select().from(credits).where(inArray(credits.id, ids)).orderBy(asc(credits.id));
+  const deductions = await tx
+    .select()
+    .from(expectedDeductions)
+    .where(inArray(expectedDeductions.creditId, ids))
+    .orderBy(asc(expectedDeductions.creditId), asc(expectedDeductions.period));
   return { schedule, creditRows, deductions };
 }
 
