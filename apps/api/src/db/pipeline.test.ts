@@ -53,6 +53,27 @@ describe('Pipeline', () => {
     expect(log).toEqual(['start a', 'end a']);
   });
 
+  it('halts on a failure of its caller: waits for the statement in flight and sends none of those behind it', async () => {
+    const log: string[] = [];
+    const pipeline = new Pipeline();
+    const a = statement(log, 'a', 1);
+    const b = statement(log, 'b', 2);
+    pipeline.queue(a.run);
+    const second = pipeline.send(b.run);
+    await breathe();
+    const cause = new Error('el proceso se detuvo');
+    let halted = false;
+    const halting = pipeline.halt(cause).then(() => (halted = true));
+    await breathe();
+    expect(halted).toBe(false);
+    a.release();
+    b.release();
+    await halting;
+    await expect(second).rejects.toBe(cause);
+    expect(log).toEqual(['start a', 'end a']);
+    await expect(pipeline.drain()).rejects.toBe(cause);
+  });
+
   it('drains at once when nothing was queued', async () => {
     await expect(new Pipeline().drain()).resolves.toBeUndefined();
   });

@@ -30,6 +30,16 @@ export class Pipeline {
     this.send(statement).catch(() => undefined);
   }
 
+  /**
+   * After a failure outside the pipeline (the caller's own error): sends nothing more, and waits for the statement in
+   * flight. The caller's transaction ends after this, so that no statement queued in it reaches the connection after
+   * its ROLLBACK, where it would run on its own, outside the transaction.
+   */
+  async halt(error: unknown): Promise<void> {
+    this.#failure ??= { error };
+    await this.#tail;
+  }
+
   /** Waits for every statement queued; throws the first failure. */
   async drain(): Promise<void> {
     await this.#tail;

@@ -138,18 +138,36 @@ describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) =>
     expect(await apply(fileId, { batchSize: 2 })).toBeGreaterThanOrEqual(7);
   });
 
-  it('leaves nothing applied when the process fails between batches while statements are still queued', async () => {
+  it('leaves nothing applied when the process fails between batches, and sends none of its queued statements after', async () => {
     const { fileId } = await upload();
     const before = await state();
     const failure = new Error('el proceso se detuvo');
-    await expect(
-      apply(fileId, {
-        batchSize: 2,
-        onProgress: async (done) => {
-          if (done >= 4) throw failure;
+    // Each statement the application sends, marked with whether the application had already answered (its
+    // transaction's ROLLBACK then follows: a statement sent after it would run on its own, outside the transaction).
+    const sent: boolean[] = [];
+    let answered = false;
+    const outcome = ctx.system((tx) => {
+      const watched = new Proxy(tx, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property);
+          if (typeof value !== 'function') return value;
+          if (property !== 'execute') return value.bind(target);
+          return (...args: unknown[]) => {
+            sent.push(answered);
+            return value.apply(target, args);
+          };
         },
-      }),
-    ).rejects.toBe(failure);
+      });
+      return applyPaymentFile(watched, { fileId, companyId, appliedBy, now, today, batchSize: 2, onProgress: async (done) => {
+        if (done >= 4) throw failure;
+      } }).finally(() => {
+        answered = true;
+      });
+    });
+    await expect(outcome).rejects.toBe(failure);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sent.length).toBeGreaterThan(2);
+    expect(sent.filter((late) => late)).toEqual([]);
     expect(await state()).toEqual(before);
   });
 });

@@ -25,8 +25,8 @@ import { summarize } from './payment-files.queries';
  * one transaction, under the company's portfolio lock (a day close or another file of the same company waits). Rows
  * are handled a batch of credits at a time — read their schedules, allocate in memory, write back only what changed
  * with one statement per table, refresh the credits' aging — so a 100,000-row file never holds the whole portfolio in
- * memory. The statements are queued ahead of the work that needs them (db/pipeline.ts): the database reads the next batch and writes
- * the last one while this process allocates.
+ * memory. The statements are queued ahead of the work that needs them (db/pipeline.ts): the database reads the next
+ * batch and writes the last one while this process allocates (decision 0018).
  */
 
 const BATCH = 2_000;
@@ -259,9 +259,9 @@ interface BatchCredit {
  * A batch's credits with their schedules and the deduction of the discount date, in one statement (it was three): each
  * schedule as one text (SCHEDULE_TEXT) instead of a row per installment, 24 per credit, parsed field by field by
  * node-postgres and mapped by Drizzle; the text costs the database half of what the same as JSON did (each value
- * written as a JSON value, then the array's text escaped again). The text is parsed credit by credit as each is allocated, so the schedules'
- * objects die young: a batch's 48,000 rows parsed at once outlived V8's young generation, and collecting them took
- * more of the process than allocating (bench/payment-file.bench.ts; README, "Measured").
+ * written as a JSON value, then the array's text escaped again). The text is parsed credit by credit as each is
+ * allocated, so the schedules' objects die young: a batch's 48,000 rows parsed at once outlived V8's young
+ * generation, and collecting them took more of the process than allocating (bench/payment-file.bench.ts; README).
  */
 async function readBatch(pipeline: Pipeline, tx: Tx, companyId: string, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
   const result = await pipeline.send(() => tx.execute(sql`
@@ -294,6 +294,141 @@ export interface ApplyOptions {
   batchSize?: number;
 }
 
+type AcceptedRow = { line: number; creditId: string | null; amount: string | null; outcome: RowOutcome };
+
+/** What a batch's allocation writes: one statement per table. */
+interface BatchWrites {
+  rowUpdates: StoredRow[];
+  /** Each as JSON text at once: the batch keeps strings, which the collector does not trace, not object trees. */
+  paymentRecords: string[];
+  creditUpdates: { id: string; installment: string; overpayment: string }[];
+  received: { credit_id: string; period: number }[];
+  outcomes: { line: number; outcome: RowOutcome; message: string | null }[];
+  /** The credits paid, whose aging is refreshed. */
+  paidIds: string[];
+}
+
+interface FileContext {
+  file: { id: string; discountDate: string };
+  companyId: string;
+  closedDay: string;
+  options: ApplyOptions;
+}
+
+/**
+ * Allocates a batch's rows through packages/lending, as the credits stand (`creditOf`, read under the lock), letting
+ * the event loop turn every BREATHE_EVERY rows so that the connection's answers are taken and its next statements
+ * sent meanwhile.
+ */
+async function allocateBatch(batch: readonly AcceptedRow[], creditOf: Map<string, BatchCredit>, { file, companyId, closedDay, options }: FileContext): Promise<BatchWrites> {
+  const writes: BatchWrites = { rowUpdates: [], paymentRecords: [], creditUpdates: [], received: [], outcomes: [], paidIds: [] };
+  for (const [position, row] of batch.entries()) {
+    if (position % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
+    const { credit, schedule: scheduleOf, deduction } = creditOf.get(row.creditId!)!;
+    // Under the lock, as it is now: another file may have paid it off since the preview.
+    if (credit.status === 'liquidado') {
+      writes.outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
+      continue;
+    }
+    // The schedule as the last close left it, with the late charges that ran through it written in: what the
+    // allocation pays from (and what the write keeps, the charges running again from the next day).
+    const asStored = scheduleOf();
+    const schedule = asStored.map((stored) => chargedThrough(stored, credit, closedDay));
+    const result = allocatePayment({
+      amount: row.amount!,
+      valueDate: file.discountDate,
+      disbursementDate: credit.disbursementDate,
+      ivaRate: percentToFraction(trimNumeric(credit.ivaRatePct)),
+      annualRate: percentToFraction(trimNumeric(credit.annualRatePct)),
+      frequency: credit.frequency,
+      installment: credit.installment,
+      installments: schedule.map(toInstallmentState),
+    });
+    const after = storedAfter(schedule, result.installments);
+    const before: StoredRow[] = [];
+    asStored.forEach((row, index) => {
+      const previous = stored(row);
+      if (!changed(previous, after[index]!)) return;
+      before.push(previous);
+      writes.rowUpdates.push(after[index]!);
+    });
+    if (deduction && deduction.state !== 'recibido') writes.received.push({ credit_id: credit.id, period: deduction.period });
+    const split = splitOf(result);
+    const record: PaymentBefore = { installment: credit.installment, rows: before, deduction: deduction && deduction.state !== 'recibido' ? { period: deduction.period, state: deduction.state } : null };
+    writes.paymentRecords.push(JSON.stringify({
+      id: crypto.randomUUID(),
+      company_id: companyId,
+      credit_id: credit.id,
+      file_id: file.id,
+      file_line: row.line,
+      value_date: file.discountDate,
+      amount: result.amount,
+      principal: split.principal,
+      interest: split.interest,
+      iva: split.iva,
+      moratory_interest: split.moratoryInterest,
+      moratory_iva: split.moratoryIva,
+      fees: split.fees,
+      fees_iva: split.feesIva,
+      overpayment: split.overpayment,
+      allocation: { lines: result.lines, waived: result.waived },
+      before: record,
+      applied_by: options.appliedBy,
+      applied_at: options.now.toISOString(),
+    }));
+    if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
+      writes.creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
+    }
+    const outcome: RowOutcome = cents(result.overpayment) > 0n ? 'sobrepago' : 'válido';
+    if (outcome !== row.outcome) {
+      writes.outcomes.push({
+        line: row.line,
+        outcome,
+        message: outcome === 'sobrepago' ? `Liquida el crédito; sobran ${result.overpayment} que quedan como saldo a favor.` : null,
+      });
+    }
+    writes.paidIds.push(credit.id);
+  }
+  return writes;
+}
+
+/** Queues a batch's writes, then the refresh of its paid credits, which reads them. */
+function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { file, companyId, closedDay }: FileContext): void {
+  const { rowUpdates, paymentRecords, received, creditUpdates, outcomes, paidIds } = writes;
+  if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
+  if (paymentRecords.length > 0) {
+    pipeline.queue(() => tx.execute(sql`
+      insert into payments (id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
+                            moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at)
+      select id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
+             moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at
+      from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`));
+  }
+  if (received.length > 0) {
+    pipeline.queue(() => tx.execute(sql`
+      update expected_deductions e set state = 'recibido'
+      from json_populate_recordset(null::expected_deductions, ${json(received)}) x
+      where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`));
+  }
+  if (creditUpdates.length > 0) {
+    pipeline.queue(() => tx.execute(sql`
+      update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
+      from json_to_recordset(${json(creditUpdates)}) as x(id uuid, installment numeric, overpayment numeric)
+      where c.company_id = ${companyId} and c.id = x.id`));
+  }
+  if (outcomes.length > 0) {
+    pipeline.queue(() => tx.execute(sql`
+      update payment_file_rows r set outcome = x.outcome, message = x.message
+      from json_to_recordset(${json(outcomes)}) as x(line int, outcome text, message text)
+      where r.file_id = ${file.id} and r.line = x.line`));
+  }
+  // Installment statuses, days past due, bucket, balances and status (liquidado) of the paid credits, as the last
+  // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
+  // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
+  // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
+  if (paidIds.length > 0) pipeline.queue(() => refreshCredits(tx, companyId, closedDay, paidIds));
+}
+
 /** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */
 export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<number> {
   const { fileId, companyId } = options;
@@ -302,148 +437,43 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
   const businessDate = await businessDateOf(tx, companyId, options.today);
-  const closedDay = addDays(businessDate, -1);
-  const accepted = await tx
+  const context: FileContext = { file, companyId, closedDay: addDays(businessDate, -1), options };
+  const accepted: AcceptedRow[] = await tx
     .select({ line: paymentFileRows.line, creditId: paymentFileRows.creditId, amount: paymentFileRows.amount, outcome: paymentFileRows.outcome })
     .from(paymentFileRows)
     .where(and(eq(paymentFileRows.fileId, fileId), inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)))
     .orderBy(asc(paymentFileRows.line));
-
-  let applied = 0;
-  const pipeline = new Pipeline();
-  const batches: (typeof accepted)[] = [];
-  const size = options.batchSize ?? BATCH;
-  for (let start = 0; start < accepted.length; start += size) batches.push(accepted.slice(start, start + size));
   // What lets batches overlap: the upload rejects a credit's second row ("duplicado en archivo").
   if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length) throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
-  const read = (batch: typeof accepted) => {
+
+  const size = options.batchSize ?? BATCH;
+  const batches: AcceptedRow[][] = [];
+  for (let start = 0; start < accepted.length; start += size) batches.push(accepted.slice(start, start + size));
+  const pipeline = new Pipeline();
+  const read = (batch: readonly AcceptedRow[]) => {
     const reading = readBatch(pipeline, tx, companyId, batch.map((row) => row.creditId!), file.discountDate);
     reading.catch(() => undefined); // Awaited in its turn; a failure meanwhile is the pipeline's to report.
     return reading;
   };
-  let reading = batches.length > 0 ? read(batches[0]!) : undefined;
-  for (let index = 0; index < batches.length; index++) {
-    const batch = batches[index]!;
-    const creditOf = await reading!;
-    // The next batch is read while this one is allocated, and this one is written while the next one is: the server
-    // and this process work at the same time. Batches never share a credit (a file pays a credit on one row at most:
-    // a second is rejected as duplicated), so neither depends on the other's writes.
-    reading = index + 1 < batches.length ? read(batches[index + 1]!) : undefined;
-
-    const rowUpdates: StoredRow[] = [];
-    /** Each as JSON text at once: the batch keeps strings, which the collector does not trace, not object trees. */
-    const paymentRecords: string[] = [];
-    const creditUpdates: { id: string; installment: string; overpayment: string }[] = [];
-    const received: { credit_id: string; period: number }[] = [];
-    const outcomes: { line: number; outcome: RowOutcome; message: string | null }[] = [];
-    const paidIds: string[] = [];
-
-    for (const [position, row] of batch.entries()) {
-      // The connection's answers are taken and its next statements sent between rows, not only between batches.
-      if (position % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
-      const { credit, schedule: scheduleOf, deduction } = creditOf.get(row.creditId!)!;
-      // Under the lock, as it is now: another file may have paid it off since the preview.
-      if (credit.status === 'liquidado') {
-        outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
-        continue;
-      }
-      // The schedule as the last close left it, with the late charges that ran through it written in: what the
-      // allocation pays from (and what the write keeps, the charges running again from the next day).
-      const asStored = scheduleOf();
-      const schedule = asStored.map((stored) => chargedThrough(stored, credit, closedDay));
-      const result = allocatePayment({
-        amount: row.amount!,
-        valueDate: file.discountDate,
-        disbursementDate: credit.disbursementDate,
-        ivaRate: percentToFraction(trimNumeric(credit.ivaRatePct)),
-        annualRate: percentToFraction(trimNumeric(credit.annualRatePct)),
-        frequency: credit.frequency,
-        installment: credit.installment,
-        installments: schedule.map(toInstallmentState),
-      });
-      const after = storedAfter(schedule, result.installments);
-      const before: StoredRow[] = [];
-      asStored.forEach((row, index) => {
-        const previous = stored(row);
-        if (!changed(previous, after[index]!)) return;
-        before.push(previous);
-        rowUpdates.push(after[index]!);
-      });
-      if (deduction && deduction.state !== 'recibido') received.push({ credit_id: credit.id, period: deduction.period });
-      const split = splitOf(result);
-      const record: PaymentBefore = { installment: credit.installment, rows: before, deduction: deduction && deduction.state !== 'recibido' ? { period: deduction.period, state: deduction.state } : null };
-      paymentRecords.push(JSON.stringify({
-        id: crypto.randomUUID(),
-        company_id: companyId,
-        credit_id: credit.id,
-        file_id: fileId,
-        file_line: row.line,
-        value_date: file.discountDate,
-        amount: result.amount,
-        principal: split.principal,
-        interest: split.interest,
-        iva: split.iva,
-        moratory_interest: split.moratoryInterest,
-        moratory_iva: split.moratoryIva,
-        fees: split.fees,
-        fees_iva: split.feesIva,
-        overpayment: split.overpayment,
-        allocation: { lines: result.lines, waived: result.waived },
-        before: record,
-        applied_by: options.appliedBy,
-        applied_at: options.now.toISOString(),
-      }));
-      if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
-        creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
-      }
-      const outcome: RowOutcome = cents(result.overpayment) > 0n ? 'sobrepago' : 'válido';
-      if (outcome !== row.outcome) {
-        outcomes.push({
-          line: row.line,
-          outcome,
-          message: outcome === 'sobrepago' ? `Liquida el crédito; sobran ${result.overpayment} que quedan como saldo a favor.` : null,
-        });
-      }
-      applied += 1;
-      paidIds.push(credit.id);
+  let applied = 0;
+  try {
+    let reading = batches.length > 0 ? read(batches[0]!) : undefined;
+    for (let index = 0; index < batches.length; index++) {
+      const creditOf = await reading!;
+      // The next batch is read while this one is allocated, and this one is written while the next one is: the server
+      // and this process work at the same time. Batches never share a credit, so neither reads the other's writes.
+      reading = index + 1 < batches.length ? read(batches[index + 1]!) : undefined;
+      const writes = await allocateBatch(batches[index]!, creditOf, context);
+      queueBatchWrites(pipeline, tx, writes, context);
+      applied += writes.paidIds.length;
+      if (options.onProgress) await options.onProgress(applied);
     }
-
-    if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
-    if (paymentRecords.length > 0) {
-      pipeline.queue(() => tx.execute(sql`
-        insert into payments (id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
-                              moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at)
-        select id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
-               moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at
-        from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`));
-    }
-    if (received.length > 0) {
-      pipeline.queue(() => tx.execute(sql`
-        update expected_deductions e set state = 'recibido'
-        from json_populate_recordset(null::expected_deductions, ${json(received)}) x
-        where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`));
-    }
-    if (creditUpdates.length > 0) {
-      pipeline.queue(() => tx.execute(sql`
-        update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
-        from json_to_recordset(${json(creditUpdates)}) as x(id uuid, installment numeric, overpayment numeric)
-        where c.company_id = ${companyId} and c.id = x.id`));
-    }
-    if (outcomes.length > 0) {
-      pipeline.queue(() => tx.execute(sql`
-        update payment_file_rows r set outcome = x.outcome, message = x.message
-        from json_to_recordset(${json(outcomes)}) as x(line int, outcome text, message text)
-        where r.file_id = ${fileId} and r.line = x.line`));
-    }
-    // Installment statuses, days past due, bucket, balances and status (liquidado) of the batch's paid credits, as
-    // the last close left the rest of the portfolio: at the day before the business date. Their ids go as one array:
-    // the payments written in this transaction have no statistics yet, and a subquery on them was planned as one row
-    // and re-scanned per credit (minutes at 12,000 rows; bench/payment-file.bench.ts). Queued after the batch's
-    // writes, which it reads.
-    if (paidIds.length > 0) pipeline.queue(() => refreshCredits(tx, companyId, closedDay, paidIds));
-    if (options.onProgress) await options.onProgress(applied);
+    await pipeline.drain();
+  } catch (error) {
+    // The transaction ends after this: nothing queued may reach the connection after its ROLLBACK.
+    await pipeline.halt(error);
+    throw error;
   }
-  await pipeline.drain();
 
   await refreshPortfolioFigures(tx, companyId, businessDate, options.now);
   await summarize(tx, fileId, file.agreementId, file.discountDate);
