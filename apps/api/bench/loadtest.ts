@@ -136,13 +136,22 @@ async function rssMb(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
+/** The CPU time (user + system) the process has used so far, in ms: /proc/<pid>/stat counts it in ticks of 10 ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command's name (which may hold spaces, in parentheses): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 /** One scenario against every process at once, the connections split among them; exact percentiles over all answers. */
-async function measure(origins: string[], requestPath: string, authorization: string, seconds = SECONDS) {
+async function measure(origins: string[], pids: number[], requestPath: string, authorization: string, seconds = SECONDS) {
   const latencies: number[] = [];
+  const cpuBefore = await Promise.all(pids.map(cpuMs));
   let failures = 0;
   const runs = origins.map(
     (origin) =>
@@ -162,8 +171,12 @@ async function measure(origins: string[], requestPath: string, authorization: st
       }),
   );
   await Promise.all(runs);
+  const cpuAfter = await Promise.all(pids.map(cpuMs));
+  const cpu = cpuAfter.reduce((sum, after, index) => sum + after - cpuBefore[index]!, 0);
   latencies.sort((a, b) => a - b);
   return {
+    /** The servers' CPU per answer: what a change to the request's own work moves, whatever the machine's noise. */
+    cpuPerRequest: cpu / Math.max(1, latencies.length),
     rps: Math.round(latencies.length / seconds),
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
@@ -196,9 +209,10 @@ async function main(): Promise<void> {
         }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
         for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
-          if (WARMUP_SECONDS > 0) await measure(origins, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
-          const result = await measure(origins, scenario.path(fixture), authorization[scenario.as]!);
-          const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.failures} |`;
+          const pids = servers.map((server) => server.pid!);
+          if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
+          const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
+          const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.cpuPerRequest.toFixed(2)} | ${result.failures} |`;
           console.log(line);
           rows.push(line);
         }
@@ -213,7 +227,7 @@ async function main(): Promise<void> {
     if (!kept && process.env.LOADTEST_KEEP === '1') console.log(`Base conservada: LOADTEST_DATABASE=${name}`);
     else if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
-  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | no 200 |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | no 200 |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
 }
 
 main().catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { LIST_COUNT_CAP } from '@portal/contract';
 import type { Db } from '../db/client';
+import type { FixedQuery } from '../db/fixed-select';
 
 /**
  * The one way a list endpoint pages and sorts (contract's listQuery → listResponse): in SQL, a page of rows ordered by
@@ -46,8 +47,8 @@ export function listAfter(
 }
 
 /**
- * A page's size, its offset or the count's cap written into the statement's text instead of sent as a parameter
- * (an integer the contract validated, never text): PostgreSQL then plans the prepared statement once for the
+ * The count's cap written into the statement's text instead of sent as a parameter, as fixedSelect writes a page's size
+ * and offset (integers the contract validated, never text): PostgreSQL then plans the prepared statement once for the
  * connection and reuses that plan (decision 0017). Sent as parameters, an unknown LIMIT makes every plan made without
  * the values look costly, and PostgreSQL planned each execution anew: 0.4 ms of planning for 0.13 ms of work on the
  * credits list, 0.67 ms for 0.17 ms on the requests list.
@@ -74,18 +75,19 @@ export const countUpToSql = (matching: SQL): SQL => sql`select count(*)::int as 
 export const ROW = { one: sql<number>`1`.as('one') };
 
 /**
- * A page of `rows` (already filtered and ordered) and how many match the same filters, as `{ items, total,
+ * A page of `rows` (a list's fixed select, db/fixed-select.ts, already filtered and ordered: the page's size and offset
+ * are written into its text) and how many match the same filters, as `{ items, total,
  * totalCapped }`: up to LIST_COUNT_CAP exactly, beyond it the cap and `totalCapped`.
  */
 export async function pagedList<Row, Item>(
   query: { page: number; pageSize: number },
-  rows: { limit(count: number): { offset(count: number): PromiseLike<Row[]> } },
+  rows: FixedQuery<Row>,
   total: CappedCount,
   toItem: (row: Row) => Item,
 ): Promise<Paged<Item>> {
   // One after the other: a transaction's connection runs one statement at a time anyway, and node-postgres deprecates
   // (pg 9 removes) queueing a second one on a busy client.
-  const page = await rows.limit(written(query.pageSize)).offset(written((query.page - 1) * query.pageSize));
+  const page = await rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize);
   const [counted] = await total;
   return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0) };
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { isValidRfc } from '@portal/lending';
 import type { AgreementDetail, AgreementListItem, AgreementListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern } from '../../db/like';
 import { trimNumeric } from '../../db/numeric';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -38,23 +39,24 @@ export function agreementFilters(query: Omit<AgreementListQuery, 'page' | 'pageS
 
 export const agreementOrder = (sort: string | undefined): SQL[] => listOrder(SORT, sort, { field: 'code' }, agreements.id);
 
-export const agreementListSelect = (db: Db) =>
-  db
-    .select({
-      id: agreements.id,
-      code: agreements.code,
-      name: agreements.name,
-      employerName: agreements.employerName,
-      sector: agreements.sector,
-      frequency: agreements.frequency,
-      companyId: agreements.companyId,
-      company: companies.name,
-      activeProducts,
-      active: agreements.active,
-      version: agreements.version,
-    })
-    .from(agreements)
-    .innerJoin(companies, eq(companies.id, agreements.companyId));
+const agreementList = fixedSelect(
+  {
+    id: agreements.id,
+    code: agreements.code,
+    name: agreements.name,
+    employerName: agreements.employerName,
+    sector: agreements.sector,
+    frequency: agreements.frequency,
+    companyId: agreements.companyId,
+    company: companies.name,
+    activeProducts,
+    active: agreements.active,
+    version: agreements.version,
+  },
+  (select) => select.from(agreements).innerJoin(companies, eq(companies.id, agreements.companyId)),
+);
+
+export const agreementListSelect = (db: Db) => agreementList.in(db);
 
 export function listAgreements(db: Db, query: AgreementListQuery): Promise<Paged<AgreementListItem>> {
   const where = agreementFilters(query);

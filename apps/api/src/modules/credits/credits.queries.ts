@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } fro
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditTotals } from '@portal/contract';
 import type { Tx } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { jsonList, jsonObject, jsonStatement } from '../../db/json-list';
 import { containsPattern } from '../../db/like';
 import { trimNumeric } from '../../db/numeric';
@@ -71,32 +72,35 @@ export const creditOrder = (sort: string | undefined): SQL[] => listOrder(CREDIT
 export const creditsAfter = (sort: string | undefined, last: Readonly<Record<string, unknown>>): SQL =>
   listAfter(CREDIT_SORT, sort, DEFAULT_SORT, credits.number, { valueOf: (field) => (field === 'folio' ? last.number : last[field]), tie: last.number });
 
-export function creditListSelect(tx: Tx) {
-  return tx
-    .select({
-      id: credits.id,
-      number: credits.number,
-      clientName: fullName,
-      curp: clients.curp,
-      agreement: agreements.name,
-      company: companies.name,
-      principal: credits.principal,
-      outstandingBalance: credits.outstandingBalance,
-      installment: credits.installment,
-      nextDiscountDate: credits.nextDiscountDate,
-      daysPastDue: credits.daysPastDue,
-      bucket: credits.agingBucket,
-      status: credits.status,
-      labels: credits.labels,
-      disbursementDate: credits.disbursementDate,
-    })
-    .from(credits)
-    .innerJoin(clients, eq(clients.id, credits.clientId))
-    .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-    .innerJoin(companies, eq(companies.id, credits.companyId));
-}
+const creditList = fixedSelect(
+  {
+    id: credits.id,
+    number: credits.number,
+    clientName: fullName,
+    curp: clients.curp,
+    agreement: agreements.name,
+    company: companies.name,
+    principal: credits.principal,
+    outstandingBalance: credits.outstandingBalance,
+    installment: credits.installment,
+    nextDiscountDate: credits.nextDiscountDate,
+    daysPastDue: credits.daysPastDue,
+    bucket: credits.agingBucket,
+    status: credits.status,
+    labels: credits.labels,
+    disbursementDate: credits.disbursementDate,
+  },
+  (select) =>
+    select
+      .from(credits)
+      .innerJoin(clients, eq(clients.id, credits.clientId))
+      .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+      .innerJoin(companies, eq(companies.id, credits.companyId)),
+);
 
-type CreditListRow = Awaited<ReturnType<ReturnType<typeof creditListSelect>['execute']>>[number];
+export const creditListSelect = (tx: Tx) => creditList.in(tx);
+
+type CreditListRow = Awaited<ReturnType<typeof creditListSelect>>[number];
 
 export function toCreditListItem(row: CreditListRow): CreditListItem {
   const { number, ...rest } = row;

@@ -3,6 +3,7 @@ import { HttpProblem } from '../../http/errors';
 import { countUpTo, type Paged, pagedList, ROW } from '../../http/pagination';
 import type { DayClose, DayCloseRun } from '@portal/contract';
 import type { Tx } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { dayCloseRuns, dayCloses } from '../../db/schema/portfolio';
 import { companies, users } from '../../db/schema/users';
 
@@ -23,16 +24,17 @@ export function toDayCloseRun(row: typeof dayCloseRuns.$inferSelect): DayCloseRu
   };
 }
 
+const dayCloseList = fixedSelect({ close: dayCloses, company: companies.name, closedBy: users.email }, (select) =>
+  select.from(dayCloses).innerJoin(companies, eq(companies.id, dayCloses.companyId)).leftJoin(users, eq(users.id, dayCloses.closedBy)),
+);
+
 /** Admin Fecha Flujo's history: the closed days, newest first, with who closed them. */
 export function dayCloseHistory(tx: Tx, query: { companyId?: string | undefined; page: number; pageSize: number }): Promise<Paged<DayClose>> {
   const where = query.companyId ? eq(dayCloses.companyId, query.companyId) : undefined;
   return pagedList(
     query,
-    tx
-      .select({ close: dayCloses, company: companies.name, closedBy: users.email })
-      .from(dayCloses)
-      .innerJoin(companies, eq(companies.id, dayCloses.companyId))
-      .leftJoin(users, eq(users.id, dayCloses.closedBy))
+    dayCloseList
+      .in(tx)
       .where(where)
       .orderBy(desc(dayCloses.businessDate), desc(dayCloses.id)),
     countUpTo(tx, tx.select(ROW).from(dayCloses).where(where)),

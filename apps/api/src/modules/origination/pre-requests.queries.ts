@@ -1,6 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { preRequestInputOf, type OriginationCatalog, type PreRequest, type PreRequestStatus } from '@portal/contract';
 import type { Db } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { trimNumeric } from '../../db/numeric';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { clients, preRequests } from '../../db/schema/origination';
@@ -10,19 +11,21 @@ import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '
 import { toProduct } from '../agreements/products';
 import { preRequestFolio } from '../shared/folios';
 
-function select(db: Db) {
-  return db
-    .select({ request: preRequests, client: clients, agreement: agreements.name, product: agreementProducts.name, createdBy: users.email })
-    .from(preRequests)
-    .innerJoin(clients, eq(clients.id, preRequests.clientId))
-    .innerJoin(agreements, eq(agreements.id, preRequests.agreementId))
-    .innerJoin(agreementProducts, eq(agreementProducts.id, preRequests.productId))
-    .leftJoin(users, eq(users.id, preRequests.createdBy));
-}
+const preRequestList = fixedSelect(
+  { request: preRequests, client: clients, agreement: agreements.name, product: agreementProducts.name, createdBy: users.email },
+  (select) =>
+    select
+      .from(preRequests)
+      .innerJoin(clients, eq(clients.id, preRequests.clientId))
+      .innerJoin(agreements, eq(agreements.id, preRequests.agreementId))
+      .innerJoin(agreementProducts, eq(agreementProducts.id, preRequests.productId))
+      .leftJoin(users, eq(users.id, preRequests.createdBy)),
+);
+const select = (db: Db) => preRequestList.in(db);
 
 const SORT: SortMap = { folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status: preRequests.status };
 
-type Row = Awaited<ReturnType<ReturnType<typeof select>['execute']>>[number];
+type Row = Awaited<ReturnType<typeof select>>[number];
 
 function toPreRequest({ request, client, agreement, product, createdBy }: Row): PreRequest {
   return {

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { bankForCode } from '@portal/lending';
 import { preRequestInputOf, simulationSchema, type DocumentKind, type Request, type RequestSummary, type requestListQuerySchema } from '@portal/contract';
 import type { Db } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern, prefixPattern } from '../../db/like';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
@@ -57,17 +58,16 @@ const summaryFields = {
   documents: documentCount,
 };
 
-function summaryQuery(db: Db) {
-  return db
-    .select({ request: summaryColumns, ...summaryFields })
+const summaryList = fixedSelect({ request: summaryColumns, ...summaryFields }, (select) =>
+  select
     .from(requests)
     .innerJoin(clients, eq(clients.id, requests.clientId))
     .innerJoin(agreements, eq(agreements.id, requests.agreementId))
     .innerJoin(agreementProducts, eq(agreementProducts.id, requests.productId))
-    .leftJoin(capturer, eq(capturer.id, requests.createdBy));
-}
+    .leftJoin(capturer, eq(capturer.id, requests.createdBy)),
+);
 
-type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['execute']>>[number];
+type SummaryRow = Awaited<ReturnType<typeof summaryList.in>>[number];
 
 function toSummary({ request, curp, agreement, product, createdBy, documents }: SummaryRow): RequestSummary {
   return {
@@ -169,7 +169,8 @@ export function listRequests(db: Db, query: RequestListValues): Promise<Paged<Re
         )
       : undefined,
   );
-  const rows = summaryQuery(db)
+  const rows = summaryList
+    .in(db)
     .where(where)
     .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
   // The count joins the client and the capturer only when a filter reads them: every request has its client (a

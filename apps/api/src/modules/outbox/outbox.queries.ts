@@ -1,6 +1,7 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { OutboxMessage } from '@portal/contract';
 import type { Db } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { outbox } from '../../db/schema/audit';
 import { profiles, users } from '../../db/schema/users';
 import type { Principal } from '../../http/auth';
@@ -17,22 +18,28 @@ function withinReach(reader: Principal): SQL {
   return sql`(${profiles.id} is null or (${profiles.permissions} <@ ${held} and ${roleOk}))`;
 }
 
+const outboxList = fixedSelect(
+  {
+    id: outbox.id,
+    toEmail: outbox.toEmail,
+    subject: outbox.subject,
+    body: outbox.body,
+    // A link to an address that is no longer a user's opens nothing it should: it is not shown.
+    link: sql<string | null>`case when ${profiles.id} is null then null else ${outbox.link} end`,
+    createdAt: outbox.createdAt,
+  },
+  (select) =>
+    select
+      .from(outbox)
+      .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
+      .leftJoin(profiles, eq(profiles.id, users.profileId)),
+);
+
 /** The embedded mode's mail the reader may see, newest first. */
 export function listOutbox(db: Db, reader: Principal, page: { page: number; pageSize: number }): Promise<Paged<OutboxMessage>> {
   const where = withinReach(reader);
-  const rows = db
-    .select({
-      id: outbox.id,
-      toEmail: outbox.toEmail,
-      subject: outbox.subject,
-      body: outbox.body,
-      // A link to an address that is no longer a user's opens nothing it should: it is not shown.
-      link: sql<string | null>`case when ${profiles.id} is null then null else ${outbox.link} end`,
-      createdAt: outbox.createdAt,
-    })
-    .from(outbox)
-    .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
-    .leftJoin(profiles, eq(profiles.id, users.profileId))
+  const rows = outboxList
+    .in(db)
     .where(where)
     .orderBy(desc(outbox.createdAt), desc(outbox.id));
   const total = countUpTo(

@@ -13,6 +13,7 @@ import {
   type UploadOption,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { jsonList, type JsonPart } from '../../db/json-list';
 import { rowsOf } from '../../db/rows';
 import { agreements } from '../../db/schema/agreements';
@@ -33,58 +34,60 @@ const applier = sql<string | null>`(select email from users u where u.id = ${pay
 const reverter = sql<string | null>`(select email from users u where u.id = ${paymentFiles.revertedBy})`.as('reverter');
 
 /** A file with its agreement, company, the people who acted on it and its latest application. */
-function fileSelect(tx: Tx) {
-  return tx
-    .select({
-      file: {
-        id: paymentFiles.id,
-        agreementId: paymentFiles.agreementId,
-        discountDate: paymentFiles.discountDate,
-        fileName: paymentFiles.fileName,
-        sha256: paymentFiles.sha256,
-        size: paymentFiles.size,
-        encoding: paymentFiles.encoding,
-        status: paymentFiles.status,
-        statusReason: paymentFiles.statusReason,
-        rowsTotal: paymentFiles.rowsTotal,
-        rowsValid: paymentFiles.rowsValid,
-        rowsRejected: paymentFiles.rowsRejected,
-        amountTotal: paymentFiles.amountTotal,
-        amountValid: paymentFiles.amountValid,
-        amountRejected: paymentFiles.amountRejected,
-        amountApplied: paymentFiles.amountApplied,
-        overpayment: paymentFiles.overpayment,
-        expectedAmount: paymentFiles.expectedAmount,
-        expectedCount: paymentFiles.expectedCount,
-        missingCount: paymentFiles.missingCount,
-        uploadedAt: paymentFiles.uploadedAt,
-        appliedAt: paymentFiles.appliedAt,
-        revertedAt: paymentFiles.revertedAt,
-      },
-      agreement: agreements.name,
-      company: companies.name,
-      uploadedBy: uploader,
-      appliedBy: applier,
-      revertedBy: reverter,
-      application: {
-        state: paymentApplications.state,
-        rowsDone: paymentApplications.rowsDone,
-        error: paymentApplications.error,
-      },
-    })
-    .from(paymentFiles)
-    .innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId))
-    .innerJoin(companies, eq(companies.id, paymentFiles.companyId))
-    .leftJoin(
-      paymentApplications,
-      eq(
-        paymentApplications.id,
-        sql`(select a.id from payment_applications a where a.file_id = ${paymentFiles.id} order by a.requested_at desc limit 1)`,
+const fileList = fixedSelect(
+  {
+    file: {
+      id: paymentFiles.id,
+      agreementId: paymentFiles.agreementId,
+      discountDate: paymentFiles.discountDate,
+      fileName: paymentFiles.fileName,
+      sha256: paymentFiles.sha256,
+      size: paymentFiles.size,
+      encoding: paymentFiles.encoding,
+      status: paymentFiles.status,
+      statusReason: paymentFiles.statusReason,
+      rowsTotal: paymentFiles.rowsTotal,
+      rowsValid: paymentFiles.rowsValid,
+      rowsRejected: paymentFiles.rowsRejected,
+      amountTotal: paymentFiles.amountTotal,
+      amountValid: paymentFiles.amountValid,
+      amountRejected: paymentFiles.amountRejected,
+      amountApplied: paymentFiles.amountApplied,
+      overpayment: paymentFiles.overpayment,
+      expectedAmount: paymentFiles.expectedAmount,
+      expectedCount: paymentFiles.expectedCount,
+      missingCount: paymentFiles.missingCount,
+      uploadedAt: paymentFiles.uploadedAt,
+      appliedAt: paymentFiles.appliedAt,
+      revertedAt: paymentFiles.revertedAt,
+    },
+    agreement: agreements.name,
+    company: companies.name,
+    uploadedBy: uploader,
+    appliedBy: applier,
+    revertedBy: reverter,
+    application: {
+      state: paymentApplications.state,
+      rowsDone: paymentApplications.rowsDone,
+      error: paymentApplications.error,
+    },
+  },
+  (select) =>
+    select
+      .from(paymentFiles)
+      .innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId))
+      .innerJoin(companies, eq(companies.id, paymentFiles.companyId))
+      .leftJoin(
+        paymentApplications,
+        eq(
+          paymentApplications.id,
+          sql`(select a.id from payment_applications a where a.file_id = ${paymentFiles.id} order by a.requested_at desc limit 1)`,
+        ),
       ),
-    );
-}
+);
+const fileSelect = (tx: Tx) => fileList.in(tx);
 
-type FileRow = Awaited<ReturnType<ReturnType<typeof fileSelect>['execute']>>[number];
+type FileRow = Awaited<ReturnType<typeof fileSelect>>[number];
 
 function toPaymentFile(row: FileRow): PaymentFile {
   const { file, application } = row;
@@ -159,6 +162,15 @@ interface StoredAllocation {
 }
 const linesOf = (allocation: unknown) => (allocation as StoredAllocation | null)?.lines ?? [];
 
+const fileRowList = fixedSelect(
+  { row: paymentFileRows, creditNumber: credits.number, payment: { id: payments.id, allocation: payments.allocation, ...splitColumns } },
+  (select) =>
+    select
+      .from(paymentFileRows)
+      .leftJoin(credits, eq(credits.id, paymentFileRows.creditId))
+      .leftJoin(payments, and(eq(payments.fileId, paymentFileRows.fileId), eq(payments.fileLine, paymentFileRows.line))),
+);
+
 /** A file's rows in line order, each with its outcome and, once applied, its payment's split and waterfall. */
 export async function paymentFileRowsPage(
   tx: Tx,
@@ -175,11 +187,8 @@ export async function paymentFileRowsPage(
   const where = and(eq(paymentFileRows.fileId, fileId), group);
   return pagedList(
     query,
-    tx
-      .select({ row: paymentFileRows, creditNumber: credits.number, payment: { id: payments.id, allocation: payments.allocation, ...splitColumns } })
-      .from(paymentFileRows)
-      .leftJoin(credits, eq(credits.id, paymentFileRows.creditId))
-      .leftJoin(payments, and(eq(payments.fileId, paymentFileRows.fileId), eq(payments.fileLine, paymentFileRows.line)))
+    fileRowList
+      .in(tx)
       .where(where)
       .orderBy(asc(paymentFileRows.line)),
     countUpTo(tx, tx.select(ROW).from(paymentFileRows).where(where)),
@@ -320,24 +329,26 @@ export function paymentFilters(query: PaymentFilters): SQL | undefined {
 const PAYMENT_SORT = { valueDate: payments.valueDate, appliedAt: payments.appliedAt, amount: payments.amount, folio: credits.number };
 export const paymentOrder = (sort: string | undefined) => listOrder(PAYMENT_SORT, sort, { field: 'appliedAt', descending: true }, payments.sequence);
 
-export function paymentListSelect(tx: Tx) {
-  return tx
-    .select({
-      payment: payments,
-      creditNumber: credits.number,
-      agreementId: credits.agreementId,
-      agreement: agreements.name,
-      clientName: sql<string>`trim(concat_ws(' ', ${clients.firstNames}, ${clients.lastName1}, ${clients.lastName2}))`,
-      fileName: paymentFiles.fileName,
-    })
-    .from(payments)
-    .innerJoin(credits, eq(credits.id, payments.creditId))
-    .innerJoin(clients, eq(clients.id, credits.clientId))
-    .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-    .leftJoin(paymentFiles, eq(paymentFiles.id, payments.fileId));
-}
+const paymentList = fixedSelect(
+  {
+    payment: payments,
+    creditNumber: credits.number,
+    agreementId: credits.agreementId,
+    agreement: agreements.name,
+    clientName: sql<string>`trim(concat_ws(' ', ${clients.firstNames}, ${clients.lastName1}, ${clients.lastName2}))`,
+    fileName: paymentFiles.fileName,
+  },
+  (select) =>
+    select
+      .from(payments)
+      .innerJoin(credits, eq(credits.id, payments.creditId))
+      .innerJoin(clients, eq(clients.id, credits.clientId))
+      .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+      .leftJoin(paymentFiles, eq(paymentFiles.id, payments.fileId)),
+);
+export const paymentListSelect = (tx: Tx) => paymentList.in(tx);
 
-type PaymentRow = Awaited<ReturnType<ReturnType<typeof paymentListSelect>['execute']>>[number];
+type PaymentRow = Awaited<ReturnType<typeof paymentListSelect>>[number];
 
 export function toPayment(row: PaymentRow) {
   const { payment } = row;

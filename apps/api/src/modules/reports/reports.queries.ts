@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ReportDefinition, ReportDefinitionDetail, ReportRun, RunnableReport, reportDefinitionListQuerySchema, reportRunListQuerySchema } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern } from '../../db/like';
 import { reportDefinitions, reportRuns } from '../../db/schema/reports';
 import { companies, profiles, users } from '../../db/schema/users';
@@ -63,12 +64,16 @@ export function definitionFilters(query: Omit<DefinitionListQuery, 'page' | 'pag
   );
 }
 
+const definitionList = fixedSelect({ definition: reportDefinitions, company: companies.name }, (select) =>
+  select.from(reportDefinitions).innerJoin(companies, eq(companies.id, reportDefinitions.companyId)),
+);
+
 export async function listDefinitions(db: Db, query: DefinitionListQuery): Promise<Paged<ReportDefinition>> {
   const where = definitionFilters(query);
   const order = listOrder({ name: reportDefinitions.name, dataset: reportDefinitions.dataset, updatedAt: reportDefinitions.updatedAt }, query.sort, { field: 'name' }, reportDefinitions.id);
   const page = await pagedList(
     query,
-    db.select({ definition: reportDefinitions, company: companies.name }).from(reportDefinitions).innerJoin(companies, eq(companies.id, reportDefinitions.companyId)).where(where).orderBy(...order),
+    definitionList.in(db).where(where).orderBy(...order),
     countUpTo(db, db.select(ROW).from(reportDefinitions).where(where)),
     (row) => row,
   );
@@ -77,11 +82,7 @@ export async function listDefinitions(db: Db, query: DefinitionListQuery): Promi
 }
 
 export async function loadDefinitionDetail(db: Db, id: string): Promise<ReportDefinitionDetail> {
-  const [row] = await db
-    .select({ definition: reportDefinitions, company: companies.name })
-    .from(reportDefinitions)
-    .innerJoin(companies, eq(companies.id, reportDefinitions.companyId))
-    .where(eq(reportDefinitions.id, id));
+  const [row] = await definitionList.in(db).where(eq(reportDefinitions.id, id));
   if (!row) throw new HttpProblem(404, DEFINITION_NOT_FOUND.title, DEFINITION_NOT_FOUND.detail);
   const names = await profileNames(db, row.definition.profileIds);
   return { ...toDefinition(row.definition, row.company, names), history: await auditHistory(db, 'report_definition', id) };
@@ -135,14 +136,15 @@ export function toRun(row: RunRow & { requester?: string | null }, now: Date): R
   };
 }
 
+const runList = fixedSelect({ run: reportRuns, requester }, (select) => select.from(reportRuns));
+
 /** The user's own runs, newest first. */
 export async function listRuns(db: Db, userId: string, query: RunListQuery, now: Date): Promise<Paged<ReportRun>> {
   const where = and(eq(reportRuns.requestedBy, userId), query.definitionId ? eq(reportRuns.definitionId, query.definitionId) : undefined);
   return pagedList(
     query,
-    db
-      .select({ run: reportRuns, requester })
-      .from(reportRuns)
+    runList
+      .in(db)
       .where(where)
       .orderBy(desc(reportRuns.requestedAt), desc(reportRuns.id)),
     countUpTo(db, db.select(ROW).from(reportRuns).where(where)),
@@ -152,10 +154,7 @@ export async function listRuns(db: Db, userId: string, query: RunListQuery, now:
 
 /** One of the user's runs, or 404 (another user's run, or another company's, is not found). */
 export async function loadRun(db: Db, userId: string, id: string, now: Date): Promise<ReportRun> {
-  const [row] = await db
-    .select({ run: reportRuns, requester })
-    .from(reportRuns)
-    .where(and(eq(reportRuns.id, id), eq(reportRuns.requestedBy, userId)));
+  const [row] = await runList.in(db).where(and(eq(reportRuns.id, id), eq(reportRuns.requestedBy, userId)));
   if (!row) throw new HttpProblem(404, RUN_NOT_FOUND.title, RUN_NOT_FOUND.detail);
   return toRun({ ...row.run, requester: row.requester }, now);
 }

@@ -1,6 +1,7 @@
 import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
+import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
 import { containsPattern } from '../../db/like';
 import { HttpProblem } from '../../http/errors';
@@ -34,7 +35,8 @@ export function userFilters(query: Pick<UserListQuery, 'q' | 'profileId' | 'comp
 
 export const userOrder = (sort: string | undefined): SQL[] => listOrder(SORT_COLUMNS, sort, { field: 'email' }, users.id);
 
-export const userListColumns = {
+const userList = fixedSelect(
+  {
   id: users.id,
   email: users.email,
   name: users.name,
@@ -46,17 +48,13 @@ export const userListColumns = {
   lastSignInAt: users.lastSignInAt,
   version: users.version,
   createdAt: users.createdAt,
-};
+  },
+  (select) => select.from(users).innerJoin(profiles, eq(profiles.id, users.profileId)).innerJoin(companies, eq(companies.id, users.companyId)),
+);
 
-export function userListSelect(db: Db) {
-  return db
-    .select(userListColumns)
-    .from(users)
-    .innerJoin(profiles, eq(profiles.id, users.profileId))
-    .innerJoin(companies, eq(companies.id, users.companyId));
-}
+export const userListSelect = (db: Db) => userList.in(db);
 
-export function toListItem(row: Awaited<ReturnType<ReturnType<typeof userListSelect>['execute']>>[number]): UserListItem {
+export function toListItem(row: Awaited<ReturnType<typeof userListSelect>>[number]): UserListItem {
   return {
     id: row.id,
     email: row.email,
