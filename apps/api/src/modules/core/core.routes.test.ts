@@ -72,10 +72,12 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
     expect(response.json().detail).toBe('El usuario no está registrado en el portal.');
   });
 
-  it('answers 403 for a deactivated user', async () => {
-    await ctx.system((db) => db.update(users).set({ active: false }).where(eq(users.email, 'originacion@demo.mx')));
+  it('answers 403 for a deactivated user, and records no sign-in for it', async () => {
+    await ctx.system((db) => db.update(users).set({ active: false, lastSignInAt: null }).where(eq(users.email, 'originacion@demo.mx')));
     const response = await lookup('originacion@demo.mx', await ctx.as('originacion@demo.mx'));
     expect(response.statusCode).toBe(403);
     expect(response.json().title).toBe('Usuario inactivo');
+    const [row] = await ctx.system((db) => db.select({ lastSignInAt: users.lastSignInAt }).from(users).where(eq(users.email, 'originacion@demo.mx')));
+    expect(row!.lastSignInAt).toBeNull();
   });
 });

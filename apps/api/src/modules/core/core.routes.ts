@@ -35,13 +35,16 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
         .innerJoin(profiles, eq(profiles.id, users.profileId))
         .where(sql`lower(${users.email}) = ${wanted}`)
         .limit(1);
-      const [row] = own ? await acrossCompanies(request.db, lookup) : await lookup(request.db);
+      const [row] = own
+        ? await acrossCompanies(request.db, async (db) => {
+            const found = await lookup(db);
+            // The browser calls this right after the provider's sign-in: it is the user's last sign-in.
+            if (found[0]?.active) await db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, found[0].id));
+            return found;
+          })
+        : await lookup(request.db);
       if (!row) throw new HttpProblem(404, 'Usuario no encontrado', 'El usuario no está registrado en el portal.');
       if (!row.active) throw new HttpProblem(403, 'Usuario inactivo', 'El usuario está desactivado en el portal.');
-      if (own) {
-        // The browser calls this right after the provider's sign-in: it is the user's last sign-in.
-        await acrossCompanies(request.db, (db) => db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, row.id)));
-      }
       const record: UserLookupRecord = {
         id: row.id,
         email: row.email,
