@@ -89,6 +89,12 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     expect((await page(`page=${LIST_COUNT_CAP / 25 + 1}`)).items).toHaveLength(1);
     // The filters apply to the count: the Zoe half of the seeded users, exactly.
     expect(await page('q=zoe')).toMatchObject({ total: (LIST_COUNT_CAP - seeded) >> 1, totalCapped: false });
+    // The page is written into the statement's text (db/fixed-select.ts): the last page the contract accepts is an
+    // offset PostgreSQL takes, an empty page rather than an error; one past it is refused as a bad query.
+    const last = await call('GET', `/api/users?pageSize=100&page=${Number.MAX_SAFE_INTEGER}`);
+    expect(last.statusCode).toBe(200);
+    expect(last.json<{ items: unknown[] }>().items).toEqual([]);
+    expect((await call('GET', '/api/users?pageSize=100&page=99999999999999999999')).statusCode).toBe(400);
   });
 
   it('rejects a bad list query with Spanish field errors', async () => {
