@@ -208,8 +208,8 @@ async function main(): Promise<void> {
           authorization[who] = `Bearer ${tokens.access_token}`;
         }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
+        const pids = servers.map((server) => server.pid!);
         for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
-          const pids = servers.map((server) => server.pid!);
           if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
           const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.cpuPerRequest.toFixed(2)} | ${result.failures} |`;

@@ -57,7 +57,11 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
 
 const dialect = new PgDialect();
 
-const writtenInteger = (value: number): SQL => sql.raw(String(Math.trunc(value)));
+/**
+ * An integer (a page's size or offset, a count's cap: validated numbers, never text) written into a statement's text
+ * instead of sent as a parameter, so that PostgreSQL plans the prepared statement once per connection (decision 0017).
+ */
+export const writtenInteger = (value: number): SQL => sql.raw(String(Math.trunc(value)));
 
 /** What depends on the request. */
 interface Tail {
