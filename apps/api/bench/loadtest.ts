@@ -12,6 +12,7 @@
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -41,6 +42,13 @@ const ONLY = process.env.LOADTEST_ONLY;
 /** LOADTEST_NODE_ARGS: flags for the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them under load). */
 const NODE_ARGS = process.env.LOADTEST_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
+/**
+ * LOADTEST_AGAINST=<folder in apps/api>: a paired comparison instead of the topologies. Two processes under the same
+ * load at the same moment, one of this tree's build (dist) and one of the build in that folder (copy dist there from
+ * the other version), and each one's figures. On a shared machine whose speed drifts by half within an hour, runs one
+ * after the other compare the hours more than the code; two processes measured together share the drift.
+ */
+const AGAINST = process.env.LOADTEST_AGAINST;
 
 /** A credit from the middle of the portfolio, by its id, its client's CURP and its folio. */
 interface Fixture {
@@ -114,8 +122,8 @@ async function fixtureOf(url: string): Promise<Fixture> {
   return { creditId: credit!.id, curp: credit!.curp, folio: creditFolio(credit!.number) };
 }
 
-function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...NODE_ARGS, 'dist/main.js'], {
+function startServer(port: number, env: Record<string, string>, build = 'dist'): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...NODE_ARGS, `${build}/main.js`], {
     cwd: API_ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,17 +152,27 @@ async function cpuMs(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * The whole machine's CPU time so far, in ms, from /proc/stat: busy (every core's user, system, interrupts: the servers,
+ * PostgreSQL, autocannon, the kernel's network) and stolen (taken by the machine's host for other machines).
+ */
+async function machineMs(): Promise<{ busy: number; steal: number }> {
+  const [user, nice, system, , , irq, softirq, steal] = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { busy: (user! + nice! + system! + irq! + softirq!) * 10, steal: steal! * 10 };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 /** One scenario against every process at once, the connections split among them; exact percentiles over all answers. */
 async function measure(origins: string[], pids: number[], requestPath: string, authorization: string, seconds = SECONDS) {
-  const latencies: number[] = [];
+  const latencies: number[][] = origins.map(() => []);
   const cpuBefore = await Promise.all(pids.map(cpuMs));
+  const machineBefore = await machineMs();
   let failures = 0;
   const runs = origins.map(
-    (origin) =>
+    (origin, index) =>
       new Promise<void>((resolve, reject) => {
         const instance = autocannon(
           { url: `${origin}${requestPath}`, connections: CONNECTIONS / origins.length, duration: seconds, headers: { authorization } },
@@ -166,21 +184,33 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
         );
         instance.on('response', (_client, statusCode, _bytes, responseTime) => {
           if (statusCode !== 200) failures += 1;
-          latencies.push(responseTime);
+          latencies[index]!.push(responseTime);
         });
       }),
   );
   await Promise.all(runs);
   const cpuAfter = await Promise.all(pids.map(cpuMs));
-  const cpu = cpuAfter.reduce((sum, after, index) => sum + after - cpuBefore[index]!, 0);
-  latencies.sort((a, b) => a - b);
+  const machineAfter = await machineMs();
+  const figures = (answers: number[], cpu: number) => {
+    const sorted = [...answers].sort((a, b) => a - b);
+    return {
+      /** The servers' CPU per answer: what a change to the request's own work moves, whatever the machine's noise. */
+      cpuPerRequest: cpu / Math.max(1, sorted.length),
+      rps: Math.round(sorted.length / seconds),
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      p99: percentile(sorted, 99),
+    };
+  };
+  const all = latencies.flat();
   return {
-    /** The servers' CPU per answer: what a change to the request's own work moves, whatever the machine's noise. */
-    cpuPerRequest: cpu / Math.max(1, latencies.length),
-    rps: Math.round(latencies.length / seconds),
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
+    ...figures(all, cpuAfter.reduce((sum, after, index) => sum + after - cpuBefore[index]!, 0)),
+    /** Each process's own figures, in the order of `pids`. */
+    perProcess: latencies.map((answers, index) => figures(answers, cpuAfter[index]! - cpuBefore[index]!)),
+    /** The machine's CPU per answer, everything included: on two cores, what bounds the answers a second. */
+    machinePerRequest: (machineAfter.busy - machineBefore.busy) / Math.max(1, all.length),
+    /** The share of the measured time the host took the cores for other machines. */
+    stealPct: (100 * (machineAfter.steal - machineBefore.steal)) / (seconds * 1000 * availableParallelism()),
     failures,
   };
 }
@@ -193,11 +223,12 @@ async function main(): Promise<void> {
   const url = databaseUrl(name);
   const rows: string[] = [];
   try {
-    for (const count of TOPOLOGIES) {
+    for (const count of AGAINST ? [2] : TOPOLOGIES) {
       const ports = Array.from({ length: count }, (_, index) => FIRST_PORT + index);
+      const builds = AGAINST ? ['dist', AGAINST] : ports.map(() => 'dist');
       const publicUrl = `http://127.0.0.1:${ports[0]}`;
       const env = { DATABASE_URL: url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false' };
-      const servers = await Promise.all(ports.map((port) => startServer(port, env)));
+      const servers = await Promise.all(ports.map((port, index) => startServer(port, env, builds[index])));
       try {
         const origins = ports.map((port) => `http://127.0.0.1:${port}`);
         await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -212,9 +243,16 @@ async function main(): Promise<void> {
         for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
           if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
-          const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.cpuPerRequest.toFixed(2)} | ${result.failures} |`;
+          const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.cpuPerRequest.toFixed(2)} | ${result.machinePerRequest.toFixed(2)} | ${result.stealPct.toFixed(0)} | ${result.failures} |`;
           console.log(line);
           rows.push(line);
+          if (AGAINST) {
+            for (const [index, own] of result.perProcess.entries()) {
+              const paired = `| ${builds[index]} | ${scenario.name} | ${own.rps} | ${own.p50.toFixed(0)} | ${own.p95.toFixed(0)} | ${own.p99.toFixed(0)} | ${own.cpuPerRequest.toFixed(2)} | | | |`;
+              console.log(paired);
+              rows.push(paired);
+            }
+          }
         }
         const loaded = await Promise.all(servers.map((server) => rssMb(server.pid!)));
         console.log(`RSS después de la carga: ${loaded.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
@@ -227,7 +265,7 @@ async function main(): Promise<void> {
     if (!kept && process.env.LOADTEST_KEEP === '1') console.log(`Base conservada: LOADTEST_DATABASE=${name}`);
     else if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
-  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | no 200 |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | máquina ms/req | robado % | no 200 |\n|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/p
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, migrateWithLock } from './migrate';
 import { cacheStatements } from './statement-cache';
+import { coalesceWrites } from './write-coalescing';
 import * as agreementTables from './schema/agreements';
 import * as auditTables from './schema/audit';
 import * as creditTables from './schema/credits';
@@ -55,11 +56,22 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
     // silently running as the owner. JIT compilation and parallel workers are off: the API's statements are short,
     // repeated and many at once, PostgreSQL compiles at every execution, and a statement's workers compete with the
     // other requests' (decision 0015). Each request holds one connection for its whole transaction: 20 of them.
-    const pool = new pg.Pool({ connectionString: target.url, max: 20, options: `-c role=${APP_ROLE} -c jit=off -c max_parallel_workers_per_gather=0` });
+    // Pipelined: a statement goes to the server without waiting for the answers of those before it on the connection
+    // (each still its own exchange, answered in order), so a transaction's BEGIN travels with its first statement and
+    // the reads that do not depend on each other go together (transactionWith, together).
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 20,
+      options: `-c role=${APP_ROLE} -c jit=off -c max_parallel_workers_per_gather=0`,
+      pipeline: true,
+    });
     // An idle connection the server closed (restart, failover, a dropped test database) is replaced by the pool on
     // the next query; without a listener its 'error' event would end the whole process.
     pool.on('error', () => undefined);
-    pool.on('connect', (client) => cacheStatements(client, STATEMENTS_PER_CONNECTION));
+    pool.on('connect', (client) => {
+      cacheStatements(client, STATEMENTS_PER_CONNECTION);
+      coalesceWrites(client);
+    });
     // Fail at start with the real reason (wrong host, missing database) rather than at the first request.
     await pool.query('select 1');
     const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -89,9 +101,10 @@ const oneTripOpeners = new WeakMap<Db, TransactionOpener>();
 
 /**
  * Runs `work` in a transaction whose first statement is `setup` (one statement, no parameters: text the caller made
- * safe). On PostgreSQL the setup travels with BEGIN in one message, so a request's transaction costs one round trip
- * less; elsewhere (PGlite, in process) it is BEGIN and then the statement. Commits when `work` resolves, rolls back
- * when it throws, as Drizzle's db.transaction does.
+ * safe). On PostgreSQL BEGIN and the setup travel in one message that `work`'s first statement follows without waiting
+ * for its answer, so opening the transaction costs no round trip of its own; elsewhere (PGlite, in process) it is
+ * BEGIN and then the statement. Commits when `work` resolves, rolls back when it throws, as Drizzle's db.transaction
+ * does.
  */
 export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Promise<T>): Promise<T> {
   const open = oneTripOpeners.get(db);
@@ -104,7 +117,11 @@ export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Prom
 
 /**
  * Drizzle's node-postgres transaction (its session and transaction classes on one pooled connection), opened with
- * `BEGIN; <setup>` in one simple-protocol message; PostgreSQL keeps the transaction open after the message.
+ * `BEGIN; <setup>` in one simple-protocol message; PostgreSQL keeps the transaction open after the message. The
+ * connection pipelines (openDatabase), so `work`'s statements are sent behind that message at once and the server runs
+ * them after it, in order. Should the opening fail, its error is the one reported: the statements behind it fail
+ * with it (an aborted transaction), or, had BEGIN itself not run, find no company set, which row-level security
+ * answers with no rows.
  */
 function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
   const dialect = new PgDialect();
@@ -112,20 +129,43 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
   return async (setup, work) => {
     const client = await pool.connect();
     let broken: Error | undefined;
+    const opened = client.query(`begin; ${setup}`).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     try {
-      await client.query(`begin; ${setup}`);
       const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relational), relational) as unknown as Tx;
       const result = await work(tx);
+      const failedOpening = await opened;
+      if (failedOpening) throw failedOpening.error;
       await client.query('commit');
       return result;
     } catch (error) {
+      const failedOpening = await opened;
       // A connection that cannot even roll back is not given to the next request.
       await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
-      throw error;
+      throw failedOpening ? failedOpening.error : error;
     } finally {
       client.release(broken);
     }
   };
+}
+
+/**
+ * Statements of one transaction whose answers do not depend on each other (a list's page and its count), each not yet
+ * sent (a Drizzle query or a fixed select: sent when awaited). On a pipelined connection (PostgreSQL) they go to the
+ * server together and their answers come back in one wait; PGlite's single connection takes one exchange at a time,
+ * so there they go one after the other. Answers them in order; fails with the first failure.
+ */
+export async function together<A, B>(db: object, first: PromiseLike<A>, second: PromiseLike<B>): Promise<[A, B]> {
+  if (pipelines(db)) return Promise.all([first, second]);
+  return [await first, await second];
+}
+
+/** Whether `db` is a transaction on a pipelined connection (openDatabase's pool on PostgreSQL). */
+function pipelines(db: object): boolean {
+  const session = (db as unknown as { _?: { session?: { client?: { pipeline?: unknown } } } })._?.session;
+  return session?.client?.pipeline === true;
 }
 
 export async function pingDatabase(db: Db): Promise<void> {

@@ -41,6 +41,7 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
       return prepared.execute() as Promise<never[]>;
     };
     return {
+      db,
       where: (where) => query(db, { ...tail, where }),
       orderBy: (...orderBy) => query(db, { ...tail, orderBy }),
       limit: (limit) => query(db, { ...tail, limit }),
@@ -92,6 +93,8 @@ export interface FixedSelect<Row> {
 
 /** The rows of a fixed select with what a request added; each step answers a new query, and any can be awaited. */
 export interface FixedQuery<Row> extends Promise<Row[]> {
+  /** The handle it runs on (a request's transaction). */
+  readonly db: Session;
   where(where: SQL | undefined): FixedQuery<Row>;
   orderBy(...orderBy: SQL[]): FixedQuery<Row>;
   limit(limit: number): FixedQuery<Row>;

@@ -1,7 +1,7 @@
 import { asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { LIST_COUNT_CAP } from '@portal/contract';
-import type { Db } from '../db/client';
+import { together, type Db } from '../db/client';
 import { type FixedQuery, writtenInteger } from '../db/fixed-select';
 
 /**
@@ -85,10 +85,8 @@ export async function pagedList<Row, Item>(
   total: CappedCount,
   toItem: (row: Row) => Item,
 ): Promise<Paged<Item>> {
-  // One after the other: a transaction's connection runs one statement at a time anyway, and node-postgres deprecates
-  // (pg 9 removes) queueing a second one on a busy client.
-  const page = await rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize);
-  const [counted] = await total;
+  // Neither needs the other's answer: sent together where the connection pipelines (db/client.ts).
+  const [page, [counted]] = await together(rows.db, rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize), total);
   return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0) };
 }
 

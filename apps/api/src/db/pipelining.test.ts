@@ -1,0 +1,133 @@
+import { Socket } from 'node:net';
+import pg from 'pg';
+import { count, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoPortfolio } from '../seed/seed-portfolio';
+import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
+import { together, transactionWith } from './client';
+import { withScope } from './scope';
+import { credits } from './schema/credits';
+import { companies } from './schema/users';
+
+/**
+ * What goes over a PostgreSQL connection, in order: `sent` when a statement's last message is written (a simple query,
+ * or the Sync that ends an extended one), `answered` when the server says it is ready after one. Recorded on every
+ * connection of this test file's process (the pool's connections share node-postgres's Connection class).
+ */
+function wire() {
+  const events: ('sent' | 'answered')[] = [];
+  const proto = pg.Connection.prototype as unknown as Record<'query' | 'sync' | 'emit', (...args: unknown[]) => unknown>;
+  const original = { query: proto.query, sync: proto.sync, emit: proto.emit };
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    events.push('sent');
+    return original.query.apply(this, args);
+  };
+  proto.sync = function (this: unknown, ...args: unknown[]) {
+    events.push('sent');
+    return original.sync.apply(this, args);
+  };
+  proto.emit = function (this: unknown, name: unknown, ...args: unknown[]) {
+    if (name === 'readyForQuery') events.push('answered');
+    return original.emit.call(this, name, ...args);
+  };
+  return { events, restore: () => Object.assign(proto, original) };
+}
+
+/** The transaction's statements on PostgreSQL's pipelined connections (PGlite has one connection and no wire). */
+describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (postgres)', () => {
+  let ctx: TestContext;
+  let demo: string;
+  let recording: ReturnType<typeof wire> | undefined;
+
+  beforeAll(async () => {
+    ctx = await createTestApp('postgres');
+    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 12);
+    const rows = await ctx.system((tx) => tx.select().from(companies));
+    demo = rows.find((row) => row.code === 'DEMO')!.id;
+  }, 120_000);
+  afterEach(() => {
+    recording?.restore();
+    recording = undefined;
+  });
+  afterAll(() => ctx?.close());
+
+  const demoCount = () => ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.companyId} = ${demo}`)).then(([row]) => row!.total);
+
+  it("sends a transaction's first statement behind BEGIN and its scope, before their answer", async () => {
+    recording = wire();
+    const total = await withScope(ctx.db, { companyId: demo }, async (tx) => {
+      const [row] = await tx.select({ total: count() }).from(credits);
+      return row!.total;
+    });
+    recording.restore();
+    expect(total).toBe(await demoCount());
+    // BEGIN with the scope, the count, then their two answers; COMMIT and its answer.
+    expect(recording.events).toEqual(['sent', 'sent', 'answered', 'answered', 'sent', 'answered']);
+  });
+
+  it('sends two independent reads together and answers each its own rows, in order', async () => {
+    const [expectedTotal, expectedFolios] = await withScope(ctx.db, { companyId: demo }, async (tx) => [
+      (await tx.select({ total: count() }).from(credits))[0]!.total,
+      (await tx.select({ number: credits.number }).from(credits).orderBy(credits.number).limit(3)).map((row) => row.number),
+    ]);
+    recording = wire();
+    const [page, counted] = await withScope(ctx.db, { companyId: demo }, (tx) =>
+      together(tx, tx.select({ number: credits.number }).from(credits).orderBy(credits.number).limit(3), tx.select({ total: count() }).from(credits)),
+    );
+    recording.restore();
+    expect(page.map((row) => row.number)).toEqual(expectedFolios);
+    expect(counted[0]!.total).toBe(expectedTotal);
+    // BEGIN, the page and the count all go before the first answer.
+    expect(recording.events.slice(0, 4)).toEqual(['sent', 'sent', 'sent', 'answered']);
+  });
+
+  it('writes what a turn of the event loop sends on a connection in one write to its socket', async () => {
+    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const original = { _write: proto._write, _writev: proto._writev };
+    let writes = 0;
+    proto._write = function (this: unknown, ...args: unknown[]) {
+      writes += 1;
+      return original._write.apply(this, args);
+    };
+    proto._writev = function (this: unknown, ...args: unknown[]) {
+      writes += 1;
+      return original._writev.apply(this, args);
+    };
+    try {
+      await withScope(ctx.db, { companyId: demo }, (tx) => together(tx, tx.select({ number: credits.number }).from(credits).limit(3), tx.select({ total: count() }).from(credits)));
+    } finally {
+      Object.assign(proto, original);
+    }
+    // BEGIN with the scope, the page and the count in one write; COMMIT in another.
+    expect(writes).toBe(2);
+  });
+
+  /** Credits of every company marked by a test's update (employee_number), read across companies. */
+  const marked = (mark: string) =>
+    ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.employeeNumber} = ${mark}`)).then(([row]) => row!.total);
+
+  it("fails with the first statement's own error, rolls back, and leaves the connection fit for the next request", async () => {
+    const failed = withScope(ctx.db, { companyId: demo }, async (tx) => {
+      await tx.update(credits).set({ employeeNumber: 'PIPE-1' });
+      return together(tx, tx.execute(sql`select 1 / (select count(*) - count(*) from credits)`), tx.execute(sql`select 1`));
+    });
+    // Drizzle wraps the driver's error: the reason is its cause.
+    await expect(failed).rejects.toMatchObject({ cause: { message: 'division by zero' } });
+    expect(await marked('PIPE-1')).toBe(0);
+    // The same connections serve the next transactions (20 at once take every one of the pool's).
+    const totals = await Promise.all(Array.from({ length: 20 }, () => withScope(ctx.db, { companyId: demo }, (tx) => tx.select({ total: count() }).from(credits))));
+    expect(new Set(totals.map(([row]) => row!.total))).toEqual(new Set([await demoCount()]));
+  });
+
+  it('reports a failed opening as the error, and nothing sent behind it is kept', async () => {
+    // The scope set, then a failure in the same statement: the transaction is aborted, the update behind it refused.
+    const afterScope = transactionWith(ctx.db, `select set_config('app.company_id', '${demo}', true), 1 / 0`, (tx) => tx.update(credits).set({ employeeNumber: 'PIPE-2' }));
+    await expect(afterScope).rejects.toThrow(/division by zero/);
+    expect(await marked('PIPE-2')).toBe(0);
+    // An opening PostgreSQL cannot even parse runs nothing, BEGIN included: the update behind it runs on its own, with
+    // no company set, and row-level security gives it no rows.
+    const unparsed = transactionWith(ctx.db, 'no es sql', (tx) => tx.update(credits).set({ employeeNumber: 'PIPE-3' }));
+    await expect(unparsed).rejects.toThrow(/syntax error/);
+    expect(await marked('PIPE-3')).toBe(0);
+  });
+});
