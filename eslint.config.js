@@ -18,7 +18,7 @@ const ZONE_MESSAGES = {
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/.data*/**', '**/test-results/**', '**/playwright-report/**', 'apps/api/drizzle/**'],
+    ignores: ['**/node_modules/**', '**/dist*/**', 'data/**', '**/.data*/**', '**/test-results/**', '**/playwright-report/**', 'apps/api/drizzle/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

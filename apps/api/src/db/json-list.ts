@@ -1,5 +1,6 @@
 import { Column, is, SQL, sql, type GetColumnData } from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { headedStatement, type Session } from './fixed-select';
 
 /**
  * A record and the lists that belong to it read as one JSON value that PostgreSQL builds, so a screen that shows a
@@ -80,10 +81,10 @@ export function jsonList<Fields extends Record<string, JsonField>, Item>(
  * on each call by what depends on the request (a `where` with its parameters).
  */
 export function jsonStatement<T>(value: JsonPart<T>, rest: SQL) {
-  const head = written(sql`select ${value.sql} as value ${rest}`);
+  const statement = headedStatement(dialect.sqlToQuery(sql`select ${value.sql} as value ${rest}`.inlineParams()).sql);
   return {
-    async run(db: { execute(query: SQL): PromiseLike<unknown> }, tail: SQL): Promise<T[]> {
-      const { rows } = (await db.execute(sql`${head} ${tail}`)) as { rows: { value: unknown }[] };
+    async run(db: Session, tail: SQL): Promise<T[]> {
+      const { rows } = (await db._.session.prepareQuery(statement(tail), undefined, undefined, false).execute()) as { rows: { value: unknown }[] };
       return rows.map((row) => value.decode(row.value));
     },
   };
