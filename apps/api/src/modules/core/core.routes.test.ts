@@ -31,6 +31,20 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
     expect(row!.lastSignInAt?.toISOString()).toBe(ctx.clock.now().toISOString());
   });
 
+  it('keeps the sign-in to the minute: a lookup within it writes nothing, one past it records the new time', async () => {
+    const signedInAt = async () => (await ctx.system((db) => db.select().from(users).where(eq(users.email, 'originacion@demo.mx'))))[0]!.lastSignInAt?.toISOString();
+    const headers = await ctx.as('originacion@demo.mx');
+    await lookup('originacion@demo.mx', headers);
+    const first = ctx.clock.now().toISOString();
+    expect(await signedInAt()).toBe(first);
+    ctx.clock.advance(59_000);
+    await lookup('originacion@demo.mx', headers);
+    expect(await signedInAt()).toBe(first);
+    ctx.clock.advance(2_000);
+    await lookup('originacion@demo.mx', headers);
+    expect(await signedInAt()).toBe(ctx.clock.now().toISOString());
+  });
+
   it('gives an empty permission list to a profile without permissions', async () => {
     const response = await lookup('sinpermisos@demo.mx', await ctx.as('sinpermisos@demo.mx'));
     expect(response.statusCode).toBe(200);

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { sessionRoutes, type UserLookupRecord } from '@portal/contract';
 import { profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { acrossCompanies } from '../../db/scope';
 import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
+
+/** How precisely a user's last sign-in is kept: a lookup within this time of the one recorded writes nothing. */
+const SIGN_IN_PRECISION_MS = 60_000;
 
 /**
  * The core service's user lookup, kept in the seed's shape (seed section 7) so the sign-in checks stay the same:
@@ -38,8 +41,17 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
       const [row] = own
         ? await acrossCompanies(request.db, async (db) => {
             const found = await lookup(db);
-            // The browser calls this right after the provider's sign-in: it is the user's last sign-in.
-            if (found[0]?.active) await db.update(users).set({ lastSignInAt: deps.clock.now() }).where(eq(users.id, found[0].id));
+            // The browser calls this right after the provider's sign-in: it is the user's last sign-in, kept to the
+            // minute. A row already written within the minute is left alone and not locked, so that a burst of lookups
+            // by one user (tabs, replicas, the load test's 50 connections) does not queue on that row's lock, each
+            // waiting for the commit before it.
+            if (found[0]?.active) {
+              const now = deps.clock.now();
+              await db
+                .update(users)
+                .set({ lastSignInAt: now })
+                .where(and(eq(users.id, found[0].id), or(isNull(users.lastSignInAt), lt(users.lastSignInAt, new Date(now.getTime() - SIGN_IN_PRECISION_MS)))));
+            }
             return found;
           })
         : await lookup(request.db);
