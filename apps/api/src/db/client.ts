@@ -126,6 +126,18 @@ export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Prom
 function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
   const dialect = new PgDialect();
   const relational = { fullSchema: db._.fullSchema, schema: db._.schema!, tableNamesMap: db._.tableNamesMap };
+  // One Drizzle transaction object per connection, made at its first transaction: Drizzle's constructor builds a
+  // relational query builder for every table of the schema, at each request otherwise. It holds nothing of a
+  // transaction but the connection it runs on.
+  const transactions = new WeakMap<pg.PoolClient, Tx>();
+  const transactionOf = (client: pg.PoolClient): Tx => {
+    let tx = transactions.get(client);
+    if (!tx) {
+      tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relational), relational) as unknown as Tx;
+      transactions.set(client, tx);
+    }
+    return tx;
+  };
   return async (setup, work) => {
     const client = await pool.connect();
     let broken: Error | undefined;
@@ -134,7 +146,7 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
       (error: unknown) => ({ error }),
     );
     try {
-      const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relational), relational) as unknown as Tx;
+      const tx = transactionOf(client);
       const result = await work(tx);
       const failedOpening = await opened;
       if (failedOpening) throw failedOpening.error;
