@@ -119,9 +119,10 @@ export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Prom
  * Drizzle's node-postgres transaction (its session and transaction classes on one pooled connection), opened with
  * `BEGIN; <setup>` in one simple-protocol message; PostgreSQL keeps the transaction open after the message. The
  * connection pipelines (openDatabase), so `work`'s statements are sent behind that message at once and the server runs
- * them after it, in order. Should the opening fail, its error is the one reported: the statements behind it fail
- * with it (an aborted transaction), or, had BEGIN itself not run, find no company set, which row-level security
- * answers with no rows.
+ * them after it, in order. Should the opening fail, its error is the one reported and the statements behind it fail
+ * with it (an aborted transaction). Only an opening PostgreSQL cannot parse would leave BEGIN unrun and the statements
+ * behind it on their own, with no company set (no rows under row-level security); the only caller, withScope, sends
+ * one of two fixed texts around an escaped literal.
  */
 function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
   const dialect = new PgDialect();

@@ -25,7 +25,7 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
   const ordered = inOrder(fields);
   // Which joined tables may come back empty (a left join), as Drizzle's own select keeps it: a nested object of such a
   // table is null rather than an object of nulls. Drizzle keeps it on the builder without exposing it.
-  const joinsNotNullableMap = (head as unknown as { joinsNotNullableMap: Record<string, boolean> }).joinsNotNullableMap;
+  const joinsNotNullableMap = (head as unknown as { joinsNotNullableMap?: Record<string, boolean> }).joinsNotNullableMap;
   const toRows = rowMapper(ordered, joinsNotNullableMap);
 
   const statement = headedStatement(written.sql);
@@ -108,7 +108,7 @@ export interface Session {
  * select instead of per cell. Drizzle asks at every cell what kind of field it holds, walking the field's class chain;
  * on the credits list's page (25 rows of 15 columns) that was 2–3 % of the API's samples.
  */
-function rowMapper(ordered: SelectedFieldsOrdered, joinsNotNullableMap: Record<string, boolean>): (rows: unknown[][]) => unknown[] {
+function rowMapper(ordered: SelectedFieldsOrdered, joinsNotNullableMap: Record<string, boolean> | undefined): (rows: unknown[][]) => unknown[] {
   const cells = ordered.map(({ path, field }) => ({
     parents: path.slice(0, -1),
     key: path.at(-1)!,
@@ -119,7 +119,7 @@ function rowMapper(ordered: SelectedFieldsOrdered, joinsNotNullableMap: Record<s
   const emptiable = [...new Set(cells.flatMap((cell) => (cell.table ? [cell.parents[0]!] : [])))].flatMap((object) => {
     const own = cells.map((cell, index) => ({ cell, index })).filter(({ cell }) => cell.table && cell.parents[0] === object);
     const table = own[0]!.cell.table!;
-    return own.every(({ cell }) => cell.table === table) && !joinsNotNullableMap[table] ? [{ object, first: own[0]!.index }] : [];
+    return joinsNotNullableMap && own.every(({ cell }) => cell.table === table) && !joinsNotNullableMap[table] ? [{ object, first: own[0]!.index }] : [];
   });
   return (rows) =>
     rows.map((row) => {
