@@ -94,7 +94,17 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
 /** Prepared statements each PostgreSQL connection keeps (statement-cache.ts): the API's hot reads fit many times over. */
 const STATEMENTS_PER_CONNECTION = 200;
 
-type TransactionOpener = <T>(setup: string, work: (tx: Tx) => Promise<T>) => Promise<T>;
+type TransactionOpener = <T>(setup: string, work: (tx: Tx) => Promise<T>, options: TransactionOptions) => Promise<T>;
+
+export interface TransactionOptions {
+  /**
+   * `work` sends every statement it makes in the turn of the event loop it starts in, before waiting for any answer
+   * (a route's readsInOneTurn, register.ts). On PostgreSQL COMMIT is then sent at that turn's end, in the same write
+   * as BEGIN and the statements: the whole transaction is one exchange. A statement sent after the COMMIT is refused
+   * with an error. Elsewhere (PGlite) the transaction commits when `work` resolves, as any other.
+   */
+  commitInFirstTurn?: boolean;
+}
 
 /** The databases openDatabase made on PostgreSQL, each with its way to open a transaction in one round trip. */
 const oneTripOpeners = new WeakMap<Db, TransactionOpener>();
@@ -106,9 +116,9 @@ const oneTripOpeners = new WeakMap<Db, TransactionOpener>();
  * BEGIN and then the statement. Commits when `work` resolves, rolls back when it throws, as Drizzle's db.transaction
  * does.
  */
-export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const open = oneTripOpeners.get(db);
-  if (open) return open(setup, work);
+  if (open) return open(setup, work, options);
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(setup));
     return work(tx);
@@ -128,37 +138,59 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
   const dialect = new PgDialect();
   const relational = { fullSchema: db._.fullSchema, schema: db._.schema!, tableNamesMap: db._.tableNamesMap };
   // One Drizzle transaction object per connection, made at its first transaction: Drizzle's constructor builds a
-  // relational query builder for every table of the schema, at each request otherwise. It holds nothing of a
-  // transaction but the connection it runs on.
-  const transactions = new WeakMap<pg.PoolClient, Tx>();
-  const transactionOf = (client: pg.PoolClient): Tx => {
-    let tx = transactions.get(client);
-    if (!tx) {
-      tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relational), relational) as unknown as Tx;
-      transactions.set(client, tx);
+  // relational query builder for every table of the schema, at each request otherwise. It runs on the connection
+  // through a gate that a transaction committed in its first turn closes (TransactionOptions).
+  const connections = new WeakMap<pg.PoolClient, { tx: Tx; gate: { closed: boolean } }>();
+  const connectionOf = (client: pg.PoolClient) => {
+    let known = connections.get(client);
+    if (!known) {
+      const gate = { closed: false };
+      const gated = {
+        pipeline: client.pipeline,
+        query: (...args: unknown[]) => {
+          if (gate.closed) throw new Error('La ruta declara que envía sus lecturas juntas (readsInOneTurn) y envió una después del COMMIT.');
+          return (client.query as (...args: unknown[]) => unknown)(...args);
+        },
+      } as unknown as pg.PoolClient;
+      known = { tx: new NodePgTransaction(dialect, new NodePgSession(gated, dialect, relational), relational) as unknown as Tx, gate };
+      connections.set(client, known);
     }
-    return tx;
+    return known;
   };
-  return async (setup, work) => {
+  return async (setup, work, options) => {
     const client = await pool.connect();
+    const { tx, gate } = connectionOf(client);
+    gate.closed = false;
     let broken: Error | undefined;
+    // Scheduled before BEGIN is sent, so it runs before the write coalescing's end of turn (setImmediate keeps the
+    // order callbacks were scheduled in): the COMMIT joins the turn's one write.
+    const committed = options.commitInFirstTurn
+      ? new Promise<unknown>((resolve) =>
+          setImmediate(() => {
+            gate.closed = true;
+            resolve(client.query('commit').then(() => undefined, (error: unknown) => ({ error })));
+          }),
+        )
+      : undefined;
     const opened = client.query(`begin; ${setup}`).then(
       () => undefined,
       (error: unknown) => ({ error }),
     );
     try {
-      const tx = transactionOf(client);
       const result = await work(tx);
       const failedOpening = await opened;
       if (failedOpening) throw failedOpening.error;
-      await client.query('commit');
+      const failedCommit = committed ? ((await committed) as { error: unknown } | undefined) : await client.query('commit').then(() => undefined);
+      if (failedCommit) throw failedCommit.error;
       return result;
     } catch (error) {
       const failedOpening = await opened;
+      await committed;
       // A connection that cannot even roll back is not given to the next request.
       await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
       throw failedOpening ? failedOpening.error : error;
     } finally {
+      gate.closed = false;
       client.release(broken);
     }
   };

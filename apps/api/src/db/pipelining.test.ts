@@ -102,6 +102,65 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     expect(writes).toBe(2);
   });
 
+  it('sends a transaction committed in its first turn as one write: BEGIN, the reads and COMMIT', async () => {
+    recording = wire();
+    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const original = { _write: proto._write, _writev: proto._writev };
+    let writes = 0;
+    proto._write = function (this: unknown, ...args: unknown[]) {
+      writes += 1;
+      return original._write.apply(this, args);
+    };
+    proto._writev = function (this: unknown, ...args: unknown[]) {
+      writes += 1;
+      return original._writev.apply(this, args);
+    };
+    let answer: [{ number: number }[], { total: number }[]];
+    try {
+      answer = await withScope(
+        ctx.db,
+        { companyId: demo },
+        (tx) => together(tx, tx.select({ number: credits.number }).from(credits).orderBy(credits.number).limit(3), tx.select({ total: count() }).from(credits)),
+        { commitInFirstTurn: true },
+      );
+    } finally {
+      Object.assign(proto, original);
+      recording.restore();
+    }
+    expect(answer[1][0]!.total).toBe(await demoCount());
+    expect(answer[0]).toHaveLength(3);
+    expect(writes).toBe(1);
+    // BEGIN, the page, the count and COMMIT all sent before the first answer.
+    expect(recording.events).toEqual(['sent', 'sent', 'sent', 'sent', 'answered', 'answered', 'answered', 'answered']);
+  });
+
+  it('commits what a first-turn transaction wrote, and refuses a statement sent after its COMMIT', async () => {
+    await withScope(ctx.db, { companyId: demo }, (tx) => tx.update(credits).set({ employeeNumber: 'PIPE-4' }).where(sql`${credits.number} = (select min(number) from credits)`), {
+      commitInFirstTurn: true,
+    });
+    expect(await marked('PIPE-4')).toBe(1);
+    const late = withScope(
+      ctx.db,
+      { companyId: demo },
+      async (tx) => {
+        await tx.select({ total: count() }).from(credits);
+        return tx.update(credits).set({ employeeNumber: 'PIPE-5' });
+      },
+      { commitInFirstTurn: true },
+    );
+    await expect(late).rejects.toMatchObject({ cause: { message: expect.stringMatching(/readsInOneTurn/) } });
+    expect(await marked('PIPE-5')).toBe(0);
+    // A failing read in the first turn: its COMMIT ends an aborted transaction (a rollback), and its error is reported.
+    const failed = withScope(
+      ctx.db,
+      { companyId: demo },
+      (tx) => together(tx, tx.update(credits).set({ employeeNumber: 'PIPE-6' }), tx.execute(sql`select 1 / (select count(*) - count(*) from credits)`)),
+      { commitInFirstTurn: true },
+    );
+    await expect(failed).rejects.toMatchObject({ cause: { message: 'division by zero' } });
+    expect(await marked('PIPE-6')).toBe(0);
+  });
+
   /** Credits of every company marked by a test's update (employee_number), read across companies. */
   const marked = (mark: string) =>
     ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.employeeNumber} = ${mark}`)).then(([row]) => row!.total);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { APP_ROLE, transactionWith, type Db, type Tx } from './client';
+import { APP_ROLE, transactionWith, type Db, type TransactionOptions, type Tx } from './client';
 
 /**
  * Whose rows a transaction may see and write. Row-level security (migrations 0005 and 0010) gives the application's
@@ -17,12 +17,12 @@ export const ALL_COMPANIES_ROLE_NAME = 'portal_all';
  * pooled connection never carries one request's company into the next. On PostgreSQL the scope is set in the same
  * round trip as BEGIN (client.ts, transactionWith).
  */
-export function withScope<T>(db: Db, scope: DataScope, work: (tx: Tx) => Promise<T>): Promise<T> {
+export function withScope<T>(db: Db, scope: DataScope, work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const setup =
     scope === 'all-companies'
       ? `set local role ${ALL_COMPANIES_ROLE_NAME}`
       : `select set_config('app.company_id', ${pg.escapeLiteral(scope.companyId)}, true)`;
-  return transactionWith(db, setup, work);
+  return transactionWith(db, setup, work, options);
 }
 
 /**

@@ -34,6 +34,8 @@ declare module 'fastify' {
      * stream's reads would wait for it, and reads through request.inScope instead, a transaction per batch.
      */
     streamsAnswer?: true;
+    /** The handler sends all its statements in one turn; its COMMIT goes with them (register.ts, RegisterOptions). */
+    readsInOneTurn?: true;
   }
   interface FastifyRequest {
     identity: Identity | null;
@@ -225,20 +227,25 @@ export function installAuth(
     }
     const handler = route.handler;
     route.handler = function scopedHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const { access, streamsAnswer } = request.routeOptions.config;
+      const { access, streamsAnswer, readsInOneTurn } = request.routeOptions.config;
       if (!access || 'public' in access || streamsAnswer) return handler.call(this, request, reply);
       // The answer goes out only after the transaction commits: a handler returns it. Sending it from inside would
       // tell the client of a write that could still roll back (and the next request might not see it yet).
       reply.send = refuseEarlySend;
-      return withScope(deps.db, scopeOf(request.principal), async (tx) => {
-        request.db = tx;
-        try {
-          return await handler.call(this, request, reply);
-        } finally {
-          request.db = null as unknown as Tx;
-          delete (reply as Partial<FastifyReply>).send;
-        }
-      });
+      return withScope(
+        deps.db,
+        scopeOf(request.principal),
+        async (tx) => {
+          request.db = tx;
+          try {
+            return await handler.call(this, request, reply);
+          } finally {
+            request.db = null as unknown as Tx;
+            delete (reply as Partial<FastifyReply>).send;
+          }
+        },
+        { commitInFirstTurn: readsInOneTurn === true },
+      );
     };
   });
 

@@ -30,6 +30,12 @@ export interface RegisterOptions {
    * would wait for it; it reads through request.inScope instead (auth.ts).
    */
   streamsAnswer?: true;
+  /**
+   * The handler sends every statement it makes before waiting for any answer: one read, or a list's page and its
+   * count. Its transaction's COMMIT then goes with them (db/client.ts): one exchange with PostgreSQL for the whole
+   * request. A statement sent later is refused with an error, never run outside the transaction.
+   */
+  readsInOneTurn?: true;
 }
 
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && '_zod' in value;
@@ -48,7 +54,11 @@ export function register<const R extends RouteDefinition>(app: FastifyInstance, 
       ...(isSchema(body) ? { body } : {}),
       ...('kind' in response ? {} : { response }),
     },
-    config: { access: definition.access, ...(options.streamsAnswer ? { streamsAnswer: true } : {}) },
+    config: {
+      access: definition.access,
+      ...(options.streamsAnswer ? { streamsAnswer: true } : {}),
+      ...(options.readsInOneTurn ? { readsInOneTurn: true } : {}),
+    },
     handler: handler as unknown as RouteHandlerMethod,
   });
 }

@@ -14,15 +14,20 @@ import { creditPayoff } from './credits.service';
 export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
   const today = () => mexicoToday(deps.clock.now());
   return async (app) => {
-    register(app, creditRoutes.list, async (request) => {
-      const { page, pageSize, sort, ...filters } = request.query;
-      return pagedList(
-        { page, pageSize },
-        creditListSelect(request.db).where(creditFilters(filters)).orderBy(...creditOrder(sort)),
-        creditCount(request.db, filters),
-        toCreditListItem,
-      );
-    });
+    register(
+      app,
+      creditRoutes.list,
+      async (request) => {
+        const { page, pageSize, sort, ...filters } = request.query;
+        return pagedList(
+          { page, pageSize },
+          creditListSelect(request.db).where(creditFilters(filters)).orderBy(...creditOrder(sort)),
+          creditCount(request.db, filters),
+          toCreditListItem,
+        );
+      },
+      { readsInOneTurn: true },
+    );
 
     register(app, creditRoutes.totals, async (request) => creditTotals(request.db, request.query));
 
@@ -72,7 +77,7 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db));
 
-    register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()));
+    register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()), { readsInOneTurn: true });
 
     register(app, creditRoutes.payoff, async (request) =>
       creditPayoff(request.db, request.params.id, (companyId) => businessDateOf(request.db, companyId, today()), request.query),

@@ -66,7 +66,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
     // A file over the limit arrives truncated and is refused with its document's name, instead of a bare 413.
     await app.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_KINDS.length, fields: 2, fieldSize: 64 * 1024 } });
 
-    register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query));
+    register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query), { readsInOneTurn: true });
 
     register(app, requestRoutes.get, async (request) => loadRequest(request.db, request.params.id));
 

@@ -10,7 +10,7 @@ import { createUser, issueAccessLink, setUserStatus, updateUser } from './users.
 /** Usuarios over HTTP: each route of the contract's table bound to its query or service. */
 export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    register(app, userRoutes.list, async (request) => listUsers(request.db, request.query));
+    register(app, userRoutes.list, async (request) => listUsers(request.db, request.query), { readsInOneTurn: true });
 
     register(
       app,
