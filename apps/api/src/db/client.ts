@@ -165,7 +165,7 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
     // Scheduled before BEGIN is sent, so it runs before the write coalescing's end of turn (setImmediate keeps the
     // order callbacks were scheduled in): the COMMIT joins the turn's one write.
     const committed = options.commitInFirstTurn
-      ? new Promise<unknown>((resolve) =>
+      ? new Promise<{ error: unknown } | undefined>((resolve) =>
           setImmediate(() => {
             gate.closed = true;
             resolve(client.query('commit').then(() => undefined, (error: unknown) => ({ error })));
@@ -180,7 +180,7 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
       const result = await work(tx);
       const failedOpening = await opened;
       if (failedOpening) throw failedOpening.error;
-      const failedCommit = committed ? ((await committed) as { error: unknown } | undefined) : await client.query('commit').then(() => undefined);
+      const failedCommit = committed ? await committed : await client.query('commit').then(() => undefined);
       if (failedCommit) throw failedCommit.error;
       return result;
     } catch (error) {
