@@ -161,6 +161,33 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     expect(await marked('PIPE-6')).toBe(0);
   });
 
+  it('keeps each transaction to its own company when hundreds run at once on the 20 pipelined connections', async () => {
+    const rows = await ctx.system((tx) => tx.select().from(companies));
+    const plus = rows.find((row) => row.code === 'PLUS')!.id;
+    const expected = new Map<string, number>([
+      [demo, await demoCount()],
+      [plus, await ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.companyId} = ${plus}`)).then(([row]) => row!.total)],
+      ['all', await ctx.system((tx) => tx.select({ total: count() }).from(credits)).then(([row]) => row!.total)],
+    ]);
+    expect(expected.get(demo)).toBeGreaterThan(0);
+    expect(expected.get(plus)).toBeGreaterThan(0);
+    // Companies, SA and the first-turn COMMIT interleaved, so that one connection serves them one after another.
+    const runs = Array.from({ length: 300 }, (_, index) => {
+      const key = [demo, plus, 'all'][index % 3]!;
+      const scope = key === 'all' ? ('all-companies' as const) : { companyId: key };
+      return withScope(
+        ctx.db,
+        scope,
+        (tx) => together(tx, tx.select({ total: count() }).from(credits), tx.select({ companies: sql<number>`count(distinct ${credits.companyId})::int` }).from(credits)),
+        { commitInFirstTurn: index % 2 === 0 },
+      ).then(([[counted], [distinct]]) => ({ key, total: counted!.total, companies: distinct!.companies }));
+    });
+    for (const run of await Promise.all(runs)) {
+      expect(run.total).toBe(expected.get(run.key));
+      expect(run.companies).toBe(run.key === 'all' ? 2 : 1);
+    }
+  });
+
   /** Credits of every company marked by a test's update (employee_number), read across companies. */
   const marked = (mark: string) =>
     ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.employeeNumber} = ${mark}`)).then(([row]) => row!.total);
