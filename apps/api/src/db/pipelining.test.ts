@@ -33,6 +33,22 @@ function wire() {
   return { events, restore: () => Object.assign(proto, original) };
 }
 
+/** How many writes every socket of this test file's process makes (each write call, whatever it carries). */
+function socketWrites() {
+  const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+  const original = { _write: proto._write, _writev: proto._writev };
+  const counted = { count: 0, restore: () => Object.assign(proto, original) };
+  proto._write = function (this: unknown, ...args: unknown[]) {
+    counted.count += 1;
+    return original._write.apply(this, args);
+  };
+  proto._writev = function (this: unknown, ...args: unknown[]) {
+    counted.count += 1;
+    return original._writev.apply(this, args);
+  };
+  return counted;
+}
+
 /** The transaction's statements on PostgreSQL's pipelined connections (PGlite has one connection and no wire). */
 describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (postgres)', () => {
   let ctx: TestContext;
@@ -82,39 +98,19 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
   });
 
   it('writes what a turn of the event loop sends on a connection in one write to its socket', async () => {
-    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
-    const original = { _write: proto._write, _writev: proto._writev };
-    let writes = 0;
-    proto._write = function (this: unknown, ...args: unknown[]) {
-      writes += 1;
-      return original._write.apply(this, args);
-    };
-    proto._writev = function (this: unknown, ...args: unknown[]) {
-      writes += 1;
-      return original._writev.apply(this, args);
-    };
+    const writes = socketWrites();
     try {
       await withScope(ctx.db, { companyId: demo }, (tx) => together(tx, tx.select({ number: credits.number }).from(credits).limit(3), tx.select({ total: count() }).from(credits)));
     } finally {
-      Object.assign(proto, original);
+      writes.restore();
     }
     // BEGIN with the scope, the page and the count in one write; COMMIT in another.
-    expect(writes).toBe(2);
+    expect(writes.count).toBe(2);
   });
 
   it('sends a transaction committed in its first turn as one write: BEGIN, the reads and COMMIT', async () => {
     recording = wire();
-    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
-    const original = { _write: proto._write, _writev: proto._writev };
-    let writes = 0;
-    proto._write = function (this: unknown, ...args: unknown[]) {
-      writes += 1;
-      return original._write.apply(this, args);
-    };
-    proto._writev = function (this: unknown, ...args: unknown[]) {
-      writes += 1;
-      return original._writev.apply(this, args);
-    };
+    const writes = socketWrites();
     let answer: [{ number: number }[], { total: number }[]];
     try {
       answer = await withScope(
@@ -124,12 +120,12 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
         { commitInFirstTurn: true },
       );
     } finally {
-      Object.assign(proto, original);
+      writes.restore();
       recording.restore();
     }
     expect(answer[1][0]!.total).toBe(await demoCount());
     expect(answer[0]).toHaveLength(3);
-    expect(writes).toBe(1);
+    expect(writes.count).toBe(1);
     // BEGIN, the page, the count and COMMIT all sent before the first answer.
     expect(recording.events).toEqual(['sent', 'sent', 'sent', 'sent', 'answered', 'answered', 'answered', 'answered']);
   });
