@@ -165,6 +165,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
+/** A scenario's answers a second, latency percentiles and the servers' CPU per answer. */
+interface Figures {
+  cpuPerRequest: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
 /** One scenario against every process at once, the connections split among them; exact percentiles over all answers. */
 async function measure(origins: string[], pids: number[], requestPath: string, authorization: string, seconds = SECONDS) {
   const latencies: number[][] = origins.map(() => []);
@@ -191,7 +200,7 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
   await Promise.all(runs);
   const cpuAfter = await Promise.all(pids.map(cpuMs));
   const machineAfter = await machineMs();
-  const figures = (answers: number[], cpu: number) => {
+  const figures = (answers: number[], cpu: number): Figures => {
     const sorted = [...answers].sort((a, b) => a - b);
     return {
       /** The servers' CPU per answer: what a change to the request's own work moves, whatever the machine's noise. */
@@ -243,16 +252,14 @@ async function main(): Promise<void> {
         for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
           if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
-          const line = `| ${count} | ${scenario.name} | ${result.rps} | ${result.p50.toFixed(0)} | ${result.p95.toFixed(0)} | ${result.p99.toFixed(0)} | ${result.cpuPerRequest.toFixed(2)} | ${result.machinePerRequest.toFixed(2)} | ${result.stealPct.toFixed(0)} | ${result.failures} |`;
-          console.log(line);
-          rows.push(line);
-          if (AGAINST) {
-            for (const [index, own] of result.perProcess.entries()) {
-              const paired = `| ${builds[index]} | ${scenario.name} | ${own.rps} | ${own.p50.toFixed(0)} | ${own.p95.toFixed(0)} | ${own.p99.toFixed(0)} | ${own.cpuPerRequest.toFixed(2)} | | | |`;
-              console.log(paired);
-              rows.push(paired);
-            }
-          }
+          const report = (label: string | number, own: Figures, machine = '| | | |') => {
+            const line = `| ${label} | ${scenario.name} | ${own.rps} | ${own.p50.toFixed(0)} | ${own.p95.toFixed(0)} | ${own.p99.toFixed(0)} | ${own.cpuPerRequest.toFixed(2)} ${machine}`;
+            console.log(line);
+            rows.push(line);
+          };
+          report(count, result, `| ${result.machinePerRequest.toFixed(2)} | ${result.stealPct.toFixed(0)} | ${result.failures} |`);
+          // Each process's own figures: the machine's and the failures are the run's, above.
+          if (AGAINST) for (const [index, own] of result.perProcess.entries()) report(builds[index]!, own);
         }
         const loaded = await Promise.all(servers.map((server) => rssMb(server.pid!)));
         console.log(`RSS después de la carga: ${loaded.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
