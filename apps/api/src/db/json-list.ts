@@ -28,8 +28,11 @@ export type JsonRow<Fields extends Record<string, JsonField>> = { [K in keyof Fi
 
 const dialect = new PgDialect();
 
+/** The fragment's text, its values inline. */
+const writtenText = (fragment: SQL): string => dialect.sqlToQuery(fragment.inlineParams()).sql;
+
 /** The fragment written out once, as text. */
-const written = (fragment: SQL): SQL => sql.raw(dialect.sqlToQuery(fragment.inlineParams()).sql);
+const written = (fragment: SQL): SQL => sql.raw(writtenText(fragment));
 
 /** `json_build_object` of `fields`, decoded back into a row of the same keys. */
 export function jsonObject<Fields extends Record<string, JsonField>>(fields: Fields): JsonPart<JsonRow<Fields>> {
@@ -81,7 +84,7 @@ export function jsonList<Fields extends Record<string, JsonField>, Item>(
  * on each call by what depends on the request (a `where` with its parameters).
  */
 export function jsonStatement<T>(value: JsonPart<T>, rest: SQL) {
-  const statement = headedStatement(dialect.sqlToQuery(sql`select ${value.sql} as value ${rest}`.inlineParams()).sql);
+  const statement = headedStatement(writtenText(sql`select ${value.sql} as value ${rest}`));
   return {
     async run(db: Session, tail: SQL): Promise<T[]> {
       const { rows } = (await db._.session.prepareQuery(statement(tail), undefined, undefined, false).execute()) as { rows: { value: unknown }[] };
