@@ -159,8 +159,8 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
   };
   return async (setup, work, options) => {
     const client = await pool.connect();
+    // Its gate is open: the transaction before on this connection opened it again as it ended.
     const { tx, gate } = connectionOf(client);
-    gate.closed = false;
     let broken: Error | undefined;
     // Scheduled before BEGIN is sent, so it runs before the write coalescing's end of turn (setImmediate keeps the
     // order callbacks were scheduled in): the COMMIT joins the turn's one write.
