@@ -69,6 +69,12 @@ describe.each(ENGINES)('rows read as one JSON value (%s)', (engine) => {
     expect(read.every((credit) => credit.schedule.length > 0)).toBe(true);
   });
 
+  it('refuses, when it is defined, an object of more values than json_build_array takes (100)', () => {
+    const fields = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`f${index}`, sql`${index}`]));
+    expect(() => jsonObject(fields(100))).not.toThrow();
+    expect(() => jsonObject(fields(101))).toThrow(/101 campos/);
+  });
+
   it('answers an empty list, not null, when there is nothing to read', async () => {
     const statement = jsonStatement(
       jsonObject({ history: jsonList({ id: auditEvents.id }, { from: sql`from ${auditEvents}`, where: sql`false`, orderBy: [asc(auditEvents.id)] }, (row) => row.id) }),
