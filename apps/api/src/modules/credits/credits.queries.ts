@@ -174,15 +174,20 @@ export async function loadCreditRows(tx: Tx, id: string) {
 
 type Installment = typeof installments.$inferSelect;
 
-const withTotal = (parts: Omit<CreditComponents, 'total'>): CreditComponents => ({
-  ...parts,
-  total: formatCents(Object.values(parts).reduce((sum, value) => sum + parseCents(value, 'importe'), 0n)),
-});
+/** The components of a row's amounts, in the order their sums are kept. */
+const COMPONENTS = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
+type Component = (typeof COMPONENTS)[number];
 
-const charged = (i: Installment) =>
-  withTotal({ principal: i.principal, interest: i.interest, iva: i.iva, moratoryInterest: i.moratoryInterest, moratoryIva: i.moratoryIva, fees: i.fees, feesIva: i.feesIva });
-const paid = (i: Installment) =>
-  withTotal({
+/** A row's amounts of each component as text, with their total, and the same in centavos (each amount read once). */
+function summed(parts: Record<Component, string>): { text: CreditComponents; cents: bigint[] } {
+  const cents = COMPONENTS.map((key) => parseCents(parts[key], key));
+  return { text: { ...parts, total: formatCents(cents.reduce((sum, value) => sum + value, 0n)) }, cents };
+}
+
+const chargedOf = (i: Installment) =>
+  summed({ principal: i.principal, interest: i.interest, iva: i.iva, moratoryInterest: i.moratoryInterest, moratoryIva: i.moratoryIva, fees: i.fees, feesIva: i.feesIva });
+const paidOf = (i: Installment) =>
+  summed({
     principal: i.paidPrincipal,
     interest: i.paidInterest,
     iva: i.paidIva,
@@ -193,18 +198,10 @@ const paid = (i: Installment) =>
   });
 
 /** What is still owed of every component, over the whole schedule: what the rows charged less what was paid of them. */
-function balances(rows: { charged: CreditComponents; paid: CreditComponents }[]): CreditComponents {
-  const owed = (key: keyof CreditComponents) => formatCents(rows.reduce((sum, row) => sum + parseCents(row.charged[key], key) - parseCents(row.paid[key], key), 0n));
-  return {
-    principal: owed('principal'),
-    interest: owed('interest'),
-    iva: owed('iva'),
-    moratoryInterest: owed('moratoryInterest'),
-    moratoryIva: owed('moratoryIva'),
-    fees: owed('fees'),
-    feesIva: owed('feesIva'),
-    total: owed('total'),
-  };
+function balances(rows: { charged: { cents: bigint[] }; paid: { cents: bigint[] } }[]): CreditComponents {
+  const owed = COMPONENTS.map((_, k) => rows.reduce((sum, row) => sum + row.charged.cents[k]! - row.paid.cents[k]!, 0n));
+  const parts = Object.fromEntries(COMPONENTS.map((key, k) => [key, formatCents(owed[k]!)])) as Record<Component, string>;
+  return { ...parts, total: formatCents(owed.reduce((sum, value) => sum + value, 0n)) };
 }
 
 /**
@@ -220,7 +217,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
   const closedDay = addDays(businessDate, -1);
   const stateOf = new Map(deductions.map((d) => [d.period, d.state]));
   // Each row with the late charges that ran through the last closed day.
-  const installmentRows = schedule.map((stored) => chargedThrough(stored, credit, closedDay)).map((i) => ({ i, charged: charged(i), paid: paid(i) }));
+  const installmentRows = schedule.map((stored) => chargedThrough(stored, credit, closedDay)).map((i) => ({ i, charged: chargedOf(i), paid: paidOf(i) }));
   return {
     id: credit.id,
     folio: creditFolio(credit.number),
@@ -263,7 +260,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     labels: credit.labels,
     labelHistory: row.labelHistory,
     balances: balances(installmentRows),
-    installments: installmentRows.map(({ i, ...amounts }) => ({
+    installments: installmentRows.map(({ i, charged, paid }) => ({
       number: i.number,
       dueDate: i.dueDate,
       principal: i.principal,
@@ -273,7 +270,8 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
       balance: i.balance,
       status: installmentStatus(i, closedDay),
       deductionState: stateOf.get(i.number) ?? 'esperado',
-      ...amounts,
+      charged: charged.text,
+      paid: paid.text,
       outstanding: i.outstanding,
     })),
     deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),

@@ -71,11 +71,23 @@ describe.each(ENGINES)('Créditos API (%s)', (engine) => {
     const view = await get(`/api/credits/${id}`);
     expect(view.status).toBe(200);
     expect(view.body.installments.length).toBe(view.body.term);
-    // What is owed of the principal is what the rows charged less what was paid of them, summed here in centavos.
+    // What is owed of each component is what the rows charged less what was paid of them, and each total the sum of its
+    // components: summed here in centavos.
     const cents = (value: string) => Math.round(Number(value) * 100);
-    type Row = { charged: { principal: string }; paid: { principal: string } };
-    const owed = view.body.installments.reduce((sum: number, row: Row) => sum + cents(row.charged.principal) - cents(row.paid.principal), 0);
-    expect(cents(view.body.balances.principal)).toBe(owed);
+    const components = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
+    type Amounts = Record<(typeof components)[number] | 'total', string>;
+    type Row = { charged: Amounts; paid: Amounts };
+    const rows: Row[] = view.body.installments;
+    const sumOf = (amounts: Amounts) => components.reduce((sum, key) => sum + cents(amounts[key]), 0);
+    for (const row of rows) {
+      expect(cents(row.charged.total)).toBe(sumOf(row.charged));
+      expect(cents(row.paid.total)).toBe(sumOf(row.paid));
+    }
+    for (const key of components) {
+      expect(cents(view.body.balances[key])).toBe(rows.reduce((sum, row) => sum + cents(row.charged[key]) - cents(row.paid[key]), 0));
+    }
+    expect(cents(view.body.balances.total)).toBe(sumOf(view.body.balances));
+    expect(rows.some((row) => cents(row.paid.total) > 0)).toBe(true);
     expect(cents(view.body.principal)).toBe(view.body.installments.reduce((sum: number, row: Row) => sum + cents(row.charged.principal), 0));
     const payoff = await get(`/api/credits/${id}/payoff?date=${TODAY}`);
     expect(payoff.status).toBe(200);
