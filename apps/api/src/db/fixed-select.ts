@@ -20,15 +20,13 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
   from: (select: PgSelectBuilder<Fields, 'qb'>) => Head,
 ): FixedSelect<Head['_']['result'][number]> {
   const head = from(new QueryBuilder().select(fields));
-  const written = dialect.sqlToQuery(head.getSQL().inlineParams());
-  if (written.params.length > 0) throw new Error('fixedSelect: la cabeza de la consulta no lleva parámetros');
   const ordered = inOrder(fields);
   // Which joined tables may come back empty (a left join), as Drizzle's own select keeps it: a nested object of such a
   // table is null rather than an object of nulls. Drizzle keeps it on the builder without exposing it.
   const joinsNotNullableMap = (head as unknown as { joinsNotNullableMap?: Record<string, boolean> }).joinsNotNullableMap;
   const toRows = rowMapper(ordered, joinsNotNullableMap);
 
-  const statement = headedStatement(written.sql);
+  const statement = headedStatement(writtenHead(head));
 
   function query(db: Session, tail: Tail): FixedQuery<never> {
     const run = () => {
@@ -59,24 +57,31 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
 
 const dialect = new PgDialect();
 
+/** A select's head (its columns, tables and joins, built by Drizzle once) as text; its values are written into it. */
+export function writtenHead(head: { getSQL(): SQL }): string {
+  const written = dialect.sqlToQuery(head.getSQL().inlineParams());
+  if (written.params.length > 0) throw new Error('writtenHead: la cabeza de una consulta escrita una vez no lleva parámetros');
+  return written.sql;
+}
+
 /** How many different tails (filters and orders) of one statement keep their whole text (headedStatement). */
 const TEXTS_PER_STATEMENT = 64;
 
 /**
- * A statement of a written `head` (text, no parameters) and a request's `tail`: its text and the tail's parameters.
- * The text is the same string for the same tail, not written out anew: the statement cache finds a statement's name
- * by its text (statement-cache.ts), and a new string of a few kilobytes is hashed character by character at each
- * lookup — 3 % of the API's samples under the credit view's load, whose statement is 9,067 characters. A string kept
- * is hashed once.
+ * A statement of a written `head` (text, no parameters), a request's `tail` and a written `foot` after it: its text and
+ * the tail's parameters. The text is the same string for the same tail, not written out anew: the statement cache
+ * finds a statement's name by its text (statement-cache.ts), and a new string of a few kilobytes is hashed character
+ * by character at each lookup — 3 % of the API's samples under the credit view's load, whose statement is 9,067
+ * characters. A string kept is hashed once.
  */
-export function headedStatement(head: string): (tail: SQL) => { sql: string; params: unknown[] } {
+export function headedStatement(head: string, foot = ''): (tail: SQL) => { sql: string; params: unknown[] } {
   const texts = new Map<string, string>();
   return (tail) => {
     const rest = dialect.sqlToQuery(tail);
     let text = texts.get(rest.sql);
     if (text === undefined) {
       if (texts.size >= TEXTS_PER_STATEMENT) texts.clear();
-      text = `${head} ${rest.sql}`;
+      text = `${head} ${rest.sql}${foot}`;
       texts.set(rest.sql, text);
     }
     return { sql: text, params: rest.params };

@@ -1,8 +1,8 @@
-import { asc, count, desc, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { asc, desc, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, type AnyPgColumn, type PgSelectBuilder } from 'drizzle-orm/pg-core';
 import { LIST_COUNT_CAP } from '@portal/contract';
-import { together, type Db } from '../db/client';
-import { type FixedQuery, writtenInteger } from '../db/fixed-select';
+import { together } from '../db/client';
+import { type FixedQuery, headedStatement, type Session, writtenHead, writtenInteger } from '../db/fixed-select';
 
 /**
  * The one way a list endpoint pages and sorts (contract's listQuery → listResponse): in SQL, a page of rows ordered by
@@ -52,27 +52,38 @@ export function listAfter(
  * PostgreSQL planned each execution anew: 0.4 ms of planning for 0.13 ms of work on the credits list, 0.67 ms for
  * 0.17 ms on the requests list.
  */
-const CAP = writtenInteger(LIST_COUNT_CAP + 1);
+const CAP = LIST_COUNT_CAP + 1;
+
+/** What a count's select of matching rows selects: a constant, so the rows' columns are never read. */
+export const ROW = { one: sql<number>`1`.as('one') };
 
 declare const capped: unique symbol;
-/** A count that stops one row past LIST_COUNT_CAP, made by `countUpTo` (the only count pagedList takes). */
+/** A count that stops one row past LIST_COUNT_CAP, made by `fixedCount` (the only count pagedList takes). */
 export type CappedCount = PromiseLike<{ total: number }[]> & { readonly [capped]: true };
 
 /**
- * How many rows `matching` (a select of the list's rows, filtered as the page is: `select 1 from … where …`) holds,
- * reading at most LIST_COUNT_CAP + 1 of them.
+ * How many rows of a list match its filters, reading at most LIST_COUNT_CAP + 1 of them: `select count(*) from (select
+ * 1 <from> <the request's where> limit …) matching`. Like the list's page (fixedSelect), the statement around the
+ * request's filters is written out once, when the module loads: `from` names the list's tables and joins. Drizzle
+ * built it at every request: 8 % of the API's samples under the users list's load (Drizzle 14 → 6 %).
  */
-export function countUpTo(db: Db, matching: { limit(count: number): { as(alias: string): unknown } }): CappedCount {
-  // Drizzle's limit takes a number or a placeholder; the written cap goes in its place.
-  const upTo = matching.limit(CAP as unknown as number).as('matching') as Parameters<ReturnType<Db['select']>['from']>[0];
-  return db.select({ total: count() }).from(upTo) as unknown as CappedCount;
+export function fixedCount(from: (select: PgSelectBuilder<typeof ROW, 'qb'>) => { getSQL(): SQL }) {
+  const statement = headedStatement(`select count(*)::int as total from (${writtenHead(from(new QueryBuilder().select(ROW)))}`, ` limit ${CAP}) matching`);
+  return {
+    in: (db: Session) => ({
+      where(where: SQL | undefined): CappedCount {
+        const run = async () => {
+          const result = await db._.session.prepareQuery(statement(where ? sql`where ${where}` : sql``), undefined, undefined, false).execute();
+          return (result as { rows: { total: number }[] }).rows;
+        };
+        return { then: (onFulfilled, onRejected) => run().then(onFulfilled, onRejected) } as PromiseLike<{ total: number }[]> as CappedCount;
+      },
+    }),
+  };
 }
 
 /** The same count in raw SQL, over `matching` (`select 1 from … where …`): a statement answering `{ total }`. */
-export const countUpToSql = (matching: SQL): SQL => sql`select count(*)::int as total from (${matching} limit ${CAP}) matching`;
-
-/** What `countUpTo`'s select of matching rows selects: a constant, so the rows' columns are never read. */
-export const ROW = { one: sql<number>`1`.as('one') };
+export const countUpToSql = (matching: SQL): SQL => sql`select count(*)::int as total from (${matching} limit ${writtenInteger(CAP)}) matching`;
 
 /**
  * A page of `rows` (a list's fixed select, db/fixed-select.ts, already filtered and ordered: the page's size and offset

@@ -8,7 +8,7 @@ import { trimNumeric } from '../../db/numeric';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { toProduct } from './products';
 
@@ -58,9 +58,11 @@ const agreementList = fixedSelect(
 
 export const agreementListSelect = (db: Db) => agreementList.in(db);
 
+const agreementCount = fixedCount((select) => select.from(agreements));
+
 export function listAgreements(db: Db, query: AgreementListQuery): Promise<Paged<AgreementListItem>> {
   const where = agreementFilters(query);
-  return pagedList(query, agreementListSelect(db).where(where).orderBy(...agreementOrder(query.sort)), countUpTo(db, db.select(ROW).from(agreements).where(where)), (row) => row);
+  return pagedList(query, agreementListSelect(db).where(where).orderBy(...agreementOrder(query.sort)), agreementCount.in(db).where(where), (row) => row);
 }
 
 export const AGREEMENT_NOT_FOUND = { title: 'Convenio no encontrado', detail: 'El convenio no existe.' };

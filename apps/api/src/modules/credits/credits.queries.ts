@@ -12,7 +12,7 @@ import { businessDates } from '../../db/schema/portfolio';
 import { clients, requests } from '../../db/schema/origination';
 import { companies, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { countUpTo, listAfter, listOrder, ROW } from '../../http/pagination';
+import { fixedCount, listAfter, listOrder } from '../../http/pagination';
 import { auditHistoryOf } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
 import { paymentsOf } from '../payment-files/payment-files.queries';
@@ -108,7 +108,8 @@ export function toCreditListItem(row: CreditListRow): CreditListItem {
 }
 
 /** How many credits match: the list's total. */
-export const creditCount = (tx: Tx, filters: CreditFilters) => countUpTo(tx, tx.select(ROW).from(credits).where(creditFilters(filters)));
+const matchingCredits = fixedCount((select) => select.from(credits));
+export const creditCount = (tx: Tx, filters: CreditFilters) => matchingCredits.in(tx).where(creditFilters(filters));
 
 /** The totals bar: count, balance and overdue balance of the filtered set, summed over the kept columns. */
 export async function creditTotals(tx: Tx, filters: CreditFilters): Promise<CreditTotals> {

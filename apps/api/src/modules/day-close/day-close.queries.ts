@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { HttpProblem } from '../../http/errors';
-import { countUpTo, type Paged, pagedList, ROW } from '../../http/pagination';
+import { fixedCount, type Paged, pagedList } from '../../http/pagination';
 import type { DayClose, DayCloseRun } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
@@ -28,6 +28,8 @@ const dayCloseList = fixedSelect({ close: dayCloses, company: companies.name, cl
   select.from(dayCloses).innerJoin(companies, eq(companies.id, dayCloses.companyId)).leftJoin(users, eq(users.id, dayCloses.closedBy)),
 );
 
+const dayCloseCount = fixedCount((select) => select.from(dayCloses));
+
 /** Admin Fecha Flujo's history: the closed days, newest first, with who closed them. */
 export function dayCloseHistory(tx: Tx, query: { companyId?: string | undefined; page: number; pageSize: number }): Promise<Paged<DayClose>> {
   const where = query.companyId ? eq(dayCloses.companyId, query.companyId) : undefined;
@@ -37,7 +39,7 @@ export function dayCloseHistory(tx: Tx, query: { companyId?: string | undefined;
       .in(tx)
       .where(where)
       .orderBy(desc(dayCloses.businessDate), desc(dayCloses.id)),
-    countUpTo(tx, tx.select(ROW).from(dayCloses).where(where)),
+    dayCloseCount.in(tx).where(where),
     ({ close, company, closedBy }) => ({ ...close, company, closedBy, closedAt: close.closedAt.toISOString() }),
   );
 }

@@ -7,7 +7,7 @@ import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { clients, preRequests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { toProduct } from '../agreements/products';
 import { preRequestFolio } from '../shared/folios';
 
@@ -53,6 +53,8 @@ export async function loadPreRequest(db: Db, id: string): Promise<PreRequest> {
   return toPreRequest(row);
 }
 
+const preRequestCount = fixedCount((select) => select.from(preRequests));
+
 /** The clerk's own pre-requests, newest first by default. */
 export function listPreRequests(
   db: Db,
@@ -61,7 +63,7 @@ export function listPreRequests(
 ): Promise<Paged<PreRequest>> {
   const where: SQL | undefined = and(eq(preRequests.createdBy, userId), query.status ? eq(preRequests.status, query.status) : undefined);
   const order = listOrder(SORT, query.sort, { field: 'createdAt', descending: true }, preRequests.number);
-  return pagedList(query, select(db).where(where).orderBy(...order), countUpTo(db, db.select(ROW).from(preRequests).where(where)), toPreRequest);
+  return pagedList(query, select(db).where(where).orderBy(...order), preRequestCount.in(db).where(where), toPreRequest);
 }
 
 /** The agreements in force today and their active products: what a clerk may quote. */

@@ -11,7 +11,7 @@ import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 
@@ -149,6 +149,20 @@ export async function loadRequest(db: Db, id: string): Promise<Request> {
   };
 }
 
+/**
+ * The Capturas count, by the tables its filters read: it joins the client and the capturer only when a filter reads
+ * them. Every request has its client (a foreign key), and over 170,000 requests the joins made the count four times
+ * slower (69 ms against 17 ms).
+ */
+const REQUEST_COUNTS = {
+  requests: fixedCount((select) => select.from(requests)),
+  client: fixedCount((select) => select.from(requests).innerJoin(clients, eq(clients.id, requests.clientId))),
+  capturer: fixedCount((select) => select.from(requests).leftJoin(capturer, eq(capturer.id, requests.createdBy))),
+  clientAndCapturer: fixedCount((select) =>
+    select.from(requests).innerJoin(clients, eq(clients.id, requests.clientId)).leftJoin(capturer, eq(capturer.id, requests.createdBy)),
+  ),
+};
+
 /** Capturas: requests filtered (folio, CURP or name; status, agreement, dates, capturer), sorted and paged in SQL. */
 export function listRequests(db: Db, query: RequestListValues): Promise<Paged<RequestSummary>> {
   const { sort, q, status, agreementId, from, to, capturer: capturedBy } = query;
@@ -173,12 +187,7 @@ export function listRequests(db: Db, query: RequestListValues): Promise<Paged<Re
     .in(db)
     .where(where)
     .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
-  // The count joins the client and the capturer only when a filter reads them: every request has its client (a
-  // foreign key), and over 170,000 requests the joins made the count four times slower (69 ms against 17 ms).
-  let counted = db.select(ROW).from(requests).$dynamic();
-  if (search) counted = counted.innerJoin(clients, eq(clients.id, requests.clientId));
-  if (capturedBy) counted = counted.leftJoin(capturer, eq(capturer.id, requests.createdBy));
-  const total = countUpTo(db, counted.where(where));
+  const total = REQUEST_COUNTS[search ? (capturedBy ? 'clientAndCapturer' : 'client') : capturedBy ? 'capturer' : 'requests'].in(db).where(where);
   return pagedList(query, rows, total, toSummary);
 }
 

@@ -6,7 +6,7 @@ import { outbox } from '../../db/schema/audit';
 import { profiles, users } from '../../db/schema/users';
 import type { Principal } from '../../http/auth';
 import { ALL_COMPANIES_ROLE } from '../../http/company-scope';
-import { countUpTo, type Paged, pagedList, ROW } from '../../http/pagination';
+import { fixedCount, type Paged, pagedList } from '../../http/pagination';
 
 /**
  * A set-password link is the account it opens: a reader sees (besides row-level security's company) only messages to
@@ -34,6 +34,12 @@ const outboxList = fixedSelect(
       .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
       .leftJoin(profiles, eq(profiles.id, users.profileId)),
 );
+const outboxCount = fixedCount((select) =>
+  select
+    .from(outbox)
+    .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
+    .leftJoin(profiles, eq(profiles.id, users.profileId)),
+);
 
 /** The embedded mode's mail the reader may see, newest first. */
 export function listOutbox(db: Db, reader: Principal, page: { page: number; pageSize: number }): Promise<Paged<OutboxMessage>> {
@@ -42,14 +48,6 @@ export function listOutbox(db: Db, reader: Principal, page: { page: number; page
     .in(db)
     .where(where)
     .orderBy(desc(outbox.createdAt), desc(outbox.id));
-  const total = countUpTo(
-    db,
-    db
-    .select(ROW)
-    .from(outbox)
-    .leftJoin(users, sql`lower(${users.email}) = lower(${outbox.toEmail})`)
-    .leftJoin(profiles, eq(profiles.id, users.profileId))
-    .where(where),
-  );
+  const total = outboxCount.in(db).where(where);
   return pagedList(page, rows, total, (row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }

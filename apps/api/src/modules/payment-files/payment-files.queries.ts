@@ -22,7 +22,7 @@ import { clients } from '../../db/schema/origination';
 import { paymentApplications, paymentFileRows, paymentFiles, payments } from '../../db/schema/payments';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { cappedTotal, countUpTo, countUpToSql, listOrder, type Paged, pagedList, ROW } from '../../http/pagination';
+import { cappedTotal, countUpToSql, fixedCount, listOrder, type Paged, pagedList } from '../../http/pagination';
 import { payrollCalendarOf } from '../agreements/products';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio, creditNumberOf } from '../shared/folios';
@@ -132,6 +132,8 @@ const FILE_SORT = {
   amountApplied: paymentFiles.amountApplied,
 };
 
+const fileCount = fixedCount((select) => select.from(paymentFiles).innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId)));
+
 /** Listado de archivos de pagos: newest first unless sorted otherwise. */
 export function listPaymentFiles(tx: Tx, query: PaymentFileListQuery): Promise<Paged<PaymentFile>> {
   const { page, pageSize, sort, ...filters } = query;
@@ -141,7 +143,7 @@ export function listPaymentFiles(tx: Tx, query: PaymentFileListQuery): Promise<P
     fileSelect(tx)
       .where(where)
       .orderBy(...listOrder(FILE_SORT, sort, { field: 'uploadedAt', descending: true }, paymentFiles.id)),
-    countUpTo(tx, tx.select(ROW).from(paymentFiles).innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId)).where(where)),
+    fileCount.in(tx).where(where),
     toPaymentFile,
   );
 }
@@ -171,6 +173,8 @@ const fileRowList = fixedSelect(
       .leftJoin(payments, and(eq(payments.fileId, paymentFileRows.fileId), eq(payments.fileLine, paymentFileRows.line))),
 );
 
+const fileRowCount = fixedCount((select) => select.from(paymentFileRows));
+
 /** A file's rows in line order, each with its outcome and, once applied, its payment's split and waterfall. */
 export async function paymentFileRowsPage(
   tx: Tx,
@@ -191,7 +195,7 @@ export async function paymentFileRowsPage(
       .in(tx)
       .where(where)
       .orderBy(asc(paymentFileRows.line)),
-    countUpTo(tx, tx.select(ROW).from(paymentFileRows).where(where)),
+    fileRowCount.in(tx).where(where),
     ({ row, creditNumber, payment }) => ({
       line: row.line,
       raw: row.raw,
@@ -370,16 +374,10 @@ export function toPayment(row: PaymentRow) {
   };
 }
 
-export const paymentCount = (tx: Tx, filters: PaymentFilters) =>
-  countUpTo(
-    tx,
-    tx
-      .select(ROW)
-      .from(payments)
-      .innerJoin(credits, eq(credits.id, payments.creditId))
-      .innerJoin(clients, eq(clients.id, credits.clientId))
-      .where(paymentFilters(filters)),
-  );
+const matchingPayments = fixedCount((select) =>
+  select.from(payments).innerJoin(credits, eq(credits.id, payments.creditId)).innerJoin(clients, eq(clients.id, credits.clientId)),
+);
+export const paymentCount = (tx: Tx, filters: PaymentFilters) => matchingPayments.in(tx).where(paymentFilters(filters));
 
 export async function paymentTotals(tx: Tx, filters: PaymentFilters): Promise<PaymentTotals> {
   const sum = (column: SQL | typeof payments.amount) => sql<string>`coalesce(sum(${column}), 0)::text`;

@@ -7,7 +7,7 @@ import { containsPattern } from '../../db/like';
 import { reportDefinitions, reportRuns } from '../../db/schema/reports';
 import { companies, profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { countUpTo, listOrder, type Paged, pagedList, ROW } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** Reportes operativos' reads: the definitions list and detail, what a profile may run, a user's runs. */
@@ -68,13 +68,15 @@ const definitionList = fixedSelect({ definition: reportDefinitions, company: com
   select.from(reportDefinitions).innerJoin(companies, eq(companies.id, reportDefinitions.companyId)),
 );
 
+const definitionCount = fixedCount((select) => select.from(reportDefinitions));
+
 export async function listDefinitions(db: Db, query: DefinitionListQuery): Promise<Paged<ReportDefinition>> {
   const where = definitionFilters(query);
   const order = listOrder({ name: reportDefinitions.name, dataset: reportDefinitions.dataset, updatedAt: reportDefinitions.updatedAt }, query.sort, { field: 'name' }, reportDefinitions.id);
   const page = await pagedList(
     query,
     definitionList.in(db).where(where).orderBy(...order),
-    countUpTo(db, db.select(ROW).from(reportDefinitions).where(where)),
+    definitionCount.in(db).where(where),
     (row) => row,
   );
   const names = await profileNames(db, [...new Set(page.items.flatMap((row) => row.definition.profileIds))]);
@@ -138,6 +140,8 @@ export function toRun(row: RunRow & { requester?: string | null }, now: Date): R
 
 const runList = fixedSelect({ run: reportRuns, requester }, (select) => select.from(reportRuns));
 
+const runCount = fixedCount((select) => select.from(reportRuns));
+
 /** The user's own runs, newest first. */
 export async function listRuns(db: Db, userId: string, query: RunListQuery, now: Date): Promise<Paged<ReportRun>> {
   const where = and(eq(reportRuns.requestedBy, userId), query.definitionId ? eq(reportRuns.definitionId, query.definitionId) : undefined);
@@ -147,7 +151,7 @@ export async function listRuns(db: Db, userId: string, query: RunListQuery, now:
       .in(db)
       .where(where)
       .orderBy(desc(reportRuns.requestedAt), desc(reportRuns.id)),
-    countUpTo(db, db.select(ROW).from(reportRuns).where(where)),
+    runCount.in(db).where(where),
     (row) => toRun({ ...row.run, requester: row.requester }, now),
   );
 }

@@ -5,7 +5,7 @@ import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
 import { containsPattern } from '../../db/like';
 import { HttpProblem } from '../../http/errors';
-import { countUpTo, listOrder, type Paged, pagedList, ROW, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** The users list's selects and row mapper: the page, its count, the Excel export and the detail read the same columns. */
@@ -69,9 +69,11 @@ export function toListItem(row: Awaited<ReturnType<typeof userListSelect>>[numbe
   };
 }
 
+const userCount = fixedCount((select) => select.from(users));
+
 export function listUsers(db: Db, query: UserListQuery): Promise<Paged<UserListItem>> {
   const where = userFilters(query);
-  return pagedList(query, userListSelect(db).where(where).orderBy(...userOrder(query.sort)), countUpTo(db, db.select(ROW).from(users).where(where)), toListItem);
+  return pagedList(query, userListSelect(db).where(where).orderBy(...userOrder(query.sort)), userCount.in(db).where(where), toListItem);
 }
 
 export const USER_NOT_FOUND = { title: 'Usuario no encontrado', detail: 'El usuario no existe o fue eliminado.' };
