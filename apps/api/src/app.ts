@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -13,6 +12,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import helmet, { type HelmetOptions } from 'helmet';
 import { z } from 'zod';
 import type { AuthConfig } from '@portal/contract';
 import type { AppDeps } from './deps';
@@ -45,7 +45,7 @@ z.config(z.locales.es());
  * framing by other sites. An external provider's origin is added where the browser talks to it (discovery and
  * token requests, the silent-renew frame).
  */
-function securityHeaders(authConfig: AuthConfig): FastifyHelmetOptions {
+function securityHeaders(authConfig: AuthConfig): HelmetOptions {
   const provider = authConfig.embedded ? [] : [new URL(authConfig.issuer).origin];
   return {
     contentSecurityPolicy: {
@@ -98,7 +98,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(fastifyHelmet, securityHeaders(deps.authConfig));
+  // Helmet's middleware is built once; @fastify/helmet built it again at every request (2.6 % of the API's samples
+  // under the users list's load, parsing the CSP's directives each time).
+  const setSecurityHeaders = helmet(securityHeaders(deps.authConfig));
+  app.addHook('onRequest', (request, reply, done) => setSecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   // gzip/brotli for the SPA's assets and JSON answers: the browser downloads what the budget measures.
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);
