@@ -139,6 +139,21 @@ function startServer(port: number, env: Record<string, string>, build = 'dist'):
   });
 }
 
+/** The servers, one per port; if any fails to start, the others are stopped before the failure is reported. */
+async function startServers(ports: number[], env: Record<string, string>, builds: string[]): Promise<ChildProcess[]> {
+  const started = await Promise.allSettled(ports.map((port, index) => startServer(port, env, builds[index])));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (!failed) return started.map((result) => (result as PromiseFulfilledResult<ChildProcess>).value);
+  await Promise.all(started.flatMap((result) => (result.status === 'fulfilled' ? [stopServer(result.value)] : [])));
+  throw failed.reason;
+}
+
+function stopServer(server: ChildProcess): Promise<unknown> {
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  return exited;
+}
+
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -237,7 +252,7 @@ async function main(): Promise<void> {
       const builds = AGAINST ? ['dist', AGAINST] : ports.map(() => 'dist');
       const publicUrl = `http://127.0.0.1:${ports[0]}`;
       const env = { DATABASE_URL: url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false' };
-      const servers = await Promise.all(ports.map((port, index) => startServer(port, env, builds[index])));
+      const servers = await startServers(ports, env, builds);
       try {
         const origins = ports.map((port) => `http://127.0.0.1:${port}`);
         await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -264,8 +279,7 @@ async function main(): Promise<void> {
         const loaded = await Promise.all(servers.map((server) => rssMb(server.pid!)));
         console.log(`RSS después de la carga: ${loaded.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
       } finally {
-        for (const server of servers) server.kill('SIGTERM');
-        await Promise.all(servers.map((server) => new Promise((resolve) => server.once('exit', resolve))));
+        await Promise.all(servers.map(stopServer));
       }
     }
   } finally {
