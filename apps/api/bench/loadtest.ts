@@ -195,6 +195,7 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
   const cpuBefore = await Promise.all(pids.map(cpuMs));
   const machineBefore = await machineMs();
   let failures = 0;
+  let bytes = 0;
   const runs = origins.map(
     (origin, index) =>
       new Promise<void>((resolve, reject) => {
@@ -206,8 +207,9 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
             resolve();
           },
         );
-        instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+        instance.on('response', (_client, statusCode, responseBytes, responseTime) => {
           if (statusCode !== 200) failures += 1;
+          bytes += responseBytes;
           latencies[index]!.push(responseTime);
         });
       }),
@@ -233,6 +235,8 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
     perProcess: latencies.map((answers, index) => figures(answers, cpuAfter[index]! - cpuBefore[index]!)),
     /** The machine's CPU per answer, everything included: on two cores, what bounds the answers a second. */
     machinePerRequest: (machineAfter.busy - machineBefore.busy) / Math.max(1, all.length),
+    /** The answer's size on the wire (headers and body): what the servers write, the kernel carries and autocannon reads. */
+    kbPerAnswer: bytes / 1024 / Math.max(1, all.length),
     /** The share of the measured time the host took the cores for other machines. */
     stealPct: (100 * (machineAfter.steal - machineBefore.steal)) / (seconds * 1000 * availableParallelism()),
     failures,
@@ -267,12 +271,12 @@ async function main(): Promise<void> {
         for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
           if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
-          const report = (label: string | number, own: Figures, machine = '| | | |') => {
+          const report = (label: string | number, own: Figures, machine = '| | | | |') => {
             const line = `| ${label} | ${scenario.name} | ${own.rps} | ${own.p50.toFixed(0)} | ${own.p95.toFixed(0)} | ${own.p99.toFixed(0)} | ${own.cpuPerRequest.toFixed(2)} ${machine}`;
             console.log(line);
             rows.push(line);
           };
-          report(count, result, `| ${result.machinePerRequest.toFixed(2)} | ${result.stealPct.toFixed(0)} | ${result.failures} |`);
+          report(count, result, `| ${result.machinePerRequest.toFixed(2)} | ${result.stealPct.toFixed(0)} | ${result.kbPerAnswer.toFixed(1)} | ${result.failures} |`);
           // Each process's own figures: the machine's and the failures are the run's, above.
           if (AGAINST) for (const [index, own] of result.perProcess.entries()) report(builds[index]!, own);
         }
@@ -286,7 +290,7 @@ async function main(): Promise<void> {
     if (!kept && process.env.LOADTEST_KEEP === '1') console.log(`Base conservada: LOADTEST_DATABASE=${name}`);
     else if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
-  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | máquina ms/req | robado % | no 200 |\n|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | máquina ms/req | robado % | kB/respuesta | no 200 |\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
 }
 
 main().catch((error: unknown) => {
