@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcel } from './excel';
 
 const BATCH = 1000;
 
@@ -51,11 +52,12 @@ export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
   },
 ): FastifyReply {
   const stream = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-  const sheet = workbook.addWorksheet(options.sheet);
-  sheet.columns = options.columns;
-  sheet.getRow(1).font = { bold: true };
   const write = async () => {
+    const excel = await loadExcel();
+    const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
+    const sheet = workbook.addWorksheet(options.sheet);
+    sheet.columns = options.columns;
+    sheet.getRow(1).font = { bold: true };
     let last: Readonly<Record<string, unknown>> | undefined;
     for (let offset = 0; !stream.destroyed; offset += BATCH) {
       const rows = await options.read({ offset, last }, BATCH);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { loadPdfLib } from '../lib/pdf';
 import { LETTER_FIELDS, type LetterLayout, type LetterField } from '@portal/contract';
 import type { Tx } from '../db/client';
 import { credits } from '../db/schema/credits';
@@ -62,6 +62,7 @@ export function demoLayout(brand: Pick<Brand, 'amountsRight'>): LetterLayout {
 
 /** The brand's letterhead: its name, legal name and RFC, the title, every field's label and the fine print. */
 export async function demoBackground(brand: Brand): Promise<Buffer> {
+  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
   const pdf = await PDFDocument.create();
   const fixed = new Date('2026-01-01T00:00:00Z');
   pdf.setCreationDate(fixed);

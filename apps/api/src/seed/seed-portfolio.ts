@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { loadPdfLib } from '../lib/pdf';
 import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
@@ -65,6 +65,7 @@ function curpFor(person: { firstNames: string; lastName1: string; lastName2: str
 }
 
 async function demoDocument(kind: (typeof DOCUMENT_KINDS)[number]): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await loadPdfLib();
   const pdf = await PDFDocument.create();
   pdf.setCreationDate(new Date('2026-01-01T00:00:00Z'));
   const page = pdf.addPage([420, 260]);

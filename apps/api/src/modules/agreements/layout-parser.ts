@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcel } from '../../lib/excel';
 import { LAYOUT_FIELDS, LAYOUT_FIELD_LABELS, PAYMENT_FILE_MAX_ROWS, type Layout, type LayoutField } from '@portal/contract';
 import {
   SPREADSHEET_LIMITS,
@@ -243,8 +244,9 @@ function parseFixed(text: string, layout: Extract<Layout, { format: 'fixed' }>):
   });
 }
 
-export function cellText(cell: ExcelJS.Cell): string {
-  if (cell.type === ExcelJS.ValueType.Formula) return `=${cell.formula}`;
+/** A cell as the text a user typed: a formula as `=` and its text (the formula-injection check reads it). */
+export function cellText(cell: ExcelJS.Cell, excel: typeof ExcelJS): string {
+  if (cell.type === excel.ValueType.Formula) return `=${cell.formula}`;
   const value = cell.value;
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString().slice(0, 10);
@@ -278,7 +280,8 @@ function measureSpreadsheet(content: Buffer): Buffer {
 
 async function parseXlsx(content: Buffer, layout: Extract<Layout, { format: 'xlsx' }>): Promise<ParsedRow[]> {
   const measured = measureSpreadsheet(content);
-  const workbook = new ExcelJS.Workbook();
+  const excel = await loadExcel();
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(measured as unknown as ArrayBuffer);
   } catch {
@@ -288,7 +291,7 @@ async function parseXlsx(content: Buffer, layout: Extract<Layout, { format: 'xls
   if (!sheet) throw new LayoutFileError(`El archivo no tiene la hoja "${layout.sheet}".`);
   const rows: RowText[] = [];
   sheet.eachRow({ includeEmpty: false }, (row, number) => {
-    const texts = Array.from({ length: row.cellCount }, (_, index) => cellText(row.getCell(index + 1)));
+    const texts = Array.from({ length: row.cellCount }, (_, index) => cellText(row.getCell(index + 1), excel));
     if (texts.every((text) => text.trim() === '')) return;
     checkCellLengths(texts);
     const values: Partial<Record<LayoutField, string>> = {};
@@ -297,7 +300,7 @@ async function parseXlsx(content: Buffer, layout: Extract<Layout, { format: 'xls
       const column = layout.columns[key];
       if (column === undefined) continue;
       values[key] = texts[column - 1] ?? '';
-      if (row.getCell(column).type === ExcelJS.ValueType.Formula) formulas.push(key);
+      if (row.getCell(column).type === excel.ValueType.Formula) formulas.push(key);
     }
     rows.push({ line: number, raw: texts.join(' | '), values, formulas });
   });

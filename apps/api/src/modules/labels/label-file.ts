@@ -1,5 +1,5 @@
-import ExcelJS from 'exceljs';
 import { LABEL_UPDATE_MAX_ROWS, type LabelUpdateRowInput } from '@portal/contract';
+import { loadExcel } from '../../lib/excel';
 import { SpreadsheetLimitError, openSpreadsheet } from '../../lib/xlsx-read';
 import { cellText, decodeText, splitCsvLine, textLines } from '../agreements/layout-parser';
 import { plainText } from '../shared/text';
@@ -41,7 +41,8 @@ function toRows(table: { line: number; cells: string[] }[]): LabelUpdateRowInput
 const delimiterOf = (header: string) => [',', ';', '|', '\t'].find((candidate) => header.includes(candidate)) ?? ',';
 
 async function readXlsx(content: Buffer): Promise<{ line: number; cells: string[] }[]> {
-  const workbook = new ExcelJS.Workbook();
+  const excel = await loadExcel();
+  const workbook = new excel.Workbook();
   try {
     // Inflated under a hard cap and measured before exceljs builds anything.
     await workbook.xlsx.load(openSpreadsheet(content) as unknown as ArrayBuffer);
@@ -53,7 +54,7 @@ async function readXlsx(content: Buffer): Promise<{ line: number; cells: string[
   if (!sheet) throw new LabelFileError('El Excel no tiene hojas.');
   const table: { line: number; cells: string[] }[] = [];
   sheet.eachRow({ includeEmpty: false }, (row, line) => {
-    const cells = Array.from({ length: row.cellCount }, (_, index) => cellText(row.getCell(index + 1)));
+    const cells = Array.from({ length: row.cellCount }, (_, index) => cellText(row.getCell(index + 1), excel));
     if (cells.some((cell) => cell.trim() !== '')) table.push({ line, cells });
   });
   return table;

@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont } from 'pdf-lib';
+import type { PDFDocument, PDFFont } from 'pdf-lib';
+import { loadPdfLib } from '../../lib/pdf';
 import { LETTER_FIELDS, LETTER_FIELD_LABELS, letterLayoutSchema, type FieldError, type LetterLayout, type LetterTexts } from '@portal/contract';
 
 /**
@@ -24,6 +25,7 @@ export interface CheckedTemplate {
 }
 
 async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
+  const { PDFDocument } = await loadPdfLib();
   return PDFDocument.load(bytes, { updateMetadata: false });
 }
 
@@ -123,6 +125,7 @@ export interface RenderInput {
 
 /** The letter's PDF bytes: one page, the background's first, with every field drawn. */
 export async function renderLetter(input: RenderInput): Promise<Buffer> {
+  const { StandardFonts, rgb } = await loadPdfLib();
   const pdf = await loadPdf(input.background);
   while (pdf.getPageCount() > 1) pdf.removePage(pdf.getPageCount() - 1);
   const page = pdf.getPage(0);

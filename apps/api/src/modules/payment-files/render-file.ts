@@ -1,5 +1,5 @@
-import ExcelJS from 'exceljs';
 import { LAYOUT_FIELDS, LAYOUT_FIELD_LABELS, type Layout, type LayoutField } from '@portal/contract';
+import { loadExcel } from '../../lib/excel';
 
 /**
  * Writes rows as an employer's payment file in an agreement's layout (csv, xlsx or fixed width): the inverse of the
@@ -48,7 +48,8 @@ export async function renderPaymentFile(layout: Layout, rows: readonly FileField
     const lines = [...(layout.hasHeader ? [headerOf(layout)] : []), ...rows.map((fields) => cellsOf(layout, fields))];
     return Buffer.from(`${lines.map((cells) => cells.map(csvCell).join(layout.delimiter)).join('\r\n')}\r\n`, 'utf8');
   }
-  const workbook = new ExcelJS.Workbook();
+  const excel = await loadExcel();
+  const workbook = new excel.Workbook();
   const sheet = workbook.addWorksheet(layout.sheet || 'Hoja1');
   if (layout.hasHeader) sheet.addRow(headerOf(layout));
   for (const fields of rows) sheet.addRow(cellsOf(layout, fields));

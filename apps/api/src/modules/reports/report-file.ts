@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { ReportField, ReportFormat } from '@portal/contract';
+import { loadExcel } from '../../lib/excel';
 import { zipCaughtUp } from '../../lib/xlsx-export';
 
 /**
@@ -156,14 +157,20 @@ interface WorkbookInternals {
  * garbage. These are the bytes exceljs writes for the same values and styles (report-file.test.ts compares the two
  * sheets); the workbook around them (styles, columns, frozen pane, auto filter, the zip) is still exceljs's.
  */
-function sheetRowsWriter(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExcelJS.Worksheet, fields: readonly ReportField[], styles: readonly Partial<ExcelJS.Style>[]) {
+function sheetRowsWriter(
+  excel: typeof ExcelJS,
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  sheet: ExcelJS.Worksheet,
+  fields: readonly ReportField[],
+  styles: readonly Partial<ExcelJS.Style>[],
+) {
   const { stream } = sheet as unknown as SheetInternals;
   const { styles: registry } = workbook as unknown as WorkbookInternals;
   if (typeof stream?.write !== 'function' || typeof registry?.addStyleModel !== 'function') {
     throw new Error('Esta versión de exceljs no expone el flujo de la hoja o sus estilos: revisa report-file.ts.');
   }
   const columns = fields.map((field, index) => {
-    const styleId = registry.addStyleModel(styles[index]!, field.type === 'text' ? ExcelJS.ValueType.String : ExcelJS.ValueType.Number);
+    const styleId = registry.addStyleModel(styles[index]!, field.type === 'text' ? excel.ValueType.String : excel.ValueType.Number);
     return { letter: columnLetters(index + 1), key: `c${index}`, field, style: styleId ? ` s="${styleId}"` : '' };
   });
   const spans = `1:${fields.length}`;
@@ -203,7 +210,8 @@ async function writeXlsx(options: WriteReportOptions): Promise<{ rows: number; s
     stream.on('error', reject);
   });
   // Level 1 deflate: most of the size gain for a fraction of the time; the file is produced once and downloaded few times.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
+  const excel = await loadExcel();
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
   const { fields } = options;
   const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }] });
   sheet.columns = sheetColumns(fields);
@@ -213,7 +221,7 @@ async function writeXlsx(options: WriteReportOptions): Promise<{ rows: number; s
   // The header goes through exceljs, which opens the sheet's data there; the rows follow it.
   header.commit();
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: fields.length } };
-  const writeRows = sheetRowsWriter(workbook, sheet, fields, fields.map(styleOf));
+  const writeRows = sheetRowsWriter(excel, workbook, sheet, fields, fields.map(styleOf));
   let rows = 0;
   for (;;) {
     const batch = await options.next();
