@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
-import { loadExcel } from './excel';
+import { loadExcel } from './libraries';
 
 const BATCH = 1000;
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { loadPdfLib } from '../lib/pdf';
+import { loadPdfLib } from '../lib/libraries';
 import { LETTER_FIELDS, type LetterLayout, type LetterField } from '@portal/contract';
 import type { Tx } from '../db/client';
 import { credits } from '../db/schema/credits';

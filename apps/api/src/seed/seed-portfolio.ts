@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { loadPdfLib } from '../lib/pdf';
+import { loadPdfLib } from '../lib/libraries';
 import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../db/client';

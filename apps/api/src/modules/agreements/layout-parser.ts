@@ -1,5 +1,5 @@
 import type ExcelJS from 'exceljs';
-import { loadExcel } from '../../lib/excel';
+import { loadExcel } from '../../lib/libraries';
 import { LAYOUT_FIELDS, LAYOUT_FIELD_LABELS, PAYMENT_FILE_MAX_ROWS, type Layout, type LayoutField } from '@portal/contract';
 import {
   SPREADSHEET_LIMITS,

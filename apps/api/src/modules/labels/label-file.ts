@@ -1,5 +1,5 @@
 import { LABEL_UPDATE_MAX_ROWS, type LabelUpdateRowInput } from '@portal/contract';
-import { loadExcel } from '../../lib/excel';
+import { loadExcel } from '../../lib/libraries';
 import { SpreadsheetLimitError, openSpreadsheet } from '../../lib/xlsx-read';
 import { cellText, decodeText, splitCsvLine, textLines } from '../agreements/layout-parser';
 import { plainText } from '../shared/text';

@@ -1,5 +1,5 @@
 import type { PDFDocument, PDFFont } from 'pdf-lib';
-import { loadPdfLib } from '../../lib/pdf';
+import { loadPdfLib } from '../../lib/libraries';
 import { LETTER_FIELDS, LETTER_FIELD_LABELS, letterLayoutSchema, type FieldError, type LetterLayout, type LetterTexts } from '@portal/contract';
 
 /**

@@ -1,5 +1,5 @@
 import { LAYOUT_FIELDS, LAYOUT_FIELD_LABELS, type Layout, type LayoutField } from '@portal/contract';
-import { loadExcel } from '../../lib/excel';
+import { loadExcel } from '../../lib/libraries';
 
 /**
  * Writes rows as an employer's payment file in an agreement's layout (csv, xlsx or fixed width): the inverse of the

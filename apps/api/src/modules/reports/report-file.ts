@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type { ReportField, ReportFormat } from '@portal/contract';
-import { loadExcel } from '../../lib/excel';
+import { loadExcel } from '../../lib/libraries';
 import { zipCaughtUp } from '../../lib/xlsx-export';
 
 /**
