@@ -26,7 +26,7 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
   const joinsNotNullableMap = (head as unknown as { joinsNotNullableMap?: Record<string, boolean> }).joinsNotNullableMap;
   const toRows = rowMapper(ordered, joinsNotNullableMap);
 
-  const statement = headedStatement(writtenHead(head));
+  const statement = headedStatement(writtenText(head));
 
   function query(db: Session, tail: Tail): FixedQuery<never> {
     const run = () => {
@@ -57,11 +57,20 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
 
 const dialect = new PgDialect();
 
-/** A select's head (its columns, tables and joins, built by Drizzle once) as text; its values are written into it. */
-export function writtenHead(head: { getSQL(): SQL }): string {
-  const written = dialect.sqlToQuery(head.getSQL().inlineParams());
-  if (written.params.length > 0) throw new Error('writtenHead: la cabeza de una consulta escrita una vez no lleva parámetros');
+/**
+ * A statement's fixed part built by Drizzle once (a select's columns, tables and joins; a JSON shape) as text, its
+ * values written into it: what is written once holds no parameters.
+ */
+export function writtenText(fragment: { getSQL(): SQL }): string {
+  const written = dialect.sqlToQuery(fragment.getSQL().inlineParams());
+  if (written.params.length > 0) throw new Error('writtenText: lo que se escribe una vez no lleva parámetros');
   return written.sql;
+}
+
+/** The rows of a headedStatement's statement on `db`'s session, as PostgreSQL names their columns. */
+export async function writtenRows<Row>(db: Session, statement: { sql: string; params: unknown[] }): Promise<Row[]> {
+  const { rows } = (await db._.session.prepareQuery(statement, undefined, undefined, false).execute()) as { rows: Row[] };
+  return rows;
 }
 
 /** How many different tails (filters and orders) of one statement keep their whole text (headedStatement). */

@@ -1,6 +1,6 @@
 import { Column, is, SQL, sql, type GetColumnData } from 'drizzle-orm';
-import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { headedStatement, type Session } from './fixed-select';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { headedStatement, type Session, writtenRows, writtenText } from './fixed-select';
 
 /**
  * A record and the lists that belong to it read as one JSON value that PostgreSQL builds, so a screen that shows a
@@ -29,11 +29,6 @@ export interface JsonPart<T> {
 type JsonField = AnyPgColumn | JsonPart<unknown> | SQL<unknown>;
 type Decoded<F> = F extends AnyPgColumn ? GetColumnData<F> : F extends JsonPart<infer T> ? T : F extends SQL<infer T> ? T : never;
 export type JsonRow<Fields extends Record<string, JsonField>> = { [K in keyof Fields]: Decoded<Fields[K]> };
-
-const dialect = new PgDialect();
-
-/** The fragment's text, its values inline. */
-const writtenText = (fragment: SQL): string => dialect.sqlToQuery(fragment.inlineParams()).sql;
 
 /** The fragment written out once, as text. */
 const written = (fragment: SQL): SQL => sql.raw(writtenText(fragment));
@@ -99,7 +94,7 @@ export function jsonStatement<T>(value: JsonPart<T>, rest: SQL) {
   const statement = headedStatement(writtenText(sql`select ${value.sql} as value ${rest}`));
   return {
     async run(db: Session, tail: SQL): Promise<T[]> {
-      const { rows } = (await db._.session.prepareQuery(statement(tail), undefined, undefined, false).execute()) as { rows: { value: unknown }[] };
+      const rows = await writtenRows<{ value: unknown }>(db, statement(tail));
       return rows.map((row) => value.decode(row.value));
     },
   };

@@ -2,7 +2,7 @@ import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnyPgColumn, type PgSelectBuilder } from 'drizzle-orm/pg-core';
 import { LIST_COUNT_CAP } from '@portal/contract';
 import { together } from '../db/client';
-import { type FixedQuery, headedStatement, type Session, writtenHead, writtenInteger } from '../db/fixed-select';
+import { type FixedQuery, headedStatement, type Session, writtenInteger, writtenRows, writtenText } from '../db/fixed-select';
 
 /**
  * The one way a list endpoint pages and sorts (contract's listQuery → listResponse): in SQL, a page of rows ordered by
@@ -68,14 +68,11 @@ export type CappedCount = PromiseLike<{ total: number }[]> & { readonly [capped]
  * built it at every request: 8 % of the API's samples under the users list's load (Drizzle 14 → 6 %).
  */
 export function fixedCount(from: (select: PgSelectBuilder<typeof ROW, 'qb'>) => { getSQL(): SQL }) {
-  const statement = headedStatement(`select count(*)::int as total from (${writtenHead(from(new QueryBuilder().select(ROW)))}`, ` limit ${CAP}) matching`);
+  const statement = headedStatement(`select count(*)::int as total from (${writtenText(from(new QueryBuilder().select(ROW)))}`, ` limit ${CAP}) matching`);
   return {
     in: (db: Session) => ({
       where(where: SQL | undefined): CappedCount {
-        const run = async () => {
-          const result = await db._.session.prepareQuery(statement(where ? sql`where ${where}` : sql``), undefined, undefined, false).execute();
-          return (result as { rows: { total: number }[] }).rows;
-        };
+        const run = () => writtenRows<{ total: number }>(db, statement(where ? sql`where ${where}` : sql``));
         return { then: (onFulfilled, onRejected) => run().then(onFulfilled, onRejected) } as PromiseLike<{ total: number }[]> as CappedCount;
       },
     }),
