@@ -243,8 +243,43 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
   };
 }
 
+type Run = Awaited<ReturnType<typeof measure>>;
+
+/** A line of the final table: processes (or a build), the scenario, its figures and, for a whole run, the machine's. */
+function tableRow(label: string | number, name: string, own: Figures, run?: Run): string {
+  const machine = run ? `| ${run.machinePerRequest.toFixed(2)} | ${run.stealPct.toFixed(0)} | ${run.kbPerAnswer.toFixed(1)} | ${run.failures} |` : '| | | | |';
+  return `| ${label} | ${name} | ${own.rps} | ${own.p50.toFixed(0)} | ${own.p95.toFixed(0)} | ${own.p99.toFixed(0)} | ${own.cpuPerRequest.toFixed(2)} ${machine}`;
+}
+
+/**
+ * The machine's yardstick: a bare node:http server answering a fixed 1 kB of JSON, under the same autocannon load. Machines
+ * of this kind differ by 2–3 times in what they serve (decision 0022); the scenarios' figures are read against it.
+ */
+async function yardstick(): Promise<string> {
+  const port = FIRST_PORT - 1;
+  const script = `const body = JSON.stringify({ items: Array.from({ length: 20 }, (_, n) => ({ n, name: 'x'.repeat(32) })) });
+    require('node:http').createServer((_, res) => { res.setHeader('content-type', 'application/json'); res.end(body); })
+      .listen(${port}, '127.0.0.1', () => console.log('listo'));`;
+  const server = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((resolve, reject) => {
+      server.stdout!.once('data', resolve);
+      server.once('exit', (code) => reject(new Error(`el servidor de referencia terminó (${code})`)));
+    });
+    const origin = `http://127.0.0.1:${port}`;
+    if (WARMUP_SECONDS > 0) await measure([origin], [server.pid!], '/', 'none', WARMUP_SECONDS);
+    const result = await measure([origin], [server.pid!], '/', 'none');
+    const line = tableRow(1, 'bare node:http server, 1 kB (yardstick)', result, result);
+    console.log(`\nvara de medir (esta máquina):\n${line}`);
+    return line;
+  } finally {
+    await stopServer(server);
+  }
+}
+
 async function main(): Promise<void> {
   await promisify(execFile)(process.execPath, ['build.mjs'], { cwd: API_ROOT });
+  const measuringStick = await yardstick();
   const kept = process.env.LOADTEST_DATABASE;
   const name = kept ?? `portal_load_${process.pid}`;
   const fixture = kept ? await fixtureOf(databaseUrl(kept)) : await prepareDatabase(name);
@@ -271,14 +306,13 @@ async function main(): Promise<void> {
         for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
           if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
-          const report = (label: string | number, own: Figures, machine = '| | | | |') => {
-            const line = `| ${label} | ${scenario.name} | ${own.rps} | ${own.p50.toFixed(0)} | ${own.p95.toFixed(0)} | ${own.p99.toFixed(0)} | ${own.cpuPerRequest.toFixed(2)} ${machine}`;
+          const report = (line: string) => {
             console.log(line);
             rows.push(line);
           };
-          report(count, result, `| ${result.machinePerRequest.toFixed(2)} | ${result.stealPct.toFixed(0)} | ${result.kbPerAnswer.toFixed(1)} | ${result.failures} |`);
+          report(tableRow(count, scenario.name, result, result));
           // Each process's own figures: the machine's and the failures are the run's, above.
-          if (AGAINST) for (const [index, own] of result.perProcess.entries()) report(builds[index]!, own);
+          if (AGAINST) for (const [index, own] of result.perProcess.entries()) report(tableRow(builds[index]!, scenario.name, own));
         }
         const loaded = await Promise.all(servers.map((server) => rssMb(server.pid!)));
         console.log(`RSS después de la carga: ${loaded.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
@@ -290,7 +324,7 @@ async function main(): Promise<void> {
     if (!kept && process.env.LOADTEST_KEEP === '1') console.log(`Base conservada: LOADTEST_DATABASE=${name}`);
     else if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
-  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | máquina ms/req | robado % | kB/respuesta | no 200 |\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}`);
+  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | máquina ms/req | robado % | kB/respuesta | no 200 |\n|---|---|---|---|---|---|---|---|---|---|---|\n${measuringStick}\n${rows.join('\n')}`);
 }
 
 main().catch((error: unknown) => {
