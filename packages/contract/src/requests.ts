@@ -131,7 +131,8 @@ export const requestSchema = requestSummarySchema.extend({
   decidedAt: z.string().nullable(),
   creditId: z.string().nullable(),
   creditFolio: z.string().nullable(),
-  createdById: z.string().nullable(),
+  /** Who captured the request or changed its capture (data or documents): none of them may approve or reject it. */
+  capturedByIds: z.array(z.string()),
   history: z.array(auditEntrySchema),
   version: z.number().int(),
 });

@@ -198,6 +198,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         ...(status === 'aprobada' || status === 'dispersada' ? { acceptedTerms: acceptedTermsFor(entry.product, simulation, input.term) } : {}),
         status,
         createdBy: capturer,
+        capturedBy: capturer ? [capturer] : [],
         createdAt,
         updatedAt: createdAt,
       };

@@ -137,6 +137,11 @@ export const requests = pgTable(
     decidedBy: uuid('decided_by').references(() => users.id),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id),
+    /**
+     * Everyone who captured the request or changed its capture (its data or its documents), the capturer first: none
+     * of them may approve, reject or disburse it — the two-person rule binds whoever touched what the checker checks.
+     */
+    capturedBy: uuid('captured_by').array().notNull().default(sql`'{}'::uuid[]`),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -69,6 +69,10 @@ const summaryList = fixedSelect({ request: summaryColumns, ...summaryFields }, (
 
 type SummaryRow = Awaited<ReturnType<typeof summaryList.in>>[number];
 
+/** Who captured the request or changed its capture (data or documents), the capturer first: none of them may decide it. */
+export const capturersOf = (request: { createdBy: string | null; capturedBy: string[] }): string[] =>
+  [...new Set([request.createdBy, ...request.capturedBy].filter((id): id is string => id !== null))];
+
 function toSummary({ request, curp, agreement, product, createdBy, documents }: SummaryRow): RequestSummary {
   return {
     id: request.id,
@@ -143,7 +147,7 @@ export async function loadRequest(db: Db, id: string): Promise<Request> {
     decidedAt: stored.decidedAt?.toISOString() ?? null,
     creditId: row.creditId,
     creditFolio: row.creditNumber ? creditFolio(row.creditNumber) : null,
-    createdById: stored.createdBy,
+    capturedByIds: capturersOf(stored),
     history,
     version: stored.version,
   };

@@ -183,7 +183,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
     const ownApproval = await act(request, 'approve', originacion);
     expect(ownApproval.statusCode).toBe(403);
-    expect(ownApproval.json<{ detail: string }>().detail).toMatch(/^Quien capturó la solicitud no puede aprobarla/);
+    expect(ownApproval.json<{ detail: string }>().detail).toMatch(/^Quien capturó o modificó la solicitud \(sus datos o documentos\) no puede aprobarla/);
     const ownRejection = await act(request, 'reject', originacion, { reason: 'Me equivoqué de monto.' });
     expect(ownRejection.statusCode).toBe(403);
     const openRequest = await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined, amount: '5000' }));
@@ -331,7 +331,7 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(byCapturer.statusCode).toBe(403);
     expect(byCapturer.json()).toMatchObject({
       title: 'Se requiere otra persona',
-      detail: 'Quien capturó la solicitud no puede dispersarla: debe hacerlo una tercera persona con el permiso de dispersión (por ejemplo, Tesorería).',
+      detail: 'Quien capturó o modificó la solicitud no puede dispersarla: debe hacerlo una tercera persona con el permiso de dispersión (por ejemplo, Tesorería).',
     });
     // Mesa de control approves but holds no disbursement permission at all.
     expect((await act(request, 'disburse', mesa, { disbursementDate: '2026-11-23' })).statusCode).toBe(403);
@@ -339,6 +339,40 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     await ctx.system((db) => db.update(companies).set({ separateDisbursement: false }));
     const allowed = await act(request, 'disburse', admin, { disbursementDate: '2026-11-23' });
     expect(allowed.statusCode, allowed.body).toBe(200);
+  });
+
+  it('maker-checker binds whoever changed the capture: an editor or a document replacer may neither decide nor disburse', async () => {
+    const mesa = await ctx.as('mesa@demo.mx');
+    const userId = async (email: string) => (await call('GET', `/api/core/user/by_email/${email}`, undefined, admin)).json<{ data: string[] }>().data.map((text) => JSON.parse(text) as { id: string })[0]!.id;
+    let request = await created();
+    // Another person rewrites where the money goes, then would approve what they wrote.
+    const otherClabe = withCheckDigit('01218099999999999', clabeCheckDigit);
+    const edited = await call('PUT', `/api/requests/${request.id}`, { ...capture({ clabe: otherClabe }), version: request.version }, admin);
+    expect(edited.statusCode, edited.body).toBe(200);
+    request = edited.json<Detail>();
+    expect(edited.json()).toMatchObject({ clabe: otherClabe, capturedByIds: [await userId('originacion@demo.mx'), await userId('admin@demo.mx')] });
+    request = (await act(request, 'submit', originacion)).json<Detail>();
+    for (const action of ['approve', 'reject'] as const) {
+      const byEditor = await act(request, action, admin, { reason: 'Revisado.' });
+      expect(byEditor.statusCode).toBe(403);
+      expect(byEditor.json<{ detail: string }>().detail).toMatch(/^Quien capturó o modificó la solicitud \(sus datos o documentos\) no puede (aprobarla|rechazarla)/);
+    }
+
+    // Tesorería replaces a document while it waits for approval: it may not disburse it afterwards.
+    const form = await multipart({}, { file: ['ine-tesoreria.pdf', PDF] });
+    const replaced = await ctx.app.inject({ method: 'PUT', url: `/api/requests/${request.id}/documents/ine`, payload: form.payload, headers: { ...tesoreria, 'content-type': form.contentType } });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    request = replaced.json<Detail>();
+    // Mesa de control touched nothing: it decides.
+    request = (await act(request, 'approve', mesa)).json<Detail>();
+    expect(request).toMatchObject({ status: 'aprobada', decidedBy: 'mesa@demo.mx' });
+    for (const headers of [tesoreria, admin, originacion]) {
+      const byToucher = await act(request, 'disburse', headers, { disbursementDate: '2026-11-23' });
+      expect(byToucher.statusCode).toBe(403);
+      expect(byToucher.json<{ detail: string }>().detail).toMatch(/^Quien capturó o modificó la solicitud no puede dispersarla/);
+    }
+    const [stored] = await ctx.system((db) => db.select({ status: requests.status }).from(requests).where(eq(requests.id, request.id)));
+    expect(stored!.status).toBe('aprobada');
   });
 
   it('refuses to send to validation without the three documents, naming what is missing', async () => {

@@ -26,6 +26,7 @@ import { payrollCalendarOf } from '../agreements/products';
 import { creditFolio, preRequestFolio } from '../shared/folios';
 import { agreementCompany, expirePreRequests, identityColumns, loanColumns, simulate, upsertClient } from './pre-requests.service';
 import { mexicoToday } from '../shared/business-date';
+import { capturersOf } from './requests.queries';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
 export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
@@ -163,6 +164,7 @@ export async function createRequest(
       simulation,
       installment: simulation.installment,
       createdBy: actor.principal.userId,
+      capturedBy: [actor.principal.userId],
       createdAt: now,
       updatedAt: now,
     })
@@ -212,6 +214,10 @@ async function lockRequest(tx: Tx, id: string, version: number, allowed: readonl
   return current;
 }
 
+/** The request's `captured_by` with the actor added (once, in the order people first touched the capture). */
+const touchedBy = (actor: Actor) =>
+  sql`case when ${actor.principal.userId}::uuid = any(${requests.capturedBy}) then ${requests.capturedBy} else array_append(${requests.capturedBy}, ${actor.principal.userId}::uuid) end`;
+
 /** Edits a captured request (only while capturada); the verdict is taken again. */
 export async function updateRequest(tx: Tx, actor: Actor, id: string, version: number, input: RequestValues, now: Date, dailyMinimumWage: string): Promise<void> {
   const current = await lockRequest(tx, id, version, ['capturada'], 'editar');
@@ -228,7 +234,7 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
     .update(requests)
-    .set({ ...captured(input), clientId, simulation, installment: simulation.installment, updatedAt: now, version: sql`${requests.version} + 1` })
+    .set({ ...captured(input), clientId, simulation, installment: simulation.installment, capturedBy: touchedBy(actor), updatedAt: now, version: sql`${requests.version} + 1` })
     .where(eq(requests.id, id));
   const { simulation: _before, ...before } = current;
   await recordAudit(tx, actor, { action: 'request.update', entity: 'request', entityId: id, before, after: captured(input), occurredAt: now });
@@ -241,17 +247,20 @@ export async function replaceDocument(tx: Tx, actor: Actor, id: string, document
     throw new HttpProblem(409, 'Acción no permitida', `No se pueden cambiar los documentos de una solicitud en estado ${current.status}.`);
   }
   await storeDocument(tx, actor, { requestId: id, companyId: current.companyId }, document, now);
-  await tx.update(requests).set({ updatedAt: now, version: sql`${requests.version} + 1` }).where(eq(requests.id, id));
+  await tx.update(requests).set({ capturedBy: touchedBy(actor), updatedAt: now, version: sql`${requests.version} + 1` }).where(eq(requests.id, id));
 }
+
+/** Whether the user captured the request or changed its capture: its data or its documents. */
+const capturedBy = (request: RequestRow, userId: string) => capturersOf(request).includes(userId);
 
 /**
  * Maker-checker on money leaving: where the request's company asks for it (the default), whoever disburses is
- * neither who captured the request nor who approved it.
+ * neither who captured or changed the request nor who approved it.
  */
 async function assertSeparateDisburser(tx: Tx, request: RequestRow, userId: string): Promise<void> {
   const [company] = await tx.select({ separate: companies.separateDisbursement }).from(companies).where(eq(companies.id, request.companyId));
   if (!company?.separate) return;
-  const role = request.createdBy === userId ? 'capturó' : request.decidedBy === userId ? 'aprobó' : null;
+  const role = capturedBy(request, userId) ? 'capturó o modificó' : request.decidedBy === userId ? 'aprobó' : null;
   if (role) {
     throw new HttpProblem(
       403,
@@ -273,8 +282,12 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
   const step = REQUEST_ACTIONS[action];
   const current = await lockRequest(tx, id, body.version, step.from, step.verb);
   const userId = actor.principal.userId;
-  if ((action === 'approve' || action === 'reject') && current.createdBy === userId) {
-    throw new HttpProblem(403, 'Se requiere otra persona', `Quien capturó la solicitud no puede ${step.verb}la; debe hacerlo otra persona con el permiso de aprobación.`);
+  if ((action === 'approve' || action === 'reject') && capturedBy(current, userId)) {
+    throw new HttpProblem(
+      403,
+      'Se requiere otra persona',
+      `Quien capturó o modificó la solicitud (sus datos o documentos) no puede ${step.verb}la; debe hacerlo otra persona con el permiso de aprobación.`,
+    );
   }
   if (action === 'disburse') await assertSeparateDisburser(tx, current, userId);
   const changes: Partial<typeof requests.$inferInsert> = { status: step.to };

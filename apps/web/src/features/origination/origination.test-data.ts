@@ -134,7 +134,7 @@ export function sampleRequest(overrides: Partial<LoanRequest> = {}): LoanRequest
     creditId: null,
     creditFolio: null,
     createdBy: 'ana@demo.mx',
-    createdById: 'someone-else',
+    capturedByIds: ['someone-else'],
     createdAt: '2026-02-10T15:00:00Z',
     updatedAt: '2026-02-10T15:00:00Z',
     history: [],

@@ -21,10 +21,10 @@ describe('availableActions', () => {
     for (const status of ['rechazada', 'dispersada', 'cancelada'] as const) expect(availableActions(sampleRequest({ status }), all)).toEqual([]);
   });
 
-  it('needs the action permissions to decide or disburse, and never lets the capturer decide', () => {
+  it('needs the action permissions to decide or disburse, and never lets whoever captured or changed the request decide', () => {
     expect(availableActions(sampleRequest({ status: 'en validación' }), CLERK)).toEqual(['cancel']);
     expect(availableActions(sampleRequest({ status: 'aprobada' }), APPROVER)).toEqual(['cancel']);
-    expect(availableActions(sampleRequest({ status: 'en validación', createdById: APPROVER.user.id }), APPROVER)).toEqual(['cancel']);
+    expect(availableActions(sampleRequest({ status: 'en validación', capturedByIds: ['someone-else', APPROVER.user.id] }), APPROVER)).toEqual(['cancel']);
   });
 });
 
@@ -59,7 +59,7 @@ describe('request action buttons', () => {
   });
 
   it('hides Aprobar and Rechazar from the capturer and from users without the permission', () => {
-    expect(show(sampleRequest({ status: 'en validación', createdById: APPROVER.user.id }))).toHaveTextContent(/^Cancelar$/);
+    expect(show(sampleRequest({ status: 'en validación', capturedByIds: ['someone-else', APPROVER.user.id] }))).toHaveTextContent(/^Cancelar$/);
   });
 
   it('asks the reason of a rejection (at least 5 characters) and shows the API refusal', async () => {

@@ -26,15 +26,15 @@ export interface PanelNotice {
 
 /**
  * The actions the status machine allows from the request's status that this user may take. The API enforces the
- * same rules (and refuses a capturer deciding their own request); the browser only hides what would be refused.
+ * same rules (and refuses whoever captured or changed a request deciding it); the browser only hides what would be refused.
  */
-export function availableActions(request: Pick<LoanRequest, 'status' | 'createdById'>, session: Session | null): RequestAction[] {
+export function availableActions(request: Pick<LoanRequest, 'status' | 'capturedByIds'>, session: Session | null): RequestAction[] {
   return (Object.keys(REQUEST_ACTIONS) as RequestAction[]).filter((action) => {
     const rule = REQUEST_ACTIONS[action];
     if (!(rule.from as readonly RequestStatus[]).includes(request.status)) return false;
     if (rule.permission && !hasPermission(session, rule.permission)) return false;
     const decides = action === 'approve' || action === 'reject';
-    return !(decides && request.createdById !== null && request.createdById === session?.user.id);
+    return !(decides && session !== null && request.capturedByIds.includes(session.user.id));
   });
 }
 
