@@ -5,11 +5,18 @@ import { acrossCompanies } from '../../db/scope';
 import { profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 
+/** The advisory-lock class of the last-administrator rule (first key of pg_advisory_xact_lock(int, int)). */
+const ADMINISTRATORS_LOCK_CLASS = 15_002;
+
 /**
  * The last-administrator rule: after any change to users or profiles, at least one active user must still hold
  * every permission. Checked inside the change's transaction, after the write, so throwing rolls the change back.
+ * The checks take turns (a lock held to the end of the transaction): two changes that each take away a different
+ * administrator would otherwise each count the other's still uncommitted, both pass, and leave none. Each count then
+ * starts after the change before it has committed, and sees it.
  */
 export async function ensureAnAdministratorRemains(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${ADMINISTRATORS_LOCK_CLASS}::int, 0)`);
   const every = sql`array[${sql.join(
     ALL_PERMISSION_PATHS.map((path) => sql`${path}`),
     sql`, `,

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
@@ -196,6 +196,28 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     const stripProfile = await call('PUT', `/api/profiles/${ids.admin}`, { name: 'Administrador', roleCode: 'SA', permissions: ['/user/user-list'], version: 1 });
     expect(stripProfile.statusCode).toBe(403);
     expect(stripProfile.json()).toMatchObject({ detail: 'No puedes modificar el perfil que tú tienes.' });
+  });
+
+  it('last-administrator rule under a race: two administrators deactivating each other at once leave one of them', async () => {
+    // Only admin@demo.mx and a second administrator hold every permission.
+    await ctx.system((db) => db.update(users).set({ active: false }).where(and(eq(users.profileId, ids.admin), ne(users.email, 'admin@demo.mx'))));
+    const [second] = await ctx.system((db) => db.insert(users).values({ email: 'admin2@demo.mx', name: 'Segunda', profileId: ids.admin, companyId: ids.company }).returning());
+    const asSecond = await ctx.as('admin2@demo.mx');
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const [first, other] = await Promise.all(['admin@demo.mx', 'admin2@demo.mx'].map(async (email) => (await ctx.system((db) => db.select().from(users).where(eq(users.email, email))))[0]!));
+      const answers = await Promise.all([
+        call('POST', `/api/users/${other!.id}/status`, { active: false, version: other!.version }),
+        call('POST', `/api/users/${first!.id}/status`, { active: false, version: first!.version }, asSecond),
+      ]);
+      // One wins; the other is refused by the rule (409) or, when the winner deactivated its author first, as inactive (403).
+      expect(answers.filter((answer) => answer.statusCode === 200), answers.map((answer) => answer.body).join('\n')).toHaveLength(1);
+      const refused = answers.find((answer) => answer.statusCode !== 200)!;
+      expect(refused.json(), refused.body).toMatchObject(refused.statusCode === 409 ? { title: 'Debe quedar un administrador' } : { status: 403, detail: 'Tu usuario no está registrado o está inactivo en el portal.' });
+      const active = await ctx.system((db) => db.select({ email: users.email }).from(users).where(and(eq(users.profileId, ids.admin), eq(users.active, true))));
+      expect(active).toHaveLength(1);
+      // Both active again for the next attempt.
+      await ctx.system((db) => db.update(users).set({ active: true }).where(inArray(users.id, [first!.id, second!.id])));
+    }
   });
 
   it('exports the current filter to a real .xlsx', async () => {
