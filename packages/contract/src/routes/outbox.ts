@@ -14,7 +14,8 @@ export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
 /**
  * The embedded mode's mail: password-reset and invitation links, newest first, for administrators (who manage
- * users) to pass on when there is no mail server.
+ * users) to pass on when there is no mail server. A link opens an account: reading them takes the permission that
+ * issues them (`/user/user-new`, as "Reenviar acceso"), not only the one that lists users.
  */
 export const outboxRoutes = {
   list: route({
@@ -22,7 +23,7 @@ export const outboxRoutes = {
     path: '/outbox',
     summary: 'Correos del modo embebido (enlaces de acceso y de restablecimiento)',
     tags: ['usuarios'],
-    access: { permission: '/user/user-list' },
+    access: { permission: '/user/user-new' },
     query: pageQuery,
     response: { 200: listResponse(outboxMessageSchema) },
   }),

@@ -30,9 +30,13 @@ describe.each(ENGINES)('GET /api/outbox (%s)', (engine) => {
     expect(body.items.map((item) => item.toEmail)).toEqual(['persona2@demo.mx', 'persona1@demo.mx']);
   });
 
-  it('refuses users without the user-list permission and anonymous callers', async () => {
+  it('refuses users who may not issue access links (listing users is not enough) and anonymous callers', async () => {
     const denied = await ctx.app.inject({ url: '/api/outbox', headers: await ctx.as('cartera@demo.mx') });
     expect(denied.statusCode).toBe(403);
+    // Operación lists users but may not create them nor send access: the links would open its colleagues' accounts.
+    const listsOnly = await ctx.app.inject({ url: '/api/outbox', headers: await ctx.as('plus@demo.mx') });
+    expect(listsOnly.statusCode).toBe(403);
+    expect(listsOnly.json()).toMatchObject({ detail: expect.stringContaining('/user/user-new') });
     expect(denied.headers['content-type']).toContain('application/problem+json');
     expect((await ctx.app.inject({ url: '/api/outbox' })).statusCode).toBe(401);
   });

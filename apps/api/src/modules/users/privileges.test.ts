@@ -243,6 +243,8 @@ describe.each(ENGINES)('Privileges through the API (%s)', (engine) => {
       const [company] = await db.select().from(companies).where(eq(companies.code, 'DEMO'));
       const [listOnly] = await db.insert(profiles).values({ name: 'Solo lista de usuarios', roleCode: 'CONSULTA_USUARIOS', permissions: ['/user/user-list'] }).returning();
       const [self] = await db.insert(users).values({ email: 'lista@demo.mx', name: 'Solo Lista', profileId: listOnly!.id, companyId: company!.id }).returning();
+      const [issues] = await db.insert(profiles).values({ name: 'Altas de usuarios', roleCode: 'ALTAS_USUARIOS', permissions: ['/user/user-list', '/user/user-new'] }).returning();
+      await db.insert(users).values({ email: 'altas@demo.mx', name: 'Altas', profileId: issues!.id, companyId: company!.id });
       const [target] = await db.select().from(users).where(eq(users.email, 'sinpermisos@demo.mx'));
       const [admin] = await db.select().from(users).where(eq(users.email, 'admin@demo.mx'));
       const [adminProfile] = await db.select().from(profiles).where(eq(profiles.name, 'Administrador'));
@@ -279,7 +281,7 @@ describe.each(ENGINES)('Privileges through the API (%s)', (engine) => {
     expect(messages[0]!.body).toContain('nuevo.correo@demo.mx');
   });
 
-  it('never shows that user the set-password link of an SA, also after the SA\'s e-mail was corrected', async () => {
+  it('never shows a non-SA user who issues access the set-password link of an SA, also after the SA\'s e-mail was corrected', async () => {
     const admin = await ctx.as('admin@demo.mx');
     const created = await ctx.app.inject({
       method: 'POST',
@@ -291,7 +293,8 @@ describe.each(ENGINES)('Privileges through the API (%s)', (engine) => {
     const director = created.json<{ id: string }>();
     const [invite] = await ctx.system((db) => db.select().from(outbox).where(eq(outbox.toEmail, 'nueva.directora@demo.mx')));
     expect(invite?.link).toMatch(/reset-password\?token=/);
-    const links = async () => (await ctx.app.inject({ url: '/api/outbox?pageSize=100', headers: lister })).json<{ items: { link: string | null }[] }>().items.map((item) => item.link);
+    const issuer = await ctx.as('altas@demo.mx');
+    const links = async () => (await ctx.app.inject({ url: '/api/outbox?pageSize=100', headers: issuer })).json<{ items: { link: string | null }[] }>().items.map((item) => item.link);
     expect(await links()).not.toContain(invite!.link);
 
     // A typo in the address is corrected before the invitation is used: the invitation sent to the old address is revoked.
