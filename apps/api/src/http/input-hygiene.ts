@@ -9,7 +9,14 @@ import { HttpProblem } from './errors';
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * How deeply a body may nest. The portal's deepest body is a few levels; a hostile one of thousands of nested arrays
+ * (6 KB of JSON) would otherwise exhaust the stack of this walk (a 500) before any schema saw it.
+ */
+const MAX_DEPTH = 32;
+
 export function unsafeTextFields(value: unknown, path: string[] = []): FieldError[] {
+  if (path.length > MAX_DEPTH) return [{ field: path.slice(0, 3).join('.'), message: `Los datos anidan más de ${MAX_DEPTH} niveles; envía una estructura más sencilla.` }];
   if (typeof value === 'string') {
     if (value.includes('\u0000')) return [{ field: path.join('.') || 'body', message: 'Contiene un carácter nulo (NUL) que no se puede guardar; quítalo.' }];
     if (LONE_SURROGATE.test(value)) return [{ field: path.join('.') || 'body', message: 'Contiene un carácter Unicode incompleto; vuelve a escribir el texto.' }];

@@ -149,6 +149,23 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     await browser(ctx).completeSignIn('originacion@demo.mx', 'NuevaClave2027');
   });
 
+  it('takes only form fields on its pages: JSON bodies of any shape get 415, never a 500', async () => {
+    const nested = `${'['.repeat(6_000)}${']'.repeat(6_000)}`;
+    const mail = () => ctx.system((db) => db.select().from(outbox));
+    const before = await mail();
+    for (const [url, payload] of [
+      ['/oidc/forgot-password', { email: 5 }],
+      ['/oidc/forgot-password', { email: ['originacion@demo.mx'] }],
+      ['/oidc/forgot-password', nested],
+      ['/oidc/reset-password', { token: { a: 1 }, password: 'Otra2026!', confirmation: 'Otra2026!' }],
+      ['/oidc/reset-password', { token: ['a'], password: 'Otra2026!', confirmation: 'Otra2026!' }],
+    ] as const) {
+      const response = await ctx.app.inject({ method: 'POST', url, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
+      expect(response.statusCode, `${url} ${response.body}`).toBe(415);
+    }
+    expect(await mail()).toEqual(before);
+  });
+
   it('asks to confirm sign-out with a page whose auto-submit is a script file, not inline script', async () => {
     const client = browser(ctx);
     await client.completeSignIn('admin@demo.mx', 'Administrador2026');

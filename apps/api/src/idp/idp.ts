@@ -288,6 +288,9 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
   };
 
   async function interactionPages(app: FastifyInstance) {
+    // These pages are HTML forms: their bodies are form fields, every value a string. Any other body (JSON's numbers,
+    // arrays and objects among them) is refused with 415 before a handler reads it.
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });

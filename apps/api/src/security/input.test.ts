@@ -55,6 +55,27 @@ describe.each(ENGINES)('hostile input (%s)', (engine) => {
     }
   });
 
+  it('answers a body nested thousands of levels deep with 400 naming the limit, not 500', async () => {
+    const nested = `{"items":${'['.repeat(3_000)}${']'.repeat(3_000)}}`;
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/profiles', headers: { ...admin, 'content-type': 'application/json' }, payload: nested });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toMatchObject({ errors: [{ field: 'items.0.0', message: expect.stringContaining('más de 32 niveles') }] });
+  });
+
+  it('answers a malformed multipart document upload with 400, not 500', async () => {
+    const [{ id }] = (await ctx.app.inject({ url: '/api/requests?pageSize=1', headers: admin })).json<{ items: [{ id: string }] }>().items;
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=limite']) {
+      const response = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/requests/${id}/documents/ine`,
+        headers: { ...admin, 'content-type': contentType },
+        payload: '--limite\r\nContent-Disposition: form-data; name="file"; filename="ine.pdf"\r\n\r\n%PDF-1.4',
+      });
+      expect(response.statusCode, `${contentType}: ${response.body}`).toBe(400);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+    }
+  });
+
   it('takes %, _ and \\ literally in the Capturas search', async () => {
     const all = await ctx.app.inject({ url: '/api/requests?pageSize=1', headers: admin });
     expect(all.json<{ total: number }>().total).toBeGreaterThan(0);

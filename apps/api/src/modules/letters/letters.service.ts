@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq, max } from 'drizzle-orm';
-import { addBusinessDays, daysBetween, paymentReference } from '@portal/lending';
+import { addBusinessDays, addDays, paymentReference } from '@portal/lending';
 import type { Letter, LetterLayout, LetterPayoff, LetterQuote, LetterTemplateBrand } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { credits } from '../../db/schema/credits';
@@ -34,7 +34,8 @@ export async function letterQuote(tx: Tx, creditId: string, today: string, valid
   const validityBusinessDays = settings?.validityDays ?? 5;
   const defaultValidUntil = addBusinessDays(businessDate, validityBusinessDays);
   const until = validUntil ?? defaultValidUntil;
-  if (until >= businessDate && daysBetween(businessDate, until) > MAX_VALIDITY_DAYS) {
+  // Compared as ISO dates: counting the days to a date centuries away would leave the lending calendar's range.
+  if (until > addDays(businessDate, MAX_VALIDITY_DAYS)) {
     throw new HttpProblem(400, 'Vigencia no válida', `La vigencia de la carta puede ser de hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo (${businessDate}).`, [
       { field: 'validUntil', message: `Elige una fecha hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo.` },
     ]);

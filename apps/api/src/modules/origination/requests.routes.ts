@@ -88,9 +88,11 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, requestRoutes.putDocument, async (request) => {
       if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el documento como formulario (multipart/form-data).');
-      const part = await request.file();
-      if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta el documento.');
-      const checked = await readFilePart(part, request.params.kind);
+      const checked = await readMultipart(async () => {
+        const part = await request.file();
+        if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta el documento.');
+        return readFilePart(part, request.params.kind);
+      });
       if ('field' in checked) throw new HttpProblem(400, 'Documento no válido', checked.message, [checked]);
       const now = deps.clock.now();
       await replaceDocument(request.db, actorOf(request), request.params.id, checked, now);
