@@ -84,6 +84,8 @@ export type ProfileInput = z.input<typeof profileInputSchema>;
 export const profileUpdateSchema = profileInputSchema.extend(versionBody.shape);
 
 export const profileSchema = z.object({
+  /** The company whose profile it is; null for the portal's common catalogue (only SA changes those). */
+  companyId: z.string().nullable(),
   id: z.string(),
   name: z.string(),
   roleCode: z.string(),

@@ -21,6 +21,11 @@ export const companies = pgTable('companies', {
 /** A profile grants a role code and a list of permission paths (screen paths and action paths). */
 export const profiles = pgTable('profiles', {
   id: uuid('id').primaryKey().defaultRandom(),
+  /**
+   * The company whose profile it is: only its users may hold it, and only its administrators (or SA) see and change
+   * it (row-level security). None: the portal's common catalogue, which every company sees and only SA changes.
+   */
+  companyId: uuid('company_id').references(() => companies.id),
   name: text('name').notNull().unique(),
   roleCode: text('role_code').notNull(),
   permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),

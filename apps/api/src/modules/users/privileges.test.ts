@@ -158,10 +158,11 @@ describe('userChangeRefusals', () => {
 });
 
 describe('profileChangeRefusals', () => {
-  type ProfileActor = Actor & { profileId: string };
-  type Before = (ProfileGrant & { id: string; heldInOtherCompanies: boolean }) | null;
-  const withProfile = (who: Actor, profileId = 'p-actor'): ProfileActor => ({ ...who, profileId });
-  const existing = (profile: ProfileGrant, overrides: Partial<NonNullable<Before>> = {}): Before => ({ ...profile, id: 'p-target', heldInOtherCompanies: false, ...overrides });
+  type ProfileActor = Actor & { profileId: string; companyId: string };
+  type Before = (ProfileGrant & { id: string; companyId: string | null; heldInOtherCompanies: boolean }) | null;
+  const withProfile = (who: Actor, profileId = 'p-actor'): ProfileActor => ({ ...who, profileId, companyId: 'c-actor' });
+  /** A profile of the actor's company unless `overrides` says otherwise. */
+  const existing = (profile: ProfileGrant, overrides: Partial<NonNullable<Before>> = {}): Before => ({ ...profile, id: 'p-target', companyId: 'c-actor', heldInOtherCompanies: false, ...overrides });
 
   const rows: [string, ProfileActor, Before, ProfileGrant, Expected][] = [
     [
@@ -177,6 +178,20 @@ describe('profileChangeRefusals', () => {
       existing(NOTHING, { heldInOtherCompanies: true }),
       NOTHING,
       [{ status: 403, field: 'permissions', message: /otras empresas/ }],
+    ],
+    [
+      'refuses a non-SA editing a profile of the portal\'s common catalogue',
+      withProfile(EVERYTHING_BUT_SA),
+      existing(NOTHING, { companyId: null }),
+      NOTHING,
+      [{ status: 403, field: 'permissions', message: /catálogo común/ }],
+    ],
+    [
+      'lets an SA edit the common catalogue and another company\'s profile',
+      withProfile(SA),
+      existing(ORIGINATION, { companyId: 'c-other' }),
+      WALLET,
+      [],
     ],
     [
       'lets an SA edit a profile held by users of other companies',
@@ -303,5 +318,69 @@ describe.each(ENGINES)('Privileges through the API (%s)', (engine) => {
     const token = new URL(invite!.link!).searchParams.get('token')!;
     expect(await inspectPasswordLink(ctx.db, token, ctx.clock.now())).toMatchObject({ valid: false });
     expect(await links()).not.toContain(invite!.link);
+  });
+});
+
+describe.each(ENGINES)('A company\'s profiles are its own (%s)', (engine) => {
+  let ctx: TestContext;
+  let ids: { demo: string; plus: string; cartera: string };
+  beforeAll(async () => {
+    ctx = await createTestApp(engine);
+    ids = await ctx.system(async (db) => {
+      const [demo] = await db.select().from(companies).where(eq(companies.code, 'DEMO'));
+      const [plus] = await db.select().from(companies).where(eq(companies.code, 'PLUS'));
+      const [cartera] = await db.select().from(profiles).where(eq(profiles.name, 'Cartera'));
+      // Each company's own administrator, not SA: every permission but the role.
+      for (const [email, company] of [['todo@demo.mx', demo!], ['todo@plus.mx', plus!]] as const) {
+        const [own] = await db.insert(profiles).values({ name: `Todo ${company.code}`, roleCode: `TODO_${company.code}`, companyId: company.id, permissions: [...ALL_PERMISSION_PATHS] }).returning();
+        await db.insert(users).values({ email, name: email, profileId: own!.id, companyId: company.id });
+      }
+      return { demo: demo!.id, plus: plus!.id, cartera: cartera!.id };
+    });
+  });
+  afterAll(() => ctx.close());
+
+  it('keeps them out of another company\'s sight and reach, and the common catalogue out of a company\'s reach', async () => {
+    const demo = await ctx.as('todo@demo.mx');
+    const plus = await ctx.as('todo@plus.mx');
+    const admin = await ctx.as('admin@demo.mx');
+    const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, headers: { authorization: string }, payload?: object) => ctx.app.inject({ method, url, headers, payload });
+
+    const created = await call('POST', '/api/profiles', demo, { name: 'Cobranza Demo', roleCode: 'COBRANZA_DEMO', permissions: ['/wallet/credits/credits-list'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const cobranza = created.json<{ id: string; companyId: string | null; version: number }>();
+    expect(cobranza.companyId).toBe(ids.demo);
+    const spare = (await call('POST', '/api/profiles', demo, { name: 'Sin usar Demo', roleCode: 'SIN_USO', permissions: [] })).json<{ id: string }>();
+
+    // Another company's administrator neither sees, rewrites, deletes nor assigns them.
+    const seen = (await call('GET', '/api/profiles', plus)).json<{ items: { name: string }[] }>().items.map((profile) => profile.name);
+    expect(seen).toEqual(expect.arrayContaining(['Cartera', 'Todo PLUS']));
+    expect(seen).not.toContain('Cobranza Demo');
+    expect(seen).not.toContain('Todo DEMO');
+    const rewrite = await call('PUT', `/api/profiles/${cobranza.id}`, plus, { name: 'Cobranza Demo', roleCode: 'COBRANZA_DEMO', permissions: ['/wallet/credits/credits-list', '/user/user-new'], version: cobranza.version });
+    expect(rewrite.statusCode).toBe(404);
+    expect((await call('DELETE', `/api/profiles/${spare.id}`, plus)).statusCode).toBe(404);
+    const hostage = await call('POST', '/api/users', plus, { email: 'rehen@plus.mx', name: 'Rehén', profileId: cobranza.id, companyId: ids.plus, active: false });
+    expect(hostage.statusCode).toBe(400);
+    expect(hostage.json()).toMatchObject({ errors: [{ field: 'profileId' }] });
+    // Not even SA gives one company's profile to another company's user.
+    const crossed = await call('POST', '/api/users', admin, { email: 'cruzado@plus.mx', name: 'Cruzado', profileId: cobranza.id, companyId: ids.plus, active: true });
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json()).toMatchObject({ errors: [{ field: 'profileId', message: expect.stringContaining('es de otra empresa') }] });
+    // A name is unique across companies, whoever's profile holds it.
+    expect((await call('POST', '/api/profiles', plus, { name: 'cobranza demo', roleCode: 'COBRANZA_PLUS', permissions: [] })).statusCode).toBe(409);
+
+    // The common catalogue is every company's to use and SA's alone to change.
+    const catalogue = (await call('GET', '/api/profiles', demo))
+      .json<{ items: { id: string; name: string; roleCode: string; permissions: string[]; version: number }[] }>()
+      .items.find((profile) => profile.id === ids.cartera)!;
+    const shared = await call('PUT', `/api/profiles/${ids.cartera}`, demo, { name: catalogue.name, roleCode: catalogue.roleCode, permissions: catalogue.permissions, version: catalogue.version });
+    expect(shared.statusCode).toBe(403);
+    expect(shared.json()).toMatchObject({ detail: expect.stringContaining('catálogo común') });
+    const assigned = await call('POST', '/api/users', plus, { email: 'cartera.nueva@plus.mx', name: 'Cartera Nueva', profileId: ids.cartera, companyId: ids.plus, active: true });
+    expect(assigned.statusCode, assigned.body).toBe(201);
+
+    const [stored] = await ctx.system((db) => db.select().from(profiles).where(eq(profiles.id, cobranza.id)));
+    expect(stored).toMatchObject({ permissions: ['/wallet/credits/credits-list'], companyId: ids.demo, version: 1 });
   });
 });

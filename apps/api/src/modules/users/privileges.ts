@@ -76,15 +76,19 @@ export function userChangeRefusals(actor: Actor, before: UserState | null, after
 
 /**
  * Refusals for creating (`before` null) or editing a profile: never one's own, never beyond one's own permissions
- * (before or after the edit), and, for a user who is not SA, never a profile that users of other companies hold.
+ * (before or after the edit), and, for a user who is not SA, only a profile of the user's own company (not the
+ * portal's common catalogue; another company's a user never sees) that no user of another company holds.
  */
 export function profileChangeRefusals(
-  actor: Actor & { profileId: string },
-  before: (ProfileGrant & { id: string; heldInOtherCompanies: boolean }) | null,
+  actor: Actor & { profileId: string; companyId: string },
+  before: (ProfileGrant & { id: string; companyId: string | null; heldInOtherCompanies: boolean }) | null,
   after: ProfileGrant,
 ): Refusal[] {
   if (before && before.id === actor.profileId) {
     return [{ status: 403, field: 'permissions', message: 'No puedes modificar el perfil que tú tienes.' }];
+  }
+  if (before && before.companyId !== actor.companyId && actor.role !== ALL_COMPANIES_ROLE) {
+    return [{ status: 403, field: 'permissions', message: 'Este perfil es del catálogo común del portal: solo un usuario con rol SA puede modificarlo.' }];
   }
   if (before && before.heldInOtherCompanies && actor.role !== ALL_COMPANIES_ROLE) {
     return [{ status: 403, field: 'permissions', message: 'Usuarios de otras empresas tienen este perfil: solo un usuario con rol SA puede modificarlo.' }];

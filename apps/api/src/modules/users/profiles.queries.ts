@@ -13,6 +13,7 @@ export async function listProfiles(db: Db, id?: string): Promise<Profile[]> {
   const rows = await db
     .select({
       id: profiles.id,
+      companyId: profiles.companyId,
       name: profiles.name,
       roleCode: profiles.roleCode,
       permissions: profiles.permissions,

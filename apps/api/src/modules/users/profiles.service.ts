@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client';
 import { acrossCompanies } from '../../db/scope';
 import { profiles, users } from '../../db/schema/users';
 import type { Principal } from '../../http/auth';
+import { ALL_COMPANIES_ROLE } from '../../http/company-scope';
 import { HttpProblem } from '../../http/errors';
 import { assertVersion, lockForUpdate } from '../../http/locking';
 import { recordAudit, type Actor } from '../audit/audit';
@@ -30,25 +31,36 @@ const grantOf = (row: { name: string; roleCode: string; permissions: string[] })
 
 /** The profile locked for a change by `actor` into `after` (itself when deleting), refused by the privilege rules. */
 async function lockForChange(tx: Tx, actor: Principal, id: string, after?: ProfileGrant) {
-  const current = await lockForUpdate(tx.select().from(profiles).where(eq(profiles.id, id)), { title: 'Perfil no encontrado', detail: 'El perfil no existe o fue eliminado.' });
+  const notFound = { title: 'Perfil no encontrado', detail: 'El perfil no existe o fue eliminado.' };
+  // Read before it is locked: a company's user cannot lock (row-level security) the common catalogue's profile it
+  // sees, and is told why instead of "not found".
+  const [seen] = await tx.select().from(profiles).where(eq(profiles.id, id));
+  if (!seen) throw new HttpProblem(404, notFound.title, notFound.detail);
+  assertNoRefusal(profileChangeRefusals(actor, { ...seen, heldInOtherCompanies: false }, after ?? seen));
+  const current = await lockForUpdate(tx.select().from(profiles).where(eq(profiles.id, id)), notFound);
   const heldElsewhere = await heldInOtherCompanies(tx, id, actor.companyId);
   assertNoRefusal(profileChangeRefusals(actor, { ...current, heldInOtherCompanies: heldElsewhere }, after ?? current));
   return current;
 }
 
+/** A profile's name is unique in the whole portal (another company's profiles included, which the actor does not see). */
 async function assertNameFree(tx: Tx, name: string, exceptId?: string) {
-  const [taken] = await tx
-    .select({ id: profiles.id })
-    .from(profiles)
-    .where(exceptId ? sql`lower(${profiles.name}) = ${name.toLowerCase()} and ${profiles.id} <> ${exceptId}` : sql`lower(${profiles.name}) = ${name.toLowerCase()}`);
+  const [taken] = await acrossCompanies(tx, (all) =>
+    all
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(exceptId ? sql`lower(${profiles.name}) = ${name.toLowerCase()} and ${profiles.id} <> ${exceptId}` : sql`lower(${profiles.name}) = ${name.toLowerCase()}`),
+  );
   if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
 }
 
 export async function createProfile(tx: Tx, actor: Actor, now: Date, input: ProfileValues): Promise<Profile> {
   assertNoRefusal(profileChangeRefusals(actor.principal, null, input));
   await assertNameFree(tx, input.name);
-  const [created] = await tx.insert(profiles).values({ ...input, createdAt: now, updatedAt: now }).returning();
-  await recordAudit(tx, actor, { action: 'profile.create', entity: 'profile', entityId: created!.id, after: input, occurredAt: now });
+  // SA adds to the common catalogue; a company's administrator, to the company's own profiles.
+  const companyId = actor.principal.role === ALL_COMPANIES_ROLE ? null : actor.principal.companyId;
+  const [created] = await tx.insert(profiles).values({ ...input, companyId, createdAt: now, updatedAt: now }).returning();
+  await recordAudit(tx, actor, { action: 'profile.create', entity: 'profile', entityId: created!.id, after: { ...input, companyId }, occurredAt: now });
   const [profile] = await listProfiles(tx, created!.id);
   return profile!;
 }

@@ -38,6 +38,10 @@ async function loadReferences(tx: Tx, input: { profileId: string; companyId: str
   const errors = [
     ...(profile ? [] : [{ field: 'profileId', message: 'El perfil elegido ya no existe.' }]),
     ...(company ? [] : [{ field: 'companyId', message: 'La empresa elegida no existe o no es la tuya.' }]),
+    // A company's own profile is for its users only; the common catalogue's, for anyone's.
+    ...(profile?.companyId && profile.companyId !== input.companyId
+      ? [{ field: 'profileId', message: 'Ese perfil es de otra empresa: elige uno de la empresa del usuario o del catálogo común.' }]
+      : []),
   ];
   if (errors.length) throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', errors);
   return profile!;

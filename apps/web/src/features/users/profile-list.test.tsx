@@ -9,6 +9,7 @@ import ProfileListScreen from './profile-list.screen';
 
 const cartera: Profile = {
   id: '6b0f1c4e-2a7e-4c55-9a37-3f3c2f1d9a10',
+  companyId: null,
   name: 'Cartera',
   roleCode: 'CARTERA',
   permissions: ['/wallet/credits/credits-list'],

@@ -23,6 +23,9 @@ export function UserForm(props: {
   onCancel?: () => void;
 }) {
   const { form, formProps, dialog, summary } = useSchemaForm(userInputSchema, { defaultValues: props.defaultValues, onSubmit: props.onSubmit });
+  // A company's own profiles are for its users (the API refuses the others): the common catalogue's and the chosen company's.
+  const companyId = form.watch('companyId');
+  const profiles = props.profiles.filter((profile) => profile.companyId === null || !companyId || profile.companyId === companyId);
 
   return (
     <form {...formProps}>
@@ -39,7 +42,7 @@ export function UserForm(props: {
             control={form.control}
             name="profileId"
             label="Perfil"
-            options={props.profiles.map((profile) => ({ value: profile.id, label: profile.name }))}
+            options={profiles.map((profile) => ({ value: profile.id, label: profile.name }))}
           />
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
