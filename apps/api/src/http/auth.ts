@@ -111,6 +111,9 @@ export function jwtTokenVerifier(options: {
       if (typeof email !== 'string' || email === '' || typeof payload.sub !== 'string') {
         throw new InvalidTokenError(`el token no trae ${emailClaim}`);
       }
+      // The e-mail is who the user is here: one the provider says it has not verified (a self-service account that
+      // typed a staff member's address) signs no one in. A provider that does not say is trusted as configured.
+      if (payload.email_verified === false) throw new InvalidTokenError('el proveedor no verificó el correo del token');
       return { identity: { subject: payload.sub, email }, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity };
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error;

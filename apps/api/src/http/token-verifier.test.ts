@@ -7,7 +7,7 @@ const AUDIENCE = 'https://idp.test/api';
 
 /** A verified access token reused for a few seconds (main.ts: 5 s) without letting anything through that verify refuses. */
 describe('access tokens verified once and reused', () => {
-  let sign: (expiresInSeconds: number) => Promise<string>;
+  let sign: (expiresInSeconds: number, claims?: Record<string, unknown>) => Promise<string>;
   let keys: JWTVerifyGetKey;
   /** How many times the verifier asked for a key: once per signature it checked. */
   let lookups = 0;
@@ -19,8 +19,8 @@ describe('access tokens verified once and reused', () => {
       lookups += 1;
       return jwks(header, token);
     };
-    sign = (expiresInSeconds) =>
-      new SignJWT({ email: 'cartera@demo.mx' })
+    sign = (expiresInSeconds, claims = {}) =>
+      new SignJWT({ email: 'cartera@demo.mx', ...claims })
         .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'k1' })
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
@@ -65,6 +65,12 @@ describe('access tokens verified once and reused', () => {
     const [header, payload, signature] = token.split('.');
     const forged = `${header}.${payload}.${signature!.slice(0, -4)}${signature!.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
     await expect(verify.verify(forged)).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it('refuses a token whose provider says the e-mail is not verified, and takes one it says is or says nothing of', async () => {
+    await expect(verifier(0).verify(await sign(60, { email_verified: false }))).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(verifier(0).verify(await sign(60, { email_verified: true }))).resolves.toEqual({ subject: 'cartera', email: 'cartera@demo.mx' });
+    await expect(verifier(0).verify(await sign(60))).resolves.toEqual({ subject: 'cartera', email: 'cartera@demo.mx' });
   });
 
   it('checks every time without a reuse time', async () => {
