@@ -4,7 +4,7 @@ import JSZip from 'jszip';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ReportField } from '@portal/contract';
-import { sheetColumns, styleOf, writeReport, xmlText, type RawRow } from './report-file';
+import { csvCell, sheetColumns, styleOf, writeReport, xmlText, type RawRow } from './report-file';
 
 /**
  * The report writer puts its data rows' XML into exceljs's sheet stream itself (exceljs's addRow costs a Row, Cells and
@@ -126,5 +126,16 @@ describe('the xlsx report writer', () => {
     expect(xmlText('a<b>&"\'')).toBe('a&lt;b&gt;&amp;&quot;&apos;');
     expect(xmlText('keep\t\n\r drop\u0000\u0008\u000b\u000c\u000e\u001f\u007f')).toBe('keep\t\n\r drop');
     expect(xmlText('sin cambios')).toBe('sin cambios');
+  });
+
+  it('writes csv cells a spreadsheet cannot read as formulas, whatever its list separator', () => {
+    const text = { type: 'text' } as const;
+    expect(csvCell(text, '=SUMA(A1)')).toBe("'=SUMA(A1)");
+    expect(csvCell(text, '-1+1')).toBe("'-1+1");
+    expect(csvCell(text, 'a;=1+1.csv')).toBe('"a;=1+1.csv"');
+    expect(csvCell(text, 'Pérez, Ana')).toBe('"Pérez, Ana"');
+    expect(csvCell(text, 'dice "hola"')).toBe('"dice ""hola"""');
+    expect(csvCell({ type: 'money' }, '-150.25')).toBe('-150.25');
+    expect(csvCell(text, null)).toBe('');
   });
 });

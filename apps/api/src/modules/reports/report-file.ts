@@ -75,12 +75,16 @@ export function sheetColumns(fields: readonly ReportField[]): Partial<ExcelJS.Co
   }));
 }
 
-/** RFC 4180 quoting; a text cell that starts like a formula is written with a leading apostrophe (CSV injection). */
-function csvCell(field: ReportField, value: unknown): string {
+/**
+ * RFC 4180 quoting; a text cell that starts like a formula is written with a leading apostrophe (CSV injection). A
+ * `;` is quoted too: Excel in a locale whose list separator it is (decimal comma) would split `a;=1+1` there and
+ * start the second cell with a formula.
+ */
+export function csvCell(field: Pick<ReportField, 'type'>, value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
   if (field.type === 'text' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[",;\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** Collects a stream's bytes and hands them on in CHUNK_BYTES pieces (the rest with `final`). */
