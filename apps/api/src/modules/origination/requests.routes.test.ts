@@ -149,6 +149,18 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(audit.map((event) => event.action).sort()).toEqual(['request.create', 'request.document.upload', 'request.document.upload', 'request.document.upload']);
   });
 
+  it('counts the author of the pre-request a request was converted from among its capturers: it may not decide it', async () => {
+    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }), admin)).json<{ id: string; version: number }>();
+    expect((await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version }, admin)).statusCode).toBe(200);
+    let request = await created({ preRequestId: draft.id });
+    request = (await act(request, 'submit', originacion)).json<Detail>();
+    const byAuthor = await act(request, 'approve', admin);
+    expect(byAuthor.statusCode).toBe(403);
+    expect(byAuthor.json<{ detail: string }>().detail).toMatch(/^Quien capturó o modificó la solicitud/);
+    const mesa = await ctx.as('mesa@demo.mx');
+    expect((await act(request, 'approve', mesa)).json()).toMatchObject({ status: 'aprobada', decidedBy: 'mesa@demo.mx' });
+  });
+
   it('refuses bad fields, a bad CLABE and bad documents with the reason, and keeps nothing', async () => {
     const badClabe = await post(capture({ clabe: `${CLABE.slice(0, 17)}${(Number(CLABE[17]) + 1) % 10}` }));
     expect(badClabe.statusCode).toBe(400);

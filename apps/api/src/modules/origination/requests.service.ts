@@ -138,9 +138,10 @@ export async function createRequest(
   assertClabe(input.clabe);
   const companyId = await agreementCompany(tx, input.agreementId);
   await expirePreRequests(tx, now);
+  let quotedBy: string | null = null;
   if (input.preRequestId) {
     const [source] = await tx
-      .select({ status: preRequests.status, number: preRequests.number, curp: clients.curp })
+      .select({ status: preRequests.status, number: preRequests.number, curp: clients.curp, createdBy: preRequests.createdBy })
       .from(preRequests)
       .innerJoin(clients, eq(clients.id, preRequests.clientId))
       .where(eq(preRequests.id, input.preRequestId))
@@ -150,6 +151,7 @@ export async function createRequest(
       throw new HttpProblem(409, 'Acción no permitida', `No se puede convertir la pre-solicitud ${preRequestFolio(source.number)} en estado ${source.status}; solo las enviadas.`);
     }
     if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
+    quotedBy = source.createdBy;
   }
   const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: input.preRequestId });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
@@ -164,7 +166,8 @@ export async function createRequest(
       simulation,
       installment: simulation.installment,
       createdBy: actor.principal.userId,
-      capturedBy: [actor.principal.userId],
+      // Whoever typed the pre-request's data (carried into the request) is one of its capturers too.
+      capturedBy: [...new Set([actor.principal.userId, ...(quotedBy ? [quotedBy] : [])])],
       createdAt: now,
       updatedAt: now,
     })
