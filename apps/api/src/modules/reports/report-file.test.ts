@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReportField } from '@portal/contract';
 import { csvCell, sheetColumns, styleOf, writeReport, xmlText, type RawRow } from './report-file';
 
@@ -71,6 +71,16 @@ async function parts(file: Buffer): Promise<Record<string, string>> {
 const TYPES: ReportField['type'][] = ['text', 'money', 'date', 'integer'];
 
 describe('the xlsx report writer', () => {
+  // Both workbooks stamp their creation time (docProps/core.xml) to the second: the same clock for both, so that two
+  // writes either side of a second's turn (a slow machine) still compare byte for byte.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T12:00:00Z'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('writes the same workbook as exceljs row by row: text to escape, nulls in every type, an empty row, 30 columns (AA…AD), rows across batches', async () => {
     const fields = Array.from({ length: 30 }, (_, index) => field(TYPES[index % 4]!, index));
     const texts = ['CR-00000001', 'Ñandú & «Pérez» <S.A.>', `O'Brien "el güero"`, 'tab\there\nline', 'bell\u0007 and \u001f gone', '=SUMA(A1)', '  espacios  ', '😀 emoji'];
