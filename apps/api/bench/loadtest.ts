@@ -8,6 +8,7 @@
  * LOADTEST_DATABASE=<name> runs on a database that exists already instead, left as it is: e.g. the 1,000,000-credit
  * portfolio `BENCH_KEEP=1 BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api` keeps (it holds the demo too).
  * LOADTEST_KEEP=1 keeps the database it created and prints its name, for the next runs' LOADTEST_DATABASE.
+ * DATABASE_POOL_SIZE, when set, is handed to the servers (each process's connections to PostgreSQL; 20 without it).
  */
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -290,7 +291,7 @@ async function main(): Promise<void> {
       const ports = Array.from({ length: count }, (_, index) => FIRST_PORT + index);
       const builds = AGAINST ? ['dist', AGAINST] : ports.map(() => 'dist');
       const publicUrl = `http://127.0.0.1:${ports[0]}`;
-      const env = { DATABASE_URL: url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false' };
+      const env = { DATABASE_URL: url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false', ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}) };
       const servers = await startServers(ports, env, builds);
       try {
         const origins = ports.map((port) => `http://127.0.0.1:${port}`);

@@ -39,7 +39,8 @@ describe('loadConfig', () => {
       OIDC_AUDIENCE: 'portal-api',
       PORT: '8080',
     });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://portal@db.internal:5432/portal' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://portal@db.internal:5432/portal', poolSize: 20 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://portal@db.internal/portal', DATABASE_POOL_SIZE: '8' }).database).toMatchObject({ poolSize: 8 });
     expect(config.oidc).toMatchObject({ kind: 'external', issuer: 'https://login.example.com/realms/portal', audience: 'portal-api' });
     expect(config.seedDemo).toBe(false);
     expect(config.publicUrl).toBe('http://localhost:8080');
@@ -49,6 +50,9 @@ describe('loadConfig', () => {
     [{ PORT: 'abc' }, 'Configuración inválida: PORT debe ser un número de puerto entre 1 y 65535 (recibido: "abc")'],
     [{ PORT: '70000' }, 'Configuración inválida: PORT debe ser un número de puerto entre 1 y 65535 (recibido: "70000")'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'Configuración inválida: DATABASE_URL debe empezar con postgres: o postgresql: (recibido: "mysql://x/y")'],
+    [{ DATABASE_POOL_SIZE: '1' }, 'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "1")'],
+    [{ DATABASE_POOL_SIZE: '201' }, 'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "201")'],
+    [{ DATABASE_POOL_SIZE: '8.5' }, 'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "8.5")'],
     [{ DATABASE_URL: 'no es url' }, 'Configuración inválida: DATABASE_URL debe ser una URL válida (postgres:, postgresql:) (recibido: "no es url")'],
     [{ OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'portal' }, 'Configuración inválida: OIDC_AUDIENCE falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE'],
     [{ OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE'],

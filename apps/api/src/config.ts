@@ -15,7 +15,7 @@ export interface Config {
   host: string;
   publicUrl: string;
   logLevel: string;
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number };
   oidc:
     | { kind: 'embedded'; issuer: string; clientId: string; audience: string; accessTokenTtl: number }
     | {
@@ -118,8 +118,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const databaseUrl = read('DATABASE_URL');
+  const poolText = read('DATABASE_POOL_SIZE') ?? '20';
+  if (!/^\d+$/.test(poolText) || Number(poolText) < 2 || Number(poolText) > 200) {
+    fail('DATABASE_POOL_SIZE', 'debe ser un número de conexiones entre 2 y 200', poolText);
+  }
   const database: Config['database'] = databaseUrl
-    ? { kind: 'postgres', url: parseUrl('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']) }
+    ? { kind: 'postgres', url: parseUrl('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']), poolSize: Number(poolText) }
     : { kind: 'pglite', dataDir: path.resolve(REPO_ROOT, read('DATA_DIR') ?? 'data') };
 
   const given = OIDC_VARS.filter((name) => read(name) !== undefined);

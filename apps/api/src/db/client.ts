@@ -36,7 +36,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string };
+export type DatabaseTarget = { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string; poolSize?: number };
 
 /**
  * The role the API's queries run as: row-level security applies to it (see 0005_company_scope.sql and scope.ts). The
@@ -55,13 +55,14 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
     // The role is a startup parameter: a connection that cannot take it (an unmigrated database) fails instead of
     // silently running as the owner. JIT compilation and parallel workers are off: the API's statements are short,
     // repeated and many at once, PostgreSQL compiles at every execution, and a statement's workers compete with the
-    // other requests' (decision 0015). Each request holds one connection for its whole transaction: 20 of them.
+    // other requests' (decision 0015). Each request holds one connection for its whole transaction: 20 of them, or
+    // DATABASE_POOL_SIZE (each replica has its own pool: replicas × size must stay under the server's max_connections).
     // Pipelined: a statement goes to the server without waiting for the answers of those before it on the connection
     // (each still its own exchange, answered in order), so a transaction's BEGIN travels with its first statement and
     // the reads that do not depend on each other go together (transactionWith, together).
     const pool = new pg.Pool({
       connectionString: target.url,
-      max: 20,
+      max: target.poolSize ?? 20,
       options: `-c role=${APP_ROLE} -c jit=off -c max_parallel_workers_per_gather=0`,
       pipeline: true,
     });
