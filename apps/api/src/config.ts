@@ -98,17 +98,23 @@ function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
 
 const booleanText = z.enum(['true', 'false', '1', '0']);
 
+/** Connections each API process keeps to PostgreSQL unless DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_POOL_SIZE = 20;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const read = (name: string): string | undefined => {
     const value = env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
 
-  const portText = read('PORT') ?? '3000';
-  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-    fail('PORT', 'debe ser un número de puerto entre 1 y 65535', portText);
-  }
-  const port = Number(portText);
+  /** A whole number from `min` to `max`, or `fallback` when unset; refused in the words "un número de <what>". */
+  const readWholeNumber = (name: string, fallback: number, min: number, max: number, what: string): number => {
+    const text = read(name) ?? String(fallback);
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) fail(name, `debe ser un número de ${what} entre ${min} y ${max}`, text);
+    return Number(text);
+  };
+
+  const port = readWholeNumber('PORT', 3000, 1, 65535, 'puerto');
   const host = read('HOST') ?? 'localhost';
   const publicUrl = parseUrl('PUBLIC_URL', read('PUBLIC_URL') ?? `http://localhost:${port}`, ['http:', 'https:']);
 
@@ -118,12 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const databaseUrl = read('DATABASE_URL');
-  const poolText = read('DATABASE_POOL_SIZE') ?? '20';
-  if (!/^\d+$/.test(poolText) || Number(poolText) < 2 || Number(poolText) > 200) {
-    fail('DATABASE_POOL_SIZE', 'debe ser un número de conexiones entre 2 y 200', poolText);
-  }
+  const poolSize = readWholeNumber('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 2, 200, 'conexiones');
   const database: Config['database'] = databaseUrl
-    ? { kind: 'postgres', url: parseUrl('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']), poolSize: Number(poolText) }
+    ? { kind: 'postgres', url: parseUrl('DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']), poolSize }
     : { kind: 'pglite', dataDir: path.resolve(REPO_ROOT, read('DATA_DIR') ?? 'data') };
 
   const given = OIDC_VARS.filter((name) => read(name) !== undefined);

@@ -6,6 +6,7 @@ import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-
 import { sql } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { DEFAULT_POOL_SIZE } from '../config';
 import { MIGRATIONS_FOLDER, migrateWithLock } from './migrate';
 import { cacheStatements } from './statement-cache';
 import { coalesceWrites } from './write-coalescing';
@@ -55,14 +56,14 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
     // The role is a startup parameter: a connection that cannot take it (an unmigrated database) fails instead of
     // silently running as the owner. JIT compilation and parallel workers are off: the API's statements are short,
     // repeated and many at once, PostgreSQL compiles at every execution, and a statement's workers compete with the
-    // other requests' (decision 0015). Each request holds one connection for its whole transaction: 20 of them, or
-    // DATABASE_POOL_SIZE (each replica has its own pool: replicas × size must stay under the server's max_connections).
+    // other requests' (decision 0015). Each request holds one connection for its whole transaction: DEFAULT_POOL_SIZE
+    // of them, or DATABASE_POOL_SIZE (each replica has its own pool: replicas × size stay under max_connections).
     // Pipelined: a statement goes to the server without waiting for the answers of those before it on the connection
     // (each still its own exchange, answered in order), so a transaction's BEGIN travels with its first statement and
     // the reads that do not depend on each other go together (transactionWith, together).
     const pool = new pg.Pool({
       connectionString: target.url,
-      max: target.poolSize ?? 20,
+      max: target.poolSize ?? DEFAULT_POOL_SIZE,
       options: `-c role=${APP_ROLE} -c jit=off -c max_parallel_workers_per_gather=0`,
       pipeline: true,
     });
