@@ -51,14 +51,23 @@ const identifier = fc.oneof(
 );
 const name = fc.constantFrom('Núñez Peña', 'Ana Gómez', 'Íñigo', 'GORS800101HJCNMN09', '2026-21').map((text): Value => ({ text, state: 'ok' }));
 
+/** The most one row may pay, $9,999,999.99: the rule stated again here, so that the parser is checked against it. */
+const MOST_CENTS = 999_999_999n;
+
+/** An amount field: up to the most a row may pay it is read, above it (up to what the field can hold) refused. */
 function amount(inCents: boolean, maxCents: bigint, maxLength: number): fc.Arbitrary<Value> {
-  const cents = fc.bigInt({ min: 1n, max: maxCents });
+  const cents = fc.bigInt({ min: 1n, max: MOST_CENTS });
+  const tooMuch = fc.bigInt({ min: MOST_CENTS + 1n, max: maxCents });
   const valid = inCents
     ? fc.tuple(cents, fc.boolean()).map(([value, padded]): Value => ({ text: padded ? String(value).padStart(maxLength, '0') : String(value), state: 'ok', cents: value }))
     : fc.tuple(cents, fc.nat(7)).map(([value, style]): Value => ({ text: pesos(value, style), state: 'ok', cents: value }));
   const bad = inCents
-    ? fc.oneof(fc.constantFrom('0', '000', '12.50', '1,250', 'abc', '1e5', '1'.padEnd(15, '0')), cents.map((value) => `-${value}`))
-    : fc.oneof(fc.constantFrom('0', '0.00', '$0', '1250,50', '1,25', '1.234', 'abc', '1e5', '12,3456.00', '1'.padEnd(14, '0')), cents.map((value) => `-${pesos(value, 1)}`));
+    ? fc.oneof(fc.constantFrom('0', '000', '12.50', '1,250', 'abc', '1e5', '1'.padEnd(15, '0')), cents.map((value) => `-${value}`), tooMuch.map(String))
+    : fc.oneof(
+        fc.constantFrom('0', '0.00', '$0', '1250,50', '1,25', '1.234', 'abc', '1e5', '12,3456.00', '1'.padEnd(14, '0')),
+        cents.map((value) => `-${pesos(value, 1)}`),
+        fc.tuple(tooMuch, fc.nat(7)).map(([value, style]) => pesos(value, style)),
+      );
   return fc.oneof(
     { weight: 5, arbitrary: valid },
     { weight: 2, arbitrary: bad.map((text): Value => ({ text, state: 'bad' })) },
@@ -313,11 +322,13 @@ describe('payment-file parser, fuzzed', () => {
       formula.map((value): [ExcelJS.CellValue, Value] => [value.text, value]),
       fc.constant<[ExcelJS.CellValue, Value]>([null, { text: '', state: 'empty' }]),
     );
-    const cents = fc.bigInt({ min: 1n, max: 99_999_999_99n });
+    const cents = fc.bigInt({ min: 1n, max: MOST_CENTS });
+    const tooMuch = fc.bigInt({ min: MOST_CENTS + 1n, max: 99_999_999_99n });
     const importe = fc.oneof(
       cents.map((value): [ExcelJS.CellValue, Value] => [Number(value) / 100, { text: '', state: 'ok', cents: value }]),
       cents.map((value): [ExcelJS.CellValue, Value] => [pesos(value, 6), { text: '', state: 'ok', cents: value }]),
       cents.map((value): [ExcelJS.CellValue, Value] => [-Number(value) / 100, { text: '', state: 'bad' }]),
+      tooMuch.map((value): [ExcelJS.CellValue, Value] => [Number(value) / 100, { text: '', state: 'bad' }]),
       fc.constantFrom<[ExcelJS.CellValue, Value]>(
         [0, { text: '', state: 'bad' }],
         [1.005, { text: '', state: 'bad' }],

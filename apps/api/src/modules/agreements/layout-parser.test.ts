@@ -218,7 +218,11 @@ describe('payment-file layouts', () => {
   it.each([
     ['1250.5', false, '1250.50', []],
     ['$ 1,250.50', false, '1250.50', []],
-    ['999,999,999,999.99', false, '999999999999.99', []],
+    ['9,999,999.99', false, '9999999.99', []],
+    // Above the most one row may pay: a typo (a file of such rows would add up past what the database keeps).
+    ['10,000,000.00', false, '10,000,000.00', ['El importe "10,000,000.00" pasa del máximo por fila, $9,999,999.99.']],
+    ['999,999,999,999.99', false, '999,999,999,999.99', ['El importe "999,999,999,999.99" pasa del máximo por fila, $9,999,999.99.']],
+    ['1000000000', true, '1000000000', ['El importe "1000000000" pasa del máximo por fila, $9,999,999.99.']],
     ['0000001250.50', false, '1250.50', []],
     ['', false, undefined, ['Falta el importe.']],
     ['abc', false, 'abc', ['Importe no válido: "abc".']],

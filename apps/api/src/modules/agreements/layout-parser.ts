@@ -157,13 +157,20 @@ const NEGATIVE = /^-\s*\$?\s*\d[\d,]*(\.\d+)?$/;
 const PESOS = /^\$?\s*0*([1-9]\d{0,2}(?:,\d{3}){1,3}|\d{1,12})(?:\.(\d{1,2}))?$/;
 /** Centavos: digits only; a fixed-width field is often padded with zeros. */
 const CENTAVOS = /^0*(\d{1,14})$/;
+/**
+ * The most one row may pay: far above any payroll deduction, and low enough that a file's 100,000 rows add up within
+ * the amounts the database keeps (numeric(14,2): under a trillion pesos). A row above it is a typo, not a payment.
+ */
+const MAX_ROW_CENTS = 999_999_999n;
+const MAX_ROW_TEXT = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' }).format(Number(MAX_ROW_CENTS) / 100);
 
 function readAmount(text: string, inCents: boolean): { cents: bigint } | { error: string } {
   if (NEGATIVE.test(text)) return { error: `El importe es negativo: "${text}".` };
   const match = (inCents ? CENTAVOS : PESOS).exec(text);
   if (!match) return { error: `Importe no válido: "${text}".` };
-  if (inCents) return { cents: BigInt(match[1]!) };
-  return { cents: BigInt(match[1]!.replaceAll(',', '')) * 100n + BigInt((match[2] ?? '').padEnd(2, '0')) };
+  const cents = inCents ? BigInt(match[1]!) : BigInt(match[1]!.replaceAll(',', '')) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+  if (cents > MAX_ROW_CENTS) return { error: `El importe "${text}" pasa del máximo por fila, ${MAX_ROW_TEXT}.` };
+  return { cents };
 }
 
 /** Checks the fields every row needs and normalises the amount to pesos with two decimals. */

@@ -292,6 +292,9 @@ export async function uploadOptions(tx: Tx, today: string): Promise<UploadOption
   const dates = new Map<string, string>();
   const options: UploadOption[] = [];
   for (const { agreement, company } of rows) {
+    // An agreement whose stored layout cannot be read takes no file (the upload says why); the others stay on offer.
+    const layout = layoutSchema.safeParse(agreement.layout);
+    if (!layout.success) continue;
     const businessDate = dates.get(agreement.companyId) ?? (await businessDateOf(tx, agreement.companyId, today));
     dates.set(agreement.companyId, businessDate);
     const calendar = payrollCalendar(payrollCalendarOf(agreement), addDays(businessDate, -120), 40);
@@ -300,7 +303,7 @@ export async function uploadOptions(tx: Tx, today: string): Promise<UploadOption
       agreementId: agreement.id,
       agreement: agreement.name,
       company,
-      format: layoutSchema.parse(agreement.layout).format,
+      format: layout.data.format,
       discountDates,
       suggestedDate: discountDates[0] ?? null,
     });

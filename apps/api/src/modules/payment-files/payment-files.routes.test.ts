@@ -7,7 +7,7 @@ import type { PaymentFile } from '@portal/contract';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
-import { payments } from '../../db/schema/payments';
+import { paymentFiles, payments } from '../../db/schema/payments';
 import type { Tx } from '../../db/client';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
@@ -118,7 +118,7 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const [a, b, c] = open;
     const file = csv([
       [a!.employeeNumber, a!.curp, a!.installment, '22', 'R1'],
-      [b!.employeeNumber, b!.curp, '99999999.00', '22', 'R2'],
+      [b!.employeeNumber, b!.curp, '9999999.00', '22', 'R2'],
       ['NO-EXISTE', '', '100.00', '22', 'R3'],
       [a!.employeeNumber, a!.curp, '100.00', '22', 'R4'],
       [c!.employeeNumber, c!.curp, 'abc', '22', 'R5'],
@@ -127,7 +127,7 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const uploaded = await upload(file);
     expect(uploaded.status).toBe(201);
     expect(uploaded.body).toMatchObject({ status: 'validado', rowsTotal: 6, rowsValid: 2, rowsRejected: 4, encoding: 'utf-8' });
-    expect(cents(uploaded.body.amountTotal)).toBe(cents(a!.installment) + cents('99999999.00') + cents('100.00') * 3);
+    expect(cents(uploaded.body.amountTotal)).toBe(cents(a!.installment) + cents('9999999.00') + cents('100.00') * 3);
     const rows = await rowsOf(uploaded.body.id);
     expect(rows.map((row) => [row.line, row.outcome])).toEqual([
       [2, 'válido'],
@@ -175,6 +175,38 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const future = await upload(csv([[a!.employeeNumber, a!.curp, '1.00', '1', 'x']]), 'futuro.csv', { agreementId: jalisco.id, discountDate: addDays(TODAY, 7) });
     expect(future.status).toBe(400);
     expect(future.body.detail).toContain('fecha flujo');
+  });
+
+  it('refuses a row above the most one row may pay, so a file of typos neither overflows its totals nor answers 500', async () => {
+    const [a, b] = demo.filter((credit) => credit.status !== 'liquidado');
+    const uploaded = await upload(
+      csv([
+        [a!.employeeNumber, a!.curp, '999999999999.99', '22', 'R1'],
+        [b!.employeeNumber, b!.curp, '999999999999.99', '22', 'R2'],
+      ]),
+      'dedazo.csv',
+    );
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body).toMatchObject({ rowsValid: 0, rowsRejected: 2 });
+    const rows = await rowsOf(uploaded.body.id);
+    expect(rows.map((row) => row.outcome)).toEqual(['monto inválido', 'monto inválido']);
+    expect(rows[0]!.message).toContain('pasa del máximo por fila, $9,999,999.99');
+  });
+
+  it('refuses a file for an agreement whose stored layout cannot be read, saying so, and keeps nothing', async () => {
+    await ctx.system((tx) => tx.update(agreements).set({ layout: {} as never }).where(eq(agreements.id, jalisco.id)));
+    const [a] = demo;
+    const refused = await upload(csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]), 'sin-layout.csv');
+    expect(refused.status).toBe(409);
+    expect(refused.body.title).toBe('Layout del convenio no válido');
+    const kept = await ctx.system((tx) => tx.select({ id: paymentFiles.id }).from(paymentFiles).where(eq(paymentFiles.fileName, 'sin-layout.csv')));
+    expect(kept).toEqual([]);
+    // The upload form still opens, without that agreement.
+    const options = await ctx.app.inject({ method: 'GET', url: '/api/payment-files/upload-options', headers: cartera });
+    expect(options.statusCode).toBe(200);
+    const offered = (options.json() as { agreementId: string }[]).map((option) => option.agreementId);
+    expect(offered).not.toContain(jalisco.id);
+    expect(offered.length).toBeGreaterThan(0);
   });
 
   it('applies the valid rows in one job: each peso allocated, deductions recibido, a sobrepago pays off and is kept; revert restores everything exactly', async () => {

@@ -62,7 +62,12 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   const hash = sha256(input.content);
   await refuseSameFile(tx, agreement.companyId, hash);
 
-  const layout = layoutSchema.parse(agreement.layout);
+  // The agreement screens keep a layout valid; one stored by an older version or by hand is the agreement's to fix.
+  const stored = layoutSchema.safeParse(agreement.layout);
+  if (!stored.success) {
+    throw new HttpProblem(409, 'Layout del convenio no válido', `El layout de archivos de pagos del convenio ${agreement.name} no es válido; corrígelo en el convenio y vuelve a cargar el archivo.`);
+  }
+  const layout = stored.data;
   let parsed: Awaited<ReturnType<typeof parsePaymentFile>>;
   try {
     parsed = await parsePaymentFile(input.content, layout);
