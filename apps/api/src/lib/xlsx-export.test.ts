@@ -3,7 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendXlsx } from './xlsx-export';
+import ExcelJS from 'exceljs';
+import { CELL_TEXT_LIMIT, fitCells, sendXlsx } from './xlsx-export';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,6 +31,41 @@ async function endlessExport(): Promise<{ app: FastifyInstance; url: string; rea
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/export.xlsx`, reads: () => reads };
 }
+
+describe('a cell as a workbook holds it', () => {
+  it('cuts a text over 32,767 characters to the limit with an ellipsis, never through a surrogate pair, and leaves the rest alone', () => {
+    const long = 'a'.repeat(60_000);
+    const fitted = fitCells({ n: 7, short: 'hola', long, none: null });
+    expect(fitted).toMatchObject({ n: 7, short: 'hola', none: null });
+    expect((fitted.long as string).length).toBe(32_767);
+    expect((fitted.long as string).endsWith('a…')).toBe(true);
+    expect(fitCells({ exact: 'b'.repeat(32_767) }).exact).toBe('b'.repeat(32_767));
+    // An emoji (two UTF-16 units) across the cut is left out whole, not halved.
+    const emoji = `${'c'.repeat(32_765)}😀${'d'.repeat(10)}`;
+    const cut = fitCells({ emoji }).emoji as string;
+    expect(cut).toBe(`${'c'.repeat(32_765)}…`);
+  });
+
+  it('writes a long line into the download cut to the limit, so the workbook opens without repair', async () => {
+    const app = Fastify();
+    app.get('/x.xlsx', (request, reply) =>
+      sendXlsx(request, reply, {
+        filename: 'x.xlsx',
+        sheet: 'Filas',
+        columns: [{ header: 'Texto', key: 'text', width: 40 }],
+        read: async ({ offset }) => (offset === 0 ? [{ text: 'x'.repeat(60_038) }] : []),
+        toCells: (row) => row,
+      }),
+    );
+    const answer = await app.inject({ method: 'GET', url: '/x.xlsx' });
+    await app.close();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(answer.rawPayload as unknown as ArrayBuffer);
+    const text = book.getWorksheet('Filas')!.getCell('A2').value as string;
+    expect(text.length).toBe(CELL_TEXT_LIMIT);
+    expect(text.endsWith('…')).toBe(true);
+  });
+});
 
 describe('xlsx list export', () => {
   let app: FastifyInstance | undefined;

@@ -30,6 +30,25 @@ export async function zipCaughtUp(sheet: ExcelJS.Worksheet, options: { maxBytes?
   }
 }
 
+/** The most characters a spreadsheet cell holds (Excel's limit); a longer text makes the workbook one Excel repairs. */
+export const CELL_TEXT_LIMIT = 32_767;
+
+/**
+ * A row's cells as a workbook can hold them: a text over CELL_TEXT_LIMIT (a payment file's line with many long fields)
+ * is cut to it, its last character an ellipsis, never through a surrogate pair. The whole text stays where it came
+ * from (a payment file's original, for one).
+ */
+export function fitCells(cells: Record<string, unknown>): Record<string, unknown> {
+  const fitted = { ...cells };
+  for (const [key, value] of Object.entries(cells)) {
+    if (typeof value !== 'string' || value.length <= CELL_TEXT_LIMIT) continue;
+    let end = CELL_TEXT_LIMIT - 1;
+    if (/[\uD800-\uDBFF]/.test(value[end - 1]!)) end -= 1;
+    fitted[key] = `${value.slice(0, end)}…`;
+  }
+  return fitted;
+}
+
 /**
  * Streams a list to an .xlsx download: rows are read a batch at a time and written while the client downloads, the
  * next batch only once the client has taken the last, so a large list is never held in memory. A failure midway is
@@ -61,7 +80,7 @@ export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
     let last: Readonly<Record<string, unknown>> | undefined;
     for (let offset = 0; !stream.destroyed; offset += BATCH) {
       const rows = await options.read({ offset, last }, BATCH);
-      for (const row of rows) sheet.addRow(options.toCells(row)).commit();
+      for (const row of rows) sheet.addRow(fitCells(options.toCells(row))).commit();
       if (rows.length < BATCH) break;
       last = rows.at(-1);
       // Memory stays bounded: the next batch is read once the zip, and through it the client, have taken this one.
