@@ -39,14 +39,16 @@ export const CELL_TEXT_LIMIT = 32_767;
  * from (a payment file's original, for one).
  */
 export function fitCells(cells: Record<string, unknown>): Record<string, unknown> {
-  const fitted = { ...cells };
-  for (const [key, value] of Object.entries(cells)) {
+  // Every row of every export passes here: the row is copied only when a text has to be cut (almost never).
+  let fitted: Record<string, unknown> | undefined;
+  for (const key in cells) {
+    const value = cells[key];
     if (typeof value !== 'string' || value.length <= CELL_TEXT_LIMIT) continue;
     let end = CELL_TEXT_LIMIT - 1;
     if (/[\uD800-\uDBFF]/.test(value[end - 1]!)) end -= 1;
-    fitted[key] = `${value.slice(0, end)}…`;
+    (fitted ??= { ...cells })[key] = `${value.slice(0, end)}…`;
   }
-  return fitted;
+  return fitted ?? cells;
 }
 
 /**
