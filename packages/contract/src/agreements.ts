@@ -262,10 +262,14 @@ export const agreementDetailSchema = z.object({
   validTo: z.string().nullable(),
   contacts: z.array(contactSchema),
   products: z.array(productSchema),
-  layout: layoutSchema,
+  /**
+   * Null when the stored layout cannot be read (written by hand or by an older version): the detail says so in its
+   * warnings and the edit form starts from a blank layout, which must be defined again before saving.
+   */
+  layout: layoutSchema.nullable(),
   active: z.boolean(),
   version: z.number().int(),
-  /** A RFC whose check digit fails is accepted (≈1.5 % of real ones do) but flagged. */
+  /** A RFC whose check digit fails is accepted (≈1.5 % of real ones do) but flagged; an unreadable layout too. */
   warnings: z.array(z.object({ field: z.string(), message: z.string() })),
   history: z.array(
     z.object({ id: z.number().int(), occurredAt: z.string(), actorEmail: z.string().nullable(), action: z.string(), before: z.unknown(), after: z.unknown() }),

@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { isValidRfc } from '@portal/lending';
-import type { AgreementDetail, AgreementListItem, AgreementListQuery } from '@portal/contract';
+import { layoutSchema, type AgreementDetail, type AgreementListItem, type AgreementListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern } from '../../db/like';
@@ -80,16 +80,22 @@ export async function loadAgreementDetail(db: Db, id: string): Promise<Agreement
     .where(eq(agreementProducts.agreementId, id))
     .orderBy(asc(agreementProducts.position));
   const { agreement } = row;
+  const layout = layoutSchema.safeParse(agreement.layout);
+  const warnings: AgreementDetail['warnings'] = [];
+  if (!isValidRfc(agreement.employerRfc, { checkDigit: true })) {
+    warnings.push({ field: 'employerRfc', message: 'El dígito verificador del RFC no coincide; confírmalo con el patrón.' });
+  }
+  if (!layout.success) {
+    warnings.push({ field: 'layout', message: 'El layout de archivos de pagos guardado no es válido: defínelo de nuevo y guarda el convenio para poder cargar sus archivos de pagos.' });
+  }
   return {
     ...agreement,
     company: row.company,
     maxDeductionPct: trimNumeric(agreement.maxDeductionPct),
     contacts: agreement.contacts as AgreementDetail['contacts'],
-    layout: agreement.layout as AgreementDetail['layout'],
+    layout: layout.success ? layout.data : null,
     products: products.map(toProduct),
-    warnings: isValidRfc(agreement.employerRfc, { checkDigit: true })
-      ? []
-      : [{ field: 'employerRfc', message: 'El dígito verificador del RFC no coincide; confírmalo con el patrón.' }],
+    warnings,
     history: await auditHistory(db, 'agreement', id),
   };
 }

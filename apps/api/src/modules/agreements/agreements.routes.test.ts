@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { agreementProducts } from '../../db/schema/agreements';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
 import { companies } from '../../db/schema/users';
 import { xlsxBomb } from '../../test/zip-bomb';
@@ -149,6 +149,25 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
     const off = await call('POST', `/api/agreements/${jal!.id}/status`, { active: false, version: jal!.version });
     expect(off.json()).toMatchObject({ active: false, history: [expect.objectContaining({ action: 'agreement.deactivate' })] });
     expect((await call('POST', `/api/agreements/${jal!.id}/status`, { active: true, version: jal!.version })).statusCode).toBe(409);
+  });
+
+  it('opens an agreement whose stored layout cannot be read, saying so, and takes a new layout on saving', async () => {
+    const created = (await call('POST', '/api/agreements', agreement())).json<{ id: string }>();
+    // As written by hand or by an older version: a fixed-width layout without positions.
+    await ctx.system((db) => db.update(agreements).set({ layout: { format: 'fixed', amountInCents: true } as never }).where(eq(agreements.id, created.id)));
+    const opened = await call('GET', `/api/agreements/${created.id}`);
+    expect(opened.statusCode).toBe(200);
+    const detail = opened.json<{ layout: unknown; version: number; warnings: { field: string; message: string }[] }>();
+    expect(detail.layout).toBeNull();
+    expect(detail.warnings).toContainEqual({ field: 'layout', message: expect.stringContaining('layout de archivos de pagos guardado no es válido') });
+    // The list, which does not carry the layout, is unaffected.
+    expect((await call('GET', '/api/agreements?q=SEP-VER')).json<{ items: unknown[] }>().items).toHaveLength(1);
+
+    const saved = await call('PUT', `/api/agreements/${created.id}`, agreement({ version: detail.version }));
+    expect(saved.statusCode).toBe(200);
+    const fixed = saved.json<{ layout: unknown; warnings: { field: string }[] }>();
+    expect(fixed.layout).toMatchObject({ format: 'csv', columns: { employeeNumber: 1, amount: 3 } });
+    expect(fixed.warnings.map((warning) => warning.field)).not.toContain('layout');
   });
 
   it('tests a layout against an uploaded sample file', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { completeAgreementForm } from './agreement.test-data';
-import { agreementFormSchema, emptyAgreement, formatNonWorkingDays, formFieldOf, parseNonWorkingDays, toInput, type AgreementForm } from './agreement-form-model';
+import type { AgreementDetail } from '@portal/contract';
+import { completeAgreementForm, TEST_COMPANIES } from './agreement.test-data';
+import { agreementFormSchema, emptyAgreement, formatNonWorkingDays, formFieldOf, fromDetail, parseNonWorkingDays, toInput, type AgreementForm } from './agreement-form-model';
 
 /** The refusals of the form's schema, by the form field each lands on. */
 const problemsOf = (form: AgreementForm) => {
@@ -54,5 +55,47 @@ describe('the agreement form\'s schema', () => {
     expect(formFieldOf('layout.columns')).toBe('layout.format');
     expect(formFieldOf('nonWorkingDays.2')).toBe('nonWorkingDays');
     expect(formFieldOf('products.1.terms')).toBe('products.1.terms');
+  });
+});
+
+describe('the agreement form of a stored agreement', () => {
+  const stored = (layout: AgreementDetail['layout']): AgreementDetail => ({
+    id: 'a1',
+    companyId: TEST_COMPANIES[0]!.id,
+    company: TEST_COMPANIES[0]!.name,
+    code: 'EST-01',
+    name: 'Gobierno del Estado',
+    employerName: 'Secretaría de Finanzas',
+    employerRfc: 'SFI010101AB1',
+    sector: 'estatal',
+    frequency: 'quincenal',
+    maxDeductionPct: '30',
+    remittanceLagDays: 10,
+    payDay: null,
+    paydayWeekday: null,
+    cutOffLeadDays: 0,
+    nonWorkingDays: ['2026-12-25'],
+    validFrom: '2026-01-01',
+    validTo: null,
+    contacts: [],
+    products: [],
+    layout,
+    active: true,
+    version: 3,
+    warnings: [],
+    history: [],
+  });
+
+  it('reads the stored layout into the form\'s fields', () => {
+    const form = fromDetail(stored({ format: 'fixed', amountInCents: true, positions: { employeeNumber: { start: 1, length: 8 }, amount: { start: 9, length: 10 } } }));
+    expect(form.layout).toMatchObject({ format: 'fixed', amountInCents: true, hasHeader: false, starts: { employeeNumber: '1', amount: '9' }, lengths: { employeeNumber: '8', amount: '10' } });
+    expect(form.nonWorkingDays).toBe('25/12/2026');
+  });
+
+  it('starts from a blank layout, which the form refuses until it is defined, when the stored one could not be read', () => {
+    const form = fromDetail(stored(null));
+    expect(form.layout).toEqual(emptyAgreement('2026-11-23').layout);
+    expect(form).toMatchObject({ code: 'EST-01', remittanceLagDays: '10', nonWorkingDays: '25/12/2026' });
+    expect(problemsOf({ ...form, products: completeAgreementForm().products }).map((problem) => problem.field)).toContain('layout.columns.amount');
   });
 });

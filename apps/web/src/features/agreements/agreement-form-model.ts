@@ -97,10 +97,13 @@ export function emptyAgreement(today: string): AgreementForm {
     validTo: '',
     contacts: [],
     products: [{ ...EMPTY_PRODUCT }],
-    layout: { format: 'csv', delimiter: ',', hasHeader: true, amountInCents: false, sheet: '', columns: blankFields(), starts: blankFields(), lengths: blankFields() },
+    layout: blankLayout(),
     active: true,
   };
 }
+
+/** A new agreement's layout, and the starting point of one whose stored layout cannot be read. */
+const blankLayout = (): LayoutForm => ({ format: 'csv', delimiter: ',', hasHeader: true, amountInCents: false, sheet: '', columns: blankFields(), starts: blankFields(), lengths: blankFields() });
 
 const integer = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
@@ -176,7 +179,10 @@ export function toInput(form: AgreementForm): AgreementInput {
 }
 
 export function fromDetail(detail: AgreementDetail): AgreementForm {
-  const layout = detail.layout;
+  return { ...detailFields(detail), layout: detail.layout === null ? blankLayout() : layoutForm(detail.layout) };
+}
+
+function layoutForm(layout: NonNullable<AgreementDetail['layout']>): LayoutForm {
   const columns = blankFields();
   const starts = blankFields();
   const lengths = blankFields();
@@ -194,6 +200,19 @@ export function fromDetail(detail: AgreementDetail): AgreementForm {
       if (column !== undefined) columns[field] = String(column);
     }
   }
+  return {
+    format: layout.format,
+    delimiter: layout.format === 'csv' ? layout.delimiter : ',',
+    hasHeader: layout.format === 'fixed' ? false : layout.hasHeader,
+    amountInCents: layout.amountInCents ?? layout.format === 'fixed',
+    sheet: layout.format === 'xlsx' ? (layout.sheet ?? '') : '',
+    columns,
+    starts,
+    lengths,
+  };
+}
+
+function detailFields(detail: AgreementDetail): Omit<AgreementForm, 'layout'> {
   return {
     companyId: detail.companyId,
     code: detail.code,
@@ -214,16 +233,6 @@ export function fromDetail(detail: AgreementDetail): AgreementForm {
     products: detail.products
       .filter((product) => product.active)
       .map((product) => ({ ...product, terms: product.terms.join(', '), maxAgeAtEnd: String(product.maxAgeAtEnd) })),
-    layout: {
-      format: layout.format,
-      delimiter: layout.format === 'csv' ? layout.delimiter : ',',
-      hasHeader: layout.format === 'fixed' ? false : layout.hasHeader,
-      amountInCents: layout.amountInCents ?? layout.format === 'fixed',
-      sheet: layout.format === 'xlsx' ? (layout.sheet ?? '') : '',
-      columns,
-      starts,
-      lengths,
-    },
     active: detail.active,
   };
 }
