@@ -168,8 +168,9 @@ export const expectedDeductions = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.creditId, table.period] }),
-    // A company's deductions of a date: a payment file's expected ones, the home's month (the amounts, index alone).
-    index('expected_deductions_company_amount_idx').on(table.companyId, table.discountDate, table.amount),
+    // A company's deductions of a date, read from the index alone: a payment file's expected ones with their credit,
+    // the home's month of amounts.
+    index('expected_deductions_company_date_idx').on(table.companyId, table.discountDate, table.creditId, table.amount),
     // The open ones by date: a close's (esperado due by D, en tránsito past the lag: the open ones dated by D, one
     // range), the home's money en tránsito. The settled past of the portfolio is not in it.
     index('expected_deductions_open_idx').on(table.companyId, table.discountDate).where(sql`open`),

@@ -229,8 +229,14 @@ const splitOf = (payment: AllocationSplit): AllocationSplit => ({
 
 /** The agreement's deductions expected on the date (of credits still owing, or received), and which no accepted row pays. */
 const EXPECTED_FROM = sql`from expected_deductions e join credits c on c.id = e.credit_id and c.company_id = e.company_id`;
+/**
+ * The agreement's deductions of the date, but a paid-off credit's unless it was received. Read from the index of the
+ * date (credit and amount, expected_deductions_company_date_idx) without visiting the deductions: the state is
+ * looked up only for a credit already liquidado.
+ */
 const expectedOn = (agreementId: string, discountDate: string) =>
-  sql`c.agreement_id = ${agreementId} and e.discount_date = ${discountDate} and (c.status <> 'liquidado' or e.state = 'recibido')`;
+  sql`c.agreement_id = ${agreementId} and e.discount_date = ${discountDate} and (c.status <> 'liquidado' or exists (
+        select 1 from expected_deductions s where s.credit_id = e.credit_id and s.discount_date = e.discount_date and s.state = 'recibido'))`;
 const unpaid = (fileId: string) =>
   sql`e.credit_id not in (select r.credit_id from payment_file_rows r where r.file_id = ${fileId} and r.credit_id is not null and r.outcome in ${APPLIED})`;
 

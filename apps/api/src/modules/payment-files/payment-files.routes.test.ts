@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import ExcelJS from 'exceljs';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import type { PaymentFile } from '@portal/contract';
 import { agreements } from '../../db/schema/agreements';
@@ -161,6 +161,34 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(sheet.rowCount).toBe(7);
     expect(sheet.getRow(6).getCell(9).value).toBe('monto inválido');
     expect(sheet.getRow(2).getCell(2).value).toBe(`${a!.employeeNumber},${a!.curp},${a!.installment},22,R1`);
+  });
+
+  it('counts a paid-off credit\'s deduction of the date as expected only when it was received', async () => {
+    // Two credits expecting a deduction on the date, both counted while they owe.
+    const expecting = await ctx.system((tx) =>
+      tx
+        .select({ creditId: expectedDeductions.creditId, period: expectedDeductions.period })
+        .from(expectedDeductions)
+        .innerJoin(credits, eq(credits.id, expectedDeductions.creditId))
+        .where(and(eq(credits.agreementId, jalisco.id), eq(expectedDeductions.discountDate, discountDate), ne(credits.status, 'liquidado')))
+        .orderBy(asc(credits.number))
+        .limit(2),
+    );
+    expect(expecting).toHaveLength(2);
+    const [received, unpaid] = expecting as [(typeof expecting)[number], (typeof expecting)[number]];
+    const before = await upload(csv([['NO-EXISTE', '', '100.00', '22', 'R1']]), 'antes.csv');
+    // Both paid off since: one by the deduction of the date (received), the other by a prepayment (its deduction of
+    // the date was never received, so nobody expects it any more).
+    await ctx.system(async (tx) => {
+      await tx.update(credits).set({ status: 'liquidado' }).where(inArray(credits.id, [received.creditId, unpaid.creditId]));
+      await tx.update(expectedDeductions).set({ state: 'recibido' }).where(and(eq(expectedDeductions.creditId, received.creditId), eq(expectedDeductions.period, received.period)));
+      await tx.update(expectedDeductions).set({ state: 'no aplicado' }).where(and(eq(expectedDeductions.creditId, unpaid.creditId), eq(expectedDeductions.period, unpaid.period)));
+    });
+    const after = await upload(csv([['NO-EXISTE', '', '100.00', '22', 'R2']]), 'despues.csv');
+    expect(after.body.expectedCount).toBe(before.body.expectedCount - 1);
+    const missing = (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${after.body.id}/missing?pageSize=100`, headers: cartera })).json();
+    expect(missing.total).toBe(after.body.missingCount);
+    expect(missing.items.map((item: { creditId: string }) => item.creditId)).not.toContain(unpaid.creditId);
   });
 
   it('refuses the same file twice naming the first upload, and a file it cannot read with a reason, never a 500', async () => {
