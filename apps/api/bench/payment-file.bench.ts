@@ -13,6 +13,7 @@
  * 100,000-row file needs some 170,000 credits. BENCH_KEEP=1 and BENCH_KEEP_DATABASE=<name> as in portfolio.bench.ts
  * (a kept database's credits already paid that installment: its rows become prepayments).
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
 import { layoutSchema } from '@portal/contract';
@@ -30,6 +31,11 @@ import { BUSINESS_DATE, syntheticPortfolio } from './synthetic-portfolio';
 
 const N = Number(process.env.BENCH_CREDITS ?? 100_000);
 const FILE_ROWS = Math.min(N, Number(process.env.BENCH_FILE_ROWS ?? 100_000));
+/**
+ * The file's rows in folio order (`folio`, the default), or `shuffled` as an employer's payroll lists them: by its own
+ * employee numbers, which follow hiring, not the order its employees took their loans (a fixed pseudo-random order).
+ */
+const FILE_ORDER = process.env.BENCH_FILE_ORDER === 'shuffled' ? 'shuffled' : 'folio';
 /** Rows that pay more than the credit owes (sobrepago, the credit paid off): one in 250, a few hundred per 100,000. */
 const OVERPAY_EVERY = 250;
 const TARGET_SECONDS = 10;
@@ -165,7 +171,14 @@ try {
   }
   // Distinct per run, so that a kept database takes the file again (the same bytes are refused while they count).
   const reference = `BENCH${process.pid}`;
-  const fields = payable.map(
+  const ordered =
+    FILE_ORDER === 'folio'
+      ? payable
+      : payable
+          .map((credit) => ({ credit, key: createHash('sha256').update(credit.employee_number).digest('hex') }))
+          .sort((a, b) => (a.key < b.key ? -1 : 1))
+          .map(({ credit }) => credit);
+  const fields = ordered.map(
     (credit, index): FileFields => ({
       employeeNumber: credit.employee_number,
       curpRfc: credit.curp,
@@ -177,7 +190,7 @@ try {
   const renderStart = performance.now();
   const content = await renderPaymentFile(layout, fields);
   console.log(
-    `Archivo: ${fields.length.toLocaleString('es-MX')} filas (${Math.floor(fields.length / OVERPAY_EVERY)} con sobrepago), ${layout.format}, ${(content.length / 1e6).toFixed(1)} MB, escrito en ${seconds(renderStart).toFixed(2)} s`,
+    `Archivo: ${fields.length.toLocaleString('es-MX')} filas (${Math.floor(fields.length / OVERPAY_EVERY)} con sobrepago) en orden ${FILE_ORDER === 'folio' ? 'de folio' : 'de la nómina'}, ${layout.format}, ${(content.length / 1e6).toFixed(1)} MB, escrito en ${seconds(renderStart).toFixed(2)} s`,
   );
 
   // ------------------------------------------------------------------ upload and apply
