@@ -7,7 +7,7 @@ import { rowsOf } from '../../db/rows';
 import { breathe, Pipeline } from '../../db/pipeline';
 import { withScope } from '../../db/scope';
 import { trimNumeric } from '../../db/numeric';
-import { installments } from '../../db/schema/credits';
+import { credits, installments } from '../../db/schema/credits';
 import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
 import { auditEvents } from '../../db/schema/audit';
 import { HttpProblem } from '../../http/errors';
@@ -438,11 +438,16 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
   const businessDate = await businessDateOf(tx, companyId, options.today);
   const context: FileContext = { file, companyId, closedDay: addDays(businessDate, -1), options };
+  // By folio, however the employer listed its payroll: a batch is then credits disbursed together, whose rows lie
+  // together on disk, so each batch reads and rewrites fewer pages (the paid credits' aging of a file in an employer's
+  // order 12.7–18.2 → 10.9–11.4 s; bench/payment-file.bench.ts, BENCH_FILE_ORDER=shuffled). Rows never share a
+  // credit, so the order changes nothing of what each is paid.
   const accepted: AcceptedRow[] = await tx
     .select({ line: paymentFileRows.line, creditId: paymentFileRows.creditId, amount: paymentFileRows.amount, outcome: paymentFileRows.outcome })
     .from(paymentFileRows)
+    .innerJoin(credits, eq(credits.id, paymentFileRows.creditId))
     .where(and(eq(paymentFileRows.fileId, fileId), inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)))
-    .orderBy(asc(paymentFileRows.line));
+    .orderBy(asc(credits.number));
   // What lets batches overlap: the upload rejects a credit's second row ("duplicado en archivo").
   if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length) throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
 
