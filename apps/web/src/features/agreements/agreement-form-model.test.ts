@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgreementDetail } from '@portal/contract';
-import { completeAgreementForm, TEST_COMPANIES } from './agreement.test-data';
+import { completeAgreementForm, storedAgreement, TEST_TODAY } from './agreement.test-data';
 import { agreementFormSchema, emptyAgreement, formatNonWorkingDays, formFieldOf, fromDetail, parseNonWorkingDays, toInput, type AgreementForm } from './agreement-form-model';
 
 /** The refusals of the form's schema, by the form field each lands on. */
@@ -59,42 +58,15 @@ describe('the agreement form\'s schema', () => {
 });
 
 describe('the agreement form of a stored agreement', () => {
-  const stored = (layout: AgreementDetail['layout']): AgreementDetail => ({
-    id: 'a1',
-    companyId: TEST_COMPANIES[0]!.id,
-    company: TEST_COMPANIES[0]!.name,
-    code: 'EST-01',
-    name: 'Gobierno del Estado',
-    employerName: 'Secretaría de Finanzas',
-    employerRfc: 'SFI010101AB1',
-    sector: 'estatal',
-    frequency: 'quincenal',
-    maxDeductionPct: '30',
-    remittanceLagDays: 10,
-    payDay: null,
-    paydayWeekday: null,
-    cutOffLeadDays: 0,
-    nonWorkingDays: ['2026-12-25'],
-    validFrom: '2026-01-01',
-    validTo: null,
-    contacts: [],
-    products: [],
-    layout,
-    active: true,
-    version: 3,
-    warnings: [],
-    history: [],
-  });
-
   it('reads the stored layout into the form\'s fields', () => {
-    const form = fromDetail(stored({ format: 'fixed', amountInCents: true, positions: { employeeNumber: { start: 1, length: 8 }, amount: { start: 9, length: 10 } } }));
+    const form = fromDetail(storedAgreement({ format: 'fixed', amountInCents: true, positions: { employeeNumber: { start: 1, length: 8 }, amount: { start: 9, length: 10 } } }));
     expect(form.layout).toMatchObject({ format: 'fixed', amountInCents: true, hasHeader: false, starts: { employeeNumber: '1', amount: '9' }, lengths: { employeeNumber: '8', amount: '10' } });
     expect(form.nonWorkingDays).toBe('25/12/2026');
   });
 
   it('starts from a blank layout, which the form refuses until it is defined, when the stored one could not be read', () => {
-    const form = fromDetail(stored(null));
-    expect(form.layout).toEqual(emptyAgreement('2026-11-23').layout);
+    const form = fromDetail(storedAgreement(null));
+    expect(form.layout).toEqual(emptyAgreement(TEST_TODAY).layout);
     expect(form).toMatchObject({ code: 'EST-01', remittanceLagDays: '10', nonWorkingDays: '25/12/2026' });
     expect(problemsOf({ ...form, products: completeAgreementForm().products }).map((problem) => problem.field)).toContain('layout.columns.amount');
   });
