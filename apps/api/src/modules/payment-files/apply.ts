@@ -164,31 +164,55 @@ const SCHEDULE_AND_PAID = sql`
 /**
  * Writes a payment's schedule rows: one statement for the batch. The late charges that ran until the payment are
  * written into the rows (their `accrues_from` moves to the next day: chargedThrough), since the principal they run on
- * changes with it.
+ * changes with it; what a payoff waived of them (a row not yet due at the payment's value date) is taken off.
  */
 async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.execute(sql`
     update installments i set ${SCHEDULE_AND_PAID},
-      moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, accrues_from = x.accrues_from
+      moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, fees = x.fees, fees_iva = x.fees_iva,
+      accrues_from = x.accrues_from
     from json_populate_recordset(null::installments, ${json(rows)}) x
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
 }
 
+/** The late charges of a row, which closes write while a payment stands; a revert puts back what the payment waived of them. */
+const LATE_CHARGES: readonly Component[] = ['moratoryInterest', 'moratoryIva', 'fees', 'feesIva'];
+export type LateChargesWaived = Partial<Record<Component, string>>;
+
+/** What a payment waived of each row's late charges, by installment number (its allocation's waiver lines). */
+export function lateChargesWaived(waived: readonly { installment: number; component: Component; amount: string }[]): Map<number, LateChargesWaived> {
+  const byRow = new Map<number, LateChargesWaived>();
+  for (const line of waived) {
+    if (!LATE_CHARGES.includes(line.component)) continue;
+    const row = byRow.get(line.installment) ?? {};
+    row[line.component] = formatCents(cents(row[line.component]) + cents(line.amount));
+    byRow.set(line.installment, row);
+  }
+  return byRow;
+}
+
+/** A row to put back: as it was before the payment, with what the payment waived of its late charges. */
+export type RestoredRow = StoredRow & { waived: LateChargesWaived };
+
 /**
- * Puts back the schedule rows a payment changed (a revert), at closed day `closedDay`. Late charges are the close's:
- * what they charged stays (a payment only paid them), and what ran since the payment on the principal it left is
- * written first; then the row runs again from the next day on what it owes once more.
+ * Puts back the schedule rows a payment changed (a revert), at closed day `closedDay`. Principal, interest and what
+ * was paid are put back as they were. Late charges are the closes': what they charged since stays, what the payment
+ * waived is charged again, and what ran since the payment on the principal it left is written first; then the row runs
+ * again from the next day on what it owes once more.
  */
-export async function restoreScheduleRows(tx: Tx, companyId: string, closedDay: string, rows: readonly StoredRow[]): Promise<void> {
+export async function restoreScheduleRows(tx: Tx, companyId: string, closedDay: string, rows: readonly RestoredRow[]): Promise<void> {
   if (rows.length === 0) return;
   const late = lateChargesSql(closedDay);
+  const waived = (component: Component) => sql`coalesce((r.value -> 'waived' ->> ${component})::numeric, 0)`;
   await tx.execute(sql`
     update installments i set
-      moratory_interest = i.moratory_interest + ${late.moratory}, moratory_iva = i.moratory_iva + ${late.moratoryIva},
+      moratory_interest = i.moratory_interest + ${late.moratory} + ${waived('moratoryInterest')},
+      moratory_iva = i.moratory_iva + ${late.moratoryIva} + ${waived('moratoryIva')},
+      fees = i.fees + ${waived('fees')}, fees_iva = i.fees_iva + ${waived('feesIva')},
       accrues_from = case when i.accrues_from <= ${closedDay}::date then ${closedDay}::date + 1 else i.accrues_from end,
       ${SCHEDULE_AND_PAID}
-    from json_populate_recordset(null::installments, ${json(rows)}) x, credits c
+    from json_array_elements(${json(rows)}) r cross join lateral json_populate_record(null::installments, r.value) x, credits c
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number and c.id = i.credit_id`);
 }
 

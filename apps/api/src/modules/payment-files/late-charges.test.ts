@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import {
   accrueLateCharges,
   addDays,
@@ -209,5 +209,80 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
     expect(c(model.rows.find((row) => row.number === oldest.number)!.moratoryInterest)).toBeGreaterThan(c(oldest.moratoryInterest));
     const sums = await ctx.system((tx) => tx.execute(sql`select count(*)::int as n from installments where credit_id = ${credit.id} and accrues_from is not null`));
     expect((sums as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(0);
+  });
+  it('are waived on rows not yet due at a backdated payoff, and charged again by its revert', async () => {
+    const db = ctx.db;
+    // A late Jalisco credit whose oldest late row is not its first: a file dated at the discount before it pays it off.
+    const candidates = await ctx.system((tx) =>
+      tx
+        .select({ id: credits.id, companyId: credits.companyId, agreementId: credits.agreementId, employeeNumber: credits.employeeNumber, curp: clients.curp })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+        .where(and(eq(agreements.code, 'GOB-JAL'), gt(credits.daysPastDue, 20), gt(credits.moratoryRatePct, '0')))
+        .orderBy(desc(credits.number)),
+    );
+    const [business] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, candidates[0]!.companyId)));
+    // One close: the late rows' fees are charged by the first close they run in.
+    await closeDay(db, candidates[0]!.companyId, business!.businessDate);
+    let chosen: { credit: (typeof candidates)[number]; start: Model & { balance: string; closedDay: string }; late: InstallmentState } | undefined;
+    for (const credit of candidates) {
+      const start = await ctx.system((tx) => stored(tx, credit.id));
+      const late = start.rows.find((row) => COMPONENTS.some((k) => c(row[k]) > c(row.paid?.[k])));
+      if (late && late.number > 1 && c(late.fees) > 0n) {
+        chosen = { credit, start, late };
+        break;
+      }
+    }
+    expect(chosen).toBeDefined();
+    const { credit, start, late } = chosen!;
+    const [terms] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id)));
+    const discount = start.deductions.find((d) => d.installment === late.number - 1)!;
+    // All it owes and 500.00 more: on the earlier date, the late row was not due yet and owes no late charges.
+    const amount = formatCents(c(owed(start.rows)) + 50_000n);
+    const paid = allocatePayment({
+      amount,
+      valueDate: discount.discountDate,
+      disbursementDate: terms!.disbursementDate,
+      ivaRate: percentToFraction(terms!.ivaRatePct),
+      annualRate: percentToFraction(terms!.annualRatePct),
+      frequency: terms!.frequency,
+      installment: terms!.installment,
+      installments: start.rows,
+    });
+    expect(paid.paidOff).toBe(true);
+    expect(paid.waived.some((line) => line.installment === late.number && line.component === 'fees')).toBe(true);
+
+    const [agreement] = await ctx.system((tx) => tx.select().from(agreements).where(eq(agreements.id, credit.agreementId)));
+    const principal = (await loadPrincipal(db, 'cartera@demo.mx'))!;
+    const actor = { id: 'test', identity: null, principal };
+    const today = addDays(start.closedDay, 1);
+    const now = new Date(`${today}T18:00:00Z`);
+    const file = await ctx.system((tx: Tx) =>
+      uploadPaymentFile(tx, actor, {
+        agreementId: agreement!.id,
+        discountDate: discount.discountDate,
+        fileName: 'liquidacion-atrasada.csv',
+        contentType: 'text/csv',
+        content: Buffer.from(`empleado,curp,importe,periodo,referencia\r\n${credit.employeeNumber},${credit.curp},${amount},${discount.installment},L1`),
+        today,
+        now,
+      }),
+    );
+    await ctx.system((tx) => applyPaymentFile(tx, { fileId: file.id, companyId: credit.companyId, appliedBy: principal.userId, now, today }));
+    const [afterPayment] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id)));
+    expect(afterPayment).toMatchObject({ status: 'liquidado', outstandingBalance: '0.00', overdueBalance: '0.00', daysPastDue: 0 });
+    expect(c(afterPayment!.creditBalance) - c(terms!.creditBalance)).toBe(c(paid.overpayment));
+    const paidOff = await ctx.system((tx) => stored(tx, credit.id));
+    expect(owed(paidOff.rows)).toBe('0.00');
+    expect(paidOff.rows.find((row) => row.number === late.number)!.fees).toBe('0.00');
+
+    // The revert puts back the late row's charges with the rest, the same business day: the credit as it was.
+    await ctx.system((tx: Tx) => revertPaymentFile(tx, actor, file.id, 'Fecha de descuento equivocada', today, now));
+    const reverted = await ctx.system((tx) => stored(tx, credit.id));
+    expect(canonical(reverted.rows)).toEqual(canonical(start.rows));
+    expect(reverted.balance).toBe(start.balance);
+    const [afterRevert] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id)));
+    expect(afterRevert).toMatchObject({ status: terms!.status, daysPastDue: terms!.daysPastDue, creditBalance: terms!.creditBalance });
   });
 });

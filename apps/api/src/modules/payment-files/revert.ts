@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { addDays } from '@portal/lending';
+import { addDays, type AllocationResult } from '@portal/lending';
 import type { PaymentFile } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
@@ -11,7 +11,7 @@ import { refreshCredits } from '../day-close/close-day';
 import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
-import { json, restoreScheduleRows, type PaymentBefore } from './apply';
+import { json, lateChargesWaived, restoreScheduleRows, type PaymentBefore } from './apply';
 import { loadPaymentFile, summarize } from './payment-files.queries';
 
 const BATCH = 2_000;
@@ -52,7 +52,7 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
   const creditIds: string[] = [];
   for (;;) {
     const batch = await tx
-      .select({ id: payments.id, creditId: payments.creditId, overpayment: payments.overpayment, before: payments.before })
+      .select({ id: payments.id, creditId: payments.creditId, overpayment: payments.overpayment, before: payments.before, allocation: payments.allocation })
       .from(payments)
       .where(and(eq(payments.fileId, fileId), eq(payments.status, 'aplicado')))
       .orderBy(desc(payments.sequence))
@@ -63,7 +63,10 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
       tx,
       companyId,
       closedDay,
-      befores.flatMap((payment) => payment.before.rows),
+      befores.flatMap((payment) => {
+        const waived = lateChargesWaived((payment.allocation as Pick<AllocationResult, 'waived'>).waived);
+        return payment.before.rows.map((row) => ({ ...row, waived: waived.get(row.number) ?? {} }));
+      }),
     );
     const deductions = befores.filter((payment) => payment.before.deduction).map((payment) => ({ credit_id: payment.creditId, ...payment.before.deduction! }));
     if (deductions.length > 0) {
