@@ -132,7 +132,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   await expect(reported).toContainText(`${fileName}, línea 2`);
   await expect(reported).toContainText(`${day(discountDate)}${pesos(first.amount)}${pesos(payment!.split.principal)}${pesos(payment!.split.interest)}`);
   const totals = page.getByRole('group', { name: 'Totales del filtro' });
-  await expect(totals).toContainText('Pagos: 3');
+  await expect(totals).toContainText('Pagos aplicados: 3');
   await expect(totals).toContainText(`Importe: ${total}`);
 
   // The file's detail, found in the list; Revertir with a reason undoes its payments.
@@ -158,8 +158,8 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   // The report no longer counts them as applied: they are there as revertido.
   await page.goto(`/wallet/application-pay-list?fileId=${fileId}&status=revertido`);
   await expect(report.getByRole('row')).toHaveCount(4, { timeout: 30_000 });
-  await expect(totals).toContainText('Pagos: 3');
+  await expect(totals).toContainText('Pagos revertidos: 3');
   await page.goto(`/wallet/application-pay-list?fileId=${fileId}&status=aplicado`);
   await expect(page.getByText('No hay pagos con estos filtros.')).toBeVisible({ timeout: 30_000 });
-  await expect(totals).toContainText('Pagos: 0');
+  await expect(totals).toContainText('Pagos aplicados: 0');
 });

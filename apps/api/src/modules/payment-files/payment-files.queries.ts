@@ -388,8 +388,9 @@ const matchingPayments = fixedCount((select) =>
 );
 export const paymentCount = (tx: Tx, filters: PaymentFilters) => matchingPayments.in(tx).where(paymentFilters(filters));
 
+/** The filtered payments' count and split; those that stand (aplicado) unless a status is asked for: money reverted was not collected. */
 export async function paymentTotals(tx: Tx, filters: PaymentFilters): Promise<PaymentTotals> {
-  const sum = (column: SQL | typeof payments.amount) => sql<string>`coalesce(sum(${column}), 0)::text`;
+  const sum = (column: SQL | typeof payments.amount) => sql<string>`coalesce(sum(${column}), 0.00)::text`;
   const [row] = await tx
     .select({
       count: sql<number>`count(*)::int`,
@@ -406,7 +407,7 @@ export async function paymentTotals(tx: Tx, filters: PaymentFilters): Promise<Pa
     .from(payments)
     .innerJoin(credits, eq(credits.id, payments.creditId))
     .innerJoin(clients, eq(clients.id, credits.clientId))
-    .where(paymentFilters(filters));
+    .where(paymentFilters({ ...filters, status: filters.status ?? 'aplicado' }));
   const { count, amount, ...split } = row!;
   return { count, amount, split };
 }

@@ -281,6 +281,9 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(view.payments[0].allocation.length).toBeGreaterThan(0);
     expect(allocated).toBe(cents(paymentB.amount) - cents(paymentB.overpayment));
     expect(view.creditBalance).toBe(paymentB.overpayment);
+    const totals = async (query: string) => (await ctx.app.inject({ method: 'GET', url: `/api/payments/totals?fileId=${uploaded.body.id}${query}`, headers: cartera })).json();
+    const appliedAmount = ((cents(a!.installment) + cents(big)) / 100).toFixed(2);
+    expect(await totals('')).toMatchObject({ count: 2, amount: appliedAmount });
 
     const reverted = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/revert`, headers: cartera, payload: { reason: 'Archivo del periodo equivocado' } });
     expect(reverted.statusCode).toBe(200);
@@ -288,6 +291,9 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(await ctx.system((tx) => snapshot(tx, ids))).toEqual(before);
     const history = (await ctx.app.inject({ method: 'GET', url: `/api/payments?fileId=${uploaded.body.id}`, headers: cartera })).json();
     expect(history.items.map((p: { status: string }) => p.status)).toEqual(['revertido', 'revertido']);
+    // Money reverted is not money collected: the totals add the payments that stand unless asked for the reverted ones.
+    expect(await totals('')).toMatchObject({ count: 0, amount: '0.00', split: { principal: '0.00', overpayment: '0.00' } });
+    expect(await totals('&status=revertido')).toMatchObject({ count: 2, amount: appliedAmount });
   });
 
   it('refuses a revert while a later payment on the same credits stands, and a second file finds the liquidado credit', async () => {

@@ -37,9 +37,13 @@ const columns: GridColDef<Payment>[] = [
   { field: 'status', headerName: 'Estado', width: 110, sortable: false, renderCell: ({ value }) => <StatusChip status={value as string} /> },
 ];
 
-/** Count, amount and each component of the whole filtered set (not only the page). */
+/**
+ * Count, amount and each component of the whole filtered set (not only the page): of the payments that stand unless
+ * the filter asks for the reverted ones (the API's rule: money reverted was not collected).
+ */
 function Totals({ queryString }: { queryString: string }) {
   const totals = usePaymentTotals(queryString);
+  const reverted = new URLSearchParams(queryString).get('status') === 'revertido';
   const figure = (label: string, value: string | undefined) => (
     <Typography key={label}>
       {label}: <strong>{value ?? '…'}</strong>
@@ -47,7 +51,7 @@ function Totals({ queryString }: { queryString: string }) {
   );
   return (
     <Stack direction="row" spacing={4} useFlexGap sx={{ mb: 2, flexWrap: 'wrap' }} aria-label="Totales del filtro" role="group">
-      {figure('Pagos', totals.data?.count.toLocaleString('es-MX'))}
+      {figure(reverted ? 'Pagos revertidos' : 'Pagos aplicados', totals.data?.count.toLocaleString('es-MX'))}
       {figure('Importe', totals.data && formatMoney(totals.data.amount))}
       {SPLIT_FIGURES.map(({ label, of }) => figure(label, totals.data && formatMoney(of(totals.data.split))))}
     </Stack>

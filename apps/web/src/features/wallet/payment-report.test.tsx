@@ -56,7 +56,7 @@ describe('Reporte de pagos', () => {
 
     await waitFor(() =>
       expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent(
-        'Pagos: 2Importe: $1,520.00Capital: $1,300.00Interés: $180.00IVA: $28.80Moratorios (+IVA): $9.80Comisiones (+IVA): $1.40Sobrepago: $0.00',
+        'Pagos aplicados: 2Importe: $1,520.00Capital: $1,300.00Interés: $180.00IVA: $28.80Moratorios (+IVA): $9.80Comisiones (+IVA): $1.40Sobrepago: $0.00',
       ),
     );
     // The totals follow the filters, without the page and the order.
