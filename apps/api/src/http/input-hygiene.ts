@@ -34,6 +34,18 @@ export function assertSafeText(value: unknown, path: string[] = []): void {
   if (errors.length > 0) throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', errors);
 }
 
+/** An uploaded file's name as kept: at most 200 characters, cut between characters (never inside a surrogate pair). */
+export const keptFileName = (name: string, fallback: string): string => Array.from(name).slice(0, 200).join('') || fallback;
+
+/**
+ * A multipart file's name: it comes in the part's headers, which the body hook below never sees, so it is refused here
+ * like any text field the database cannot store (a NUL answered 500), then kept as keptFileName.
+ */
+export function uploadedFileName(name: string, fallback: string, field = 'fileName'): string {
+  assertSafeText(name, [field]);
+  return keptFileName(name, fallback);
+}
+
 /** Checks the path parameters, the query string and a parsed body of every request before validation. */
 export function installInputHygiene(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {

@@ -3,6 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { LABEL_FILE_MAX_BYTES, labelRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { HttpProblem, readMultipart } from '../../http/errors';
+import { uploadedFileName } from '../../http/input-hygiene';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { LabelFileError, readLabelFile } from './label-file';
@@ -23,7 +24,7 @@ export function labelsRoutes(deps: AppDeps): FastifyPluginAsync {
       const content = await readMultipart(() => part.toBuffer());
       if (part.file.truncated) throw new HttpProblem(413, 'Archivo demasiado grande', `El archivo de etiquetas puede pesar hasta ${LABEL_FILE_MAX_BYTES / (1024 * 1024)} MB.`);
       try {
-        return { fileName: part.filename.slice(0, 200) || 'archivo', rows: await readLabelFile(content) };
+        return { fileName: uploadedFileName(part.filename, 'archivo'), rows: await readLabelFile(content) };
       } catch (error) {
         if (error instanceof LabelFileError) throw new HttpProblem(400, 'Archivo no legible', error.message);
         throw error;

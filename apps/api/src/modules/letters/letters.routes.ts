@@ -3,6 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { LETTER_LAYOUT_MAX_BYTES, LETTER_TEMPLATE_MAX_BYTES, letterRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { HttpProblem, readMultipart } from '../../http/errors';
+import { uploadedFileName } from '../../http/input-hygiene';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { mexicoToday } from '../shared/business-date';
@@ -53,7 +54,7 @@ export function lettersRoutes(deps: AppDeps): FastifyPluginAsync {
           }
           const content = await part.toBuffer();
           if (part.file.truncated) throw new HttpProblem(413, 'Archivo demasiado grande', `El PDF de fondo puede pesar hasta ${LETTER_TEMPLATE_MAX_BYTES / (1024 * 1024)} MB y el layout ${LETTER_LAYOUT_MAX_BYTES / 1024} KB.`);
-          if (part.fieldname === 'background') received.background = { name: part.filename.slice(0, 200) || 'plantilla.pdf', content };
+          if (part.fieldname === 'background') received.background = { name: uploadedFileName(part.filename, 'plantilla.pdf', 'background'), content };
           if (part.fieldname === 'layout') {
             if (content.length > LETTER_LAYOUT_MAX_BYTES) throw new HttpProblem(413, 'Layout demasiado grande', `El layout puede pesar hasta ${LETTER_LAYOUT_MAX_BYTES / 1024} KB.`);
             received.layout = content.toString('utf8');

@@ -19,6 +19,7 @@ import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
+import { keptFileName, unsafeTextFields } from '../../http/input-hygiene';
 import { lockAtVersion, lockForUpdate } from '../../http/locking';
 import { recordAudit, type Actor } from '../audit/audit';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
@@ -58,12 +59,13 @@ export function checkDocument(kind: DocumentKind, fileName: string, content: Buf
   const field = `documents.${kind}`;
   const limit = `${DOCUMENT_MAX_BYTES / 1024 / 1024} MB`;
   if (truncated || content.length > DOCUMENT_MAX_BYTES) return { field, message: `${label}: el archivo pesa más de ${limit}.` };
+  if (unsafeTextFields(fileName).length > 0) return { field, message: `${label}: el nombre del archivo tiene un carácter que no se puede guardar (nulo o Unicode incompleto); renómbralo.` };
   if (content.length === 0) return { field, message: `${label}: el archivo «${fileName}» está vacío.` };
   const contentType = sniff(content);
   if (!contentType) {
     return { field, message: `${label}: solo se aceptan ${Object.values(DOCUMENT_TYPES).join(', ')}; «${fileName}» no es ninguno de ellos.` };
   }
-  return { kind, fileName: fileName.slice(0, 200) || `${kind}`, contentType, content };
+  return { kind, fileName: keptFileName(fileName, kind), contentType, content };
 }
 
 /** Checks the CLABE's bank and check digit with packages/lending; the contract already checked 18 digits. */

@@ -203,6 +203,12 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const future = await upload(csv([[a!.employeeNumber, a!.curp, '1.00', '1', 'x']]), 'futuro.csv', { agreementId: jalisco.id, discountDate: addDays(TODAY, 7) });
     expect(future.status).toBe(400);
     expect(future.body.detail).toContain('fecha flujo');
+    // A file name the database cannot store (a NUL, as RFC 5987's encoding lets a client send it): a 400 naming it.
+    const body = form({ agreementId: jalisco.id, discountDate }, { name: 'x.csv', content: csv([[a!.employeeNumber, a!.curp, '3.00', '22', 'R1']]) });
+    const payload = Buffer.from(body.payload.toString('latin1').replace('filename="x.csv"', "filename*=UTF-8''nom%00ina.csv"), 'latin1');
+    const refused = await ctx.app.inject({ method: 'POST', url: '/api/payment-files', headers: { ...cartera, ...body.headers }, payload });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([expect.objectContaining({ field: 'fileName' })]);
   });
 
   it('refuses a row above the most one row may pay, so a file of typos neither overflows its totals nor answers 500', async () => {

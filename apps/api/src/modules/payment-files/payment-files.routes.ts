@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PAYMENT_FILE_MAX_BYTES, paymentFileRoutes, paymentRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { HttpProblem, readMultipart } from '../../http/errors';
+import { assertSafeText, uploadedFileName } from '../../http/input-hygiene';
 import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
 import { sendXlsx } from '../../lib/xlsx-export';
@@ -60,6 +61,8 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
       if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el archivo como formulario (multipart/form-data).');
       const part = await readMultipart(() => request.file());
       if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta el archivo de pagos.');
+      const fileName = uploadedFileName(part.filename, 'archivo');
+      assertSafeText(part.mimetype, ['contentType']);
       const value = (name: string) => {
         const field = part.fields[name];
         return field && !Array.isArray(field) && 'value' in field ? String(field.value) : undefined;
@@ -72,7 +75,7 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
       if (part.file.truncated) throw new HttpProblem(413, 'Archivo demasiado grande', `El archivo de pagos puede pesar hasta ${PAYMENT_FILE_MAX_BYTES / (1024 * 1024)} MB.`);
       const created = await uploadPaymentFile(request.db, actorOf(request), {
         ...fields.data,
-        fileName: part.filename.slice(0, 200) || 'archivo',
+        fileName,
         contentType: part.mimetype,
         content,
         today: today(),
