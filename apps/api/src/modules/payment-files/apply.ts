@@ -340,6 +340,55 @@ interface FileContext {
 }
 
 /**
+ * A row's allocation through packages/lending, as the application makes it: from the schedule as the last close left it
+ * (`asStored`), with the late charges that ran through `closedDay` written in — what the allocation pays from, and
+ * what the write keeps, the charges running again from the next day.
+ */
+function allocateRow(credit: BatchCredit['credit'], asStored: readonly InstallmentRow[], amount: string, valueDate: string, closedDay: string) {
+  const schedule = asStored.map((stored) => chargedThrough(stored, credit, closedDay));
+  const result = allocatePayment({
+    amount,
+    valueDate,
+    disbursementDate: credit.disbursementDate,
+    ivaRate: percentToFraction(trimNumeric(credit.ivaRatePct)),
+    annualRate: percentToFraction(trimNumeric(credit.annualRatePct)),
+    frequency: credit.frequency,
+    installment: credit.installment,
+    installments: schedule.map(toInstallmentState),
+  });
+  return { schedule, result };
+}
+
+/** A sobrepago row's message: what pays the credit off at the date, and what is left as saldo a favor. */
+export const overpaymentMessage = (result: Pick<AllocationResult, 'applied' | 'overpayment'>, valueDate: string) =>
+  `Liquida el crédito (${result.applied} al ${valueDate}); sobran ${result.overpayment} que quedan como saldo a favor.`;
+
+/**
+ * The allocation each row would have if applied now (the preview's sobrepago): rows read and allocated a batch at a
+ * time as the application does, over the credits as the last close left them at `closedDay`.
+ */
+export async function allocationsAt(
+  tx: Tx,
+  companyId: string,
+  rows: readonly { creditId: string; amount: string }[],
+  discountDate: string,
+  closedDay: string,
+): Promise<Map<string, AllocationResult>> {
+  const results = new Map<string, AllocationResult>();
+  const pipeline = new Pipeline();
+  for (let start = 0; start < rows.length; start += BATCH) {
+    const batch = rows.slice(start, start + BATCH);
+    const creditOf = await readBatch(pipeline, tx, companyId, batch.map((row) => row.creditId), discountDate);
+    for (const row of batch) {
+      const { credit, schedule } = creditOf.get(row.creditId)!;
+      results.set(row.creditId, allocateRow(credit, schedule(), row.amount, discountDate, closedDay).result);
+    }
+  }
+  await pipeline.drain();
+  return results;
+}
+
+/**
  * Allocates a batch's rows through packages/lending, as the credits stand (`creditOf`, read under the lock), letting
  * the event loop turn every BREATHE_EVERY rows so that the connection's answers are taken and its next statements
  * sent meanwhile.
@@ -354,20 +403,8 @@ async function allocateBatch(batch: readonly AcceptedRow[], creditOf: Map<string
       writes.outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
       continue;
     }
-    // The schedule as the last close left it, with the late charges that ran through it written in: what the
-    // allocation pays from (and what the write keeps, the charges running again from the next day).
     const asStored = scheduleOf();
-    const schedule = asStored.map((stored) => chargedThrough(stored, credit, closedDay));
-    const result = allocatePayment({
-      amount: row.amount!,
-      valueDate: file.discountDate,
-      disbursementDate: credit.disbursementDate,
-      ivaRate: percentToFraction(trimNumeric(credit.ivaRatePct)),
-      annualRate: percentToFraction(trimNumeric(credit.annualRatePct)),
-      frequency: credit.frequency,
-      installment: credit.installment,
-      installments: schedule.map(toInstallmentState),
-    });
+    const { schedule, result } = allocateRow(credit, asStored, row.amount!, file.discountDate, closedDay);
     const after = storedAfter(schedule, result.installments);
     const before: StoredRow[] = [];
     asStored.forEach((row, index) => {
@@ -403,13 +440,10 @@ async function allocateBatch(batch: readonly AcceptedRow[], creditOf: Map<string
     if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
       writes.creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
     }
+    // A sobrepago's message is written again: a close since the preview may have changed what pays the credit off.
     const outcome: RowOutcome = cents(result.overpayment) > 0n ? 'sobrepago' : 'válido';
-    if (outcome !== row.outcome) {
-      writes.outcomes.push({
-        line: row.line,
-        outcome,
-        message: outcome === 'sobrepago' ? `Liquida el crédito; sobran ${result.overpayment} que quedan como saldo a favor.` : null,
-      });
+    if (outcome !== row.outcome || outcome === 'sobrepago') {
+      writes.outcomes.push({ line: row.line, outcome, message: outcome === 'sobrepago' ? overpaymentMessage(result, file.discountDate) : null });
     }
     writes.paidIds.push(credit.id);
   }

@@ -14,6 +14,7 @@ type LookupRow = {
   rfc: string | null;
   disbursement_date: string;
   outstanding_balance: string;
+  installment: string;
 };
 
 const toCandidate = (row: LookupRow): CandidateCredit => ({
@@ -26,6 +27,7 @@ const toCandidate = (row: LookupRow): CandidateCredit => ({
   rfc: row.rfc,
   disbursementDate: String(row.disbursement_date).slice(0, 10),
   outstandingBalance: row.outstanding_balance,
+  installment: row.installment,
 });
 
 /**
@@ -36,7 +38,7 @@ const toCandidate = (row: LookupRow): CandidateCredit => ({
 export async function lookupCredits(tx: Tx, companyId: string, agreementId: string, rows: readonly ReadRow[]): Promise<CreditLookup> {
   const { numbers, employeeNumbers } = referencesOf(rows);
   const columns = sql.raw(
-    'c.id, c.number, c.agreement_id, c.status, c.employee_number, k.curp, k.rfc, c.disbursement_date::text as disbursement_date, c.outstanding_balance::text as outstanding_balance',
+    'c.id, c.number, c.agreement_id, c.status, c.employee_number, k.curp, k.rfc, c.disbursement_date::text as disbursement_date, c.outstanding_balance::text as outstanding_balance, c.installment::text as installment',
   );
   const byNumber =
     numbers.length === 0

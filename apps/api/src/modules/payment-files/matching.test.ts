@@ -12,6 +12,7 @@ const credit = (overrides: Partial<CandidateCredit>): CandidateCredit => ({
   rfc: 'GODE561231GR8',
   disbursementDate: '2026-01-10',
   outstandingBalance: '5000.00',
+  installment: '500.00',
   ...overrides,
 });
 const row = (line: number, fields: ReadRow['fields'], errors: string[] = [], amountInvalid = false): ReadRow => ({ line, fields, errors, amountInvalid });

@@ -25,6 +25,8 @@ export interface CandidateCredit {
   rfc: string | null;
   disbursementDate: string;
   outstandingBalance: string;
+  /** The deduction the employer loads: a row above it may pay the credit off. */
+  installment: string;
 }
 
 export interface CreditLookup {

@@ -302,6 +302,38 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(await totals('&status=revertido')).toMatchObject({ count: 2, amount: appliedAmount });
   });
 
+  it('previews as sobrepago a row between the payoff and the balance, which counts interest a payoff waives', async () => {
+    // A credit on time with rows still to come: at the discount date it owes its principal, and the interest and IVA
+    // of the rows due by then (the payday's own included, none accrued yet into the next period). Its balance also
+    // counts the future rows' interest, which a payoff does not pay.
+    const schedules = await ctx.system((tx) =>
+      tx.select().from(installments).where(inArray(installments.creditId, demo.map((credit) => credit.id))).orderBy(asc(installments.number)),
+    );
+    const payoffOf = (id: string) => {
+      const rows = schedules.filter((row) => row.creditId === id);
+      const due = rows.filter((row) => row.dueDate <= discountDate);
+      const principal = rows.reduce((sum, row) => sum + cents(row.principal) - cents(row.paidPrincipal), 0);
+      const charges = due.reduce((sum, row) => sum + cents(row.interest) + cents(row.iva) - cents(row.paidInterest) - cents(row.paidIva), 0);
+      return { payoff: principal + charges, future: rows.length - due.length, late: due.some((row) => cents(row.moratoryInterest) + cents(row.fees) > 0) };
+    };
+    const credit = demo.find((candidate) => {
+      const { future, late } = payoffOf(candidate.id);
+      return candidate.status === 'vigente' && future >= 3 && !late;
+    })!;
+    const { payoff } = payoffOf(credit.id);
+    const amount = payoff + 10_000;
+    // Below the balance: compared with the balance alone, the row looked like an ordinary payment.
+    expect(amount).toBeLessThan(cents(credit.outstandingBalance));
+    const uploaded = await upload(csv([[credit.employeeNumber, credit.curp, (amount / 100).toFixed(2), '22', 'L1']]), 'liquidacion.csv');
+    const [previewed] = await rowsOf(uploaded.body.id);
+    expect(previewed).toMatchObject({ outcome: 'sobrepago', message: `Liquida el crédito (${(payoff / 100).toFixed(2)} al ${discountDate}); sobran 100.00 que quedan como saldo a favor.` });
+    expect((await applyAndWait(uploaded.body.id)).status).toBe('aplicado');
+    const [paid] = await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, uploaded.body.id)));
+    expect(paid!.overpayment).toBe('100.00');
+    expect((await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id))))[0]).toMatchObject({ status: 'liquidado', creditBalance: '100.00' });
+    expect((await rowsOf(uploaded.body.id))[0]).toMatchObject({ outcome: 'sobrepago', message: previewed!.message });
+  });
+
   it('refuses a revert while a later payment on the same credits stands, and a second file finds the liquidado credit', async () => {
     const [a] = demo.filter((credit) => credit.status !== 'liquidado');
     const first = await upload(csv([[a!.employeeNumber, a!.curp, (cents(a!.outstandingBalance) / 100 + 1).toFixed(2), '22', 'R1']]), 'primero.csv');

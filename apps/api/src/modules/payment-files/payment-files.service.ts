@@ -11,9 +11,10 @@ import { SpreadsheetLimitError } from '../../lib/xlsx-read';
 import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
-import { applyPaymentFile, markApplication } from './apply';
+import { addDays, parseCents } from '@portal/lending';
+import { allocationsAt, applyPaymentFile, markApplication, overpaymentMessage } from './apply';
 import { lookupCredits } from './credit-lookup';
-import { classifyRows } from './matching';
+import { classifyRows, type ClassifiedRow, type CreditLookup, type ReadRow } from './matching';
 import { loadPaymentFile, summarize } from './payment-files.queries';
 
 export const PAYMENT_APPLY_QUEUE = 'payment-file-apply';
@@ -41,6 +42,28 @@ const SET_ASIDE: PaymentFileStatus[] = ['rechazado', 'revertido'];
 
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 const mexicanDate = (date: Date) => date.toLocaleString('es-MX', { timeZone: 'America/Mexico_City', dateStyle: 'long', timeStyle: 'short' });
+
+/**
+ * The preview's sobrepago, exact. The credit's balance that classifyRows compares with counts interest not yet earned,
+ * which a payoff waives: a row between the payoff and that balance pays the credit off with money left. The rows that
+ * may pay off (above the credit's installment, or above its balance) are allocated as the application will allocate
+ * them, at the discount date over the credit as the last close left it; the rest pay at most an installment.
+ */
+async function settlePayoffs(tx: Tx, companyId: string, lookup: CreditLookup, classified: ClassifiedRow[], rows: readonly ReadRow[], discountDate: string, closedDay: string): Promise<void> {
+  const creditOf = new Map([...lookup.byNumber.values(), ...[...lookup.byEmployee.values()].flat()].map((credit) => [credit.id, credit]));
+  const candidates = classified.flatMap((row, index) => {
+    if ((row.outcome !== 'válido' && row.outcome !== 'sobrepago') || row.creditId === null) return [];
+    const amount = rows[index]!.fields.amount!;
+    const mayPayOff = row.outcome === 'sobrepago' || parseCents(amount, 'importe') > parseCents(creditOf.get(row.creditId)!.installment, 'pago');
+    return mayPayOff ? [{ index, creditId: row.creditId, amount }] : [];
+  });
+  const allocations = await allocationsAt(tx, companyId, candidates, discountDate, closedDay);
+  for (const { index, creditId } of candidates) {
+    const result = allocations.get(creditId)!;
+    const paysOff = parseCents(result.overpayment, 'sobrepago') > 0n;
+    classified[index] = { ...classified[index]!, outcome: paysOff ? 'sobrepago' : 'válido', message: paysOff ? overpaymentMessage(result, discountDate) : null };
+  }
+}
 
 /**
  * "Carga archivos de pagos": reads the file with the agreement's layout, decides every row's outcome and keeps the
@@ -80,6 +103,7 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   const rows = parsed.rows;
   const lookup = await lookupCredits(tx, agreement.companyId, agreement.id, rows);
   const classified = classifyRows(rows, lookup, { agreementId: agreement.id, discountDate: input.discountDate });
+  await settlePayoffs(tx, agreement.companyId, lookup, classified, rows, input.discountDate, addDays(businessDate, -1));
 
   let file: typeof paymentFiles.$inferSelect;
   try {
