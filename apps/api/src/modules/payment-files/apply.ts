@@ -490,9 +490,11 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
 /** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */
 export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<number> {
   const { fileId, companyId } = options;
-  await lockCompanyPortfolio(tx, companyId);
+  // The file's row first, then the company's lock: while the application waits behind a day close or another file,
+  // "Aplicar" again finds the row held (still applying), not an application 'en curso' that nothing holds (interrupted).
   const [file] = await tx.select().from(paymentFiles).where(and(eq(paymentFiles.id, fileId), eq(paymentFiles.companyId, companyId))).for('update');
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
+  await lockCompanyPortfolio(tx, companyId);
   if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
   const businessDate = await businessDateOf(tx, companyId, options.today);
   const context: FileContext = { file, companyId, closedDay: addDays(businessDate, -1), options };

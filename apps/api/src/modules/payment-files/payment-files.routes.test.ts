@@ -12,6 +12,7 @@ import type { Tx } from '../../db/client';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { creditFolio } from '../shared/folios';
+import { lockCompanyPortfolio } from '../day-close/company-lock';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
@@ -392,6 +393,29 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(paid).toHaveLength(2);
     const again = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: cartera });
     expect(again.statusCode).toBe(409);
+  });
+
+  it.skipIf(engine !== 'postgres')('answers "Aplicar" again, while the application waits behind a day close, as still applying', async () => {
+    const [a] = demo.filter((credit) => credit.status !== 'liquidado');
+    const uploaded = await upload(csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]));
+    const [{ companyId }] = (await ctx.system((tx) => tx.select({ companyId: agreements.companyId }).from(agreements).where(eq(agreements.id, jalisco.id)))) as [{ companyId: string }];
+    const file = async () => (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}`, headers: cartera })).json() as PaymentFile;
+    const second = await ctx.system(async (tx) => {
+      // The company's portfolio lock, as a day close in progress holds it.
+      await lockCompanyPortfolio(tx, companyId);
+      expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: cartera })).statusCode).toBe(202);
+      for (let i = 0; i < 100 && (await file()).applyState !== 'en curso'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await file()).applyState).toBe('en curso');
+      return ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: cartera });
+    });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().title).toBe('Aplicación en curso');
+    let done = await file();
+    for (let i = 0; i < 200 && done.status !== 'aplicado' && done.applyState !== 'fallido'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      done = await file();
+    }
+    expect([done.status, done.applyState]).toEqual(['aplicado', 'completado']);
   });
 
   it('keeps each company in its own files and actions behind their permissions', async () => {

@@ -24,12 +24,16 @@ const BATCH = 2_000;
  * portfolio lock, audited with the reason.
  */
 export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, reason: string, today: string, now: Date): Promise<PaymentFile> {
-  const [visible] = await tx.select({ companyId: paymentFiles.companyId }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
+  const [visible] = await tx.select({ companyId: paymentFiles.companyId, status: paymentFiles.status }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
   if (!visible) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
+  const notApplied = (status: string) => new HttpProblem(409, 'El archivo no se puede revertir', `El archivo está ${status}: solo se revierte un archivo aplicado.`);
+  // Before any lock: an application holds a validado file's row while it waits for the company's lock (apply.ts), which
+  // this takes first; a revert of a file not applied must not wait in between.
+  if (visible.status !== 'aplicado') throw notApplied(visible.status);
   const companyId = visible.companyId;
   await lockCompanyPortfolio(tx, companyId);
   const [file] = await tx.select().from(paymentFiles).where(eq(paymentFiles.id, fileId)).for('update');
-  if (file!.status !== 'aplicado') throw new HttpProblem(409, 'El archivo no se puede revertir', `El archivo está ${file!.status}: solo se revierte un archivo aplicado.`);
+  if (file!.status !== 'aplicado') throw notApplied(file!.status);
 
   const later = rowsOf<{ number: string; file_name: string | null; value_date: string }>(
     await tx.execute(sql`
