@@ -5,7 +5,8 @@ import { LETTER_FIELDS, type LetterPayoff, type LetterTexts } from '@portal/cont
 import { demoBackground, demoLayout } from '../../seed/seed-letters';
 import { TemplateError, checkTemplate, renderLetter } from './letter-pdf';
 import { extractText } from '../../test/pdf-text';
-import { letterMoney, letterTexts, longDate, mexicoDateAndHour } from './letter-texts';
+import { longDate, pesos } from '../shared/es-mx';
+import { letterTexts, mexicoDateAndHour } from './letter-texts';
 
 const brand = { name: 'Financiera Demo', legalName: 'Financiera Demo, S.A. de C.V., SOFOM, E.N.R.', rfc: 'FDE150101AB1', color: [0.1, 0.4, 0.7] as [number, number, number], amountsRight: 523 };
 
@@ -44,7 +45,7 @@ describe('letter texts in es-MX', () => {
     ['1234567.00', '$1,234,567.00'],
     ['999.99', '$999.99'],
     ['1000.00', '$1,000.00'],
-  ])('money %s → %s', (amount, printed) => expect(letterMoney(amount)).toBe(printed));
+  ])('money %s → %s', (amount, printed) => expect(pesos(amount)).toBe(printed));
 
   it.each([
     ['2027-01-15', '15 de enero de 2027'],

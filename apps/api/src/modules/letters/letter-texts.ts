@@ -1,25 +1,10 @@
 import type { LetterPayoff, LetterTexts } from '@portal/contract';
+import { longDate, pesos } from '../shared/es-mx';
 
 /**
- * The letter's fields as printed, in es-MX: money as $12,345.67, dates as "15 de enero de 2027", the hour in Mexico
- * City's time. Written by hand (no locale data) so the PDF's bytes never depend on the server's ICU version.
+ * The letter's fields as printed, in es-MX: money as $12,345.67, dates as "15 de enero de 2027" (shared/es-mx.ts), the
+ * hour in Mexico City's time. Written by hand (no locale data) so the PDF's bytes never depend on the server's ICU version.
  */
-
-const MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
-
-/** `2027-01-15` → `15 de enero de 2027`. */
-export function longDate(isoDate: string): string {
-  const [year, month, day] = isoDate.split('-').map(Number);
-  return `${day} de ${MONTHS[month! - 1]} de ${year}`;
-}
-
-/** A decimal string with two decimals (`12345.6`, `12345.67`) → `$12,345.67`. */
-export function letterMoney(amount: string): string {
-  const negative = amount.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
-  const grouped = whole.replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}$${grouped}.${fraction.padEnd(2, '0').slice(0, 2)}`;
-}
 
 const MEXICO_DATE_TIME = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'America/Mexico_City',
@@ -54,15 +39,15 @@ export function letterTexts(subject: LetterSubject, payoff: LetterPayoff): Lette
     idPestamo: subject.folio,
     cliente: subject.clientName,
     convenio: subject.agreement,
-    montoCredito: letterMoney(payoff.creditAmount),
+    montoCredito: pesos(payoff.creditAmount),
     plazo: `${payoff.term} pagos`,
     pagos: `${payoff.paymentsMade} de ${payoff.term}`,
-    descuento: letterMoney(payoff.installment),
-    transito: letterMoney(payoff.inTransit),
-    saldoFinal: letterMoney(payoff.finalBalance),
+    descuento: pesos(payoff.installment),
+    transito: pesos(payoff.inTransit),
+    saldoFinal: pesos(payoff.finalBalance),
     vigencia: longDate(payoff.validUntil),
-    fechaDescuento: payoff.discountDate ? `${longDate(payoff.discountDate)} (${letterMoney(payoff.pendingDeduction)})` : 'Sin descuento en la vigencia',
+    fechaDescuento: payoff.discountDate ? `${longDate(payoff.discountDate)} (${pesos(payoff.pendingDeduction)})` : 'Sin descuento en la vigencia',
     referencia: subject.reference,
-    montoTotal: letterMoney(payoff.totalAmount),
+    montoTotal: pesos(payoff.totalAmount),
   };
 }

@@ -16,6 +16,7 @@ import { refreshCredits } from '../day-close/close-day';
 import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
+import { longDate, pesos } from '../shared/es-mx';
 import { toInstallmentState, type InstallmentRow } from '../credits/installment-state';
 import { chargedThrough, lateChargesSql } from '../credits/late-charges';
 import { summarize } from './payment-files.queries';
@@ -361,7 +362,7 @@ function allocateRow(credit: BatchCredit['credit'], asStored: readonly Installme
 
 /** A sobrepago row's message: what pays the credit off at the date, and what is left as saldo a favor. */
 export const overpaymentMessage = (result: Pick<AllocationResult, 'applied' | 'overpayment'>, valueDate: string) =>
-  `Liquida el crédito (${result.applied} al ${valueDate}); sobran ${result.overpayment} que quedan como saldo a favor.`;
+  `Liquida el crédito (${pesos(result.applied)} al ${longDate(valueDate)}); sobran ${pesos(result.overpayment)} que quedan como saldo a favor.`;
 
 /**
  * The allocation each row would have if applied now (the preview's sobrepago): rows read and allocated a batch at a

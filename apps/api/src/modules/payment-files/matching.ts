@@ -1,6 +1,7 @@
 import type { LayoutField, RowOutcome } from '@portal/contract';
 import { parseCents } from '@portal/lending';
 import { creditFolio, creditNumberOf } from '../shared/folios';
+import { longDate, pesos } from '../shared/es-mx';
 
 /**
  * Which credit each row of a payment file pays, and why a row is refused (DOMAIN.md, "Payment file row"). Pure: the
@@ -108,11 +109,11 @@ export function classifyRows(rows: readonly ReadRow[], lookup: CreditLookup, con
     claimedAt.set(credit.id, row.line);
     if (credit.status === 'liquidado') return rejected(row.line, 'crédito liquidado', `El crédito ${creditFolio(credit.number)} ya está liquidado.`, credit.id);
     if (credit.disbursementDate > context.discountDate) {
-      return rejected(row.line, 'dato no válido', `El crédito ${creditFolio(credit.number)} se dispuso el ${credit.disbursementDate}, después de la fecha de descuento.`, credit.id);
+      return rejected(row.line, 'dato no válido', `El crédito ${creditFolio(credit.number)} se dispuso el ${longDate(credit.disbursementDate)}, después de la fecha de descuento.`, credit.id);
     }
     const amount = parseCents(row.fields.amount ?? '0', 'amount');
     if (amount > parseCents(credit.outstandingBalance, 'saldo')) {
-      return { line: row.line, outcome: 'sobrepago', message: `El importe excede el saldo del crédito (${credit.outstandingBalance}): lo que sobre queda como saldo a favor.`, creditId: credit.id };
+      return { line: row.line, outcome: 'sobrepago', message: `El importe excede el saldo del crédito (${pesos(credit.outstandingBalance)}): lo que sobre queda como saldo a favor.`, creditId: credit.id };
     }
     return { line: row.line, outcome: 'válido', message: null, creditId: credit.id };
   });

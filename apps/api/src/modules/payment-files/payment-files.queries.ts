@@ -237,8 +237,19 @@ const EXPECTED_FROM = sql`from expected_deductions e join credits c on c.id = e.
 const expectedOn = (agreementId: string, discountDate: string) =>
   sql`c.agreement_id = ${agreementId} and e.discount_date = ${discountDate} and (c.status <> 'liquidado' or exists (
         select 1 from expected_deductions s where s.credit_id = e.credit_id and s.discount_date = e.discount_date and s.state = 'recibido'))`;
-const unpaid = (fileId: string) =>
-  sql`e.credit_id not in (select r.credit_id from payment_file_rows r where r.file_id = ${fileId} and r.credit_id is not null and r.outcome in ${APPLIED})`;
+/**
+ * The credits another applied file of the agreement and date paid (its accepted rows), and the file: their deduction
+ * of the date was received there. What a file of the same date finds already paid, read from the files' rows rather
+ * than the deductions' state, which no index holds (decision 0016).
+ */
+export const paidByOtherFiles = (fileId: string | null, agreementId: string, discountDate: string) => sql`
+  select r.credit_id, f.file_name from payment_files f join payment_file_rows r on r.file_id = f.id
+  where f.agreement_id = ${agreementId} and f.discount_date = ${discountDate} and f.status = 'aplicado'
+    and r.credit_id is not null and r.outcome in ${APPLIED} ${fileId === null ? sql`` : sql`and f.id <> ${fileId}`}`;
+/** Not paid by the file's accepted rows, nor by another applied file of its agreement and date. */
+const unpaid = (fileId: string, agreementId: string, discountDate: string) =>
+  sql`e.credit_id not in (select r.credit_id from payment_file_rows r where r.file_id = ${fileId} and r.credit_id is not null and r.outcome in ${APPLIED})
+      and e.credit_id not in (select credit_id from (${paidByOtherFiles(fileId, agreementId, discountDate)}) paid)`;
 
 /** The file's totals from its rows, and what the agreement's credits expected on the date against what arrived. */
 export async function summarize(tx: Tx, fileId: string, agreementId: string, discountDate: string): Promise<void> {
@@ -252,16 +263,16 @@ export async function summarize(tx: Tx, fileId: string, agreementId: string, dis
              coalesce(sum(amount), 0) as amount, coalesce(sum(amount) filter (where outcome in ${APPLIED}), 0) as amount_valid
       from ${paymentFileRows} where file_id = ${fileId}
     ) r, (
-      select count(*)::int as count, coalesce(sum(e.amount), 0) as amount, (count(*) filter (where ${unpaid(fileId)}))::int as missing
+      select count(*)::int as count, coalesce(sum(e.amount), 0) as amount, (count(*) filter (where ${unpaid(fileId, agreementId, discountDate)}))::int as missing
       ${EXPECTED_FROM} where ${expectedOn(agreementId, discountDate)}
     ) x
     where f.id = ${fileId}`);
 }
 
-/** Descuentos faltantes: the expected deductions on the file's date that no accepted row pays. */
+/** Descuentos faltantes: the expected deductions on the file's date that no accepted row pays, of this file or another applied one. */
 export async function missingDeductions(tx: Tx, fileId: string, query: { page: number; pageSize: number }) {
   const file = await loadPaymentFile(tx, fileId);
-  const base = sql`${EXPECTED_FROM} join clients k on k.id = c.client_id where ${expectedOn(file.agreementId, file.discountDate)} and ${unpaid(fileId)}`;
+  const base = sql`${EXPECTED_FROM} join clients k on k.id = c.client_id where ${expectedOn(file.agreementId, file.discountDate)} and ${unpaid(fileId, file.agreementId, file.discountDate)}`;
   const items = rowsOf<{ credit_id: string; number: string; client_name: string; employee_number: string; period: number; amount: string; state: string }>(
     await tx.execute(sql`
       select c.id as credit_id, c.number, trim(concat_ws(' ', k.first_names, k.last_name_1, k.last_name_2)) as client_name, c.employee_number,

@@ -12,6 +12,7 @@ import type { Tx } from '../../db/client';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { creditFolio } from '../shared/folios';
+import { pesos } from '../shared/es-mx';
 import { lockCompanyPortfolio } from '../day-close/company-lock';
 
 type Headers = { authorization: string };
@@ -147,9 +148,14 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     );
     const expectedCount = (expected as unknown as { rows: { n: number }[] }).rows[0]!.n;
     expect(uploaded.body.expectedCount).toBe(expectedCount);
-    const payingExpected = [a!, b!].filter(() => true).length;
-    expect(uploaded.body.missingCount).toBeLessThanOrEqual(expectedCount);
-    expect(uploaded.body.missingCount).toBeGreaterThanOrEqual(expectedCount - payingExpected);
+    // Missing: those not received (the seed's applied file of the date received most) and not paid by this file.
+    const unreceived = await ctx.system((tx) =>
+      tx.execute(sql`select count(*)::int as n from expected_deductions e join credits c on c.id = e.credit_id
+        where c.agreement_id = ${jalisco.id} and e.discount_date = ${discountDate} and e.state <> 'recibido' and c.status <> 'liquidado'
+          and e.credit_id not in (${a!.id}, ${b!.id})`),
+    );
+    expect(uploaded.body.missingCount).toBe((unreceived as unknown as { rows: { n: number }[] }).rows[0]!.n);
+    expect(uploaded.body.missingCount).toBeLessThan(expectedCount);
     const missing = (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}/missing?pageSize=100`, headers: cartera })).json();
     expect(missing.total).toBe(uploaded.body.missingCount);
     expect(missing.items.map((m: { creditId: string }) => m.creditId)).not.toContain(a!.id);
@@ -327,12 +333,32 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(amount).toBeLessThan(cents(credit.outstandingBalance));
     const uploaded = await upload(csv([[credit.employeeNumber, credit.curp, (amount / 100).toFixed(2), '22', 'L1']]), 'liquidacion.csv');
     const [previewed] = await rowsOf(uploaded.body.id);
-    expect(previewed).toMatchObject({ outcome: 'sobrepago', message: `Liquida el crédito (${(payoff / 100).toFixed(2)} al ${discountDate}); sobran 100.00 que quedan como saldo a favor.` });
+    expect(previewed).toMatchObject({ outcome: 'sobrepago', message: `Liquida el crédito (${pesos((payoff / 100).toFixed(2))} al 15 de noviembre de 2026); sobran $100.00 que quedan como saldo a favor.` });
     expect((await applyAndWait(uploaded.body.id)).status).toBe('aplicado');
     const [paid] = await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, uploaded.body.id)));
     expect(paid!.overpayment).toBe('100.00');
     expect((await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id))))[0]).toMatchObject({ status: 'liquidado', creditBalance: '100.00' });
     expect((await rowsOf(uploaded.body.id))[0]).toMatchObject({ outcome: 'sobrepago', message: previewed!.message });
+  });
+
+  it('says which applied file of the date already received a row\'s deduction, and counts what it paid as not missing', async () => {
+    const [a, b] = demo.filter((credit) => credit.status !== 'liquidado');
+    const missing = async (fileId: string) =>
+      (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${fileId}/missing?pageSize=100`, headers: cartera })).json() as { items: { creditId: string }[]; total: number };
+    const first = await upload(csv([[a!.employeeNumber, a!.curp, a!.installment, '22', 'R1'], [b!.employeeNumber, b!.curp, b!.installment, '22', 'R2']]), 'primera-quincena.csv');
+    expect((await applyAndWait(first.body.id)).status).toBe('aplicado');
+    const missingFirst = await missing(first.body.id);
+    // A credit the first file left unpaid, and a second file paying it and, again, the first file's credit a.
+    const c = demo.find((credit) => credit.status !== 'liquidado' && missingFirst.items.some((item) => item.creditId === credit.id))!;
+    const second = await upload(csv([[a!.employeeNumber, a!.curp, a!.installment, '22', 'R3'], [c.employeeNumber, c.curp, c.installment, '22', 'R4']]), 'segunda.csv');
+    expect(await rowsOf(second.body.id)).toMatchObject([
+      { outcome: 'válido', message: 'Su descuento del 15 de noviembre de 2026 ya se recibió en el archivo «primera-quincena.csv»: este importe se aplicará como un pago más.' },
+      { outcome: 'válido', message: null },
+    ]);
+    // Missing for the second file: neither what it pays nor what the first one paid.
+    const missingSecond = await missing(second.body.id);
+    expect(missingSecond.items.map((item) => item.creditId)).toEqual(missingFirst.items.map((item) => item.creditId).filter((id) => id !== c.id));
+    expect(second.body.missingCount).toBe(missingFirst.total - 1);
   });
 
   it('refuses a revert while a later payment on the same credits stands, and a second file finds the liquidado credit', async () => {

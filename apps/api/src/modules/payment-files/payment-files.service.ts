@@ -11,11 +11,13 @@ import { SpreadsheetLimitError } from '../../lib/xlsx-read';
 import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
+import { longDate } from '../shared/es-mx';
 import { addDays, parseCents } from '@portal/lending';
 import { allocationsAt, applyPaymentFile, markApplication, overpaymentMessage } from './apply';
 import { lookupCredits } from './credit-lookup';
 import { classifyRows, type ClassifiedRow, type CreditLookup, type ReadRow } from './matching';
-import { loadPaymentFile, summarize } from './payment-files.queries';
+import { loadPaymentFile, paidByOtherFiles, summarize } from './payment-files.queries';
+import { rowsOf } from '../../db/rows';
 
 export const PAYMENT_APPLY_QUEUE = 'payment-file-apply';
 
@@ -66,6 +68,22 @@ async function settlePayoffs(tx: Tx, companyId: string, lookup: CreditLookup, cl
 }
 
 /**
+ * A row paying a credit whose deduction of the date an applied file already paid (an employer's second file of the
+ * payroll, or the same one saved again): accepted — the money arrived — but the preview says where the deduction was
+ * received, so that a file sent twice is seen before it is applied and rejected.
+ */
+async function noteReceivedElsewhere(tx: Tx, agreementId: string, discountDate: string, classified: ClassifiedRow[]): Promise<void> {
+  const paid = new Map(rowsOf<{ credit_id: string; file_name: string }>(await tx.execute(paidByOtherFiles(null, agreementId, discountDate))).map((row) => [row.credit_id, row.file_name]));
+  if (paid.size === 0) return;
+  classified.forEach((row, index) => {
+    const fileName = row.creditId === null ? undefined : paid.get(row.creditId);
+    if (fileName === undefined || (row.outcome !== 'válido' && row.outcome !== 'sobrepago')) return;
+    const note = `Su descuento del ${longDate(discountDate)} ya se recibió en el archivo «${fileName}»: este importe se aplicará como un pago más.`;
+    classified[index] = { ...row, message: row.message === null ? note : `${row.message} ${note}` };
+  });
+}
+
+/**
  * "Carga archivos de pagos": reads the file with the agreement's layout, decides every row's outcome and keeps the
  * file, its bytes and every row (validado: the preview). The same bytes loaded while an earlier upload still counts
  * are refused, naming it. Nothing is written for a file that cannot be read: the clerk still has it and gets why.
@@ -78,7 +96,7 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   if (input.content.length > PAYMENT_FILE_MAX_BYTES) throw new HttpProblem(413, 'Archivo demasiado grande', `El archivo de pagos puede pesar hasta ${PAYMENT_FILE_MAX_BYTES / (1024 * 1024)} MB.`);
   const businessDate = await businessDateOf(tx, agreement.companyId, input.today);
   if (input.discountDate > businessDate) {
-    throw new HttpProblem(400, 'Fecha de descuento por venir', `La fecha de descuento ${input.discountDate} es posterior a la fecha flujo (${businessDate}): esa nómina todavía no se paga.`, [
+    throw new HttpProblem(400, 'Fecha de descuento por venir', `La fecha de descuento (${longDate(input.discountDate)}) es posterior a la fecha flujo (${longDate(businessDate)}): esa nómina todavía no se paga.`, [
       { field: 'discountDate', message: 'Elige una fecha de descuento que ya pasó.' },
     ]);
   }
@@ -104,6 +122,7 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   const lookup = await lookupCredits(tx, agreement.companyId, agreement.id, rows);
   const classified = classifyRows(rows, lookup, { agreementId: agreement.id, discountDate: input.discountDate });
   await settlePayoffs(tx, agreement.companyId, lookup, classified, rows, input.discountDate, addDays(businessDate, -1));
+  await noteReceivedElsewhere(tx, agreement.id, input.discountDate, classified);
 
   let file: typeof paymentFiles.$inferSelect;
   try {
@@ -176,7 +195,7 @@ async function refuseSameFile(tx: Tx, companyId: string, hash: string): Promise<
     throw new HttpProblem(
       409,
       'Archivo ya cargado',
-      `Este mismo archivo ya se cargó el ${mexicanDate(earlier.uploadedAt)} como "${earlier.fileName}" (${earlier.agreement}, descuento del ${earlier.discountDate}, ${earlier.status}).`,
+      `Este mismo archivo ya se cargó el ${mexicanDate(earlier.uploadedAt)} como "${earlier.fileName}" (${earlier.agreement}, descuento del ${longDate(earlier.discountDate)}, ${earlier.status}).`,
     );
   }
 }

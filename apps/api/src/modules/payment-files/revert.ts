@@ -11,6 +11,7 @@ import { refreshCredits } from '../day-close/close-day';
 import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
+import { longDate } from '../shared/es-mx';
 import { json, lateChargesWaived, restoreScheduleRows, type PaymentBefore } from './apply';
 import { loadPaymentFile, summarize } from './payment-files.queries';
 
@@ -46,7 +47,7 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
       order by c.number limit 3`),
   );
   if (later.length > 0) {
-    const named = later.map((row) => `${creditFolio(Number(row.number))} (${row.file_name ? `archivo ${row.file_name}` : 'pago manual'}, ${row.value_date})`).join('; ');
+    const named = later.map((row) => `${creditFolio(Number(row.number))} (${row.file_name ? `archivo ${row.file_name}` : 'pago manual'}, ${longDate(row.value_date)})`).join('; ');
     throw new HttpProblem(409, 'Hay pagos posteriores', `Revierte primero los pagos posteriores sobre los mismos créditos: ${named}.`);
   }
 
