@@ -64,6 +64,21 @@ describe('payment-file layouts', () => {
     expect(rows[1]!.fields.amount).toBeUndefined();
   });
 
+  it('refuses whole a file of another shape, naming the shape expected, and keeps the rows of one with some short lines', async () => {
+    // A semicolon file for a comma layout: every line is one cell.
+    const semicolons = Buffer.from('empleado;curp;importe;periodo\r\n1001;GORS800101HJCNMN09;1250.50;2026-21\r\n1002;PEMA900202MDFRRL01;99.00;2026-21\r\n');
+    await expect(parsePaymentFile(semicolons, csvLayout)).rejects.toThrow(
+      new LayoutFileError('El archivo no tiene la forma del layout del convenio en ninguna línea: se leen 4 columnas separadas por comas, y la línea 2 tiene 1 columna. Revisa que sea el archivo de este convenio.'),
+    );
+    // A csv for a fixed-width layout: no line reaches the amount's end.
+    await expect(parsePaymentFile(Buffer.from('CR-000123,GORS800101HJCNMN09,1250.50\n'), fixedLayout)).rejects.toThrow(
+      'El archivo no tiene la forma del layout del convenio en ninguna línea: el importe ocupa las posiciones 29 a 40, y la línea 1 tiene 36 caracteres.',
+    );
+    const mixed = Buffer.from('empleado,curp,importe,periodo\n1001,GORS800101HJCNMN09,1250.50,2026-21\n1002;PEMA900202MDFRRL01;99.00\n');
+    const { rows } = await parsePaymentFile(mixed, csvLayout);
+    expect(rows.map((row) => [row.line, row.errors.length === 0])).toEqual([[2, true], [3, false]]);
+  });
+
   it('reads an xlsx sheet by name, numbers and text alike', async () => {
     const content = await workbook([
       ['Folio', 'Empleado', 'Nombre', 'Importe', 'Periodo'],

@@ -220,10 +220,28 @@ function checkCellLengths(cells: string[]): void {
   if (cells.some((cell) => cell.length > SPREADSHEET_LIMITS.maxCellLength)) throw new SpreadsheetLimitError(limitMessages().cell);
 }
 
+/**
+ * A file of another shape altogether (another separator, another agreement's file): no line reaches the last column
+ * the layout reads. Refused as a whole, naming the shape expected, rather than kept as a row of "Falta el importe" per
+ * line; a file with some short lines keeps them as rows, each with its reason. `short` holds, per line, what it has
+ * when it falls short (null when it does not).
+ */
+function checkShape(short: readonly ({ line: number; has: string } | null)[], expected: string): void {
+  const [first] = short;
+  if (!first || short.some((line) => line === null)) return;
+  throw new LayoutFileError(`El archivo no tiene la forma del layout del convenio en ninguna línea: ${expected}, y la línea ${first.line} tiene ${first.has}. Revisa que sea el archivo de este convenio.`);
+}
+
 function parseCsv(text: string, layout: Extract<Layout, { format: 'csv' }>): ParsedRow[] {
   const lines = dataRows(textLines(text), layout.hasHeader);
-  return lines.map(({ line, raw }) => {
-    const { cells, unclosedQuote } = splitCsvLine(raw, layout.delimiter);
+  const needed = Math.max(...LAYOUT_FIELDS.map((key) => layout.columns[key] ?? 0));
+  const split = lines.map(({ raw }) => splitCsvLine(raw, layout.delimiter));
+  checkShape(
+    split.map(({ cells }, position) => (cells.length < needed ? { line: lines[position]!.line, has: cells.length === 1 ? '1 columna' : `${cells.length} columnas` } : null)),
+    `se leen ${needed} columnas separadas por ${DELIMITER_NAMES[layout.delimiter]}`,
+  );
+  return lines.map(({ line, raw }, position) => {
+    const { cells, unclosedQuote } = split[position]!;
     checkCellLengths(cells);
     const values: Partial<Record<LayoutField, string>> = {};
     for (const key of LAYOUT_FIELDS) {
@@ -239,7 +257,12 @@ function parseCsv(text: string, layout: Extract<Layout, { format: 'csv' }>): Par
 function parseFixed(text: string, layout: Extract<Layout, { format: 'fixed' }>): ParsedRow[] {
   const amount = layout.positions.amount;
   const amountEnd = amount.start - 1 + amount.length;
-  return dataRows(textLines(text), false).map(({ line, raw }) => {
+  const lines = dataRows(textLines(text), false);
+  checkShape(
+    lines.map(({ line, raw }) => (raw.length < amountEnd ? { line, has: `${raw.length} caracteres` } : null)),
+    `el importe ocupa las posiciones ${amount.start} a ${amountEnd}`,
+  );
+  return lines.map(({ line, raw }) => {
     const values: Partial<Record<LayoutField, string>> = {};
     for (const key of LAYOUT_FIELDS) {
       const position = layout.positions[key];
