@@ -11,6 +11,8 @@ const isoDate = z.iso.date('Fecha no válida (AAAA-MM-DD).');
 /** cargado → validado → aplicado | rechazado, and revertido (an applied file undone as a whole). */
 export const PAYMENT_FILE_STATUSES = ['cargado', 'validado', 'aplicado', 'rechazado', 'revertido'] as const;
 export type PaymentFileStatus = (typeof PAYMENT_FILE_STATUSES)[number];
+/** A payment stands (aplicado) or was undone with its file (revertido). */
+export const PAYMENT_STATUSES = ['aplicado', 'revertido'] as const;
 
 /**
  * A row's outcome. `válido` and `sobrepago` are applied (a sobrepago pays the credit off and keeps the rest as a
@@ -129,6 +131,8 @@ export const paymentFileRowSchema = z.object({
   creditId: z.string().nullable(),
   creditFolio: z.string().nullable(),
   paymentId: z.string().nullable(),
+  /** Its payment's status once applied: a reverted file's rows keep their split, marked revertido. */
+  paymentStatus: z.enum(PAYMENT_STATUSES).nullable(),
   /** Once applied: how the row's money was split, and each line of the waterfall. */
   split: allocationSplitSchema.nullable(),
   allocation: z.array(allocationLineSchema),
@@ -164,7 +168,6 @@ export const reasonBodySchema = z.object({
   reason: z.string().trim().min(5, 'Escribe el motivo (al menos 5 caracteres).').max(500, 'El motivo admite hasta 500 caracteres.'),
 });
 
-export const PAYMENT_STATUSES = ['aplicado', 'revertido'] as const;
 export const PAYMENT_SORT_FIELDS = ['valueDate', 'appliedAt', 'amount', 'folio'] as const;
 
 export const paymentListQuerySchema = listQuery.extend({

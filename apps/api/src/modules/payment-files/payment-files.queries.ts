@@ -165,7 +165,7 @@ interface StoredAllocation {
 const linesOf = (allocation: unknown) => (allocation as StoredAllocation | null)?.lines ?? [];
 
 const fileRowList = fixedSelect(
-  { row: paymentFileRows, creditNumber: credits.number, payment: { id: payments.id, allocation: payments.allocation, ...splitColumns } },
+  { row: paymentFileRows, creditNumber: credits.number, payment: { id: payments.id, status: payments.status, allocation: payments.allocation, ...splitColumns } },
   (select) =>
     select
       .from(paymentFileRows)
@@ -210,6 +210,7 @@ export async function paymentFileRowsPage(
       creditId: row.creditId,
       creditFolio: creditNumber === null ? null : creditFolio(creditNumber),
       paymentId: payment?.id ?? null,
+      paymentStatus: payment?.status ?? null,
       split: payment ? splitOf(payment) : null,
       allocation: payment ? linesOf(payment.allocation) : [],
     }),

@@ -103,6 +103,7 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
       message: string | null;
       creditFolio: string | null;
       split: Record<string, string> | null;
+      paymentStatus: string | null;
     }[];
   const applyAndWait = async (fileId: string, headers: Headers = cartera): Promise<PaymentFile> => {
     const started = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${fileId}/apply`, headers });
@@ -304,6 +305,12 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(await ctx.system((tx) => snapshot(tx, ids))).toEqual(before);
     const history = (await ctx.app.inject({ method: 'GET', url: `/api/payments?fileId=${uploaded.body.id}`, headers: cartera })).json();
     expect(history.items.map((p: { status: string }) => p.status)).toEqual(['revertido', 'revertido']);
+    // The file's rows keep their split, marked with their payment's status.
+    expect((await rowsOf(uploaded.body.id)).map((row) => [row.line, row.outcome, row.paymentStatus])).toEqual([
+      [2, 'válido', 'revertido'],
+      [3, 'sobrepago', 'revertido'],
+      [4, 'crédito no encontrado', null],
+    ]);
     // Money reverted is not money collected: the totals add the payments that stand unless asked for the reverted ones.
     expect(await totals('')).toMatchObject({ count: 0, amount: '0.00', split: { principal: '0.00', overpayment: '0.00' } });
     expect(await totals('&status=revertido')).toMatchObject({ count: 2, amount: appliedAmount });

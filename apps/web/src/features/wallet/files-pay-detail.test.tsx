@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PaymentFile } from '@portal/contract';
+import type { PaymentFile, PaymentFileRow } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
@@ -11,6 +11,7 @@ import { FILE_ID, appliedFile, overpaidRow, rejectedRow, sampleFile, sampleRow }
 const split = { principal: '400.00', interest: '80.00', iva: '12.80', moratoryInterest: '5.00', moratoryIva: '0.80', fees: '1.20', feesIva: '0.20', overpayment: '0.00' };
 const appliedRow = sampleRow({
   paymentId: 'pay-1',
+  paymentStatus: 'aplicado',
   split,
   allocation: [
     { installment: 3, component: 'moratoryInterest', amount: '5.00', step: 'due' },
@@ -23,11 +24,13 @@ const signIn = (paths: string[]) => {
   saveSession(sampleSession({ permissions: paths.map((path) => ({ path })) }));
 };
 
-function fileApi(file: PaymentFile, actions: Record<string, unknown> = {}) {
+const fileRows = [appliedRow, { ...overpaidRow, paymentStatus: 'aplicado' as const, split: { ...split, overpayment: '80.00' } }, rejectedRow];
+
+function fileApi(file: PaymentFile, actions: Record<string, unknown> = {}, rows: PaymentFileRow[] = fileRows) {
   return stubApi((method, path) => {
     if (method === 'POST') return actions[path.split('/').at(-1)!];
     if (path === `/api/payment-files/${FILE_ID}`) return file;
-    if (path.startsWith(`/api/payment-files/${FILE_ID}/rows?group=todos`)) return { items: [appliedRow, { ...overpaidRow, split: { ...split, overpayment: '80.00' } }, rejectedRow], total: 3 };
+    if (path.startsWith(`/api/payment-files/${FILE_ID}/rows?group=todos`)) return { items: rows, total: rows.length };
     return { items: [], total: 0 };
   });
 }
@@ -55,10 +58,7 @@ describe('Detalle del archivo de pagos', () => {
     expect(within(first).getAllByRole('gridcell').map((cell) => cell.textContent)).toEqual([
       '2',
       'válido',
-      '',
       'CR-000001',
-      'J-1001',
-      '—',
       '$500.00',
       '$400.00',
       '$80.00',
@@ -67,6 +67,9 @@ describe('Detalle del archivo de pagos', () => {
       '$1.40',
       '$0.00',
       'Ver reparto',
+      '',
+      'J-1001',
+      '—',
     ]);
     expect(within(grid).getByText('aplicado con sobrepago')).toBeInTheDocument();
     expect(within(grid).getByText('crédito no encontrado')).toBeInTheDocument();
@@ -124,13 +127,22 @@ describe('Detalle del archivo de pagos', () => {
 
   it('tells a reverted file’s reason and who reverted it', async () => {
     signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
-    fileApi(appliedFile({ status: 'revertido', revertedBy: 'gerencia@demo.mx', revertedAt: '2026-11-17T15:00:00Z', statusReason: 'Importes duplicados' }));
+    const reverted = fileRows.map((row) => (row.split === null ? row : { ...row, paymentStatus: 'revertido' as const }));
+    fileApi(appliedFile({ status: 'revertido', revertedBy: 'gerencia@demo.mx', revertedAt: '2026-11-17T15:00:00Z', statusReason: 'Importes duplicados' }), {}, reverted);
     show();
     const summary = await screen.findByLabelText('Resumen del archivo');
     expect(summary).toHaveTextContent('Revirtiógerencia@demo.mx · 17/11/2026 09:00');
     expect(summary).toHaveTextContent('MotivoImportes duplicados');
     await waitFor(() => expect(screen.getByText(/Archivo revertido/)).toBeInTheDocument());
     expect(screen.queryByRole('button', { name: 'Revertir' })).not.toBeInTheDocument();
+    // What it had applied reads as undone, and so does each of its rows' payments.
+    const totals = screen.getByLabelText('Totales del archivo');
+    expect(totals).toHaveTextContent('Importe revertido$1,500.00');
+    expect(totals).not.toHaveTextContent('Importe aplicado');
+    const grid = await screen.findByRole('grid', { name: 'Filas: todos' });
+    const first = (await within(grid).findByRole('link', { name: 'CR-000001' })).closest('[role="row"]') as HTMLElement;
+    expect(within(first).getAllByRole('gridcell')[1]).toHaveTextContent('válidorevertido');
+    expect(within(grid).getAllByText('revertido')).toHaveLength(2);
   });
 
   it('downloads the original as uploaded and the result workbook, named after the file', async () => {

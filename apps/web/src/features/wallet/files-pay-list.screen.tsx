@@ -10,13 +10,23 @@ import { paymentFileListQuery } from './payment-files.queries';
 
 const money = (value: string) => formatMoney(value);
 
+/** What the file is and where it stands first (agreement, date, name, status, amounts); who loaded it and when after. */
 const columns: GridColDef<PaymentFile>[] = [
   { field: 'agreement', headerName: 'Convenio', flex: 0.8, minWidth: 160 },
   { field: 'discountDate', headerName: 'Fecha de descuento', width: 150, valueFormatter: (value: string) => formatDate(value) },
-  { field: 'fileName', headerName: 'Archivo', flex: 1, minWidth: 180, sortable: false },
-  { field: 'uploadedBy', headerName: 'Cargó', flex: 0.7, minWidth: 150, sortable: false, valueFormatter: (value: string | null) => value ?? 'Sistema' },
-  { field: 'uploadedAt', headerName: 'Fecha de carga', width: 150, valueFormatter: (value: string) => formatDateTime(value) },
-  { field: 'rowsTotal', headerName: 'Filas', width: 90, align: 'right', headerAlign: 'right', sortable: false },
+  { field: 'fileName', headerName: 'Archivo', flex: 1, minWidth: 200, sortable: false, renderCell: ({ value }) => <span title={value as string}>{value as string}</span> },
+  { field: 'status', headerName: 'Estado', width: 120, renderCell: ({ value }) => <StatusChip status={value as string} /> },
+  {
+    field: 'amountApplied',
+    headerName: 'Importe aplicado',
+    width: 170,
+    align: 'right',
+    headerAlign: 'right',
+    // A reverted file's payments were undone: what it had applied, said as such.
+    valueFormatter: (value: string, row) => (row.status === 'revertido' ? `${money(value)} (revertido)` : money(value)),
+  },
+  { field: 'amountRejected', headerName: 'Importe rechazado', width: 140, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: money },
+  { field: 'rowsTotal', headerName: 'Filas', width: 90, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: (value: number) => value.toLocaleString('es-MX') },
   {
     field: 'rowsValid',
     headerName: 'Válidas / rechazadas',
@@ -26,9 +36,8 @@ const columns: GridColDef<PaymentFile>[] = [
     sortable: false,
     valueGetter: (_value, row) => `${row.rowsValid.toLocaleString('es-MX')} / ${row.rowsRejected.toLocaleString('es-MX')}`,
   },
-  { field: 'amountApplied', headerName: 'Importe aplicado', width: 140, align: 'right', headerAlign: 'right', valueFormatter: money },
-  { field: 'amountRejected', headerName: 'Importe rechazado', width: 140, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: money },
-  { field: 'status', headerName: 'Estado', width: 120, renderCell: ({ value }) => <StatusChip status={value as string} /> },
+  { field: 'uploadedBy', headerName: 'Cargó', flex: 0.7, minWidth: 150, sortable: false, valueFormatter: (value: string | null) => value ?? 'Sistema' },
+  { field: 'uploadedAt', headerName: 'Fecha de carga', width: 150, valueFormatter: (value: string) => formatDateTime(value) },
 ];
 
 /** Cartera → Listado de archivos de pagos: every file loaded, filtered in the URL; a row opens the file's detail. */

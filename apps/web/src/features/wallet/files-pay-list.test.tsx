@@ -25,13 +25,13 @@ describe('Listado de archivos de pagos', () => {
       'Gobierno de Jalisco',
       '15/11/2026',
       'nomina-1115.csv',
-      'cartera@demo.mx',
-      '16/11/2026 10:30',
-      '4',
-      '3 / 1',
+      'aplicado',
       '$1,500.00',
       '$250.00',
-      'aplicado',
+      '4',
+      '3 / 1',
+      'cartera@demo.mx',
+      '16/11/2026 10:30',
     ]);
     const sent = new URLSearchParams(calls.find((c) => c.path.startsWith('/api/payment-files?'))!.path.split('?')[1]);
     expect(Object.fromEntries(sent)).toMatchObject({ agreementId: AGREEMENT_ID, status: 'aplicado', discountFrom: '2026-11-01', q: 'nomina', sort: '-uploadedAt' });

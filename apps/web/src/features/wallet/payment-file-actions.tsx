@@ -29,7 +29,7 @@ const isPositive = (amount: string) => Number(amount) > 0;
 
 /** Rows, valid and rejected rows with their amounts, what the agreement expected on the date and what is missing. */
 export function FileFigures({ file }: { file: PaymentFile }) {
-  const applied = file.status === 'aplicado' || file.status === 'revertido';
+  const reverted = file.status === 'revertido';
   return (
     <DetailList
       aria-label="Totales del archivo"
@@ -40,8 +40,10 @@ export function FileFigures({ file }: { file: PaymentFile }) {
         { label: 'Esperado en la fecha', value: `${file.expectedCount.toLocaleString('es-MX')} descuentos · ${formatMoney(file.expectedAmount)}` },
         { label: 'Recibido en el archivo', value: formatMoney(file.amountTotal) },
         { label: 'Descuentos faltantes', value: file.missingCount.toLocaleString('es-MX') },
-        ...(isPositive(file.overpayment) ? [{ label: 'Sobrepago (saldo a favor)', value: formatMoney(file.overpayment) }] : []),
-        ...(applied ? [{ label: 'Importe aplicado', value: formatMoney(file.amountApplied) }] : []),
+        ...(isPositive(file.overpayment) ? [{ label: reverted ? 'Sobrepago revertido' : 'Sobrepago (saldo a favor)', value: formatMoney(file.overpayment) }] : []),
+        // A reverted file's payments were undone: what it had applied, said as such.
+        ...(file.status === 'aplicado' ? [{ label: 'Importe aplicado', value: formatMoney(file.amountApplied) }] : []),
+        ...(reverted ? [{ label: 'Importe revertido', value: formatMoney(file.amountApplied) }] : []),
       ]}
     />
   );

@@ -10,7 +10,7 @@ import Tabs from '@mui/material/Tabs';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import type { PaymentFile, PaymentFileRow, RowOutcome, missingDeductionSchema } from '@portal/contract';
+import type { PaymentFile, PaymentFileRow, missingDeductionSchema } from '@portal/contract';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
 import { formatMoney } from '../../lib/format';
@@ -25,30 +25,45 @@ const FIRST_PAGE: ListState = { page: 1, pageSize: 25, sort: null, q: '', filter
 const creditLink = (creditId: string, folio: string) => <Link to={`/wallet/credits/credits-view/${creditId}`}>{folio}</Link>;
 const money = (value: string | null) => (value === null ? '—' : formatMoney(value));
 
-/** A row's outcome; a sobrepago is applied (it pays the credit off and keeps the rest as saldo a favor), and says so. */
-function OutcomeChip({ outcome }: { outcome: RowOutcome }) {
-  return <StatusChip status={outcome} label={outcome === 'sobrepago' ? 'aplicado con sobrepago' : outcome} />;
+/**
+ * A row's outcome; a sobrepago is applied (it pays the credit off and keeps the rest as saldo a favor), and says so. A
+ * row whose payment was undone with its file says that too: its split stays, for the record.
+ */
+function OutcomeChips({ row }: { row: PaymentFileRow }) {
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5 }}>
+      <StatusChip status={row.outcome} label={row.outcome === 'sobrepago' ? 'aplicado con sobrepago' : row.outcome} />
+      {row.paymentStatus === 'revertido' && <StatusChip status="revertido" />}
+    </Box>
+  );
 }
 
+/**
+ * The identifying and money columns first (line, outcome, credit, amount, and once applied the split), so that at a
+ * laptop's width they show without scrolling; the reason, the employee number and the CURP after them.
+ */
 function rowColumns(applied: boolean, onAllocation: (row: PaymentFileRow) => void): GridColDef<PaymentFileRow>[] {
-  const columns: GridColDef<PaymentFileRow>[] = [
-    { field: 'line', headerName: 'Línea', width: 80, sortable: false },
-    { field: 'outcome', headerName: 'Resultado', width: 200, sortable: false, renderCell: ({ row }) => <OutcomeChip outcome={row.outcome} /> },
-    { field: 'message', headerName: 'Motivo', flex: 1, minWidth: 220, sortable: false, valueFormatter: (value: string | null) => value ?? '' },
+  const leading: GridColDef<PaymentFileRow>[] = [
+    { field: 'line', headerName: 'Línea', width: 70, sortable: false },
+    { field: 'outcome', headerName: 'Resultado', width: 200, sortable: false, renderCell: ({ row }) => <OutcomeChips row={row} /> },
     {
       field: 'creditFolio',
       headerName: 'Crédito',
-      width: 140,
+      width: 130,
       sortable: false,
       renderCell: ({ row }) => (row.creditId && row.creditFolio ? creditLink(row.creditId, row.creditFolio) : (row.creditRef ?? '—')),
     },
-    { field: 'employeeNumber', headerName: 'Núm. empleado', width: 130, sortable: false, valueFormatter: (value: string | null) => value ?? '—' },
-    { field: 'curpRfc', headerName: 'CURP / RFC', width: 180, sortable: false, valueFormatter: (value: string | null) => value ?? '—' },
     { field: 'amount', headerName: 'Importe', width: 120, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: money },
   ];
-  if (!applied) return columns;
+  const trailing: GridColDef<PaymentFileRow>[] = [
+    // The whole reason on hover when the column cuts it.
+    { field: 'message', headerName: 'Motivo', flex: 1, minWidth: 220, sortable: false, renderCell: ({ value }) => <span title={value ?? ''}>{value ?? ''}</span> },
+    { field: 'employeeNumber', headerName: 'Núm. empleado', width: 130, sortable: false, valueFormatter: (value: string | null) => value ?? '—' },
+    { field: 'curpRfc', headerName: 'CURP / RFC', width: 180, sortable: false, valueFormatter: (value: string | null) => value ?? '—' },
+  ];
+  if (!applied) return [...leading, ...trailing];
   return [
-    ...columns,
+    ...leading,
     ...splitColumns<PaymentFileRow>((row) => row.split),
     {
       field: 'allocation',
@@ -62,6 +77,7 @@ function rowColumns(applied: boolean, onAllocation: (row: PaymentFileRow) => voi
           </Button>
         ) : null,
     },
+    ...trailing,
   ];
 }
 
@@ -77,7 +93,8 @@ const missingColumns: GridColDef<MissingDeduction>[] = [
 function RowsGrid({ file, group, onAllocation }: { file: PaymentFile; group: RowGroup; onAllocation: (row: PaymentFileRow) => void }) {
   const [state, setState] = useState(FIRST_PAGE);
   const rows = useFileRows(file.id, group, state.page, state.pageSize);
-  const applied = file.status === 'aplicado' || file.status === 'revertido';
+  // Rejected rows have no payment: their tab shows no split.
+  const applied = (file.status === 'aplicado' || file.status === 'revertido') && group !== 'rechazados';
   return (
     <ServerDataGrid<PaymentFileRow>
       aria-label={`Filas: ${group}`}

@@ -77,6 +77,7 @@ export function sampleRow(overrides: Partial<PaymentFileRow> = {}): PaymentFileR
     creditId: 'cr-1',
     creditFolio: 'CR-000001',
     paymentId: null,
+    paymentStatus: null,
     split: null,
     allocation: [],
     ...overrides,
