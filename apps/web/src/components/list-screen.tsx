@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { GridValidRowModel } from '@mui/x-data-grid';
@@ -29,7 +30,12 @@ export type ListFilter =
   | { kind: 'select'; key: string; label: string; options: FilterOption[] }
   | { kind: 'text' | 'date'; key: string; label: string }
   /** The company (brand) filter, labelled "Empresa". */
-  | { kind: 'company'; key: string };
+  | { kind: 'company'; key: string }
+  /**
+   * A filter a link sets (e.g. a file's payments, from the file's detail) and no control offers: shown while set, as a
+   * chip that removes it.
+   */
+  | { kind: 'chip'; key: string; label: (value: string) => ReactNode };
 
 /**
  * The headless core of a list: its state in the URL (page, page size, sort, search, filters) and its page from the
@@ -131,6 +137,10 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
               return <DateFilter key={spec.key} label={spec.label} {...filter(spec.key)} />;
             case 'text':
               return <TextFilter key={spec.key} label={spec.label} {...filter(spec.key)} />;
+            case 'chip': {
+              const { value, onChange } = filter(spec.key);
+              return value === '' ? null : <Chip key={spec.key} label={spec.label(value)} onDelete={() => onChange('')} sx={{ alignSelf: 'center' }} />;
+            }
           }
         })}
       </FilterBar>

@@ -106,6 +106,8 @@ describe('Detalle del archivo de pagos', () => {
     await screen.findByRole('heading', { name: 'Archivo nomina-1115.csv' });
     expect(screen.getByText(/Archivo aplicado: 3 pagos/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Revertir' })).not.toBeInTheDocument();
+    // Nor the report's link without the report.
+    expect(screen.queryByRole('link', { name: 'Ver sus pagos en el Reporte de pagos' })).not.toBeInTheDocument();
   });
 
   it('hides Aplicar on a validated file without the apply permission', async () => {
@@ -126,7 +128,7 @@ describe('Detalle del archivo de pagos', () => {
   });
 
   it('tells a reverted file’s reason and who reverted it', async () => {
-    signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
+    signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file', '/wallet/application-pay-list']);
     const reverted = fileRows.map((row) => (row.split === null ? row : { ...row, paymentStatus: 'revertido' as const }));
     fileApi(appliedFile({ status: 'revertido', revertedBy: 'gerencia@demo.mx', revertedAt: '2026-11-17T15:00:00Z', statusReason: 'Importes duplicados' }), {}, reverted);
     show();
@@ -143,6 +145,7 @@ describe('Detalle del archivo de pagos', () => {
     const first = (await within(grid).findByRole('link', { name: 'CR-000001' })).closest('[role="row"]') as HTMLElement;
     expect(within(first).getAllByRole('gridcell')[1]).toHaveTextContent('válidorevertido');
     expect(within(grid).getAllByText('revertido')).toHaveLength(2);
+    expect(screen.getByRole('link', { name: 'Ver sus pagos en el Reporte de pagos' })).toHaveAttribute('href', `/wallet/application-pay-list?fileId=${FILE_ID}`);
   });
 
   it('downloads the original as uploaded and the result workbook, named after the file', async () => {

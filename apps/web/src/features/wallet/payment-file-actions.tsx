@@ -51,6 +51,7 @@ export function FileFigures({ file }: { file: PaymentFile }) {
 
 /** The application's state: waiting, rows done out of the valid ones, failed, or the file's final status. */
 function ApplyState({ file, detailLink }: { file: PaymentFile; detailLink: boolean }) {
+  const session = useSession();
   if (isApplying(file)) {
     const percent = file.rowsValid === 0 ? 0 : Math.round((file.applyDone / file.rowsValid) * 100);
     return (
@@ -68,12 +69,20 @@ function ApplyState({ file, detailLink }: { file: PaymentFile; detailLink: boole
       <Link to={`/wallet/files-pay-detail/${file.id}`}>Ver detalle del archivo</Link>
     </>
   );
+  // Its payments in Reporte de pagos, filtered by the file, for whom that screen is granted.
+  const paymentsLink = hasPermission(session, '/wallet/application-pay-list') && (
+    <>
+      {' '}
+      <Link to={`/wallet/application-pay-list?fileId=${file.id}`}>Ver sus pagos en el Reporte de pagos</Link>
+    </>
+  );
   switch (file.status) {
     case 'aplicado':
       return (
         <Alert severity="success">
           Archivo aplicado: {file.rowsValid.toLocaleString('es-MX')} pagos por {formatMoney(file.amountApplied)}
           {isPositive(file.overpayment) && `, con ${formatMoney(file.overpayment)} de sobrepago como saldo a favor`}.{link}
+          {paymentsLink}
         </Alert>
       );
     case 'rechazado':
@@ -88,6 +97,7 @@ function ApplyState({ file, detailLink }: { file: PaymentFile; detailLink: boole
         <Alert severity="warning">
           Archivo revertido: sus pagos se deshicieron. Motivo: {file.statusReason ?? '—'}
           {link}
+          {paymentsLink}
         </Alert>
       );
     default:

@@ -9,7 +9,8 @@ import type { Notice } from '../../components/notice-snackbar';
 import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useAgreementOptions } from '../../lib/credit-list';
-import { paymentListQuery, usePaymentTotals } from './payment-files.queries';
+import { useCredit } from './credits.queries';
+import { paymentListQuery, usePaymentFile, usePaymentTotals } from './payment-files.queries';
 import { SPLIT_FIGURES, splitColumns } from './payment-split';
 
 const columns: GridColDef<Payment>[] = [
@@ -58,6 +59,17 @@ function Totals({ queryString }: { queryString: string }) {
   );
 }
 
+/** The file and the credit a link filters by (a file's detail, a credit's view), by name. */
+function FileChipLabel({ id }: { id: string }) {
+  const file = usePaymentFile(id);
+  return `Archivo: ${file.data?.fileName ?? (file.isError ? 'no encontrado' : '…')}`;
+}
+
+function CreditChipLabel({ id }: { id: string }) {
+  const credit = useCredit(id);
+  return `Crédito: ${credit.data?.folio ?? (credit.isError ? 'no encontrado' : '…')}`;
+}
+
 /** Cartera → Reporte de pagos: the payments applied, each with how its pesos were split; filters in the URL, totals and export. */
 export default function PaymentReportScreen() {
   const agreements = useAgreementOptions();
@@ -74,6 +86,8 @@ export default function PaymentReportScreen() {
         { kind: 'date', key: 'from', label: 'Fecha valor desde' },
         { kind: 'date', key: 'to', label: 'Fecha valor hasta' },
         { kind: 'select', key: 'status', label: 'Estado', options: PAYMENT_STATUSES.map((status) => ({ value: status, label: status })) },
+        { kind: 'chip', key: 'fileId', label: (id) => <FileChipLabel id={id} /> },
+        { kind: 'chip', key: 'creditId', label: (id) => <CreditChipLabel id={id} /> },
       ]}
       summary={(queryString) => <Totals queryString={queryString} />}
       exportTo={{ route: paymentRoutes.export, fallbackName: 'pagos.xlsx' }}

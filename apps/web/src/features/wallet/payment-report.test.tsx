@@ -5,7 +5,7 @@ import type { Payment, PaymentTotals } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import { AGREEMENT_ID, FILE_ID } from './payment-files.test-data';
+import { AGREEMENT_ID, FILE_ID, appliedFile } from './payment-files.test-data';
 import PaymentReportScreen from './payment-report.screen';
 
 const payment: Payment = {
@@ -71,5 +71,20 @@ describe('Reporte de pagos', () => {
     expect(new URLSearchParams(router.state.location.search).get('status')).toBe('revertido');
     await waitFor(() => expect(calls.some((c) => c.path.startsWith('/api/payments/totals') && c.path.includes('status=revertido'))).toBe(true));
     expect(screen.getByRole('button', { name: 'Exportar a Excel' })).toBeInTheDocument();
+  });
+
+  it('shows the file a link filtered by as a chip that removes the filter, and says revertidos when those are asked for', async () => {
+    stubApi((_method, path) => {
+      if (path.startsWith('/api/payments/totals')) return { ...totals, count: 1 };
+      if (path.startsWith('/api/credits/agreement-options')) return [];
+      if (path === `/api/payment-files/${FILE_ID}`) return appliedFile();
+      return { items: [{ ...payment, status: 'revertido' }], total: 1 };
+    });
+    const router = renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: `/wallet/application-pay-list?fileId=${FILE_ID}&status=revertido` });
+    const chip = (await screen.findByText('Archivo: nomina-1115.csv')).closest('[role="button"]') as HTMLElement;
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent('Pagos revertidos: 1'));
+    await userEvent.click(within(chip).getByTestId('CancelIcon'));
+    expect(new URLSearchParams(router.state.location.search).get('fileId')).toBeNull();
+    expect(screen.queryByText('Archivo: nomina-1115.csv')).not.toBeInTheDocument();
   });
 });
