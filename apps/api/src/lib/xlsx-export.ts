@@ -30,6 +30,22 @@ export async function zipCaughtUp(sheet: ExcelJS.Worksheet, options: { maxBytes?
   }
 }
 
+/** Money as numbers in pesos, shown with the MXN format; dates as dates (dd/mm/aaaa); integers with thousands. */
+export const MONEY_FORMAT = '"$"#,##0.00';
+export const DATE_FORMAT = 'dd/mm/yyyy';
+export const INTEGER_FORMAT = '#,##0';
+
+/** Days from Excel's day 0 (1899-12-30) to 1970-01-01. */
+const EXCEL_EPOCH_DAYS = 25_569;
+
+/**
+ * A date `YYYY-MM-DD` as its Excel serial day: a date cell in xlsx is that number under a date format, and it is
+ * what exceljs writes for a Date (the same bytes), without a Date object per value of a million-row sheet.
+ */
+export function excelSerialDay(value: string): number {
+  return Date.UTC(Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, Number(value.slice(8, 10))) / 86_400_000 + EXCEL_EPOCH_DAYS;
+}
+
 /** The most characters a spreadsheet cell holds (Excel's limit); a longer text makes the workbook one Excel repairs. */
 export const CELL_TEXT_LIMIT = 32_767;
 
@@ -76,8 +92,10 @@ export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
   const write = async () => {
     const excel = await loadExcel();
     const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-    const sheet = workbook.addWorksheet(options.sheet);
+    // The header stays in view and filters, as in the reports' workbooks.
+    const sheet = workbook.addWorksheet(options.sheet, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }] });
     sheet.columns = options.columns;
+    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: options.columns.length } };
     sheet.getRow(1).font = { bold: true };
     let last: Readonly<Record<string, unknown>> | undefined;
     for (let offset = 0; !stream.destroyed; offset += BATCH) {

@@ -54,13 +54,14 @@ export function useServerList<Row>(query: ListQuery<Row>, defaults: Partial<List
       totalCapped: list.data?.totalCapped ?? false,
       loading: list.isFetching,
       error: list.isError ? list.error.message : null,
+      onRetry: () => void list.refetch(),
       state,
       onChange: update,
     },
   };
 }
 
-type GridOwnProps = 'rows' | 'total' | 'totalCapped' | 'loading' | 'error' | 'state' | 'onChange';
+type GridOwnProps = 'rows' | 'total' | 'totalCapped' | 'loading' | 'error' | 'onRetry' | 'state' | 'onChange';
 
 export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGridProps<Row>, GridOwnProps> & {
   /** The screen's heading (h1). */
@@ -117,6 +118,7 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
                 queryString={list.queryString}
                 fallbackName={exportTo.fallbackName}
                 onError={(text) => onNotice({ kind: 'error', text })}
+                empty={!list.grid.loading && list.grid.error === null && list.grid.total === 0}
               />
             )}
             {create && hasPermission(session, create.to) && (

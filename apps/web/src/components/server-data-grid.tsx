@@ -14,6 +14,7 @@ import {
 } from '@mui/x-data-grid';
 import { esES } from '@mui/x-data-grid/locales';
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
@@ -37,6 +38,8 @@ export interface ServerDataGridProps<Row extends GridValidRowModel> {
   totalCapped?: boolean;
   loading: boolean;
   error?: string | null;
+  /** "Reintentar" beside the error: loads the page again. */
+  onRetry?: () => void;
   state: ListState;
   onChange: (change: Partial<ListState>) => void;
   /** Where a row leads: opened by mouse and by Enter. `onRowClick` instead for a row that opens something else. */
@@ -156,7 +159,17 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
   return (
     <MoveContext.Provider value={move}>
       {props.error ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
+        <Alert
+          severity="error"
+          sx={{ mb: 2 }}
+          action={
+            props.onRetry ? (
+              <Button color="inherit" size="small" onClick={props.onRetry}>
+                Reintentar
+              </Button>
+            ) : undefined
+          }
+        >
           {props.error}
         </Alert>
       ) : null}
@@ -210,7 +223,8 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
         slots={{ columnMenu: ColumnMenu }}
         localeText={{
           ...localeText,
-          noRowsLabel: props.emptyText ?? 'No hay registros con estos filtros.',
+          // A list that failed to load is not an empty one: the alert above says why.
+          noRowsLabel: props.error ? 'No se pudieron cargar los registros.' : (props.emptyText ?? 'No hay registros con estos filtros.'),
           ...(paging.paginationDisplayedRows ? { paginationDisplayedRows: paging.paginationDisplayedRows } : {}),
         }}
         autoHeight

@@ -169,6 +169,10 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(sheet.rowCount).toBe(7);
     expect(sheet.getRow(6).getCell(9).value).toBe('monto inválido');
     expect(sheet.getRow(2).getCell(2).value).toBe(`${a!.employeeNumber},${a!.curp},${a!.installment},22,R1`);
+    // Amounts are numbers under the pesos format; the header stays in view and filters.
+    expect(sheet.getRow(2).getCell(6)).toMatchObject({ value: Number(a!.installment), numFmt: '"$"#,##0.00' });
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBeTruthy();
   });
 
   it('counts a paid-off credit\'s deduction of the date as expected only when it was received', async () => {
@@ -295,6 +299,16 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(view.payments[0].allocation.length).toBeGreaterThan(0);
     expect(allocated).toBe(cents(paymentB.amount) - cents(paymentB.overpayment));
     expect(view.creditBalance).toBe(paymentB.overpayment);
+    // The report's export: dates as dates, amounts as pesos.
+    const exported = await ctx.app.inject({ method: 'GET', url: `/api/payments/export.xlsx?fileId=${uploaded.body.id}&sort=folio`, headers: cartera });
+    expect(exported.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const paidSheet = book.getWorksheet('Pagos')!;
+    expect(paidSheet.rowCount).toBe(3);
+    const valueDate = paidSheet.getRow(2).getCell(6);
+    expect([valueDate.value, valueDate.numFmt]).toEqual([new Date(`${discountDate}T00:00:00Z`), 'dd/mm/yyyy']);
+    expect(paidSheet.getRow(2).getCell(7).numFmt).toBe('"$"#,##0.00');
     const totals = async (query: string) => (await ctx.app.inject({ method: 'GET', url: `/api/payments/totals?fileId=${uploaded.body.id}${query}`, headers: cartera })).json();
     const appliedAmount = ((cents(a!.installment) + cents(big)) / 100).toFixed(2);
     expect(await totals('')).toMatchObject({ count: 2, amount: appliedAmount });

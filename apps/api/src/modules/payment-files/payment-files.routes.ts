@@ -7,7 +7,7 @@ import { HttpProblem, readMultipart } from '../../http/errors';
 import { assertSafeText, uploadedFileName } from '../../http/input-hygiene';
 import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
-import { sendXlsx } from '../../lib/xlsx-export';
+import { DATE_FORMAT, MONEY_FORMAT, excelSerialDay, sendXlsx } from '../../lib/xlsx-export';
 import { actorOf } from '../audit/audit';
 import { creditFolio } from '../shared/folios';
 import { mexicoToday } from '../shared/business-date';
@@ -35,15 +35,17 @@ const uploadFields = z.object({
   discountDate: z.iso.date('Elige la fecha de descuento (AAAA-MM-DD).'),
 });
 
+/** Money columns: numbers in pesos under the MXN format. */
+const money = (header: string, key: string, width = 12) => ({ header, key, width, style: { numFmt: MONEY_FORMAT } });
 const SPLIT_COLUMNS = [
-  { header: 'Capital', key: 'principal', width: 12 },
-  { header: 'Interés', key: 'interest', width: 12 },
-  { header: 'IVA', key: 'iva', width: 10 },
-  { header: 'Moratorios', key: 'moratoryInterest', width: 12 },
-  { header: 'IVA moratorios', key: 'moratoryIva', width: 12 },
-  { header: 'Comisiones', key: 'fees', width: 12 },
-  { header: 'IVA comisiones', key: 'feesIva', width: 12 },
-  { header: 'Sobrepago', key: 'overpayment', width: 12 },
+  money('Capital', 'principal'),
+  money('Interés', 'interest'),
+  money('IVA', 'iva', 10),
+  money('Moratorios', 'moratoryInterest'),
+  money('IVA moratorios', 'moratoryIva'),
+  money('Comisiones', 'fees'),
+  money('IVA comisiones', 'feesIva'),
+  money('Sobrepago', 'overpayment'),
 ];
 const splitCells = (split: Record<string, string | null> | null) =>
   Object.fromEntries(SPLIT_COLUMNS.map(({ key }) => [key, split?.[key] === null || split?.[key] === undefined ? null : Number(split[key])]));
@@ -131,7 +133,7 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Folio leído', key: 'creditRef', width: 14 },
             { header: 'Número de empleado', key: 'employeeNumber', width: 14 },
             { header: 'CURP o RFC', key: 'curpRfc', width: 20 },
-            { header: 'Importe', key: 'amount', width: 12 },
+            money('Importe', 'amount'),
             { header: 'Periodo', key: 'period', width: 10 },
             { header: 'Referencia', key: 'reference', width: 14 },
             { header: 'Resultado', key: 'outcome', width: 22 },
@@ -181,15 +183,15 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Convenio', key: 'agreement', width: 24 },
             { header: 'Archivo', key: 'fileName', width: 24 },
             { header: 'Línea', key: 'fileLine', width: 8 },
-            { header: 'Fecha valor', key: 'valueDate', width: 12 },
-            { header: 'Importe', key: 'amount', width: 12 },
+            { header: 'Fecha valor', key: 'valueDate', width: 12, style: { numFmt: DATE_FORMAT } },
+            money('Importe', 'amount'),
             ...SPLIT_COLUMNS,
             { header: 'Estado', key: 'status', width: 12 },
           ],
           read: ({ offset }, limit) => request.inScope((tx) => paymentListSelect(tx).where(where).orderBy(...paymentOrder(sort)).limit(limit).offset(offset)),
           toCells: (row) => {
             const payment = toPayment(row);
-            return { ...payment, amount: Number(payment.amount), ...splitCells(payment.split) };
+            return { ...payment, valueDate: excelSerialDay(payment.valueDate), amount: Number(payment.amount), ...splitCells(payment.split) };
           },
         });
       },

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type { ReportField, ReportFormat } from '@portal/contract';
 import { loadExcel } from '../../lib/libraries';
-import { zipCaughtUp } from '../../lib/xlsx-export';
+import { DATE_FORMAT, INTEGER_FORMAT, MONEY_FORMAT, excelSerialDay, zipCaughtUp } from '../../lib/xlsx-export';
 
 /**
  * Writes a report's rows to xlsx (exceljs's streaming WorkbookWriter) or csv, a batch at a time, handing the file's
@@ -12,10 +12,6 @@ import { zipCaughtUp } from '../../lib/xlsx-export';
 
 export const CHUNK_BYTES = 1024 * 1024;
 
-/** Money as numbers in pesos, shown with the MXN format; dates as dates (dd/mm/aaaa); integers with thousands. */
-export const MONEY_FORMAT = '"$"#,##0.00';
-export const DATE_FORMAT = 'dd/mm/yyyy';
-export const INTEGER_FORMAT = '#,##0';
 
 export const CONTENT_TYPES: Record<ReportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -36,16 +32,6 @@ export interface WriteReportOptions {
   onProgress?: (rows: number) => Promise<void>;
 }
 
-/** Days from Excel's day 0 (1899-12-30) to 1970-01-01. */
-const EXCEL_EPOCH_DAYS = 25_569;
-
-/**
- * A date `YYYY-MM-DD` as its Excel serial day: a date cell in xlsx is that number under a date format, and it is
- * what exceljs writes for a Date (the same bytes), without a Date object per value of a million-row sheet.
- */
-function excelSerialDay(value: string): number {
-  return Date.UTC(Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, Number(value.slice(8, 10))) / 86_400_000 + EXCEL_EPOCH_DAYS;
-}
 
 /** A value as its cell holds it: money, integers and dates (serial days) as numbers, the rest as text. */
 function cellValue(field: ReportField, value: unknown): number | string | null {

@@ -87,4 +87,24 @@ describe('Reporte de pagos', () => {
     expect(new URLSearchParams(router.state.location.search).get('fileId')).toBeNull();
     expect(screen.queryByText('Archivo: nomina-1115.csv')).not.toBeInTheDocument();
   });
+
+  it('says a list that failed to load is not an empty one, loads it again on Reintentar, and exports nothing from an empty filter', async () => {
+    let fail = true;
+    stubApi((_method, path) => {
+      if (path.startsWith('/api/payments/totals')) return { ...totals, count: 0 };
+      if (path.startsWith('/api/credits/agreement-options')) return [];
+      if (fail) return [503, { type: 'about:blank', title: 'Servicio no disponible', status: 503, detail: 'La base de datos no responde.' }];
+      return { items: [], total: 0 };
+    });
+    renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?status=revertido' });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('La base de datos no responde.');
+    expect(screen.getByText('No se pudieron cargar los registros.')).toBeInTheDocument();
+    expect(screen.queryByText('No hay pagos con estos filtros.')).not.toBeInTheDocument();
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Reintentar' }));
+    expect(await screen.findByText('No hay pagos con estos filtros.')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Exportar a Excel' })).toBeDisabled();
+  });
 });
