@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -107,6 +107,29 @@ export function TextFilter(props: { label: string; value: string; onChange: (val
 }
 
 /** One end of a date range ("YYYY-MM-DD" in the URL), typed or picked as dd/mm/aaaa. */
+/**
+ * A date filter. The field keeps what is being typed; the filter (the URL, the request) takes a date only once its year
+ * is complete: typed digit by digit, a year passes through 0002, 0020 and 0202, each a valid date that would fetch a
+ * list, and coming back as the field's value while the next digit was typed, lose it.
+ */
 export function DateFilter(props: { label: string; value: string; onChange: (value: string) => void }) {
-  return <DateField size="small" label={props.label} value={props.value} onChange={props.onChange} sx={{ minWidth: 170, maxWidth: 190 }} />;
+  const [draft, setDraft] = useState(props.value);
+  const sent = useRef(props.value);
+  useEffect(() => {
+    // Set from outside (a link, a chip removed, back and forward): the field shows it.
+    if (props.value !== sent.current) {
+      sent.current = props.value;
+      setDraft(props.value);
+    }
+  }, [props.value]);
+  const change = (next: string) => {
+    setDraft(next);
+    if (next !== '' && next < FIRST_FILTER_DATE) return;
+    sent.current = next;
+    props.onChange(next);
+  };
+  return <DateField size="small" label={props.label} value={draft} onChange={change} sx={{ minWidth: 170, maxWidth: 190 }} />;
 }
+
+/** The earliest date a filter takes: a year being typed is below it until its last digit. */
+const FIRST_FILTER_DATE = '1900-01-01';

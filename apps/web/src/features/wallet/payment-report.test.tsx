@@ -107,4 +107,21 @@ describe('Reporte de pagos', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Exportar a Excel' })).toBeDisabled();
   });
+
+  it('filters by a date typed digit by digit only once its year is whole', async () => {
+    const calls = stubApi((_method, path) => {
+      if (path.startsWith('/api/payments/totals')) return totals;
+      if (path.startsWith('/api/credits/agreement-options')) return [];
+      return { items: [payment], total: 1 };
+    });
+    const router = renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list' });
+    const from = await screen.findByRole('group', { name: 'Fecha valor desde' });
+    await userEvent.click(within(from).getAllByRole('spinbutton')[0]!);
+    await userEvent.keyboard('01112026');
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('from')).toBe('2026-11-01'));
+    expect(within(from).getAllByRole('spinbutton').map((section) => section.textContent)).toEqual(['01', '11', '2026']);
+    // No list was asked for a year being typed (0002, 0020, 0202).
+    const asked = calls.map((call) => new URLSearchParams(call.path.split('?')[1]).get('from')).filter((value) => value !== null);
+    expect(new Set(asked)).toEqual(new Set(['2026-11-01']));
+  });
 });
