@@ -76,7 +76,10 @@ describe('payment-file layouts', () => {
     );
     const mixed = Buffer.from('empleado,curp,importe,periodo\n1001,GORS800101HJCNMN09,1250.50,2026-21\n1002;PEMA900202MDFRRL01;99.00\n');
     const { rows } = await parsePaymentFile(mixed, csvLayout);
-    expect(rows.map((row) => [row.line, row.errors.length === 0])).toEqual([[2, true], [3, false]]);
+    expect(rows.map((row) => [row.line, row.errors])).toEqual([
+      [2, []],
+      [3, ['Falta el importe.', 'La línea tiene 1 columna y el layout lee 4.']],
+    ]);
   });
 
   it('reads an xlsx sheet by name, numbers and text alike', async () => {

@@ -249,7 +249,10 @@ function parseCsv(text: string, layout: Extract<Layout, { format: 'csv' }>): Par
       if (column !== undefined) values[key] = cells[column - 1] ?? '';
     }
     const problems = unclosedQuote ? ['Hay comillas sin cerrar en la línea.'] : [];
-    return finish({ line, raw, values, problems }, layout.amountInCents ?? false);
+    const row = finish({ line, raw, values, problems }, layout.amountInCents ?? false);
+    // A short line's missing fields, said with why: "Falta el importe" alone hides that the line lacks columns.
+    if (row.errors.length > 0 && cells.length < needed) row.errors.push(`La línea tiene ${cells.length === 1 ? '1 columna' : `${cells.length} columnas`} y el layout lee ${needed}.`);
+    return row;
   });
 }
 

@@ -149,7 +149,7 @@ export function FileRows({ file, all = false }: { file: PaymentFile; all?: boole
   const [allocation, setAllocation] = useState<PaymentFileRow | null>(null);
   return (
     <>
-      <Tabs value={tab} onChange={(_event, value: RowsTab) => setTab(value)} aria-label="Filas del archivo" variant="scrollable" sx={{ mb: 2 }}>
+      <Tabs value={tab} onChange={(_event, value: RowsTab) => setTab(value)} aria-label="Filas del archivo" variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ mb: 2 }}>
         {tabs.map((entry) => (
           <Tab key={entry.value} value={entry.value} label={entry.label} id={`file-tab-${entry.value}`} aria-controls="file-tab-panel" />
         ))}
