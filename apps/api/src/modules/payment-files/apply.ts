@@ -179,7 +179,7 @@ async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly Store
 
 /** The late charges of a row, which closes write while a payment stands; a revert puts back what the payment waived of them. */
 const LATE_CHARGES: readonly Component[] = ['moratoryInterest', 'moratoryIva', 'fees', 'feesIva'];
-export type LateChargesWaived = Partial<Record<Component, string>>;
+type LateChargesWaived = Partial<Record<Component, string>>;
 
 /** What a payment waived of each row's late charges, by installment number (its allocation's waiver lines). */
 export function lateChargesWaived(waived: readonly { installment: number; component: Component; amount: string }[]): Map<number, LateChargesWaived> {
@@ -194,7 +194,7 @@ export function lateChargesWaived(waived: readonly { installment: number; compon
 }
 
 /** A row to put back: as it was before the payment, with what the payment waived of its late charges. */
-export type RestoredRow = StoredRow & { waived: LateChargesWaived };
+type RestoredRow = StoredRow & { waived: LateChargesWaived };
 
 /**
  * Puts back the schedule rows a payment changed (a revert), at closed day `closedDay`. Principal, interest and what

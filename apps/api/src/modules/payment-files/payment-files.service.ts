@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { PAYMENT_FILE_MAX_BYTES, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
+import { addDays, parseCents } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
 import { agreements } from '../../db/schema/agreements';
 import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
@@ -12,12 +14,10 @@ import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { longDate } from '../shared/es-mx';
-import { addDays, parseCents } from '@portal/lending';
 import { allocationsAt, applyPaymentFile, markApplication, overpaymentMessage } from './apply';
 import { lookupCredits } from './credit-lookup';
 import { classifyRows, type ClassifiedRow, type CreditLookup, type ReadRow } from './matching';
 import { loadPaymentFile, paidByOtherFiles, summarize } from './payment-files.queries';
-import { rowsOf } from '../../db/rows';
 
 export const PAYMENT_APPLY_QUEUE = 'payment-file-apply';
 
