@@ -319,7 +319,7 @@ export interface ApplyOptions {
   batchSize?: number;
 }
 
-type AcceptedRow = { line: number; creditId: string | null; amount: string | null; outcome: RowOutcome };
+type AcceptedRow = { line: number; creditId: string | null; amount: string | null; outcome: RowOutcome; message: string | null };
 
 /** What a batch's allocation writes: one statement per table. */
 interface BatchWrites {
@@ -441,11 +441,11 @@ async function allocateBatch(batch: readonly AcceptedRow[], creditOf: Map<string
     if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
       writes.creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
     }
-    // A sobrepago's message is written again: a close since the preview may have changed what pays the credit off.
+    // What the preview said, unless the application found otherwise: a close since may have changed what pays the
+    // credit off, and so a sobrepago's message.
     const outcome: RowOutcome = cents(result.overpayment) > 0n ? 'sobrepago' : 'válido';
-    if (outcome !== row.outcome || outcome === 'sobrepago') {
-      writes.outcomes.push({ line: row.line, outcome, message: outcome === 'sobrepago' ? overpaymentMessage(result, file.discountDate) : null });
-    }
+    const message = outcome === 'sobrepago' ? overpaymentMessage(result, file.discountDate) : outcome === row.outcome ? row.message : null;
+    if (outcome !== row.outcome || message !== row.message) writes.outcomes.push({ line: row.line, outcome, message });
     writes.paidIds.push(credit.id);
   }
   return writes;
@@ -504,7 +504,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   // order 12.7–18.2 → 10.9–11.4 s; bench/payment-file.bench.ts, BENCH_FILE_ORDER=shuffled). Rows never share a
   // credit, so the order changes nothing of what each is paid.
   const accepted: AcceptedRow[] = await tx
-    .select({ line: paymentFileRows.line, creditId: paymentFileRows.creditId, amount: paymentFileRows.amount, outcome: paymentFileRows.outcome })
+    .select({ line: paymentFileRows.line, creditId: paymentFileRows.creditId, amount: paymentFileRows.amount, outcome: paymentFileRows.outcome, message: paymentFileRows.message })
     .from(paymentFileRows)
     .innerJoin(credits, eq(credits.id, paymentFileRows.creditId))
     .where(and(eq(paymentFileRows.fileId, fileId), inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)))
