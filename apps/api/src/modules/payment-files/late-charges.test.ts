@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import {
   accrueLateCharges,
   addDays,
@@ -106,18 +106,22 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
     rows.map((row) => [row.number, ...COMPONENTS.map((k) => formatCents(c(row[k]))), ...COMPONENTS.map((k) => formatCents(c(row.paid?.[k])))]);
   const owed = (rows: InstallmentState[]) => formatCents(rows.reduce((sum, row) => sum + COMPONENTS.reduce((s, k) => s + c(row[k]) - c(row.paid?.[k]), 0n), 0n));
 
-  it('match one accrual a day, a partial payment that lowers the principal they run on, and its revert', async () => {
-    const db = ctx.db;
-    // A late Jalisco credit with late charges running on more than one row.
-    const candidates = await ctx.system((tx) =>
+  /** Late Jalisco credits with late charges running (more than 20 days past due, a moratory rate), in `order`. */
+  const lateJaliscoCredits = (order: SQL) =>
+    ctx.system((tx) =>
       tx
         .select({ id: credits.id, companyId: credits.companyId, agreementId: credits.agreementId, employeeNumber: credits.employeeNumber, curp: clients.curp })
         .from(credits)
         .innerJoin(clients, eq(clients.id, credits.clientId))
         .innerJoin(agreements, eq(agreements.id, credits.agreementId))
         .where(and(eq(agreements.code, 'GOB-JAL'), gt(credits.daysPastDue, 20), gt(credits.moratoryRatePct, '0')))
-        .orderBy(asc(credits.number)),
+        .orderBy(order),
     );
+
+  it('match one accrual a day, a partial payment that lowers the principal they run on, and its revert', async () => {
+    const db = ctx.db;
+    // A late Jalisco credit with late charges running on more than one row.
+    const candidates = await lateJaliscoCredits(asc(credits.number));
     expect(candidates.length).toBeGreaterThan(0);
     const credit = candidates[0]!;
     const [terms] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id)));
@@ -210,18 +214,11 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
     const sums = await ctx.system((tx) => tx.execute(sql`select count(*)::int as n from installments where credit_id = ${credit.id} and accrues_from is not null`));
     expect((sums as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(0);
   });
+
   it('are waived on rows not yet due at a backdated payoff, and charged again by its revert', async () => {
     const db = ctx.db;
     // A late Jalisco credit whose oldest late row is not its first: a file dated at the discount before it pays it off.
-    const candidates = await ctx.system((tx) =>
-      tx
-        .select({ id: credits.id, companyId: credits.companyId, agreementId: credits.agreementId, employeeNumber: credits.employeeNumber, curp: clients.curp })
-        .from(credits)
-        .innerJoin(clients, eq(clients.id, credits.clientId))
-        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-        .where(and(eq(agreements.code, 'GOB-JAL'), gt(credits.daysPastDue, 20), gt(credits.moratoryRatePct, '0')))
-        .orderBy(desc(credits.number)),
-    );
+    const candidates = await lateJaliscoCredits(desc(credits.number));
     const [business] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, candidates[0]!.companyId)));
     // One close: the late rows' fees are charged by the first close they run in.
     await closeDay(db, candidates[0]!.companyId, business!.businessDate);
