@@ -232,12 +232,15 @@ function checkShape(short: readonly ({ line: number; has: string } | null)[], ex
   throw new LayoutFileError(`El archivo no tiene la forma del layout del convenio en ninguna línea: ${expected}, y la línea ${first.line} tiene ${first.has}. Revisa que sea el archivo de este convenio.`);
 }
 
+/** "1 columna", "3 columnas". */
+const columnCount = (count: number) => (count === 1 ? '1 columna' : `${count} columnas`);
+
 function parseCsv(text: string, layout: Extract<Layout, { format: 'csv' }>): ParsedRow[] {
   const lines = dataRows(textLines(text), layout.hasHeader);
   const needed = Math.max(...LAYOUT_FIELDS.map((key) => layout.columns[key] ?? 0));
   const split = lines.map(({ raw }) => splitCsvLine(raw, layout.delimiter));
   checkShape(
-    split.map(({ cells }, position) => (cells.length < needed ? { line: lines[position]!.line, has: cells.length === 1 ? '1 columna' : `${cells.length} columnas` } : null)),
+    split.map(({ cells }, position) => (cells.length < needed ? { line: lines[position]!.line, has: columnCount(cells.length) } : null)),
     `se leen ${needed} columnas separadas por ${DELIMITER_NAMES[layout.delimiter]}`,
   );
   return lines.map(({ line, raw }, position) => {
@@ -251,7 +254,7 @@ function parseCsv(text: string, layout: Extract<Layout, { format: 'csv' }>): Par
     const problems = unclosedQuote ? ['Hay comillas sin cerrar en la línea.'] : [];
     const row = finish({ line, raw, values, problems }, layout.amountInCents ?? false);
     // A short line's missing fields, said with why: "Falta el importe" alone hides that the line lacks columns.
-    if (row.errors.length > 0 && cells.length < needed) row.errors.push(`La línea tiene ${cells.length === 1 ? '1 columna' : `${cells.length} columnas`} y el layout lee ${needed}.`);
+    if (row.errors.length > 0 && cells.length < needed) row.errors.push(`La línea tiene ${columnCount(cells.length)} y el layout lee ${needed}.`);
     return row;
   });
 }
