@@ -462,6 +462,37 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     expect(await seen(admin)).toEqual({ files: ['DEMO', 'PLUS'], options: ['DEMO', 'PLUS'], payments: ['DEMO', 'PLUS'], counted: true });
   });
 
+  it('takes no payment file for another company\'s agreement, tells nothing of its files, and sums none of its payments', async () => {
+    const [applied] = await ctx.system((db) =>
+      db
+        .select({ id: paymentFiles.id, agreementId: paymentFiles.agreementId, discountDate: paymentFiles.discountDate, fileName: paymentFiles.fileName })
+        .from(paymentFiles)
+        .where(sql`${paymentFiles.companyId} = ${companyId.DEMO} and ${paymentFiles.status} = 'aplicado'`)
+        .limit(1),
+    );
+    expect(applied).toBeDefined();
+    const upload = (headers: Headers) => {
+      const boundary = '----isolation';
+      const part = (name: string, value: string) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+      const payload =
+        part('agreementId', applied!.agreementId) +
+        part('discountDate', applied!.discountDate) +
+        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="ajeno.csv"\r\ncontent-type: text/csv\r\n\r\nempleado,curp,importe\r\nX-${headers.authorization.slice(-8)},X,1.00\r\n--${boundary}--\r\n`;
+      return ctx.app.inject({ method: 'POST', url: '/api/payment-files', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    };
+    // A user of the other company who may upload files: the agreement is not found, and nothing of its files is said.
+    const refused = await upload(owner.PLUS);
+    expect(refused.statusCode, refused.body).toBe(404);
+    expect(refused.body).not.toContain(applied!.fileName);
+    // The control: the agreement's own company reaches it (read, or refused for its content, never as not found).
+    expect([403, 404]).not.toContain((await upload(owner.DEMO)).statusCode);
+    // The payments report's totals of that file, with and without a status, add nothing of it for the other company.
+    for (const status of ['', '&status=aplicado', '&status=revertido']) {
+      expect(await list<{ count: number; amount: string }>(`/api/payments/totals?fileId=${applied!.id}${status}`, owner.PLUS)).toMatchObject({ count: 0, amount: '0.00' });
+    }
+    expect((await list<{ count: number }>(`/api/payments/totals?fileId=${applied!.id}`, owner.DEMO)).count).toBeGreaterThan(0);
+  });
+
   it('exports only the user\'s company rows (the streamed exports read outside the request\'s transaction), and both for role SA', async () => {
     const exported = async (url: string, sheetName: string, headers: Headers) => {
       const response = await ctx.app.inject({ method: 'GET', url, headers });
