@@ -164,6 +164,27 @@ export const uploadOptionSchema = z.object({
 });
 export type UploadOption = z.infer<typeof uploadOptionSchema>;
 
+/**
+ * A later payment standing on one of an applied file's credits: it was allocated on top of the file's, so it is
+ * reverted first (by its own file, `fileId`, or as a manual payment when that is null).
+ */
+export const laterPaymentSchema = z.object({
+  creditId: z.string(),
+  creditFolio: z.string(),
+  fileId: z.string().nullable(),
+  fileName: z.string().nullable(),
+  valueDate: z.string(),
+});
+export type LaterPayment = z.infer<typeof laterPaymentSchema>;
+/** A later file that refused rows as crédito liquidado for credits this file paid off: a revert leaves that money unapplied. */
+export const refusedAsPaidOffSchema = z.object({ fileId: z.string(), fileName: z.string(), rows: z.number().int() });
+/**
+ * What a revert waits for and what it leaves behind: the first later payments by folio (none: it can be reverted),
+ * whether there are more, and the later files whose rows for the credits it paid off were refused as crédito liquidado.
+ */
+export const laterPaymentsSchema = z.object({ payments: z.array(laterPaymentSchema), more: z.boolean(), refusedAsPaidOff: z.array(refusedAsPaidOffSchema) });
+export type LaterPayments = z.infer<typeof laterPaymentsSchema>;
+
 export const reasonBodySchema = z.object({
   reason: z.string().trim().min(5, 'Escribe el motivo (al menos 5 caracteres).').max(500, 'El motivo admite hasta 500 caracteres.'),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { exportQuery, idParams } from '../common';
 import {
   missingDeductionsResponseSchema,
+  laterPaymentsSchema,
   paymentFileListQuerySchema,
   paymentFileListResponseSchema,
   paymentFileRowsQuerySchema,
@@ -105,6 +106,15 @@ export const paymentFileRoutes = {
     params: idParams,
     body: reasonBodySchema,
     response: { 200: paymentFileSchema },
+  }),
+  laterPayments: route({
+    method: 'GET',
+    path: '/payment-files/:id/later-payments',
+    summary: 'Pagos posteriores sobre los créditos del archivo, que se revierten antes que él',
+    tags,
+    access: { permission: '/actions/wallet/revert-file' },
+    params: idParams,
+    response: { 200: laterPaymentsSchema },
   }),
   original: route({
     method: 'GET',

@@ -388,19 +388,34 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect((await applyAndWait(first.body.id)).status).toBe('aplicado');
     const second = await upload(csv([[a!.employeeNumber, a!.curp, '10.00', '22', 'R2']]), 'segundo.csv');
     expect((await rowsOf(second.body.id))[0]!.outcome).toBe('crédito liquidado');
+    // Reverting the first would leave the second's money for the credit unapplied: the revert's check says which file.
+    const later = async (fileId: string) => (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${fileId}/later-payments`, headers: cartera })).json();
+    expect(await later(first.body.id)).toEqual({ payments: [], more: false, refusedAsPaidOff: [{ fileId: second.body.id, fileName: 'segundo.csv', rows: 1 }] });
     // A payment on the same credit after the first file, from a third file of a later date… made by folio in the report.
     const reject = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${second.body.id}/reject`, headers: cartera, payload: { reason: 'Crédito ya liquidado' } });
     expect(reject.json().status).toBe('rechazado');
+    expect((await later(first.body.id)).refusedAsPaidOff).toEqual([]);
     const [b] = demo.filter((credit) => credit.status !== 'liquidado' && credit.id !== a!.id);
     const third = await upload(csv([[b!.employeeNumber, b!.curp, '10.00', '22', 'R3']]), 'tercero.csv');
     expect((await applyAndWait(third.body.id)).status).toBe('aplicado');
     const fourth = await upload(csv([[b!.employeeNumber, b!.curp, '11.00', '22', 'R4']]), 'cuarto.csv');
     expect((await applyAndWait(fourth.body.id)).status).toBe('aplicado');
+    // The detail asks before the reason is typed: the later payment, with its file to revert first.
+    expect(await later(third.body.id)).toEqual({
+      payments: [{ creditId: b!.id, creditFolio: creditFolio(b!.number), fileId: fourth.body.id, fileName: 'cuarto.csv', valueDate: discountDate }],
+      more: false,
+      refusedAsPaidOff: [],
+    });
+    const none = { payments: [], more: false, refusedAsPaidOff: [] };
+    expect(await later(fourth.body.id)).toEqual(none);
+    // A file not applied has nothing to wait for.
+    expect(await later(second.body.id)).toEqual(none);
     const blocked = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${third.body.id}/revert`, headers: cartera, payload: { reason: 'Prueba de bloqueo' } });
     expect(blocked.statusCode).toBe(409);
     expect(blocked.json().detail).toContain(creditFolio(b!.number));
     expect(blocked.json().detail).toContain('cuarto.csv');
     expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${fourth.body.id}/revert`, headers: cartera, payload: { reason: 'Primero el último' } })).statusCode).toBe(200);
+    expect(await later(third.body.id)).toEqual(none);
     expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${third.body.id}/revert`, headers: cartera, payload: { reason: 'Ahora sí' } })).statusCode).toBe(200);
   });
 
@@ -469,7 +484,7 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const [a] = demo;
     const uploaded = await upload(csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]));
     const plus = await ctx.as('plus@demo.mx');
-    for (const url of [`/api/payment-files/${uploaded.body.id}`, `/api/payment-files/${uploaded.body.id}/rows`, `/api/payment-files/${uploaded.body.id}/original`]) {
+    for (const url of [`/api/payment-files/${uploaded.body.id}`, `/api/payment-files/${uploaded.body.id}/rows`, `/api/payment-files/${uploaded.body.id}/original`, `/api/payment-files/${uploaded.body.id}/later-payments`]) {
       const response = await ctx.app.inject({ method: 'GET', url, headers: plus });
       expect([403, 404]).toContain(response.statusCode);
     }
@@ -477,6 +492,7 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     if (list.statusCode === 200) expect(list.json().items.map((f: { id: string }) => f.id)).not.toContain(uploaded.body.id);
     const mesa = await ctx.as('mesa@demo.mx');
     expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: mesa })).statusCode).toBe(403);
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}/later-payments`, headers: mesa })).statusCode).toBe(403);
     expect((await upload('x', 'x.csv', { agreementId: jalisco.id, discountDate }, mesa)).status).toBe(403);
     const original = await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}/original`, headers: cartera });
     expect(original.statusCode).toBe(200);

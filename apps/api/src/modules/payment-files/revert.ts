@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { addDays, type AllocationResult } from '@portal/lending';
-import type { PaymentFile } from '@portal/contract';
+import type { LaterPayments, PaymentFile } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { paymentFiles, payments } from '../../db/schema/payments';
@@ -16,6 +16,63 @@ import { json, lateChargesWaived, restoreScheduleRows, type PaymentBefore } from
 import { loadPaymentFile, summarize } from './payment-files.queries';
 
 const BATCH = 2_000;
+/** How many later payments a refusal names. */
+const NAMED = 3;
+
+/**
+ * The later payments standing on an applied file's credits, first by folio: what a revert of the file waits for (a
+ * file not applied has none). 404 for a file not visible to the user.
+ */
+export async function laterPayments(tx: Tx, fileId: string): Promise<LaterPayments> {
+  const [file] = await tx.select({ status: paymentFiles.status }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
+  if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
+  if (file.status !== 'aplicado') return { payments: [], more: false, refusedAsPaidOff: [] };
+  const rows = rowsOf<{ credit_id: string; number: string; file_id: string | null; file_name: string | null; value_date: string }>(
+    await tx.execute(sql`
+      select c.id as credit_id, c.number, p2.file_id, f.file_name, p2.value_date::text as value_date
+      from payments p
+      join payments p2 on p2.credit_id = p.credit_id and p2.sequence > p.sequence and p2.status = 'aplicado'
+      join credits c on c.id = p.credit_id
+      left join payment_files f on f.id = p2.file_id
+      where p.file_id = ${fileId} and p.status = 'aplicado'
+      order by c.number, p2.sequence limit ${NAMED + 1}`),
+  );
+  return {
+    payments: rows.slice(0, NAMED).map((row) => ({
+      creditId: row.credit_id,
+      creditFolio: creditFolio(Number(row.number)),
+      fileId: row.file_id,
+      fileName: row.file_name,
+      valueDate: row.value_date,
+    })),
+    more: rows.length > NAMED,
+    refusedAsPaidOff: await refusedAsPaidOff(tx, fileId),
+  };
+}
+
+/**
+ * The files still standing (validado or aplicado) that refused a row as crédito liquidado for a credit this file's
+ * payment left liquidado, at or after that payment: once the file is reverted the credit owes again and that row's money
+ * stays unapplied unless it is loaded again.
+ */
+async function refusedAsPaidOff(tx: Tx, fileId: string): Promise<LaterPayments['refusedAsPaidOff']> {
+  const rows = rowsOf<{ file_id: string; file_name: string; rows: number }>(
+    await tx.execute(sql`
+      select f.id as file_id, f.file_name, count(*)::int as rows
+      from payments p
+      join credits c on c.id = p.credit_id and c.status = 'liquidado'
+      join payment_file_rows r on r.credit_id = p.credit_id and r.outcome = 'crédito liquidado' and r.file_id <> p.file_id
+      join payment_files f on f.id = r.file_id and f.status in ('validado', 'aplicado') and coalesce(f.applied_at, f.uploaded_at) >= p.applied_at
+      where p.file_id = ${fileId} and p.status = 'aplicado'
+      group by f.id, f.file_name, f.uploaded_at
+      order by f.uploaded_at`),
+  );
+  return rows.map((row) => ({ fileId: row.file_id, fileName: row.file_name, rows: row.rows }));
+}
+
+/** "CR-00000001 (archivo nomina.csv, 15 de noviembre de 2026); …", and that there are more. */
+const laterPaymentsNamed = ({ payments: later, more }: LaterPayments) =>
+  later.map((row) => `${row.creditFolio} (${row.fileName ? `archivo ${row.fileName}` : 'pago manual'}, ${longDate(row.valueDate)})`).join('; ') + (more ? ' y otros' : '');
 
 /**
  * "Revertir": undoes an applied file as a whole (DOMAIN.md Algorithm 2, "Reverting a payment"): every touched credit
@@ -36,20 +93,8 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
   const [file] = await tx.select().from(paymentFiles).where(eq(paymentFiles.id, fileId)).for('update');
   if (file!.status !== 'aplicado') throw notApplied(file!.status);
 
-  const later = rowsOf<{ number: string; file_name: string | null; value_date: string }>(
-    await tx.execute(sql`
-      select c.number, f.file_name, p2.value_date::text as value_date
-      from payments p
-      join payments p2 on p2.credit_id = p.credit_id and p2.sequence > p.sequence and p2.status = 'aplicado'
-      join credits c on c.id = p.credit_id
-      left join payment_files f on f.id = p2.file_id
-      where p.file_id = ${fileId} and p.status = 'aplicado'
-      order by c.number limit 3`),
-  );
-  if (later.length > 0) {
-    const named = later.map((row) => `${creditFolio(Number(row.number))} (${row.file_name ? `archivo ${row.file_name}` : 'pago manual'}, ${longDate(row.value_date)})`).join('; ');
-    throw new HttpProblem(409, 'Hay pagos posteriores', `Revierte primero los pagos posteriores sobre los mismos créditos: ${named}.`);
-  }
+  const later = await laterPayments(tx, fileId);
+  if (later.payments.length > 0) throw new HttpProblem(409, 'Hay pagos posteriores', `Revierte primero los pagos posteriores sobre los mismos créditos: ${laterPaymentsNamed(later)}.`);
 
   const businessDate = await businessDateOf(tx, companyId, today);
   const closedDay = addDays(businessDate, -1);

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PaymentFile, PaymentFileRow } from '@portal/contract';
+import type { LaterPayments, PaymentFile, PaymentFileRow } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
@@ -26,10 +26,13 @@ const signIn = (paths: string[]) => {
 
 const fileRows = [appliedRow, { ...overpaidRow, paymentStatus: 'aplicado' as const, split: { ...split, overpayment: '80.00' } }, rejectedRow];
 
-function fileApi(file: PaymentFile, actions: Record<string, unknown> = {}, rows: PaymentFileRow[] = fileRows) {
+const noLaterPayments: LaterPayments = { payments: [], more: false, refusedAsPaidOff: [] };
+
+function fileApi(file: PaymentFile, actions: Record<string, unknown> = {}, rows: PaymentFileRow[] = fileRows, later: LaterPayments = noLaterPayments) {
   return stubApi((method, path) => {
     if (method === 'POST') return actions[path.split('/').at(-1)!];
     if (path === `/api/payment-files/${FILE_ID}`) return file;
+    if (path === `/api/payment-files/${FILE_ID}/later-payments`) return later;
     if (path.startsWith(`/api/payment-files/${FILE_ID}/rows?group=todos`)) return { items: rows, total: rows.length };
     return { items: [], total: 0 };
   });
@@ -97,6 +100,45 @@ describe('Detalle del archivo de pagos', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Revertir' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(detail);
     expect(calls.filter((c) => c.method === 'POST')).toEqual([{ method: 'POST', path: `/api/payment-files/${FILE_ID}/revert`, body: { reason: 'Importes duplicados por el convenio' } }]);
+  });
+
+  it('names the later payments that stop a revert before the reason is typed, each with the way to its file', async () => {
+    signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
+    const later: LaterPayments = {
+      payments: [
+        { creditId: 'c-1', creditFolio: 'CR-000001', fileId: 'file-1130', fileName: 'nomina-1130.csv', valueDate: '2026-11-30' },
+        { creditId: 'c-2', creditFolio: 'CR-000002', fileId: null, fileName: null, valueDate: '2026-11-20' },
+      ],
+      more: true,
+      refusedAsPaidOff: [],
+    };
+    const calls = fileApi(appliedFile(), {}, fileRows, later);
+    show();
+    await user.click(await screen.findByRole('button', { name: 'Revertir' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revertir archivo nomina-1115.csv' });
+    const listed = await within(dialog).findByRole('list', { name: 'Pagos posteriores' });
+    expect(within(listed).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['CR-000001: archivo nomina-1130.csv, 30/11/2026', 'CR-000002: pago manual, 20/11/2026']);
+    expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1130');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Hay más pagos posteriores');
+    expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Revertir' })).toBeDisabled();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('warns that later files refused rows as crédito liquidado for the credits it paid off, and still reverts', async () => {
+    signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
+    const refusedAsPaidOff = [{ fileId: 'file-1130', fileName: 'nomina-1130.csv', rows: 2 }];
+    const calls = fileApi(appliedFile(), { revert: appliedFile({ status: 'revertido' }) }, fileRows, { payments: [], more: false, refusedAsPaidOff });
+    show();
+    await user.click(await screen.findByRole('button', { name: 'Revertir' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revertir archivo nomina-1115.csv' });
+    const listed = await within(dialog).findByRole('list', { name: 'Filas rechazadas como crédito liquidado' });
+    expect(listed).toHaveTextContent('archivo nomina-1130.csv: 2 filas');
+    expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1130');
+    await user.click(within(dialog).getByRole('textbox', { name: /Motivo/ }));
+    await user.paste('Archivo del periodo equivocado');
+    await user.click(within(dialog).getByRole('button', { name: 'Revertir' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1));
   });
 
   it('hides Revertir without its permission', async () => {

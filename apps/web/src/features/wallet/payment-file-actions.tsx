@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -17,7 +17,7 @@ import { DetailList } from '../../components/detail-list';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { formatDate, formatMoney } from '../../lib/format';
-import { isApplying, useApplyPaymentFile, useRejectPaymentFile, useRevertPaymentFile } from './payment-files.queries';
+import { isApplying, useApplyPaymentFile, useLaterPayments, useRejectPaymentFile, useRevertPaymentFile } from './payment-files.queries';
 
 /**
  * What the upload screen's preview and the file's detail share: the file's totals, its application's progress and
@@ -107,8 +107,22 @@ function ApplyState({ file, detailLink }: { file: PaymentFile; detailLink: boole
   }
 }
 
+interface ReasonDialogProps {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  busy: boolean;
+  failure: string | null;
+  onClose: () => void;
+  onConfirm: (reason: string) => void;
+  /** What the user should know before confirming (what stops the action, or that it is being checked). */
+  notice?: ReactNode;
+  /** The action cannot be confirmed (yet): the reason cannot be typed. */
+  disabled?: boolean;
+}
+
 /** A mandatory reason (at least 5 characters, as the API asks), with the refusal of the API shown in place. */
-function ReasonDialog(props: { title: string; message: string; confirmLabel: string; busy: boolean; failure: string | null; onClose: () => void; onConfirm: (reason: string) => void }) {
+function ReasonDialog(props: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const confirm = () => {
@@ -122,6 +136,7 @@ function ReasonDialog(props: { title: string; message: string; confirmLabel: str
       <DialogContent>
         <Stack spacing={2}>
           <DialogContentText id="file-reason-message">{props.message}</DialogContentText>
+          {props.notice}
           {props.failure && (
             <Alert severity="error" role="alert">
               {props.failure}
@@ -140,17 +155,80 @@ function ReasonDialog(props: { title: string; message: string; confirmLabel: str
             }}
             error={error !== null}
             helperText={error}
+            disabled={props.disabled}
             fullWidth
           />
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={props.onClose}>No, volver</Button>
-        <Button variant="contained" color="error" onClick={confirm} disabled={props.busy}>
+        <Button variant="contained" color="error" onClick={confirm} disabled={props.busy || props.disabled}>
           {props.confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/**
+ * "Revertir": first asks whether later payments stand on the file's credits. While they do, the dialog names them (each
+ * with the way to its own file, reverted first) and the revert cannot be confirmed; the API checks again on confirm.
+ * Otherwise it names the later files whose rows for the credits this file paid off were refused as crédito liquidado.
+ */
+function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDialogProps, 'busy' | 'failure' | 'onClose' | 'onConfirm'>) {
+  const later = useLaterPayments(file.id);
+  const blocked = later.data !== undefined && later.data.payments.length > 0;
+  const notice = later.isPending ? (
+    <Typography variant="body2" role="status">
+      Comprobando si hay pagos posteriores sobre sus créditos…
+    </Typography>
+  ) : later.isError ? (
+    <Alert severity="warning">No se pudo comprobar si hay pagos posteriores ({later.error.message}). Al revertir se comprobará de nuevo.</Alert>
+  ) : blocked ? (
+    <Alert severity="warning" role="alert">
+      Todavía no se puede revertir: después de este archivo se aplicaron pagos a sus créditos, y esos se revierten primero.
+      <ul aria-label="Pagos posteriores">
+        {later.data.payments.map((payment, index) => (
+          <li key={`${payment.creditId}-${index}`}>
+            {payment.creditFolio}:{' '}
+            {payment.fileId ? (
+              <Link to={`/wallet/files-pay-detail/${payment.fileId}`} onClick={props.onClose}>
+                archivo {payment.fileName}
+              </Link>
+            ) : (
+              'pago manual'
+            )}
+            , {formatDate(payment.valueDate)}
+          </li>
+        ))}
+      </ul>
+      {later.data.more && 'Hay más pagos posteriores: revierte primero los de la lista y vuelve a intentarlo.'}
+    </Alert>
+  ) : later.data.refusedAsPaidOff.length > 0 ? (
+    <Alert severity="info">
+      Al revertirlo, los créditos que este archivo liquidó vuelven a deber, y estos archivos rechazaron filas suyas como crédito liquidado: ese dinero
+      queda sin aplicar hasta que lo cargues de nuevo.
+      <ul aria-label="Filas rechazadas como crédito liquidado">
+        {later.data.refusedAsPaidOff.map((refused) => (
+          <li key={refused.fileId}>
+            <Link to={`/wallet/files-pay-detail/${refused.fileId}`} onClick={props.onClose}>
+              archivo {refused.fileName}
+            </Link>
+            : {refused.rows.toLocaleString('es-MX')} {refused.rows === 1 ? 'fila' : 'filas'}
+          </li>
+        ))}
+      </ul>
+    </Alert>
+  ) : null;
+  return (
+    <ReasonDialog
+      title={`Revertir archivo ${file.fileName}`}
+      message={`Se revertirán los ${file.rowsValid.toLocaleString('es-MX')} pagos del archivo ${file.fileName} por ${formatMoney(file.amountApplied)}: cada crédito vuelve exactamente a como estaba antes de aplicarlo.`}
+      confirmLabel="Revertir"
+      notice={notice}
+      disabled={later.isPending || blocked}
+      {...props}
+    />
   );
 }
 
@@ -242,15 +320,7 @@ export function FileActions({ file, detailLink = false }: { file: PaymentFile; d
         />
       )}
       {asking === 'revert' && (
-        <ReasonDialog
-          title={`Revertir archivo ${file.fileName}`}
-          message={`Se revertirán los ${file.rowsValid.toLocaleString('es-MX')} pagos del archivo ${file.fileName} por ${formatMoney(file.amountApplied)}: cada crédito vuelve exactamente a como estaba antes de aplicarlo.`}
-          confirmLabel="Revertir"
-          busy={revert.isPending}
-          failure={dialogFailure}
-          onClose={() => setAsking(null)}
-          onConfirm={(reason) => void decide('revert', reason)}
-        />
+        <RevertDialog file={file} busy={revert.isPending} failure={dialogFailure} onClose={() => setAsking(null)} onConfirm={(reason) => void decide('revert', reason)} />
       )}
     </Stack>
   );

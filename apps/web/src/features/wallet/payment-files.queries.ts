@@ -16,6 +16,7 @@ export const paymentKeys = {
   contents: (id: string) => ['payment-files', 'contents', id] as const,
   rows: (id: string, group: RowGroup, page: number, pageSize: number) => ['payment-files', 'contents', id, 'rows', group, page, pageSize] as const,
   missing: (id: string, page: number, pageSize: number) => ['payment-files', 'contents', id, 'missing', page, pageSize] as const,
+  laterPayments: (id: string) => ['payment-files', 'contents', id, 'later-payments'] as const,
   payments: ['payments'] as const,
   paymentList: (query: string) => ['payments', 'list', query] as const,
   paymentTotals: (query: string) => ['payments', 'totals', query] as const,
@@ -71,6 +72,10 @@ export const useFileRows = (id: string, group: RowGroup, page: number, pageSize:
     queryFn: () => call(paymentFileRoutes.rows, { params: { id }, query: { group, page, pageSize } }),
     placeholderData: keepPreviousData,
   });
+
+/** The later payments that stop a revert of the file: asked when "Revertir" is chosen, before the reason is typed. */
+export const useLaterPayments = (id: string) =>
+  useQuery({ queryKey: paymentKeys.laterPayments(id), queryFn: () => call(paymentFileRoutes.laterPayments, { params: { id } }), staleTime: 0 });
 
 export const useMissingDeductions = (id: string, page: number, pageSize: number) =>
   useQuery({
