@@ -106,13 +106,13 @@ export function TextFilter(props: { label: string; value: string; onChange: (val
   return <TextField size="small" label={props.label} value={text} onChange={(event) => setText(event.target.value)} sx={{ minWidth: 180 }} />;
 }
 
-/** One end of a date range ("YYYY-MM-DD" in the URL), typed or picked as dd/mm/aaaa. */
 /**
- * A date filter. The field keeps what is being typed; the filter (the URL, the request) takes a date only once its year
- * is complete: typed digit by digit, a year passes through 0002, 0020 and 0202, each a valid date that would fetch a
- * list, and coming back as the field's value while the next digit was typed, lose it.
+ * One end of a date range ("YYYY-MM-DD" in the URL), typed or picked as dd/mm/aaaa. The field keeps what is being
+ * typed; the filter (the URL, the request) takes a date only once its year is complete: typed digit by digit, a year
+ * passes through 0002, 0020 and 0202, each a valid date that would fetch a list, and coming back as the field's value
+ * while the next digit was typed, lose it. `error` says what is wrong with the range it ends.
  */
-export function DateFilter(props: { label: string; value: string; onChange: (value: string) => void }) {
+export function DateFilter(props: { label: string; value: string; onChange: (value: string) => void; error?: string }) {
   const [draft, setDraft] = useState(props.value);
   const sent = useRef(props.value);
   useEffect(() => {
@@ -128,7 +128,7 @@ export function DateFilter(props: { label: string; value: string; onChange: (val
     sent.current = next;
     props.onChange(next);
   };
-  return <DateField size="small" label={props.label} value={draft} onChange={change} sx={{ minWidth: 170, maxWidth: 190 }} />;
+  return <DateField size="small" label={props.label} value={draft} onChange={change} error={props.error} sx={{ minWidth: 170, maxWidth: 190 }} />;
 }
 
 /** The earliest date a filter takes: a year being typed is below it until its last digit. */

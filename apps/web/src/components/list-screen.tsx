@@ -28,7 +28,9 @@ export type ListQuery<Row> = (queryString: string) => { queryKey: QueryKey; quer
 /** A filter of the list, kept in the URL under `key`. */
 export type ListFilter =
   | { kind: 'select'; key: string; label: string; options: FilterOption[] }
-  | { kind: 'text' | 'date'; key: string; label: string }
+  | { kind: 'text'; key: string; label: string }
+  /** A date; `after`, the key of the date filter that starts its range, which it may not precede. */
+  | { kind: 'date'; key: string; label: string; after?: string }
   /** The company (brand) filter, labelled "Empresa". */
   | { kind: 'company'; key: string }
   /**
@@ -100,6 +102,13 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
     value: state.filters[key] ?? '',
     onChange: (value: string) => update({ filters: { ...state.filters, [key]: value } }),
   });
+  // A range typed backwards finds nothing: its end says why, naming its start.
+  const rangeError = (spec: Extract<ListFilter, { kind: 'date' }>) => {
+    const start = spec.after === undefined ? undefined : filters.find((other) => other.key === spec.after);
+    const from = spec.after === undefined ? '' : (state.filters[spec.after] ?? '');
+    const to = state.filters[spec.key] ?? '';
+    return start && 'label' in start && from !== '' && to !== '' && to < from ? `Es anterior a «${String(start.label)}».` : undefined;
+  };
 
   return (
     <Paper sx={{ p: { xs: 2, md: 3 } }}>
@@ -136,7 +145,7 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
             case 'company':
               return <CompanyFilter key={spec.key} {...filter(spec.key)} />;
             case 'date':
-              return <DateFilter key={spec.key} label={spec.label} {...filter(spec.key)} />;
+              return <DateFilter key={spec.key} label={spec.label} error={rangeError(spec)} {...filter(spec.key)} />;
             case 'text':
               return <TextFilter key={spec.key} label={spec.label} {...filter(spec.key)} />;
             case 'chip': {

@@ -62,7 +62,7 @@ export default function RequestListScreen() {
           options: (catalog.data?.agreements ?? []).map((agreement) => ({ value: agreement.id, label: `${agreement.code} · ${agreement.name}` })),
         },
         { kind: 'date', key: 'from', label: 'Desde' },
-        { kind: 'date', key: 'to', label: 'Hasta' },
+        { kind: 'date', key: 'to', label: 'Hasta', after: 'from' },
         { kind: 'text', key: 'capturer', label: 'Capturó' },
       ]}
       create={{ to: '/origination/request-new', label: 'Nueva solicitud', icon: <NoteAddOutlined /> }}

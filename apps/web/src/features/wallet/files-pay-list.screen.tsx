@@ -55,7 +55,7 @@ export default function FilesPayListScreen() {
         { kind: 'select', key: 'agreementId', label: 'Convenio', options: agreements },
         { kind: 'select', key: 'status', label: 'Estado', options: PAYMENT_FILE_STATUSES.map((status) => ({ value: status, label: status })) },
         { kind: 'date', key: 'discountFrom', label: 'Descuento desde' },
-        { kind: 'date', key: 'discountTo', label: 'Descuento hasta' },
+        { kind: 'date', key: 'discountTo', label: 'Descuento hasta', after: 'discountFrom' },
       ]}
       columns={columns}
       rowTo={(row) => `/wallet/files-pay-detail/${row.id}`}

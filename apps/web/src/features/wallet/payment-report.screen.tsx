@@ -84,7 +84,7 @@ export default function PaymentReportScreen() {
       filters={[
         { kind: 'select', key: 'agreementId', label: 'Convenio', options: agreements },
         { kind: 'date', key: 'from', label: 'Fecha valor desde' },
-        { kind: 'date', key: 'to', label: 'Fecha valor hasta' },
+        { kind: 'date', key: 'to', label: 'Fecha valor hasta', after: 'from' },
         { kind: 'select', key: 'status', label: 'Estado', options: PAYMENT_STATUSES.map((status) => ({ value: status, label: status })) },
         { kind: 'chip', key: 'fileId', label: (id) => <FileChipLabel id={id} /> },
         { kind: 'chip', key: 'creditId', label: (id) => <CreditChipLabel id={id} /> },

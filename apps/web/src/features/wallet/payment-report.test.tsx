@@ -124,4 +124,27 @@ describe('Reporte de pagos', () => {
     const asked = calls.map((call) => new URLSearchParams(call.path.split('?')[1]).get('from')).filter((value) => value !== null);
     expect(new Set(asked)).toEqual(new Set(['2026-11-01']));
   });
+
+  it('says a range typed backwards ends before it starts, naming its start', async () => {
+    stubApi((_method, path) => {
+      if (path.startsWith('/api/payments/totals')) return totals;
+      if (path.startsWith('/api/credits/agreement-options')) return [];
+      return { items: [], total: 0 };
+    });
+    renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-01' });
+    const to = await screen.findByRole('group', { name: 'Fecha valor hasta' });
+    const field = to.closest('.MuiFormControl-root') as HTMLElement;
+    expect(within(field).getByText('Es anterior a «Fecha valor desde».')).toBeInTheDocument();
+  });
+
+  it('takes a range whose end is its start', async () => {
+    stubApi((_method, path) => {
+      if (path.startsWith('/api/payments/totals')) return totals;
+      if (path.startsWith('/api/credits/agreement-options')) return [];
+      return { items: [], total: 0 };
+    });
+    renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-15' });
+    await screen.findByRole('group', { name: 'Fecha valor hasta' });
+    expect(screen.queryByText(/Es anterior a/)).not.toBeInTheDocument();
+  });
 });
