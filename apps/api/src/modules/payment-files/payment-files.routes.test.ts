@@ -223,6 +223,22 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(refused.json().errors).toEqual([expect.objectContaining({ field: 'fileName' })]);
   });
 
+  it('takes a file only for a payday of the agreement\'s calendar, naming the latest ones, and keeps nothing otherwise', async () => {
+    const [a] = demo;
+    const row = (reference: string) => csv([[a!.employeeNumber, a!.curp, '100.00', '22', reference]]);
+    const files = async () => (await ctx.app.inject({ method: 'GET', url: '/api/payment-files?pageSize=100', headers: cartera })).json().total as number;
+    const before = await files();
+    // Jalisco pays on the 15th and the month's last day: the 14th is no payday of it.
+    const off = await upload(row('R1'), 'fuera.csv', { agreementId: jalisco.id, discountDate: '2026-11-14' });
+    expect(off.status).toBe(400);
+    expect(off.body.errors).toEqual([{ field: 'discountDate', message: 'Elige una fecha de descuento del calendario del convenio.' }]);
+    expect(off.body.detail).toContain('El 14 de noviembre de 2026 no es fecha de descuento del calendario de nómina del convenio');
+    expect(off.body.detail).toContain('las más recientes son 15 de noviembre de 2026, 31 de octubre de 2026, 15 de octubre de 2026');
+    expect(await files()).toBe(before);
+    // An earlier payday of the calendar is taken: a file may arrive late.
+    expect((await upload(row('R2'), 'octubre.csv', { agreementId: jalisco.id, discountDate: '2026-10-15' })).status).toBe(201);
+  });
+
   it('refuses a row above the most one row may pay, so a file of typos neither overflows its totals nor answers 500', async () => {
     const [a, b] = demo.filter((credit) => credit.status !== 'liquidado');
     const uploaded = await upload(

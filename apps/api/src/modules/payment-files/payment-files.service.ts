@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { PAYMENT_FILE_MAX_BYTES, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
-import { addDays, parseCents } from '@portal/lending';
+import { addDays, parseCents, payrollCalendar } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
@@ -11,6 +11,7 @@ import { HttpProblem, pgErrorCode } from '../../http/errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { SpreadsheetLimitError } from '../../lib/xlsx-read';
 import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
+import { payrollCalendarOf } from '../agreements/products';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { longDate } from '../shared/es-mx';
@@ -99,6 +100,18 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
     throw new HttpProblem(400, 'Fecha de descuento por venir', `La fecha de descuento (${longDate(input.discountDate)}) es posterior a la fecha flujo (${longDate(businessDate)}): esa nómina todavía no se paga.`, [
       { field: 'discountDate', message: 'Elige una fecha de descuento que ya pasó.' },
     ]);
+  }
+  // A file pays the deductions of one payday of the agreement's calendar: on another date it would find none of them,
+  // every row would be taken as a prepayment, and the payday's deductions would stay unpaid.
+  const calendar = payrollCalendarOf(agreement);
+  if (!payrollCalendar(calendar, addDays(input.discountDate, -31), 12).includes(input.discountDate)) {
+    const recent = payrollCalendar(calendar, addDays(businessDate, -62), 12).filter((date) => date <= businessDate).reverse().slice(0, 3);
+    throw new HttpProblem(
+      400,
+      'Fecha fuera del calendario del convenio',
+      `El ${longDate(input.discountDate)} no es fecha de descuento del calendario de nómina del convenio ${agreement.name}${recent.length > 0 ? `; las más recientes son ${recent.map(longDate).join(', ')}` : ''}.`,
+      [{ field: 'discountDate', message: 'Elige una fecha de descuento del calendario del convenio.' }],
+    );
   }
   const hash = sha256(input.content);
   await refuseSameFile(tx, agreement.companyId, hash);
