@@ -237,6 +237,10 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(await files()).toBe(before);
     // An earlier payday of the calendar is taken: a file may arrive late.
     expect((await upload(row('R2'), 'octubre.csv', { agreementId: jalisco.id, discountDate: '2026-10-15' })).status).toBe(201);
+    // The calendar changed since (monthly now): the dates its credits' deductions fall on still take their files.
+    await ctx.system((tx) => tx.update(agreements).set({ frequency: 'mensual', payDay: 31 }).where(eq(agreements.id, jalisco.id)));
+    expect((await upload(row('R3'), 'noviembre.csv')).status).toBe(201);
+    expect((await upload(row('R4'), 'fuera-2.csv', { agreementId: jalisco.id, discountDate: '2026-11-14' })).status).toBe(400);
   });
 
   it('refuses a row above the most one row may pay, so a file of typos neither overflows its totals nor answers 500', async () => {

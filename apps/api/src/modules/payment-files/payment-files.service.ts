@@ -84,6 +84,18 @@ async function noteReceivedElsewhere(tx: Tx, agreementId: string, discountDate: 
   });
 }
 
+/** Whether any credit of the agreement has a deduction on `date`. */
+async function deductsOn(tx: Tx, agreement: { id: string; companyId: string }, date: string): Promise<boolean> {
+  const [found] = rowsOf<{ found: boolean }>(
+    await tx.execute(sql`
+      select exists (
+        select 1 from expected_deductions e join credits c on c.id = e.credit_id
+        where e.company_id = ${agreement.companyId} and e.discount_date = ${date}::date and c.agreement_id = ${agreement.id}
+      ) as found`),
+  );
+  return found!.found;
+}
+
 /**
  * "Carga archivos de pagos": reads the file with the agreement's layout, decides every row's outcome and keeps the
  * file, its bytes and every row (validado: the preview). The same bytes loaded while an earlier upload still counts
@@ -101,10 +113,11 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
       { field: 'discountDate', message: 'Elige una fecha de descuento que ya pasó.' },
     ]);
   }
-  // A file pays the deductions of one payday of the agreement's calendar: on another date it would find none of them,
-  // every row would be taken as a prepayment, and the payday's deductions would stay unpaid.
+  // A file pays the deductions of one payday: on another date it would find none of them, every row would be taken as a
+  // prepayment, and the payday's deductions would stay unpaid. A payday is one of the agreement's calendar or, the
+  // calendar changed since, a date its credits' deductions still fall on.
   const calendar = payrollCalendarOf(agreement);
-  if (!payrollCalendar(calendar, addDays(input.discountDate, -31), 12).includes(input.discountDate)) {
+  if (!payrollCalendar(calendar, addDays(input.discountDate, -31), 12).includes(input.discountDate) && !(await deductsOn(tx, agreement, input.discountDate))) {
     const recent = payrollCalendar(calendar, addDays(businessDate, -62), 12).filter((date) => date <= businessDate).reverse().slice(0, 3);
     throw new HttpProblem(
       400,
