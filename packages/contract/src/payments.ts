@@ -165,24 +165,33 @@ export const uploadOptionSchema = z.object({
 export type UploadOption = z.infer<typeof uploadOptionSchema>;
 
 /**
- * A later payment standing on one of an applied file's credits: it was allocated on top of the file's, so it is
- * reverted first (by its own file, `fileId`, or as a manual payment when that is null).
+ * Later payments standing on an applied file's credits, made by one file (or one payment without a file): they were
+ * allocated on top of the file's, so that file is reverted first. `credits`: how many of the file's credits it paid
+ * again; `creditId`/`creditFolio`: the first of them by folio; `valueDate`: its date.
  */
 export const laterPaymentSchema = z.object({
-  creditId: z.string(),
-  creditFolio: z.string(),
   fileId: z.string().nullable(),
   fileName: z.string().nullable(),
   valueDate: z.string(),
+  credits: z.number().int(),
+  creditId: z.string(),
+  creditFolio: z.string(),
 });
-export type LaterPayment = z.infer<typeof laterPaymentSchema>;
-/** A later file that refused rows as crédito liquidado for credits this file paid off: a revert leaves that money unapplied. */
-export const refusedAsPaidOffSchema = z.object({ fileId: z.string(), fileName: z.string(), rows: z.number().int() });
 /**
- * What a revert waits for and what it leaves behind: the first later payments by folio (none: it can be reverted),
- * whether there are more, and the later files whose rows for the credits it paid off were refused as crédito liquidado.
+ * A later file that refused rows as crédito liquidado for credits this file paid off: a revert leaves that money
+ * unapplied. `amount`: those rows' amounts; `creditFolio`: the first of their credits by folio.
  */
-export const laterPaymentsSchema = z.object({ payments: z.array(laterPaymentSchema), more: z.boolean(), refusedAsPaidOff: z.array(refusedAsPaidOffSchema) });
+export const refusedAsPaidOffSchema = z.object({ fileId: z.string(), fileName: z.string(), rows: z.number().int(), amount: z.string(), creditFolio: z.string() });
+/**
+ * What a revert waits for and what it leaves behind: the first later files on its credits, newest first, in the order
+ * they are reverted (none: it can be reverted), how many there are in all, and the later files whose rows for the
+ * credits it paid off were refused as crédito liquidado.
+ */
+export const laterPaymentsSchema = z.object({
+  payments: z.array(laterPaymentSchema),
+  total: z.number().int(),
+  refusedAsPaidOff: z.array(refusedAsPaidOffSchema),
+});
 export type LaterPayments = z.infer<typeof laterPaymentsSchema>;
 
 export const reasonBodySchema = z.object({

@@ -228,6 +228,8 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const row = (reference: string) => csv([[a!.employeeNumber, a!.curp, '100.00', '22', reference]]);
     const files = async () => (await ctx.app.inject({ method: 'GET', url: '/api/payment-files?pageSize=100', headers: cartera })).json().total as number;
     const before = await files();
+    // A date the calendar cannot place is no payday either, and is refused the same way.
+    expect((await upload(row('R0'), 'antigua.csv', { agreementId: jalisco.id, discountDate: '1899-12-15' })).status).toBe(400);
     // Jalisco pays on the 15th and the month's last day: the 14th is no payday of it.
     const off = await upload(row('R1'), 'fuera.csv', { agreementId: jalisco.id, discountDate: '2026-11-14' });
     expect(off.status).toBe(400);
@@ -404,39 +406,61 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
 
   it('refuses a revert while a later payment on the same credits stands, and a second file finds the liquidado credit', async () => {
     const [a] = demo.filter((credit) => credit.status !== 'liquidado');
+    const later = async (fileId: string) => (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${fileId}/later-payments`, headers: cartera })).json();
+    const revert = (fileId: string, reason: string) => ctx.app.inject({ method: 'POST', url: `/api/payment-files/${fileId}/revert`, headers: cartera, payload: { reason } });
+    const none = { payments: [], total: 0, refusedAsPaidOff: [] };
+    const zero = await upload(csv([[a!.employeeNumber, a!.curp, '10.00', '22', 'R0']]), 'cero.csv');
+    expect((await applyAndWait(zero.body.id)).status).toBe('aplicado');
     const first = await upload(csv([[a!.employeeNumber, a!.curp, (cents(a!.outstandingBalance) / 100 + 1).toFixed(2), '22', 'R1']]), 'primero.csv');
     expect((await applyAndWait(first.body.id)).status).toBe('aplicado');
     const second = await upload(csv([[a!.employeeNumber, a!.curp, '10.00', '22', 'R2']]), 'segundo.csv');
     expect((await rowsOf(second.body.id))[0]!.outcome).toBe('crédito liquidado');
-    // Reverting the first would leave the second's money for the credit unapplied: the revert's check says which file.
-    const later = async (fileId: string) => (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${fileId}/later-payments`, headers: cartera })).json();
-    expect(await later(first.body.id)).toEqual({ payments: [], more: false, refusedAsPaidOff: [{ fileId: second.body.id, fileName: 'segundo.csv', rows: 1 }] });
-    // A payment on the same credit after the first file, from a third file of a later date… made by folio in the report.
+    // Reverting the first, which paid the credit off, would leave the second's money for it unapplied: the check says
+    // which file. Not the zero file's: it did not pay the credit off, and the first file stands on it.
+    expect(await later(first.body.id)).toEqual({
+      payments: [],
+      total: 0,
+      refusedAsPaidOff: [{ fileId: second.body.id, fileName: 'segundo.csv', rows: 1, amount: '10.00', creditFolio: creditFolio(a!.number) }],
+    });
+    expect(await later(zero.body.id)).toEqual({
+      payments: [{ fileId: first.body.id, fileName: 'primero.csv', valueDate: discountDate, credits: 1, creditId: a!.id, creditFolio: creditFolio(a!.number) }],
+      total: 1,
+      refusedAsPaidOff: [],
+    });
     const reject = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${second.body.id}/reject`, headers: cartera, payload: { reason: 'Crédito ya liquidado' } });
     expect(reject.json().status).toBe('rechazado');
     expect((await later(first.body.id)).refusedAsPaidOff).toEqual([]);
-    const [b] = demo.filter((credit) => credit.status !== 'liquidado' && credit.id !== a!.id);
-    const third = await upload(csv([[b!.employeeNumber, b!.curp, '10.00', '22', 'R3']]), 'tercero.csv');
-    expect((await applyAndWait(third.body.id)).status).toBe('aplicado');
-    const fourth = await upload(csv([[b!.employeeNumber, b!.curp, '11.00', '22', 'R4']]), 'cuarto.csv');
-    expect((await applyAndWait(fourth.body.id)).status).toBe('aplicado');
-    // The detail asks before the reason is typed: the later payment, with its file to revert first.
-    expect(await later(third.body.id)).toEqual({
-      payments: [{ creditId: b!.id, creditFolio: creditFolio(b!.number), fileId: fourth.body.id, fileName: 'cuarto.csv', valueDate: discountDate }],
-      more: false,
-      refusedAsPaidOff: [],
-    });
-    const none = { payments: [], more: false, refusedAsPaidOff: [] };
-    expect(await later(fourth.body.id)).toEqual(none);
+
+    // Files on top of a file, listed the newest first (the order they are reverted in), each with how many of its credits.
+    const [b, c] = demo.filter((credit) => credit.status !== 'liquidado' && credit.id !== a!.id);
+    const pay = async (name: string, amount: string, ...payees: (typeof b)[]) => {
+      const file = await upload(csv(payees.map((credit) => [credit!.employeeNumber, credit!.curp, amount, '22', name])), name);
+      expect((await applyAndWait(file.body.id)).status).toBe('aplicado');
+      return file.body.id as string;
+    };
+    const third = await pay('tercero.csv', '10.00', b, c);
+    const fourth = await pay('cuarto.csv', '11.00', b);
+    const fifth = await pay('quinto.csv', '12.00', c, b);
+    const entry = (fileId: string, fileName: string, credits: number) => ({ fileId, fileName, valueDate: discountDate, credits, creditId: b!.id, creditFolio: creditFolio(b!.number) });
+    expect(await later(third)).toEqual({ payments: [entry(fifth, 'quinto.csv', 2), entry(fourth, 'cuarto.csv', 1)], total: 2, refusedAsPaidOff: [] });
+    const blocked = await revert(third, 'Prueba de bloqueo');
+    expect(blocked.statusCode).toBe(409);
+    expect(blocked.json().detail).toBe(
+      `Revierte primero los pagos posteriores sobre los mismos créditos, del más reciente al más antiguo: archivo quinto.csv (15 de noviembre de 2026; 2 créditos, entre ellos ${creditFolio(b!.number)}); archivo cuarto.csv (15 de noviembre de 2026; crédito ${creditFolio(b!.number)}).`,
+    );
+    expect(await later(fourth)).toEqual({ payments: [entry(fifth, 'quinto.csv', 1)], total: 1, refusedAsPaidOff: [] });
+    expect(await later(fifth)).toEqual(none);
     // A file not applied has nothing to wait for.
     expect(await later(second.body.id)).toEqual(none);
-    const blocked = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${third.body.id}/revert`, headers: cartera, payload: { reason: 'Prueba de bloqueo' } });
-    expect(blocked.statusCode).toBe(409);
-    expect(blocked.json().detail).toContain(creditFolio(b!.number));
-    expect(blocked.json().detail).toContain('cuarto.csv');
-    expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${fourth.body.id}/revert`, headers: cartera, payload: { reason: 'Primero el último' } })).statusCode).toBe(200);
-    expect(await later(third.body.id)).toEqual(none);
-    expect((await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${third.body.id}/revert`, headers: cartera, payload: { reason: 'Ahora sí' } })).statusCode).toBe(200);
+    // Beyond three files, the three newest and how many in all.
+    const sixth = await pay('sexto.csv', '13.00', b);
+    const seventh = await pay('septimo.csv', '14.00', b);
+    expect(await later(third)).toEqual({ payments: [entry(seventh, 'septimo.csv', 1), entry(sixth, 'sexto.csv', 1), entry(fifth, 'quinto.csv', 2)], total: 4, refusedAsPaidOff: [] });
+    expect((await revert(third, 'Prueba de bloqueo')).json().detail).toMatch(/archivo septimo\.csv .*; archivo sexto\.csv .*; archivo quinto\.csv .* y otro\.$/);
+    // Reverted in the order given, each one goes.
+    const order = [[seventh, 'El último primero'], [sixth, 'Luego el sexto'], [fifth, 'Luego el quinto'], [fourth, 'Después el cuarto'], [third, 'Ahora sí']] as const;
+    for (const [fileId, reason] of order) expect((await revert(fileId, reason)).statusCode).toBe(200);
+    expect(await later(third)).toEqual(none);
   });
 
   it('finds at application a credit another file paid off after the preview, and applies nothing to it', async () => {

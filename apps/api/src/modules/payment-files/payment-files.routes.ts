@@ -26,7 +26,7 @@ import {
   uploadOptions,
 } from './payment-files.queries';
 import { rejectPaymentFile, requestApply, uploadPaymentFile } from './payment-files.service';
-import { laterPayments, revertPaymentFile } from './revert';
+import { revertCheck, revertPaymentFile } from './revert';
 import { paymentFiles } from '../../db/schema/payments';
 import { eq } from 'drizzle-orm';
 
@@ -104,7 +104,7 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, paymentFileRoutes.revert, async (request) => revertPaymentFile(request.db, actorOf(request), request.params.id, request.body.reason, today(), deps.clock.now()));
 
-    register(app, paymentFileRoutes.laterPayments, async (request) => laterPayments(request.db, request.params.id));
+    register(app, paymentFileRoutes.laterPayments, async (request) => revertCheck(request.db, request.params.id));
 
     register(app, paymentFileRoutes.original, async (request, reply) => {
       const [file] = await request.db

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { PAYMENT_FILE_MAX_BYTES, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
-import { addDays, parseCents, payrollCalendar } from '@portal/lending';
+import { LendingInputError, addDays, parseCents, payrollCalendar, type PayrollCalendar } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
@@ -84,6 +84,20 @@ async function noteReceivedElsewhere(tx: Tx, agreementId: string, discountDate: 
   });
 }
 
+/**
+ * Whether `date` is a payday of the calendar. Semanal and catorcenal: its weekday (a catorcenal credit's fortnights run
+ * from its own first due date, so both weeks are paydays of the agreement). A date the calendar cannot place (before
+ * 1900) is none.
+ */
+function onCalendar(calendar: PayrollCalendar, date: string): boolean {
+  try {
+    return payrollCalendar(calendar, addDays(date, -31), 12).includes(date);
+  } catch (error) {
+    if (error instanceof LendingInputError) return false;
+    throw error;
+  }
+}
+
 /** Whether any credit of the agreement has a deduction on `date`. */
 async function deductsOn(tx: Tx, agreement: { id: string; companyId: string }, date: string): Promise<boolean> {
   const [found] = rowsOf<{ found: boolean }>(
@@ -117,7 +131,7 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   // prepayment, and the payday's deductions would stay unpaid. A payday is one of the agreement's calendar or, the
   // calendar changed since, a date its credits' deductions still fall on.
   const calendar = payrollCalendarOf(agreement);
-  if (!payrollCalendar(calendar, addDays(input.discountDate, -31), 12).includes(input.discountDate) && !(await deductsOn(tx, agreement, input.discountDate))) {
+  if (!onCalendar(calendar, input.discountDate) && !(await deductsOn(tx, agreement, input.discountDate))) {
     const recent = payrollCalendar(calendar, addDays(businessDate, -62), 12).filter((date) => date <= businessDate).reverse().slice(0, 3);
     throw new HttpProblem(
       400,

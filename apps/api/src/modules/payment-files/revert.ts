@@ -16,63 +16,84 @@ import { json, lateChargesWaived, restoreScheduleRows, type PaymentBefore } from
 import { loadPaymentFile, summarize } from './payment-files.queries';
 
 const BATCH = 2_000;
-/** How many later payments a refusal names. */
+/** How many later files a refusal and the check name. */
 const NAMED = 3;
 
 /**
- * The later payments standing on an applied file's credits, first by folio: what a revert of the file waits for (a
- * file not applied has none). 404 for a file not visible to the user.
+ * What a revert of the file waits for and what it would leave behind (the check "Revertir" makes before the reason is
+ * typed): the later files standing on its credits, and the later files that refused rows for the credits it paid off.
+ * A file not applied has neither; 404 for a file not visible to the user.
  */
-export async function laterPayments(tx: Tx, fileId: string): Promise<LaterPayments> {
+export async function revertCheck(tx: Tx, fileId: string): Promise<LaterPayments> {
   const [file] = await tx.select({ status: paymentFiles.status }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
-  if (file.status !== 'aplicado') return { payments: [], more: false, refusedAsPaidOff: [] };
-  const rows = rowsOf<{ credit_id: string; number: string; file_id: string | null; file_name: string | null; value_date: string }>(
+  if (file.status !== 'aplicado') return { payments: [], total: 0, refusedAsPaidOff: [] };
+  return { ...(await laterPayments(tx, fileId)), refusedAsPaidOff: await refusedAsPaidOff(tx, fileId) };
+}
+
+/**
+ * The later payments standing on the file's credits, by the file that made them (a payment without a file, alone), the
+ * newest first: the order they are reverted in. Each names how many of the file's credits it paid again and the first
+ * of them by folio. The later payments are found from the file's own payments (materialized: ordered by folio, the
+ * planner walked every credit of the company, 11 s on a million, when none was found).
+ */
+async function laterPayments(tx: Tx, fileId: string): Promise<Omit<LaterPayments, 'refusedAsPaidOff'>> {
+  const rows = rowsOf<{ file_id: string | null; file_name: string | null; value_date: string; credits: number; credit_id: string; number: string; total: number }>(
     await tx.execute(sql`
-      select c.id as credit_id, c.number, p2.file_id, f.file_name, p2.value_date::text as value_date
-      from payments p
-      join payments p2 on p2.credit_id = p.credit_id and p2.sequence > p.sequence and p2.status = 'aplicado'
-      join credits c on c.id = p.credit_id
-      left join payment_files f on f.id = p2.file_id
-      where p.file_id = ${fileId} and p.status = 'aplicado'
-      order by c.number, p2.sequence limit ${NAMED + 1}`),
+      with later as materialized (
+        select p2.id, p2.credit_id, p2.file_id, p2.value_date, p2.sequence
+        from payments p join payments p2 on p2.credit_id = p.credit_id and p2.sequence > p.sequence and p2.status = 'aplicado'
+        where p.file_id = ${fileId} and p.status = 'aplicado'
+      )
+      select l.file_id, f.file_name, max(l.value_date)::text as value_date, count(distinct l.credit_id)::int as credits,
+             (array_agg(c.id order by c.number))[1] as credit_id, min(c.number) as number, (count(*) over ())::int as total
+      from later l join credits c on c.id = l.credit_id left join payment_files f on f.id = l.file_id
+      group by coalesce(l.file_id, l.id), l.file_id, f.file_name
+      order by max(l.sequence) desc
+      limit ${NAMED}`),
   );
   return {
-    payments: rows.slice(0, NAMED).map((row) => ({
-      creditId: row.credit_id,
-      creditFolio: creditFolio(Number(row.number)),
+    payments: rows.map((row) => ({
       fileId: row.file_id,
       fileName: row.file_name,
       valueDate: row.value_date,
+      credits: row.credits,
+      creditId: row.credit_id,
+      creditFolio: creditFolio(Number(row.number)),
     })),
-    more: rows.length > NAMED,
-    refusedAsPaidOff: await refusedAsPaidOff(tx, fileId),
+    total: rows[0]?.total ?? 0,
   };
 }
 
 /**
- * The files still standing (validado or aplicado) that refused a row as crédito liquidado for a credit this file's
- * payment left liquidado, at or after that payment: once the file is reverted the credit owes again and that row's money
- * stays unapplied unless it is loaded again.
+ * The files still standing (validado or aplicado) that refused a row as crédito liquidado for a credit this file paid
+ * off (liquidado, with no payment after this file's), at or after that payment: once the file is reverted the credit
+ * owes again and that row's money stays unapplied unless it is loaded again.
  */
 async function refusedAsPaidOff(tx: Tx, fileId: string): Promise<LaterPayments['refusedAsPaidOff']> {
-  const rows = rowsOf<{ file_id: string; file_name: string; rows: number }>(
+  const rows = rowsOf<{ file_id: string; file_name: string; rows: number; amount: string; number: string }>(
     await tx.execute(sql`
-      select f.id as file_id, f.file_name, count(*)::int as rows
+      select f.id as file_id, f.file_name, count(*)::int as rows, coalesce(sum(r.amount), 0)::text as amount, min(c.number) as number
       from payments p
       join credits c on c.id = p.credit_id and c.status = 'liquidado'
       join payment_file_rows r on r.credit_id = p.credit_id and r.outcome = 'crédito liquidado' and r.file_id <> p.file_id
       join payment_files f on f.id = r.file_id and f.status in ('validado', 'aplicado') and coalesce(f.applied_at, f.uploaded_at) >= p.applied_at
       where p.file_id = ${fileId} and p.status = 'aplicado'
+        and not exists (select 1 from payments p2 where p2.credit_id = p.credit_id and p2.sequence > p.sequence and p2.status = 'aplicado')
       group by f.id, f.file_name, f.uploaded_at
       order by f.uploaded_at`),
   );
-  return rows.map((row) => ({ fileId: row.file_id, fileName: row.file_name, rows: row.rows }));
+  return rows.map((row) => ({ fileId: row.file_id, fileName: row.file_name, rows: row.rows, amount: row.amount, creditFolio: creditFolio(Number(row.number)) }));
 }
 
-/** "CR-00000001 (archivo nomina.csv, 15 de noviembre de 2026); …", and that there are more. */
-const laterPaymentsNamed = ({ payments: later, more }: LaterPayments) =>
-  later.map((row) => `${row.creditFolio} (${row.fileName ? `archivo ${row.fileName}` : 'pago manual'}, ${longDate(row.valueDate)})`).join('; ') + (more ? ' y otros' : '');
+/** "archivo nomina.csv (30 de noviembre de 2026; 2 créditos, entre ellos CR-00000001); …", and how many more. */
+const laterPaymentsNamed = ({ payments: later, total }: Omit<LaterPayments, 'refusedAsPaidOff'>) =>
+  later
+    .map((row) => {
+      const credits = row.credits === 1 ? `crédito ${row.creditFolio}` : `${row.credits.toLocaleString('es-MX')} créditos, entre ellos ${row.creditFolio}`;
+      return `${row.fileName ? `archivo ${row.fileName}` : 'pago sin archivo'} (${longDate(row.valueDate)}; ${credits})`;
+    })
+    .join('; ') + (total > later.length ? ` y ${total - later.length === 1 ? 'otro' : `${total - later.length} más`}` : '');
 
 /**
  * "Revertir": undoes an applied file as a whole (DOMAIN.md Algorithm 2, "Reverting a payment"): every touched credit
@@ -94,7 +115,9 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
   if (file!.status !== 'aplicado') throw notApplied(file!.status);
 
   const later = await laterPayments(tx, fileId);
-  if (later.payments.length > 0) throw new HttpProblem(409, 'Hay pagos posteriores', `Revierte primero los pagos posteriores sobre los mismos créditos: ${laterPaymentsNamed(later)}.`);
+  if (later.payments.length > 0) {
+    throw new HttpProblem(409, 'Hay pagos posteriores', `Revierte primero los pagos posteriores sobre los mismos créditos, del más reciente al más antiguo: ${laterPaymentsNamed(later)}.`);
+  }
 
   const businessDate = await businessDateOf(tx, companyId, today);
   const closedDay = addDays(businessDate, -1);

@@ -26,7 +26,7 @@ const signIn = (paths: string[]) => {
 
 const fileRows = [appliedRow, { ...overpaidRow, paymentStatus: 'aplicado' as const, split: { ...split, overpayment: '80.00' } }, rejectedRow];
 
-const noLaterPayments: LaterPayments = { payments: [], more: false, refusedAsPaidOff: [] };
+const noLaterPayments: LaterPayments = { payments: [], total: 0, refusedAsPaidOff: [] };
 
 function fileApi(file: PaymentFile, actions: Record<string, unknown> = {}, rows: PaymentFileRow[] = fileRows, later: LaterPayments = noLaterPayments) {
   return stubApi((method, path) => {
@@ -98,18 +98,30 @@ describe('Detalle del archivo de pagos', () => {
     await user.click(within(dialog).getByRole('textbox', { name: /Motivo/ }));
     await user.paste('Importes duplicados por el convenio');
     await user.click(within(dialog).getByRole('button', { name: 'Revertir' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent(detail);
+    expect(await within(dialog).findByText(detail)).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST')).toEqual([{ method: 'POST', path: `/api/payment-files/${FILE_ID}/revert`, body: { reason: 'Importes duplicados por el convenio' } }]);
+    // The refusal asks the check again: a file applied meanwhile would turn the dialog to what stops it.
+    await waitFor(() => expect(calls.filter((c) => c.path === `/api/payment-files/${FILE_ID}/later-payments`)).toHaveLength(2));
   });
 
-  it('names the later payments that stop a revert before the reason is typed, each with the way to its file', async () => {
+  it('puts the focus on the reason once the check lets it be typed', async () => {
+    signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
+    fileApi(appliedFile());
+    show();
+    await user.click(await screen.findByRole('button', { name: 'Revertir' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revertir archivo nomina-1115.csv' });
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toHaveFocus());
+    expect(within(dialog).getByRole('button', { name: 'Revertir' })).toBeEnabled();
+  });
+
+  it('names the later files that stop a revert before the reason is typed, in the order to revert them, each with the way to it', async () => {
     signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
     const later: LaterPayments = {
       payments: [
-        { creditId: 'c-1', creditFolio: 'CR-000001', fileId: 'file-1130', fileName: 'nomina-1130.csv', valueDate: '2026-11-30' },
-        { creditId: 'c-2', creditFolio: 'CR-000002', fileId: null, fileName: null, valueDate: '2026-11-20' },
+        { fileId: 'file-1130', fileName: 'nomina-1130.csv', valueDate: '2026-11-30', credits: 2, creditId: 'c-1', creditFolio: 'CR-000001' },
+        { fileId: null, fileName: null, valueDate: '2026-11-20', credits: 1, creditId: 'c-2', creditFolio: 'CR-000002' },
       ],
-      more: true,
+      total: 3,
       refusedAsPaidOff: [],
     };
     const calls = fileApi(appliedFile(), {}, fileRows, later);
@@ -117,9 +129,13 @@ describe('Detalle del archivo de pagos', () => {
     await user.click(await screen.findByRole('button', { name: 'Revertir' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revertir archivo nomina-1115.csv' });
     const listed = await within(dialog).findByRole('list', { name: 'Pagos posteriores' });
-    expect(within(listed).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['CR-000001: archivo nomina-1130.csv, 30/11/2026', 'CR-000002: pago manual, 20/11/2026']);
+    expect(within(listed).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'archivo nomina-1130.csv (descuento del 30/11/2026; 2 créditos, entre ellos CR-000001)',
+      'pago sin archivo (descuento del 20/11/2026; crédito CR-000002)',
+    ]);
     expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1130');
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Hay más pagos posteriores');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Hay otro archivo después de estos: revierte primero los de la lista y vuelve a intentarlo.');
+    expect(dialog).toHaveTextContent('El archivo nomina-1115.csv se revierte completo, y solo cuando ningún pago posterior depende de él.');
     expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toBeDisabled();
     expect(within(dialog).getByRole('button', { name: 'Revertir' })).toBeDisabled();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
@@ -127,13 +143,13 @@ describe('Detalle del archivo de pagos', () => {
 
   it('warns that later files refused rows as crédito liquidado for the credits it paid off, and still reverts', async () => {
     signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
-    const refusedAsPaidOff = [{ fileId: 'file-1130', fileName: 'nomina-1130.csv', rows: 2 }];
-    const calls = fileApi(appliedFile(), { revert: appliedFile({ status: 'revertido' }) }, fileRows, { payments: [], more: false, refusedAsPaidOff });
+    const refusedAsPaidOff = [{ fileId: 'file-1130', fileName: 'nomina-1130.csv', rows: 2, amount: '1000.00', creditFolio: 'CR-000004' }];
+    const calls = fileApi(appliedFile(), { revert: appliedFile({ status: 'revertido' }) }, fileRows, { payments: [], total: 0, refusedAsPaidOff });
     show();
     await user.click(await screen.findByRole('button', { name: 'Revertir' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revertir archivo nomina-1115.csv' });
     const listed = await within(dialog).findByRole('list', { name: 'Filas rechazadas como crédito liquidado' });
-    expect(listed).toHaveTextContent('archivo nomina-1130.csv: 2 filas');
+    expect(listed).toHaveTextContent('archivo nomina-1130.csv: 2 filas por $1,000.00 (entre ellas, del crédito CR-000004)');
     expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1130');
     await user.click(within(dialog).getByRole('textbox', { name: /Motivo/ }));
     await user.paste('Archivo del periodo equivocado');

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -125,6 +125,13 @@ interface ReasonDialogProps {
 function ReasonDialog(props: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // A reason that could not be typed when the dialog opened (its check still running) takes the focus once it can.
+  const field = useRef<HTMLInputElement>(null);
+  const wasDisabled = useRef(props.disabled);
+  useEffect(() => {
+    if (wasDisabled.current && !props.disabled) field.current?.focus();
+    wasDisabled.current = props.disabled;
+  }, [props.disabled]);
   const confirm = () => {
     const parsed = reasonBodySchema.shape.reason.safeParse(reason);
     if (parsed.success) props.onConfirm(parsed.data);
@@ -144,6 +151,7 @@ function ReasonDialog(props: ReasonDialogProps) {
           )}
           <TextField
             autoFocus
+            inputRef={field}
             label="Motivo"
             required
             multiline
@@ -171,14 +179,17 @@ function ReasonDialog(props: ReasonDialogProps) {
 }
 
 /**
- * "Revertir": first asks whether later payments stand on the file's credits. While they do, the dialog names them (each
- * with the way to its own file, reverted first) and the revert cannot be confirmed; the API checks again on confirm.
+ * "Revertir": first asks whether later payments stand on the file's credits. While they do, the dialog names their
+ * files, the newest first (the order to revert them in, each with the way to it), and the revert cannot be confirmed;
+ * the API checks again on confirm.
  * Otherwise it names the later files whose rows for the credits this file paid off were refused as crédito liquidado.
  */
 function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDialogProps, 'busy' | 'failure' | 'onClose' | 'onConfirm'>) {
   const later = useLaterPayments(file.id);
-  const blocked = later.data !== undefined && later.data.payments.length > 0;
-  const notice = later.isPending ? (
+  // A result kept from an earlier opening may be stale (a file applied since): it counts once asked again.
+  const checking = later.isFetching;
+  const blocked = !checking && later.data !== undefined && later.data.payments.length > 0;
+  const notice = checking ? (
     <Typography variant="body2" role="status">
       Comprobando si hay pagos posteriores sobre sus créditos…
     </Typography>
@@ -186,25 +197,26 @@ function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDia
     <Alert severity="warning">No se pudo comprobar si hay pagos posteriores ({later.error.message}). Al revertir se comprobará de nuevo.</Alert>
   ) : blocked ? (
     <Alert severity="warning" role="alert">
-      Todavía no se puede revertir: después de este archivo se aplicaron pagos a sus créditos, y esos se revierten primero.
-      <ul aria-label="Pagos posteriores">
-        {later.data.payments.map((payment, index) => (
-          <li key={`${payment.creditId}-${index}`}>
-            {payment.creditFolio}:{' '}
+      Todavía no se puede revertir: después de aplicarlo se aplicaron otros archivos a sus créditos. Revierte primero estos, en este orden:
+      <ol aria-label="Pagos posteriores">
+        {later.data.payments.map((payment) => (
+          <li key={payment.fileId ?? payment.creditId}>
             {payment.fileId ? (
               <Link to={`/wallet/files-pay-detail/${payment.fileId}`} onClick={props.onClose}>
                 archivo {payment.fileName}
               </Link>
             ) : (
-              'pago manual'
-            )}
-            , {formatDate(payment.valueDate)}
+              'pago sin archivo'
+            )}{' '}
+            (descuento del {formatDate(payment.valueDate)};{' '}
+            {payment.credits === 1 ? `crédito ${payment.creditFolio}` : `${payment.credits.toLocaleString('es-MX')} créditos, entre ellos ${payment.creditFolio}`})
           </li>
         ))}
-      </ul>
-      {later.data.more && 'Hay más pagos posteriores: revierte primero los de la lista y vuelve a intentarlo.'}
+      </ol>
+      {later.data.total > later.data.payments.length &&
+        `${later.data.total - later.data.payments.length === 1 ? 'Hay otro archivo' : `Hay ${(later.data.total - later.data.payments.length).toLocaleString('es-MX')} archivos más`} después de estos: revierte primero los de la lista y vuelve a intentarlo.`}
     </Alert>
-  ) : later.data.refusedAsPaidOff.length > 0 ? (
+  ) : later.data !== undefined && later.data.refusedAsPaidOff.length > 0 ? (
     <Alert severity="info">
       Al revertirlo, los créditos que este archivo liquidó vuelven a deber, y estos archivos rechazaron filas suyas como crédito liquidado: ese dinero
       queda sin aplicar hasta que lo cargues de nuevo.
@@ -214,7 +226,7 @@ function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDia
             <Link to={`/wallet/files-pay-detail/${refused.fileId}`} onClick={props.onClose}>
               archivo {refused.fileName}
             </Link>
-            : {refused.rows.toLocaleString('es-MX')} {refused.rows === 1 ? 'fila' : 'filas'}
+            : {refused.rows === 1 ? `1 fila por ${formatMoney(refused.amount)} (crédito ${refused.creditFolio})` : `${refused.rows.toLocaleString('es-MX')} filas por ${formatMoney(refused.amount)} (entre ellas, del crédito ${refused.creditFolio})`}
           </li>
         ))}
       </ul>
@@ -223,10 +235,14 @@ function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDia
   return (
     <ReasonDialog
       title={`Revertir archivo ${file.fileName}`}
-      message={`Se revertirán los ${file.rowsValid.toLocaleString('es-MX')} pagos del archivo ${file.fileName} por ${formatMoney(file.amountApplied)}: cada crédito vuelve exactamente a como estaba antes de aplicarlo.`}
+      message={
+        blocked
+          ? `El archivo ${file.fileName} se revierte completo, y solo cuando ningún pago posterior depende de él.`
+          : `Se revertirán ${file.rowsValid === 1 ? 'el pago' : `los ${file.rowsValid.toLocaleString('es-MX')} pagos`} del archivo ${file.fileName} por ${formatMoney(file.amountApplied)}: cada crédito vuelve exactamente a como estaba antes de aplicarlo.`
+      }
       confirmLabel="Revertir"
       notice={notice}
-      disabled={later.isPending || blocked}
+      disabled={checking || blocked}
       {...props}
     />
   );

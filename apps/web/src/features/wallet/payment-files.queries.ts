@@ -118,7 +118,12 @@ export function useRejectPaymentFile(id: string) {
   return useMutation({ mutationFn: (reason: string) => call(paymentFileRoutes.reject, { params: { id }, body: { reason } }), onSuccess: (file) => fileChanged(client, file) });
 }
 
+/** Reverts the file; refused (a file applied on its credits meanwhile), what stops it is asked again. */
 export function useRevertPaymentFile(id: string) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (reason: string) => call(paymentFileRoutes.revert, { params: { id }, body: { reason } }), onSuccess: (file) => fileChanged(client, file) });
+  return useMutation({
+    mutationFn: (reason: string) => call(paymentFileRoutes.revert, { params: { id }, body: { reason } }),
+    onSuccess: (file) => fileChanged(client, file),
+    onError: () => client.invalidateQueries({ queryKey: paymentKeys.laterPayments(id) }),
+  });
 }
