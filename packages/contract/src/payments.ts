@@ -67,6 +67,10 @@ export const paymentFileSchema = z.object({
   rowsTotal: z.number().int(),
   rowsValid: z.number().int(),
   rowsRejected: z.number().int(),
+  /** Accepted rows that pay their credit off, the rest kept as saldo a favor (sobrepago). */
+  rowsOverpaying: z.number().int(),
+  /** Accepted rows for a deduction of the date that another applied file of the agreement already received. */
+  rowsPaidElsewhere: z.number().int(),
   amountTotal: z.string(),
   amountValid: z.string(),
   amountRejected: z.string(),

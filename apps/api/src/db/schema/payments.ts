@@ -36,6 +36,10 @@ export const paymentFiles = pgTable(
     rowsTotal: integer('rows_total').notNull().default(0),
     rowsValid: integer('rows_valid').notNull().default(0),
     rowsRejected: integer('rows_rejected').notNull().default(0),
+    /** Accepted rows that pay their credit off and leave a saldo a favor (sobrepago). */
+    rowsOverpaying: integer('rows_overpaying').notNull().default(0),
+    /** Accepted rows for a deduction of the date another applied file of the agreement already received. */
+    rowsPaidElsewhere: integer('rows_paid_elsewhere').notNull().default(0),
     amountTotal: money('amount_total').notNull().default('0'),
     amountValid: money('amount_valid').notNull().default('0'),
     amountRejected: money('amount_rejected').notNull().default('0'),

@@ -49,6 +49,8 @@ const fileList = fixedSelect(
       rowsTotal: paymentFiles.rowsTotal,
       rowsValid: paymentFiles.rowsValid,
       rowsRejected: paymentFiles.rowsRejected,
+      rowsOverpaying: paymentFiles.rowsOverpaying,
+      rowsPaidElsewhere: paymentFiles.rowsPaidElsewhere,
       amountTotal: paymentFiles.amountTotal,
       amountValid: paymentFiles.amountValid,
       amountRejected: paymentFiles.amountRejected,
@@ -256,11 +258,13 @@ const unpaid = (fileId: string, agreementId: string, discountDate: string) =>
 export async function summarize(tx: Tx, fileId: string, agreementId: string, discountDate: string): Promise<void> {
   await tx.execute(sql`
     update ${paymentFiles} f set
-      rows_total = r.total, rows_valid = r.valid, rows_rejected = r.total - r.valid,
+      rows_total = r.total, rows_valid = r.valid, rows_rejected = r.total - r.valid, rows_overpaying = r.overpaying, rows_paid_elsewhere = r.paid_elsewhere,
       amount_total = r.amount, amount_valid = r.amount_valid, amount_rejected = r.amount - r.amount_valid,
       expected_amount = x.amount, expected_count = x.count, missing_count = x.missing
     from (
       select count(*)::int as total, (count(*) filter (where outcome in ${APPLIED}))::int as valid,
+             (count(*) filter (where outcome = 'sobrepago'))::int as overpaying,
+             (count(*) filter (where outcome in ${APPLIED} and credit_id in (select credit_id from (${paidByOtherFiles(fileId, agreementId, discountDate)}) paid)))::int as paid_elsewhere,
              coalesce(sum(amount), 0) as amount, coalesce(sum(amount) filter (where outcome in ${APPLIED}), 0) as amount_valid
       from ${paymentFileRows} where file_id = ${fileId}
     ) r, (

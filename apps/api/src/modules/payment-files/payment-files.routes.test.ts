@@ -377,6 +377,7 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const uploaded = await upload(csv([[credit.employeeNumber, credit.curp, (amount / 100).toFixed(2), '22', 'L1']]), 'liquidacion.csv');
     const [previewed] = await rowsOf(uploaded.body.id);
     expect(previewed).toMatchObject({ outcome: 'sobrepago', message: `Liquida el crédito (${pesos((payoff / 100).toFixed(2))} al 15 de noviembre de 2026); sobran $100.00 que quedan como saldo a favor.` });
+    expect(uploaded.body).toMatchObject({ rowsValid: 1, rowsOverpaying: 1, rowsPaidElsewhere: 0 });
     expect((await applyAndWait(uploaded.body.id)).status).toBe('aplicado');
     const [paid] = await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, uploaded.body.id)));
     expect(paid!.overpayment).toBe('100.00');
@@ -402,6 +403,8 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const missingSecond = await missing(second.body.id);
     expect(missingSecond.items.map((item) => item.creditId)).toEqual(missingFirst.items.map((item) => item.creditId).filter((id) => id !== c.id));
     expect(second.body.missingCount).toBe(missingFirst.total - 1);
+    // Counted for the clerk before applying: the one row that pays a deduction the first file received.
+    expect(second.body).toMatchObject({ rowsValid: 2, rowsPaidElsewhere: 1, rowsOverpaying: 0 });
   });
 
   it('refuses a revert while a later payment on the same credits stands, and a second file finds the liquidado credit', async () => {

@@ -126,9 +126,9 @@ describe('Actualizar Etiqueta', () => {
 
     await user.click(screen.getByRole('button', { name: 'Aplicar' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveTextContent('Se aplicarán 1 cambios de etiqueta');
+    expect(dialog).toHaveTextContent('Se aplicará 1 cambio de etiqueta; queda en el historial del crédito.');
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
-    expect(await screen.findByText('Se aplicaron 1 cambios de etiqueta (actualización 0f6c2a9e).')).toBeInTheDocument();
+    expect(await screen.findByText('Se aplicó 1 cambio de etiqueta (actualización 0f6c2a9e).')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'POST' && call.path === '/api/label-updates')!.body).toEqual(sent.body);
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Resultado por fila' })).not.toBeInTheDocument());
     expect(screen.getByText('Marca los créditos en la lista.')).toBeInTheDocument();

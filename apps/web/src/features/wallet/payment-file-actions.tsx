@@ -16,7 +16,7 @@ import { useConfirm } from '../../components/confirm-dialog';
 import { DetailList } from '../../components/detail-list';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatCount, formatDate, formatMoney } from '../../lib/format';
 import { isApplying, useApplyPaymentFile, useLaterPayments, useRejectPaymentFile, useRevertPaymentFile } from './payment-files.queries';
 
 /**
@@ -37,6 +37,11 @@ export function FileFigures({ file }: { file: PaymentFile }) {
         { label: 'Filas', value: file.rowsTotal.toLocaleString('es-MX') },
         { label: 'Filas válidas', value: `${file.rowsValid.toLocaleString('es-MX')} · ${formatMoney(file.amountValid)}` },
         { label: 'Filas rechazadas', value: `${file.rowsRejected.toLocaleString('es-MX')} · ${formatMoney(file.amountRejected)}` },
+        // Accepted rows a clerk checks before applying: those that pay the credit off, and those paying a deduction received already.
+        ...(file.rowsOverpaying > 0 ? [{ label: 'Filas con sobrepago', value: `${file.rowsOverpaying.toLocaleString('es-MX')} · liquidan su crédito; lo que sobra queda como saldo a favor` }] : []),
+        ...(file.rowsPaidElsewhere > 0
+          ? [{ label: 'Descuentos ya recibidos en otro archivo', value: `${file.rowsPaidElsewhere.toLocaleString('es-MX')} · se aplican como pagos adicionales` }]
+          : []),
         { label: 'Esperado en la fecha', value: `${file.expectedCount.toLocaleString('es-MX')} descuentos · ${formatMoney(file.expectedAmount)}` },
         { label: 'Recibido en el archivo', value: formatMoney(file.amountTotal) },
         { label: 'Descuentos faltantes', value: file.missingCount.toLocaleString('es-MX') },
@@ -80,7 +85,7 @@ function ApplyState({ file, detailLink }: { file: PaymentFile; detailLink: boole
     case 'aplicado':
       return (
         <Alert severity="success">
-          Archivo aplicado: {file.rowsValid.toLocaleString('es-MX')} pagos por {formatMoney(file.amountApplied)}
+          Archivo aplicado: {formatCount(file.rowsValid, 'pago', 'pagos')} por {formatMoney(file.amountApplied)}
           {isPositive(file.overpayment) && `, con ${formatMoney(file.overpayment)} de sobrepago como saldo a favor`}.{link}
           {paymentsLink}
         </Alert>
@@ -266,13 +271,18 @@ export function FileActions({ file, detailLink = false }: { file: PaymentFile; d
   const canApply = open && file.rowsValid > 0 && hasPermission(session, '/actions/wallet/apply-file');
   const canReject = open && hasPermission(session, '/wallet/upload-file-pay');
   const canRevert = file.status === 'aplicado' && hasPermission(session, '/actions/wallet/revert-file');
-  const rows = `${file.rowsValid.toLocaleString('es-MX')} ${file.rowsValid === 1 ? 'fila válida' : 'filas válidas'}`;
-
   const startApply = async () => {
-    const yes = await confirm({
-      title: 'Aplicar archivo',
-      message: `Se aplicarán ${rows} por ${formatMoney(file.amountValid)} del archivo ${file.fileName} (${file.agreement}, descuento del ${formatDate(file.discountDate)}), todas en una sola operación. Las ${file.rowsRejected.toLocaleString('es-MX')} filas rechazadas no se aplican. ¿Aplicar el archivo?`,
-    });
+    const one = file.rowsValid === 1;
+    const message = [
+      `Se ${one ? 'aplicará' : 'aplicarán'} ${formatCount(file.rowsValid, 'fila válida', 'filas válidas')} por ${formatMoney(file.amountValid)} del archivo ${file.fileName} (${file.agreement}, descuento del ${formatDate(file.discountDate)})${one ? '' : ', todas en una sola operación'}.`,
+      file.rowsOverpaying > 0 &&
+        `${file.rowsOverpaying === 1 ? '1 fila liquida su crédito' : `${file.rowsOverpaying.toLocaleString('es-MX')} filas liquidan su crédito`} con sobrepago: lo que sobra queda como saldo a favor.`,
+      file.rowsPaidElsewhere > 0 &&
+        `${file.rowsPaidElsewhere === 1 ? '1 fila paga un descuento' : `${file.rowsPaidElsewhere.toLocaleString('es-MX')} filas pagan descuentos`} que otro archivo ya recibió: se aplica${file.rowsPaidElsewhere === 1 ? '' : 'n'} como pago${file.rowsPaidElsewhere === 1 ? '' : 's'} adicional${file.rowsPaidElsewhere === 1 ? '' : 'es'}.`,
+      file.rowsRejected > 0 && (file.rowsRejected === 1 ? 'La fila rechazada no se aplica.' : `Las ${file.rowsRejected.toLocaleString('es-MX')} filas rechazadas no se aplican.`),
+      '¿Aplicar el archivo?',
+    ];
+    const yes = await confirm({ title: 'Aplicar archivo', message: message.filter(Boolean).join(' ') });
     if (!yes) return;
     setFailure(null);
     try {

@@ -26,13 +26,13 @@ const creditLink = (creditId: string, folio: string) => <Link to={`/wallet/credi
 const money = (value: string | null) => (value === null ? '—' : formatMoney(value));
 
 /**
- * A row's outcome; a sobrepago is applied (it pays the credit off and keeps the rest as saldo a favor), and says so. A
- * row whose payment was undone with its file says that too: its split stays, for the record.
+ * A row's outcome; a sobrepago pays the credit off and keeps the rest as saldo a favor, and once applied says so. A row
+ * whose payment was undone with its file says that too: its split stays, for the record.
  */
 function OutcomeChips({ row }: { row: PaymentFileRow }) {
   return (
     <Box sx={{ display: 'flex', gap: 0.5 }}>
-      <StatusChip status={row.outcome} label={row.outcome === 'sobrepago' ? 'aplicado con sobrepago' : row.outcome} />
+      <StatusChip status={row.outcome} label={row.outcome === 'sobrepago' && row.paymentStatus === 'aplicado' ? 'aplicado con sobrepago' : row.outcome} />
       {row.paymentStatus === 'revertido' && <StatusChip status="revertido" />}
     </Box>
   );

@@ -29,6 +29,8 @@ export function sampleFile(overrides: Partial<PaymentFile> = {}): PaymentFile {
     rowsTotal: 4,
     rowsValid: 3,
     rowsRejected: 1,
+    rowsOverpaying: 1,
+    rowsPaidElsewhere: 0,
     amountTotal: '1750.00',
     amountValid: '1500.00',
     amountRejected: '250.00',

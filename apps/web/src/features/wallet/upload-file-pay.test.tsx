@@ -109,7 +109,11 @@ describe('Carga archivos de pagos', () => {
     expect(totals).toHaveTextContent('Descuentos faltantes1');
 
     const accepted = await screen.findByRole('grid', { name: 'Filas: aceptados' });
-    expect(await within(accepted).findByText('aplicado con sobrepago')).toBeInTheDocument();
+    // Not applied yet: a sobrepago, not "aplicado con sobrepago".
+    expect(await within(accepted).findByText('sobrepago')).toBeInTheDocument();
+    expect(within(accepted).queryByText('aplicado con sobrepago')).not.toBeInTheDocument();
+    expect(totals).toHaveTextContent('Filas con sobrepago1 · liquidan su crédito; lo que sobra queda como saldo a favor');
+    expect(totals).not.toHaveTextContent('Descuentos ya recibidos en otro archivo');
     expect(within(accepted).getByText('Liquida el crédito; $80.00 quedan como saldo a favor.')).toBeInTheDocument();
     expect(within(accepted).getByRole('link', { name: 'CR-000002' })).toHaveAttribute('href', '/wallet/credits/credits-view/cr-2');
     await user.click(screen.getByRole('tab', { name: 'Rechazados (1)' }));
@@ -125,7 +129,9 @@ describe('Carga archivos de pagos', () => {
 
     await user.click(await screen.findByRole('button', { name: 'Aplicar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Aplicar archivo' });
-    expect(dialog).toHaveTextContent('Se aplicarán 3 filas válidas por $1,500.00 del archivo nomina-1115.csv');
+    expect(dialog).toHaveTextContent(
+      'Se aplicarán 3 filas válidas por $1,500.00 del archivo nomina-1115.csv (Gobierno de Jalisco, descuento del 15/11/2026), todas en una sola operación. 1 fila liquida su crédito con sobrepago: lo que sobra queda como saldo a favor. La fila rechazada no se aplica. ¿Aplicar el archivo?',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/payment-files/${FILE_ID}/apply`]));
 
@@ -136,6 +142,18 @@ describe('Carga archivos de pagos', () => {
     expect(screen.getByRole('link', { name: 'Ver detalle del archivo' })).toHaveAttribute('href', `/wallet/files-pay-detail/${FILE_ID}`);
     expect(screen.queryByRole('button', { name: 'Aplicar' })).not.toBeInTheDocument();
   }, 25_000);
+
+  it('says in one row\'s confirmation that it pays a deduction another file received, in the singular', async () => {
+    signIn([...UPLOADER, '/actions/wallet/apply-file']);
+    const single = sampleFile({ rowsTotal: 1, rowsValid: 1, rowsRejected: 0, rowsOverpaying: 0, rowsPaidElsewhere: 1, amountValid: '500.00', amountTotal: '500.00', amountRejected: '0.00' });
+    fileApi([single]);
+    renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
+    expect(await screen.findByLabelText('Totales del archivo')).toHaveTextContent('Descuentos ya recibidos en otro archivo1 · se aplican como pagos adicionales');
+    await user.click(await screen.findByRole('button', { name: 'Aplicar' }));
+    expect(await screen.findByRole('dialog', { name: 'Aplicar archivo' })).toHaveTextContent(
+      'Se aplicará 1 fila válida por $500.00 del archivo nomina-1115.csv (Gobierno de Jalisco, descuento del 15/11/2026). 1 fila paga un descuento que otro archivo ya recibió: se aplica como pago adicional. ¿Aplicar el archivo?',
+    );
+  });
 
   it('comes back to a running application after a reload, from the file in the URL', async () => {
     signIn([...UPLOADER, '/actions/wallet/apply-file']);
