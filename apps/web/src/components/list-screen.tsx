@@ -8,6 +8,7 @@ import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query
 import { Link } from 'react-router';
 import type { ScreenPath } from '@portal/contract';
 import { hasPermission } from '../lib/auth/session';
+import { formatDate } from '../lib/format';
 import { useSession } from '../lib/auth/use-session';
 import { useListState, type ListState } from '../lib/list-state';
 import { ExportButton } from './export-button';
@@ -102,12 +103,11 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
     value: state.filters[key] ?? '',
     onChange: (value: string) => update({ filters: { ...state.filters, [key]: value } }),
   });
-  // A range typed backwards finds nothing: its end says why, naming its start.
+  // A range typed backwards finds nothing: its end says why, naming the date it starts on.
   const rangeError = (spec: Extract<ListFilter, { kind: 'date' }>) => {
-    const start = spec.after === undefined ? undefined : filters.find((other) => other.key === spec.after);
     const from = spec.after === undefined ? '' : (state.filters[spec.after] ?? '');
     const to = state.filters[spec.key] ?? '';
-    return start && 'label' in start && from !== '' && to !== '' && to < from ? `Es anterior a «${String(start.label)}».` : undefined;
+    return from !== '' && to !== '' && to < from ? `Es anterior al ${formatDate(from)}.` : undefined;
   };
 
   return (

@@ -44,7 +44,8 @@ export function FileFigures({ file }: { file: PaymentFile }) {
           : []),
         { label: 'Esperado en la fecha', value: `${file.expectedCount.toLocaleString('es-MX')} descuentos · ${formatMoney(file.expectedAmount)}` },
         { label: 'Recibido en el archivo', value: formatMoney(file.amountTotal) },
-        { label: 'Descuentos faltantes', value: file.missingCount.toLocaleString('es-MX') },
+        // Expected on the date less what this file and the other applied files of the date pay.
+        { label: 'Descuentos faltantes', value: `${file.missingCount.toLocaleString('es-MX')} · sin recibir en este archivo ni en otro aplicado de la fecha` },
         ...(isPositive(file.overpayment) ? [{ label: reverted ? 'Sobrepago revertido' : 'Sobrepago (saldo a favor)', value: formatMoney(file.overpayment) }] : []),
         // A reverted file's payments were undone: what it had applied, said as such.
         ...(file.status === 'aplicado' ? [{ label: 'Importe aplicado', value: formatMoney(file.amountApplied) }] : []),

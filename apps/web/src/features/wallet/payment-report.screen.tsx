@@ -44,7 +44,8 @@ const columns: GridColDef<Payment>[] = [
  */
 function Totals({ queryString }: { queryString: string }) {
   const totals = usePaymentTotals(queryString);
-  const reverted = new URLSearchParams(queryString).get('status') === 'revertido';
+  const status = new URLSearchParams(queryString).get('status');
+  const reverted = status === 'revertido';
   const figure = (label: string, value: string | undefined) => (
     <Typography key={label}>
       {label}: <strong>{value ?? '…'}</strong>
@@ -55,6 +56,12 @@ function Totals({ queryString }: { queryString: string }) {
       {figure(reverted ? 'Pagos revertidos' : 'Pagos aplicados', totals.data?.count.toLocaleString('es-MX'))}
       {figure('Importe', totals.data && formatMoney(totals.data.amount))}
       {SPLIT_FIGURES.map(({ label, of }) => figure(label, totals.data && formatMoney(of(totals.data.split))))}
+      {/* The list shows every status unless filtered; the totals add what stands. */}
+      {!status && (
+        <Typography variant="body2" color="text.secondary" sx={{ flexBasis: '100%' }}>
+          Los totales suman solo los pagos aplicados; la lista muestra también los revertidos (filtra por estado para verlos aparte).
+        </Typography>
+      )}
     </Stack>
   );
 }

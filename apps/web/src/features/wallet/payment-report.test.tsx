@@ -59,6 +59,8 @@ describe('Reporte de pagos', () => {
         'Pagos aplicados: 2Importe: $1,520.00Capital: $1,300.00Interés: $180.00IVA: $28.80Moratorios (+IVA): $9.80Comisiones (+IVA): $1.40Sobrepago: $0.00',
       ),
     );
+    // No status asked: the list has both, the totals what stands, and the screen says so.
+    expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent('Los totales suman solo los pagos aplicados; la lista muestra también los revertidos');
     // The totals follow the filters, without the page and the order.
     const totalsQuery = new URLSearchParams(calls.find((c) => c.path.startsWith('/api/payments/totals'))!.path.split('?')[1]);
     expect(Object.fromEntries(totalsQuery)).toEqual({ agreementId: AGREEMENT_ID, from: '2026-11-01', to: '2026-11-30', q: 'CR-000001' });
@@ -83,6 +85,7 @@ describe('Reporte de pagos', () => {
     const router = renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: `/wallet/application-pay-list?fileId=${FILE_ID}&status=revertido` });
     const chip = (await screen.findByText('Archivo: nomina-1115.csv')).closest('[role="button"]') as HTMLElement;
     await waitFor(() => expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent('Pagos revertidos: 1'));
+    expect(screen.getByRole('group', { name: 'Totales del filtro' })).not.toHaveTextContent('Los totales suman solo');
     await userEvent.click(within(chip).getByTestId('CancelIcon'));
     expect(new URLSearchParams(router.state.location.search).get('fileId')).toBeNull();
     expect(screen.queryByText('Archivo: nomina-1115.csv')).not.toBeInTheDocument();
@@ -125,7 +128,7 @@ describe('Reporte de pagos', () => {
     expect(new Set(asked)).toEqual(new Set(['2026-11-01']));
   });
 
-  it('says a range typed backwards ends before it starts, naming its start', async () => {
+  it('says a range typed backwards ends before it starts, naming the date it starts on', async () => {
     stubApi((_method, path) => {
       if (path.startsWith('/api/payments/totals')) return totals;
       if (path.startsWith('/api/credits/agreement-options')) return [];
@@ -134,7 +137,7 @@ describe('Reporte de pagos', () => {
     renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-01' });
     const to = await screen.findByRole('group', { name: 'Fecha valor hasta' });
     const field = to.closest('.MuiFormControl-root') as HTMLElement;
-    expect(within(field).getByText('Es anterior a «Fecha valor desde».')).toBeInTheDocument();
+    expect(within(field).getByText('Es anterior al 15/11/2026.')).toBeInTheDocument();
   });
 
   it('takes a range whose end is its start', async () => {

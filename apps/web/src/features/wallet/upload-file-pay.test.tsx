@@ -106,7 +106,7 @@ describe('Carga archivos de pagos', () => {
     expect(totals).toHaveTextContent('Filas rechazadas1 · $250.00');
     expect(totals).toHaveTextContent('Esperado en la fecha4 descuentos · $2,000.00');
     expect(totals).toHaveTextContent('Recibido en el archivo$1,750.00');
-    expect(totals).toHaveTextContent('Descuentos faltantes1');
+    expect(totals).toHaveTextContent('Descuentos faltantes1 · sin recibir en este archivo ni en otro aplicado de la fecha');
 
     const accepted = await screen.findByRole('grid', { name: 'Filas: aceptados' });
     // Not applied yet: a sobrepago, not "aplicado con sobrepago".
