@@ -153,13 +153,16 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
       return { authorization: `Bearer ${tokens.access_token}` };
     };
 
-    // A Jalisco payroll file paying one deduction of each open credit (the agreement identifies rows by employee number).
+    // A Jalisco payroll file of its latest payday with a seeded file (another agreement's date is no payday of it),
+    // paying one deduction of each open credit disbursed by then (the agreement identifies rows by employee number).
+    const { rows: [payday] } = await admin.query<{ d: string }>(`
+      select max(f.discount_date)::text as d from payment_files f join agreements a on a.id = f.agreement_id where a.code = 'GOB-JAL'`);
     const { rows: open } = await admin.query<{ id: string; agreement_id: string; company_id: string; employee_number: string; curp: string; installment: string }>(`
       select c.id, c.agreement_id, c.company_id, c.employee_number, k.curp, c.installment::text as installment
       from credits c join clients k on k.id = c.client_id join agreements a on a.id = c.agreement_id
-      where a.code = 'GOB-JAL' and c.status <> 'liquidado'
+      where a.code = 'GOB-JAL' and c.status <> 'liquidado' and c.disbursement_date <= $1::date
         and c.employee_number in (select employee_number from credits group by employee_number having count(*) = 1)
-      order by c.number`);
+      order by c.number`, [payday!.d]);
     expect(open.length).toBeGreaterThan(5);
     const paidState = async () =>
       (await admin.query<{ paid: string; overpaid: string; owed: string; received: number; payments: number }>(`
@@ -177,7 +180,7 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     let headers = await signIn();
     const body = new FormData();
     body.set('agreementId', open[0]!.agreement_id);
-    body.set('discountDate', (await admin.query<{ d: string }>(`select max(discount_date)::text as d from payment_files`)).rows[0]!.d);
+    body.set('discountDate', payday!.d);
     body.set('file', new Blob([csv]), 'nomina-caida.csv');
     const uploaded = await fetch(`${publicUrl}/api/payment-files`, { method: 'POST', headers, body });
     expect(uploaded.status, await uploaded.clone().text()).toBe(201);
