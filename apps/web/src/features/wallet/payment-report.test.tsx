@@ -123,6 +123,8 @@ describe('Reporte de pagos', () => {
     await userEvent.keyboard('01112026');
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('from')).toBe('2026-11-01'));
     expect(within(from).getAllByRole('spinbutton').map((section) => section.textContent)).toEqual(['01', '11', '2026']);
+    // Each section named in Spanish with its accents, as a screen reader reads it.
+    expect(within(from).getAllByRole('spinbutton').map((section) => section.getAttribute('aria-label'))).toEqual(['Día', 'Mes', 'Año']);
     // No list was asked for a year being typed (0002, 0020, 0202).
     const asked = calls.map((call) => new URLSearchParams(call.path.split('?')[1]).get('from')).filter((value) => value !== null);
     expect(new Set(asked)).toEqual(new Set(['2026-11-01']));
