@@ -40,12 +40,12 @@ export function formatDate(isoDate: string | null | undefined): string {
 
 const decimal = new Intl.NumberFormat('es-MX', { maximumFractionDigits: 1 });
 
-/** A file's size: "350 KB", "4.8 MB". */
 /** "1 fila válida", "3 filas válidas", "1,250 filas válidas": a count with its noun in the number it takes. */
 export function formatCount(count: number, one: string, many: string): string {
   return `${count.toLocaleString('es-MX')} ${count === 1 ? one : many}`;
 }
 
+/** A file's size: "350 KB", "4.8 MB". */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${decimal.format(Math.max(1, Math.round(bytes / 1024)))} KB`;
   return `${decimal.format(bytes / (1024 * 1024))} MB`;

@@ -22,7 +22,7 @@ import type { Notice } from '../../components/notice-snackbar';
 import { Section } from '../../components/section';
 import { StatusChip } from '../../components/status-chip';
 import { creditListFilters, creditListQuery, useAgreementOptions } from '../../lib/credit-list';
-import { formatBytes, formatCount, formatMoney } from '../../lib/format';
+import { formatBytes, formatMoney } from '../../lib/format';
 import { useApplyLabels, useLabelCatalogue, usePreviewLabels, useReadLabelFile } from './labels.queries';
 
 const ACTION_LABELS: Record<LabelAction, string> = { agregar: 'Agregar', quitar: 'Quitar' };
@@ -224,12 +224,12 @@ export default function UpdateLabelsScreen() {
       message:
         count === 1
           ? 'Se aplicará 1 cambio de etiqueta; queda en el historial del crédito. ¿Continuar?'
-          : `Se aplicarán ${formatCount(count, 'cambio', 'cambios')} de etiqueta en una sola operación; cada uno queda en el historial del crédito. ¿Continuar?`,
+          : `Se aplicarán ${count.toLocaleString('es-MX')} cambios de etiqueta en una sola operación; cada uno queda en el historial del crédito. ¿Continuar?`,
     });
     if (!agreed) return;
     try {
       const result = await applyLabels.mutateAsync(pending.request);
-      const applied = result.job.applied === 1 ? 'Se aplicó 1 cambio' : `Se aplicaron ${formatCount(result.job.applied, 'cambio', 'cambios')}`;
+      const applied = result.job.applied === 1 ? 'Se aplicó 1 cambio' : `Se aplicaron ${result.job.applied.toLocaleString('es-MX')} cambios`;
       setNotice({ kind: 'success', text: `${applied} de etiqueta (actualización ${result.job.id.slice(0, 8)}).` });
       setPending(null);
       if (pending.request.source === 'selección') setSelected([]);

@@ -279,7 +279,9 @@ export function FileActions({ file, detailLink = false }: { file: PaymentFile; d
       file.rowsOverpaying > 0 &&
         `${file.rowsOverpaying === 1 ? '1 fila liquida su crédito' : `${file.rowsOverpaying.toLocaleString('es-MX')} filas liquidan su crédito`} con sobrepago: lo que sobra queda como saldo a favor.`,
       file.rowsPaidElsewhere > 0 &&
-        `${file.rowsPaidElsewhere === 1 ? '1 fila paga un descuento' : `${file.rowsPaidElsewhere.toLocaleString('es-MX')} filas pagan descuentos`} que otro archivo ya recibió: se aplica${file.rowsPaidElsewhere === 1 ? '' : 'n'} como pago${file.rowsPaidElsewhere === 1 ? '' : 's'} adicional${file.rowsPaidElsewhere === 1 ? '' : 'es'}.`,
+        (file.rowsPaidElsewhere === 1
+          ? '1 fila paga un descuento que otro archivo ya recibió: se aplica como pago adicional.'
+          : `${file.rowsPaidElsewhere.toLocaleString('es-MX')} filas pagan descuentos que otro archivo ya recibió: se aplican como pagos adicionales.`),
       file.rowsRejected > 0 && (file.rowsRejected === 1 ? 'La fila rechazada no se aplica.' : `Las ${file.rowsRejected.toLocaleString('es-MX')} filas rechazadas no se aplican.`),
       '¿Aplicar el archivo?',
     ];

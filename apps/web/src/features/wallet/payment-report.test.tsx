@@ -130,12 +130,16 @@ describe('Reporte de pagos', () => {
     expect(new Set(asked)).toEqual(new Set(['2026-11-01']));
   });
 
-  it('says a range typed backwards ends before it starts, naming the date it starts on', async () => {
+  /** The report with no payments: what the date range tests need of the API. */
+  const emptyReportApi = () =>
     stubApi((_method, path) => {
       if (path.startsWith('/api/payments/totals')) return totals;
       if (path.startsWith('/api/credits/agreement-options')) return [];
       return { items: [], total: 0 };
     });
+
+  it('says a range typed backwards ends before it starts, naming the date it starts on', async () => {
+    emptyReportApi();
     renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-01' });
     const to = await screen.findByRole('group', { name: 'Fecha valor hasta' });
     const field = to.closest('.MuiFormControl-root') as HTMLElement;
@@ -143,11 +147,7 @@ describe('Reporte de pagos', () => {
   });
 
   it('takes a range whose end is its start', async () => {
-    stubApi((_method, path) => {
-      if (path.startsWith('/api/payments/totals')) return totals;
-      if (path.startsWith('/api/credits/agreement-options')) return [];
-      return { items: [], total: 0 };
-    });
+    emptyReportApi();
     renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-15' });
     await screen.findByRole('group', { name: 'Fecha valor hasta' });
     expect(screen.queryByText(/Es anterior a/)).not.toBeInTheDocument();
