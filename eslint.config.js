@@ -12,13 +12,22 @@ const WEB_FEATURES = readdirSync(new URL('apps/web/src/features/', import.meta.u
   .map((entry) => entry.name);
 const ZONE_MESSAGES = {
   featureToApp: 'Import boundary: a feature never imports app/ (app/ composes the features); take what you need from lib/ or components/.',
-  featureToFeature: 'Import boundary: features never import each other; move what two features share to components/ (visual) or lib/ (non-visual).',
+  featureToFeature:
+    'Import boundary: features never import each other; move what two features share to components/ (visual) or lib/ (non-visual).',
   sharedToApp: 'Import boundary: components/ and lib/ are shared by every feature and never import app/ or a feature.',
 };
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist*/**', 'data/**', '**/.data*/**', '**/test-results/**', '**/playwright-report/**', 'apps/api/drizzle/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist*/**',
+      'data/**',
+      '**/.data*/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      'apps/api/drizzle/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -81,7 +90,10 @@ export default tseslint.config(
     files: ['apps/api/src/modules/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: apiZoneRules([
-      { regex: '^(\\.\\./)+seed(/|$)', message: 'Modules never import seed/: the seeds sit above the modules and use them, not the reverse.' },
+      {
+        regex: '^(\\.\\./)+seed(/|$)',
+        message: 'Modules never import seed/: the seeds sit above the modules and use them, not the reverse.',
+      },
       { regex: '^(\\.\\./)+app$', message: 'Modules never import app.ts (it composes them): take AppDeps and Clock from deps.ts.' },
     ]),
   },
@@ -89,7 +101,10 @@ export default tseslint.config(
     files: ['apps/api/src/db/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: apiZoneRules([
-      { regex: '^(\\.\\./)+(modules|seed|idp|http)(/|$)', message: 'db/ is the ground floor: it never imports modules/, seed/, idp/ or http/.' },
+      {
+        regex: '^(\\.\\./)+(modules|seed|idp|http)(/|$)',
+        message: 'db/ is the ground floor: it never imports modules/, seed/, idp/ or http/.',
+      },
       { regex: '^(\\.\\./)+app$', message: 'db/ never imports app.ts.' },
     ]),
   },
@@ -114,7 +129,12 @@ export default tseslint.config(
 
 /** Import zones for an API layer; the demo boundary stays (flat config replaces a rule's options per file). */
 function apiZoneRules(patterns) {
-  return { 'no-restricted-imports': ['error', { patterns: [...demoImportRules(/(^|\/)web\/src\/demo(\/|$)/)['no-restricted-imports'][1].patterns, ...patterns] }] };
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [...demoImportRules(/(^|\/)web\/src\/demo(\/|$)/)['no-restricted-imports'][1].patterns, ...patterns] },
+    ],
+  };
 }
 
 function demoImportRules(forbidden) {
@@ -125,6 +145,9 @@ function demoImportRules(forbidden) {
 function importRules(forbidden) {
   return {
     'no-restricted-imports': ['error', { patterns: forbidden.map(({ regex, message }) => ({ regex: regex.source, message })) }],
-    'no-restricted-syntax': ['error', ...forbidden.map(({ regex, message }) => ({ selector: `ImportExpression[source.value=/${regex.source}/]`, message }))],
+    'no-restricted-syntax': [
+      'error',
+      ...forbidden.map(({ regex, message }) => ({ selector: `ImportExpression[source.value=/${regex.source}/]`, message })),
+    ],
   };
 }

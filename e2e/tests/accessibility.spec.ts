@@ -18,7 +18,9 @@ test.describe.configure({ mode: 'parallel' });
  * The README's screenshots of the corrected screens, written by these tests: into docs/screenshots with
  * `UPDATE_SCREENSHOTS=1 npm run test:e2e`, otherwise beside the test results, so a plain test run leaves the tree clean.
  */
-const SCREENSHOTS = fileURLToPath(new URL(process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots' : '../test-results/screenshots', import.meta.url));
+const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots' : '../test-results/screenshots', import.meta.url),
+);
 
 interface Finding {
   route: string;
@@ -33,7 +35,12 @@ async function seriousViolations(page: Page, route: string): Promise<Finding[]> 
   const result = await new AxeBuilder({ page }).withTags(WCAG).setLegacyMode().analyze();
   return result.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({ route, rule: violation.id, impact: violation.impact!, targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')) }));
+    .map((violation) => ({
+      route,
+      rule: violation.id,
+      impact: violation.impact!,
+      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }));
 }
 
 /** A screen is ready when its loading indicators are gone and the network is quiet. */
@@ -105,8 +112,18 @@ async function ownPreRequest(page: Page): Promise<string> {
   const agreement = (await api<Catalog>(page, '/api/pre-requests/catalog')).agreements[0]!;
   const product = agreement.products[0]!;
   const draft = await api<{ id: string }>(page, '/api/pre-requests', {
-    curp: 'PXNE660720HMCXTN06', rfc: '', firstNames: 'Prueba', lastName1: 'Accesible', lastName2: '', agreementId: agreement.id, productId: product.id,
-    employeeNumber: 'A-11Y', netSalary: '9000', otherDeductions: '0', amount: '10000', term: product.terms[0]!,
+    curp: 'PXNE660720HMCXTN06',
+    rfc: '',
+    firstNames: 'Prueba',
+    lastName1: 'Accesible',
+    lastName2: '',
+    agreementId: agreement.id,
+    productId: product.id,
+    employeeNumber: 'A-11Y',
+    netSalary: '9000',
+    otherDeductions: '0',
+    amount: '10000',
+    term: product.terms[0]!,
   });
   return draft.id;
 }
@@ -132,7 +149,8 @@ const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Page) => 
   '/origination/pre-request-edit/:id': ownPreRequest,
   '/catalog/contract-edit/:id': async (page) => (await first(page, '/api/agreements?pageSize=10')).id,
   // The list's rows do not carry the credit: the disbursed request's detail does.
-  '/wallet/credits/credits-view/:id': async (page) => (await api<{ creditId: string }>(page, `/api/requests/${(await disbursedRequest(page)).id}`)).creditId,
+  '/wallet/credits/credits-view/:id': async (page) =>
+    (await api<{ creditId: string }>(page, `/api/requests/${(await disbursedRequest(page)).id}`)).creditId,
   '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
   '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
 };
@@ -143,7 +161,10 @@ const SWEEP: { route: string; resolve?: (page: Page) => Promise<string> }[] = [
   ...NAV_GROUPS.flatMap((group) => group.items.map((entry) => ({ route: entry.path }))),
   ...Object.entries(DETAIL_IDS).map(([path, id]) => ({ route: path, resolve: async (page: Page) => path.replace(':id', await id(page)) })),
   { route: '/origination/request-list?id=', resolve: async (page) => `/origination/request-list?id=${(await disbursedRequest(page)).id}` },
-  { route: '/origination/request-new?edit=', resolve: async (page) => `/origination/request-new?edit=${(await first(page, '/api/requests?pageSize=10&status=capturada')).id}` },
+  {
+    route: '/origination/request-new?edit=',
+    resolve: async (page) => `/origination/request-new?edit=${(await first(page, '/api/requests?pageSize=10&status=capturada')).id}`,
+  },
   { route: '/origination/pre-request-edit/no-existe' },
   { route: '/dashboard/default' },
 ];
@@ -154,7 +175,9 @@ const SWEEP: { route: string; resolve?: (page: Page) => Promise<string> }[] = [
  */
 const HALVES = 2;
 for (let half = 0; half < HALVES; half++) {
-  test(`every product route, detail routes included, has no serious or critical WCAG 2.1 AA violation (${half + 1} of ${HALVES})`, async ({ page }) => {
+  test(`every product route, detail routes included, has no serious or critical WCAG 2.1 AA violation (${half + 1} of ${HALVES})`, async ({
+    page,
+  }) => {
     test.setTimeout(300_000);
     await signIn(page, ACCOUNTS.admin);
     await expect(page).toHaveURL(/\/home$/);
@@ -187,7 +210,9 @@ test('the clerk at 1440 px: key columns in view with status first, Enter opens a
   // Every key column is drawn (the grid draws only what is in view) and ends inside the grid: no sideways scroll.
   const gridBox = (await grid.boundingBox())!;
   const key = ['folio', 'status', 'clientName', 'amount', 'installment', 'documents', 'createdBy', 'createdAt'];
-  const shown = await grid.locator('.MuiDataGrid-columnHeader[data-field]').evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-field')));
+  const shown = await grid
+    .locator('.MuiDataGrid-columnHeader[data-field]')
+    .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-field')));
   expect(shown.filter((field) => key.includes(field!))).toEqual(key);
   for (const field of key) {
     const box = (await grid.locator(`.MuiDataGrid-columnHeader[data-field="${field}"]`).boundingBox())!;
@@ -232,7 +257,10 @@ test('on a 390 px phone: the menu opens below the app bar and the users list fit
     Array.from(document.querySelectorAll<HTMLElement>('main *'))
       .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
       .slice(0, 5)
-      .map((element) => `${element.tagName}.${element.className.toString().slice(0, 60)} → ${Math.round(element.getBoundingClientRect().right)}`),
+      .map(
+        (element) =>
+          `${element.tagName}.${element.className.toString().slice(0, 60)} → ${Math.round(element.getBoundingClientRect().right)}`,
+      ),
   );
   expect(wide, 'sin desplazamiento horizontal').toEqual([]);
   await page.screenshot({ path: `${SCREENSHOTS}/usuarios-390.png` });

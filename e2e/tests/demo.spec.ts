@@ -155,7 +155,9 @@ test('a reload on a demo page (which unregisters leftover workers at start-up) s
   // active client's, and the fake API's worker lets it through to the real server (a 404 in the console of a page
   // being left), whatever the reload does after.
   const answered = Promise.all(
-    ['get-product-list', 'get-category-list', 'get-cart-list'].map((name) => page.waitForResponse((response) => response.url().includes(`/api/ecommerce/${name}`))),
+    ['get-product-list', 'get-category-list', 'get-cart-list'].map((name) =>
+      page.waitForResponse((response) => response.url().includes(`/api/ecommerce/${name}`)),
+    ),
   );
   await go(page, '/ecommerce/shop');
   await answered;

@@ -19,9 +19,7 @@ test('forgot password issues a one-time link through the outbox, and the new pas
   await signIn(admin, ACCOUNTS.admin);
   await expect(admin).toHaveURL(/\/home$/);
   const token = await admin.evaluate(() => JSON.parse(localStorage.getItem('portfolio-admin')!).token.accessToken as string);
-  const outbox = (await (
-    await admin.request.get('/api/outbox', { headers: { authorization: `Bearer ${token}` } })
-  ).json()) as OutboxPage;
+  const outbox = (await (await admin.request.get('/api/outbox', { headers: { authorization: `Bearer ${token}` } })).json()) as OutboxPage;
   const link = outbox.items.find((message) => message.toEmail === account.email)?.link;
   expect(link).toMatch(/\/oidc\/reset-password\?token=/);
   await admin.close();

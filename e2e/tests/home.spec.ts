@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { ACCOUNTS, signIn } from './support';
 
 // Crédito Nómina Plus: no other spec changes its portfolio, so its figures hold still while this one compares them.
-test('the home shows the portfolio at the fecha flujo, its chart, and each figure opens the list with the same figure', async ({ page }) => {
+test('the home shows the portfolio at the fecha flujo, its chart, and each figure opens the list with the same figure', async ({
+  page,
+}) => {
   await signIn(page, ACCOUNTS.plus);
   await expect(page).toHaveURL(/\/home$/);
   const figures = page.getByRole('region', { name: 'Cifras de la cartera' });

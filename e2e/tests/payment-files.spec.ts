@@ -31,7 +31,10 @@ interface Payee {
  * number: the rows of the employer's file that pay them, by employee number as the agreement's layout says.
  */
 async function payeesOf(page: Page, agreementId: string, discountDate: string): Promise<Payee[]> {
-  const list = await api<{ items: CreditListItem[] }>(page, `/api/credits?agreementId=${agreementId}&status=vigente&sort=folio&pageSize=100`);
+  const list = await api<{ items: CreditListItem[] }>(
+    page,
+    `/api/credits?agreementId=${agreementId}&status=vigente&sort=folio&pageSize=100`,
+  );
   const payees: Payee[] = [];
   for (const item of list.items) {
     if (payees.length === 3) break;
@@ -40,13 +43,22 @@ async function payeesOf(page: Page, agreementId: string, discountDate: string): 
     const deduction = credit.deductions.find((entry) => entry.discountDate === discountDate);
     if (!deduction || Number(deduction.amount) >= Number(item.outstandingBalance)) continue;
     if (payees.some((payee) => payee.employeeNumber === credit.employeeNumber)) continue;
-    payees.push({ id: credit.id, folio: credit.folio, employeeNumber: credit.employeeNumber, curp: credit.curp, amount: deduction.amount, period: deduction.period });
+    payees.push({
+      id: credit.id,
+      folio: credit.folio,
+      employeeNumber: credit.employeeNumber,
+      curp: credit.curp,
+      amount: deduction.amount,
+      period: deduction.period,
+    });
   }
   expect(payees, `credits of ${AGREEMENT} deducted on ${discountDate}`).toHaveLength(3);
   return payees;
 }
 
-test('Cartera loads a payroll file with bad rows, applies it, follows a payment to the credit and the report, and reverts the file', async ({ page }) => {
+test('Cartera loads a payroll file with bad rows, applies it, follows a payment to the credit and the report, and reverts the file', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signIn(page, ACCOUNTS.cartera);
   await expect(page).toHaveURL(/\/home$/);
@@ -86,7 +98,12 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   const fileId = new URL(page.url()).searchParams.get('file')!;
   await expect(preview.getByText(fileName, { exact: true })).toBeVisible();
   await expect(preview.getByText('validado', { exact: true })).toBeVisible();
-  const figure = (label: string) => preview.getByLabel('Totales del archivo').locator('div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
+  const figure = (label: string) =>
+    preview
+      .getByLabel('Totales del archivo')
+      .locator('div')
+      .filter({ has: page.getByText(label, { exact: true }) })
+      .locator('dd');
   await expect(figure('Filas')).toHaveText('6');
   await expect(figure('Filas válidas')).toHaveText(`3 · ${total}`);
   await expect(figure('Filas rechazadas')).toHaveText(/^3 · /);
@@ -97,9 +114,13 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   await page.getByRole('tab', { name: 'Rechazados (3)' }).click();
   const rejected = page.getByRole('grid', { name: 'Filas: rechazados' });
   await expect(rejected.getByRole('row')).toHaveCount(4);
-  await expect(rejected.getByRole('row').filter({ hasText: 'crédito no encontrado' })).toContainText(`El empleado ${UNKNOWN_EMPLOYEE} no tiene créditos en este convenio.`);
+  await expect(rejected.getByRole('row').filter({ hasText: 'crédito no encontrado' })).toContainText(
+    `El empleado ${UNKNOWN_EMPLOYEE} no tiene créditos en este convenio.`,
+  );
   await expect(rejected.getByRole('row').filter({ hasText: 'monto inválido' })).toContainText('Importe no válido: "abc".');
-  await expect(rejected.getByRole('row').filter({ hasText: 'dato no válido' })).toContainText('Referencia: empieza con "=", parece una fórmula y no se acepta.');
+  await expect(rejected.getByRole('row').filter({ hasText: 'dato no válido' })).toContainText(
+    'Referencia: empieza con "=", parece una fórmula y no se acepta.',
+  );
 
   // Aplicar, confirmed; the job applies the valid rows and the file ends aplicado.
   await page.getByRole('group', { name: 'Acciones del archivo' }).getByRole('button', { name: 'Aplicar' }).click();
@@ -130,7 +151,9 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   await expect(report.getByRole('row')).toHaveCount(4, { timeout: 30_000 });
   const reported = report.getByRole('row').filter({ hasText: first.folio });
   await expect(reported).toContainText(`${fileName}, línea 2`);
-  await expect(reported).toContainText(`${day(discountDate)}${pesos(first.amount)}${pesos(payment!.split.principal)}${pesos(payment!.split.interest)}`);
+  await expect(reported).toContainText(
+    `${day(discountDate)}${pesos(first.amount)}${pesos(payment!.split.principal)}${pesos(payment!.split.interest)}`,
+  );
   const totals = page.getByRole('group', { name: 'Totales del filtro' });
   await expect(totals).toContainText('Pagos aplicados: 3');
   await expect(totals).toContainText(`Importe: ${total}`);
@@ -148,7 +171,12 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   await revert.getByRole('button', { name: 'Revertir' }).click();
   await expect(revert).toBeHidden();
   await expect(page.getByText('Archivo revertido: sus pagos se deshicieron.')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: `Archivo ${fileName}` }).locator('..').getByText('revertido', { exact: true })).toBeVisible();
+  await expect(
+    page
+      .getByRole('heading', { name: `Archivo ${fileName}` })
+      .locator('..')
+      .getByText('revertido', { exact: true }),
+  ).toBeVisible();
 
   await page.goto(`/wallet/credits/credits-view/${first.id}`);
   await expect(page.getByRole('heading', { name: `Crédito ${first.folio}` })).toBeVisible({ timeout: 30_000 });

@@ -18,7 +18,8 @@ test('an administrator defines a report, runs it, downloads the xlsx and finds t
   // Admon Cartera → Nuevo Reporte Operativo: four columns in the order a collector reads them, a bucket asked at run time.
   await page.goto('/admon-wallet/reports-new');
   await page.getByRole('textbox', { name: 'Nombre del reporte' }).fill(name);
-  for (const field of ['Folio', 'Acreditado', 'Fecha de dispersión', 'Saldo total']) await page.getByRole('button', { name: `Agregar ${field}` }).click();
+  for (const field of ['Folio', 'Acreditado', 'Fecha de dispersión', 'Saldo total'])
+    await page.getByRole('button', { name: `Agregar ${field}` }).click();
   await page.getByRole('button', { name: 'Subir Saldo total' }).click();
   await page.getByRole('checkbox', { name: 'Tramo de atraso' }).check();
   await page.getByRole('checkbox', { name: 'Administrador' }).check();

@@ -13,7 +13,9 @@ async function chooseOption(page: Page, label: string, option: string | RegExp) 
   await page.getByRole('option', { name: option }).click();
 }
 
-test('pre-request → request with documents → approval by a second person → disbursement by a third → the credit schedule is buildSchedule', async ({ page }) => {
+test('pre-request → request with documents → approval by a second person → disbursement by a third → the credit schedule is buildSchedule', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   // The administrator captures: a sent pre-request for a new client.
   await signIn(page, ACCOUNTS.admin);
@@ -115,13 +117,26 @@ test('pre-request → request with documents → approval by a second person →
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date());
   // GOB-JAL (demo seed): quincenal, 5 days of payroll cut-off; the first period is charged by days from the disbursement.
   const first = firstPayday({ frequency: 'quincenal', cutOffLeadDays: 5 }, today);
-  const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: first.nominal, disbursementDate: today });
+  const expected = buildSchedule({
+    principal: '20000.00',
+    annualRate: '0.36',
+    ivaRate: '0.16',
+    term: 24,
+    frequency: 'quincenal',
+    firstDueDate: first.nominal,
+    disbursementDate: today,
+  });
   // Exact: until the lazy credit screen renders, the request's own simulation table may still be on screen.
   const table = page.getByRole('table', { name: 'Tabla de amortización', exact: true });
   await expect(table.locator('tbody tr')).toHaveCount(24);
-  const shown = await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '')));
+  const shown = await table
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '')));
   expect(shown.map((cells) => [cells[0], ...cells.slice(2, 7)])).toEqual(
-    expected.rows.map((row) => [String(row.number), ...[row.principal, row.interest, row.iva, row.payment, row.balance].map((value) => money.format(Number(value)))]),
+    expected.rows.map((row) => [
+      String(row.number),
+      ...[row.principal, row.interest, row.iva, row.payment, row.balance].map((value) => money.format(Number(value))),
+    ]),
   );
   await expect(page.getByLabel('Resumen del crédito')).toContainText(money.format(19536));
 });

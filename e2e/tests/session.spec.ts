@@ -1,6 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { NAV_GROUPS, SCREEN_PATHS } from '@portal/contract';
-import { ACCOUNTS, CARTERA_SCREENS, productLinks, SESSION_KEY, sidebar, signIn, signInThroughPopup, signOut, storedSession } from './support';
+import {
+  ACCOUNTS,
+  CARTERA_SCREENS,
+  productLinks,
+  SESSION_KEY,
+  sidebar,
+  signIn,
+  signInThroughPopup,
+  signOut,
+  storedSession,
+} from './support';
 
 test('the administrator signs in through the popup, sees the 18 sidebar items, and a reload keeps the session', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
@@ -114,7 +124,11 @@ test('the token renews silently before it expires, and the session stays', async
   await page.clock.install();
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
-  const token = () => page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null')?.token as { accessToken: string; expiresAt: number } | undefined, SESSION_KEY);
+  const token = () =>
+    page.evaluate(
+      (key) => JSON.parse(localStorage.getItem(key) ?? 'null')?.token as { accessToken: string; expiresAt: number } | undefined,
+      SESSION_KEY,
+    );
   const first = (await token())!;
   const browserNow = await page.evaluate(() => Date.now());
   await page.clock.fastForward(first.expiresAt * 1000 - browserNow - 50_000);

@@ -13,10 +13,15 @@ async function api<T>(page: Page, path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-test('Cartera generates a settlement letter, previews it with the quoted amount, and finds it on the credit view', async ({ page, context }) => {
+test('Cartera generates a settlement letter, previews it with the quoted amount, and finds it on the credit view', async ({
+  page,
+  context,
+}) => {
   const violations: string[] = [];
   await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`),
+    );
   });
   page.on('console', (message) => {
     if (/Content Security Policy|CSP violation/i.test(message.text())) violations.push(message.text());

@@ -6,7 +6,6 @@ async function chooseOption(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-
 test('a new Cartera user sets a password from the link Reenviar acceso shows the administrator, sees only Cartera, and sees Originación after a profile change', async ({
   page,
   browser,

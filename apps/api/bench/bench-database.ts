@@ -31,7 +31,9 @@ export async function postgresDatabase(): Promise<{
   if (!kept) await admin.query(`drop database if exists ${name}`);
   await admin.end();
   const ownerUrl = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
-  const { database, drop } = kept ? { database: await openDatabase({ kind: 'postgres', url: ownerUrl }, { migrate: true }), drop: async () => undefined } : await scratchDatabase(adminUrl, name);
+  const { database, drop } = kept
+    ? { database: await openDatabase({ kind: 'postgres', url: ownerUrl }, { migrate: true }), drop: async () => undefined }
+    : await scratchDatabase(adminUrl, name);
   /** Runs statements as the database's owner (the API's pool acts as the application's role, which owns nothing). */
   const asOwner = async <Row>(statement: string): Promise<Row[]> => {
     const owner = new pg.Client({ connectionString: ownerUrl });
@@ -74,6 +76,12 @@ export async function benchApp(database: Database): Promise<{ app: App; token: (
     dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
   });
   const token = (email: string) =>
-    new SignJWT({ email }).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(email).setExpirationTime('1h').sign(privateKey);
+    new SignJWT({ email })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(email)
+      .setExpirationTime('1h')
+      .sign(privateKey);
   return { app, token };
 }

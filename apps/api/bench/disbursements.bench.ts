@@ -33,44 +33,86 @@ try {
   const now = new Date();
   // Setting up is the system's work across companies; each disbursement then runs in its company's scope, as in the API.
   const { agreement, admin, ids, today } = await asSystem(raw, async (db) => {
-  const today = mexicoToday(now);
-  const [jal] = await db
-    .select({ agreement: agreements, product: agreementProducts })
-    .from(agreementProducts)
-    .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
-    .where(eq(agreements.code, 'GOB-JAL'));
-  const { agreement, product } = jal!;
-  const [admin] = await db.select().from(users).where(eq(users.email, 'admin@demo.mx'));
-  const capture = {
-    curp: 'PXNE660720HMCXTN06', rfc: '', firstNames: 'Enrique', lastName1: 'Peña', lastName2: 'Nieto', agreementId: agreement.id, productId: product.id,
-    employeeNumber: 'J-1001', netSalary: '9000.00', otherDeductions: '0.00', amount: '20000.00', term: 24,
-  };
-  const simulation = judge(agreement, product, capture, today, DEFAULT_DAILY_MINIMUM_WAGE);
-  const [client] = await db
-    .insert(clients)
-    .values({ companyId: agreement.companyId, curp: capture.curp, firstNames: capture.firstNames, lastName1: capture.lastName1, lastName2: capture.lastName2, birthDate: simulation.birthDate, sex: simulation.sex })
-    .returning();
-  const ids: string[] = [];
-  for (let start = 0; start < TOTAL; start += 500) {
-    const batch = await db
-      .insert(requests)
-      .values(
-        Array.from({ length: Math.min(500, TOTAL - start) }, () => ({
-          ...capture, rfc: null, clientId: client!.id, companyId: agreement.companyId, street: 'Av. Juárez', exteriorNumber: '100', neighborhood: 'Centro',
-          municipality: 'Guadalajara', state: 'Jalisco', postalCode: '44100', phone: '3312345678', email: 'bench@correo.mx', references: [], clabe: `00218012345678901${clabeCheckDigit('00218012345678901')}`,
-          simulation, installment: simulation.installment, status: 'aprobada' as const, decidedBy: admin!.id, decidedAt: now,
-        })),
-      )
-      .returning({ id: requests.id });
-    ids.push(...batch.map((row) => row.id));
-  }
-  return { agreement, admin, ids, today };
+    const today = mexicoToday(now);
+    const [jal] = await db
+      .select({ agreement: agreements, product: agreementProducts })
+      .from(agreementProducts)
+      .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
+      .where(eq(agreements.code, 'GOB-JAL'));
+    const { agreement, product } = jal!;
+    const [admin] = await db.select().from(users).where(eq(users.email, 'admin@demo.mx'));
+    const capture = {
+      curp: 'PXNE660720HMCXTN06',
+      rfc: '',
+      firstNames: 'Enrique',
+      lastName1: 'Peña',
+      lastName2: 'Nieto',
+      agreementId: agreement.id,
+      productId: product.id,
+      employeeNumber: 'J-1001',
+      netSalary: '9000.00',
+      otherDeductions: '0.00',
+      amount: '20000.00',
+      term: 24,
+    };
+    const simulation = judge(agreement, product, capture, today, DEFAULT_DAILY_MINIMUM_WAGE);
+    const [client] = await db
+      .insert(clients)
+      .values({
+        companyId: agreement.companyId,
+        curp: capture.curp,
+        firstNames: capture.firstNames,
+        lastName1: capture.lastName1,
+        lastName2: capture.lastName2,
+        birthDate: simulation.birthDate,
+        sex: simulation.sex,
+      })
+      .returning();
+    const ids: string[] = [];
+    for (let start = 0; start < TOTAL; start += 500) {
+      const batch = await db
+        .insert(requests)
+        .values(
+          Array.from({ length: Math.min(500, TOTAL - start) }, () => ({
+            ...capture,
+            rfc: null,
+            clientId: client!.id,
+            companyId: agreement.companyId,
+            street: 'Av. Juárez',
+            exteriorNumber: '100',
+            neighborhood: 'Centro',
+            municipality: 'Guadalajara',
+            state: 'Jalisco',
+            postalCode: '44100',
+            phone: '3312345678',
+            email: 'bench@correo.mx',
+            references: [],
+            clabe: `00218012345678901${clabeCheckDigit('00218012345678901')}`,
+            simulation,
+            installment: simulation.installment,
+            status: 'aprobada' as const,
+            decidedBy: admin!.id,
+            decidedAt: now,
+          })),
+        )
+        .returning({ id: requests.id });
+      ids.push(...batch.map((row) => row.id));
+    }
+    return { agreement, admin, ids, today };
   });
 
   const actor: Actor = {
     id: 'bench',
     identity: null,
-    principal: { userId: admin!.id, email: admin!.email, name: null, companyId: admin!.companyId, profileId: admin!.profileId, role: 'SA', permissions: new Set() },
+    principal: {
+      userId: admin!.id,
+      email: admin!.email,
+      name: null,
+      companyId: admin!.companyId,
+      profileId: admin!.profileId,
+      role: 'SA',
+      permissions: new Set(),
+    },
   };
   let next = 0;
   const started = performance.now();
@@ -78,13 +120,19 @@ try {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        await withScope(raw, { companyId: agreement.companyId }, (tx) => runAction(tx, actor, id, 'disburse', { version: 1, disbursementDate: today }, now, DEFAULT_DAILY_MINIMUM_WAGE));
+        await withScope(raw, { companyId: agreement.companyId }, (tx) =>
+          runAction(tx, actor, id, 'disburse', { version: 1, disbursementDate: today }, now, DEFAULT_DAILY_MINIMUM_WAGE),
+        );
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
   const [[made], [rows], [expected]] = await asSystem(raw, (db) =>
-    Promise.all([db.select({ total: count() }).from(credits), db.select({ total: count() }).from(installments), db.select({ total: count() }).from(expectedDeductions)]),
+    Promise.all([
+      db.select({ total: count() }).from(credits),
+      db.select({ total: count() }).from(installments),
+      db.select({ total: count() }).from(expectedDeductions),
+    ]),
   );
   console.log(
     `PostgreSQL: ${TOTAL.toLocaleString('en-US')} dispersiones de 24 pagos en ${seconds.toFixed(1)} s = ${Math.round(TOTAL / seconds).toLocaleString('en-US')}/s ` +

@@ -45,7 +45,11 @@ try {
     const elapsed = (performance.now() - started) / 1000;
     times.sort((a, b) => a - b);
     const p95 = times[Math.floor(times.length * 0.95)]!;
-    console.log(`${label.padEnd(38)} ${Math.round(times.length / elapsed).toString().padStart(5)} req/s  p95 ${p95.toFixed(1)} ms  (${IN_FLIGHT} a la vez, ${SECONDS} s)`);
+    console.log(
+      `${label.padEnd(38)} ${Math.round(times.length / elapsed)
+        .toString()
+        .padStart(5)} req/s  p95 ${p95.toFixed(1)} ms  (${IN_FLIGHT} a la vez, ${SECONDS} s)`,
+    );
   }
   await app.close();
 } finally {

@@ -69,7 +69,11 @@ const ACCOUNTS = { admin: demoAccount('admin@demo.mx'), cartera: demoAccount('ca
 const SCENARIOS: { name: string; as: keyof typeof ACCOUNTS; path: (fixture: Fixture) => string }[] = [
   { name: 'token check (who am I)', as: 'admin', path: () => '/api/core/user/by_email/admin@demo.mx' },
   { name: 'credit view', as: 'cartera', path: (fixture) => `/api/credits/${fixture.creditId}` },
-  { name: 'credits list (bucket 31-60 by days past due, page of 25)', as: 'cartera', path: () => '/api/credits?bucket=31-60&sort=-daysPastDue&pageSize=25' },
+  {
+    name: 'credits list (bucket 31-60 by days past due, page of 25)',
+    as: 'cartera',
+    path: () => '/api/credits?bucket=31-60&sort=-daysPastDue&pageSize=25',
+  },
   { name: 'credits search by CURP', as: 'cartera', path: (fixture) => `/api/credits?q=${fixture.curp}&pageSize=25` },
   { name: 'credits search by folio', as: 'cartera', path: (fixture) => `/api/credits?q=${fixture.folio}&pageSize=25` },
   { name: 'credits search by CURP, SA', as: 'admin', path: (fixture) => `/api/credits?q=${fixture.curp}&pageSize=25` },
@@ -173,7 +177,12 @@ async function cpuMs(pid: number): Promise<number> {
  * PostgreSQL, autocannon, the kernel's network) and stolen (taken by the machine's host for other machines).
  */
 async function machineMs(): Promise<{ busy: number; steal: number }> {
-  const [user, nice, system, , , irq, softirq, steal] = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = (await readFile('/proc/stat', 'utf8'))
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return { busy: (user! + nice! + system! + irq! + softirq!) * 10, steal: steal! * 10 };
 }
 
@@ -231,7 +240,10 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
   };
   const all = latencies.flat();
   return {
-    ...figures(all, cpuAfter.reduce((sum, after, index) => sum + after - cpuBefore[index]!, 0)),
+    ...figures(
+      all,
+      cpuAfter.reduce((sum, after, index) => sum + after - cpuBefore[index]!, 0),
+    ),
     /** Each process's own figures, in the order of `pids`. */
     perProcess: latencies.map((answers, index) => figures(answers, cpuAfter[index]! - cpuBefore[index]!)),
     /** The machine's CPU per answer, everything included: on two cores, what bounds the answers a second. */
@@ -248,7 +260,9 @@ type Run = Awaited<ReturnType<typeof measure>>;
 
 /** A line of the final table: processes (or a build), the scenario, its figures and, for a whole run, the machine's. */
 function tableRow(label: string | number, name: string, own: Figures, run?: Run): string {
-  const machine = run ? `| ${run.machinePerRequest.toFixed(2)} | ${run.stealPct.toFixed(0)} | ${run.kbPerAnswer.toFixed(1)} | ${run.failures} |` : '| | | | |';
+  const machine = run
+    ? `| ${run.machinePerRequest.toFixed(2)} | ${run.stealPct.toFixed(0)} | ${run.kbPerAnswer.toFixed(1)} | ${run.failures} |`
+    : '| | | | |';
   return `| ${label} | ${name} | ${own.rps} | ${own.p50.toFixed(0)} | ${own.p95.toFixed(0)} | ${own.p99.toFixed(0)} | ${own.cpuPerRequest.toFixed(2)} ${machine}`;
 }
 
@@ -291,7 +305,13 @@ async function main(): Promise<void> {
       const ports = Array.from({ length: count }, (_, index) => FIRST_PORT + index);
       const builds = AGAINST ? ['dist', AGAINST] : ports.map(() => 'dist');
       const publicUrl = `http://127.0.0.1:${ports[0]}`;
-      const env = { DATABASE_URL: url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false', ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}) };
+      const env = {
+        DATABASE_URL: url,
+        PUBLIC_URL: publicUrl,
+        MIGRATE_ON_START: 'false',
+        SEED_DEMO: 'false',
+        ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
+      };
       const servers = await startServers(ports, env, builds);
       try {
         const origins = ports.map((port) => `http://127.0.0.1:${port}`);
@@ -299,7 +319,10 @@ async function main(): Promise<void> {
         const idle = await Promise.all(servers.map((server) => rssMb(server.pid!)));
         const authorization: Record<string, string> = {};
         for (const [who, account] of Object.entries(ACCOUNTS)) {
-          const tokens = await oidcBrowser(httpTransport(origins[0]!), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn(account.email, account.password);
+          const tokens = await oidcBrowser(httpTransport(origins[0]!), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn(
+            account.email,
+            account.password,
+          );
           authorization[who] = `Bearer ${tokens.access_token}`;
         }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
@@ -325,7 +348,9 @@ async function main(): Promise<void> {
     if (!kept && process.env.LOADTEST_KEEP === '1') console.log(`Base conservada: LOADTEST_DATABASE=${name}`);
     else if (!kept) await admin(ADMIN_URL, `drop database if exists ${name} with (force)`);
   }
-  console.log(`\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | máquina ms/req | robado % | kB/respuesta | no 200 |\n|---|---|---|---|---|---|---|---|---|---|---|\n${measuringStick}\n${rows.join('\n')}`);
+  console.log(
+    `\n| procesos | escenario | req/s | p50 ms | p95 ms | p99 ms | CPU ms/req | máquina ms/req | robado % | kB/respuesta | no 200 |\n|---|---|---|---|---|---|---|---|---|---|---|\n${measuringStick}\n${rows.join('\n')}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -60,7 +60,8 @@ Object.defineProperty(pg.Client.prototype, 'query', {
     const answer = originalQuery.apply(this, args);
     if (!(answer instanceof Promise)) return answer;
     const config = args[0];
-    const text = typeof config === 'string' ? config : typeof config === 'object' && config !== null && 'text' in config ? String(config.text) : '?';
+    const text =
+      typeof config === 'string' ? config : typeof config === 'object' && config !== null && 'text' in config ? String(config.text) : '?';
     const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
     return answer.finally(() => {
       const end = performance.now();
@@ -87,7 +88,9 @@ async function phase<T>(label: string, work: () => Promise<T>): Promise<{ result
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const statements = [...statementTime.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const sqlSeconds = statements.reduce((sum, [, entry]) => sum + entry.ms, 0) / 1000;
-  console.log(`${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB`);
+  console.log(
+    `${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB`,
+  );
   for (const [text, entry] of statements.filter(([, entry]) => entry.ms >= 50)) {
     console.log(`    ${(entry.ms / 1000).toFixed(2).padStart(6)} s ×${String(entry.count).padEnd(4)} ${text}`);
   }
@@ -109,7 +112,8 @@ class CopyFrom extends pg.Query {
     this.data = data;
   }
   handleCopyInResponse(connection: CopyConnection): void {
-    for (let offset = 0; offset < this.data.length; offset += 65_536) connection.sendCopyFromChunk(this.data.subarray(offset, offset + 65_536));
+    for (let offset = 0; offset < this.data.length; offset += 65_536)
+      connection.sendCopyFromChunk(this.data.subarray(offset, offset + 65_536));
     connection.endCopyFrom();
   }
 }
@@ -123,9 +127,24 @@ const copyFrom = (client: pg.Client, text: string, data: Buffer) =>
   });
 
 /** A value in COPY's text format. */
-const copyValue = (value: string | number | null) => (value === null ? '\\N' : String(value).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!));
+const copyValue = (value: string | number | null) =>
+  value === null ? '\\N' : String(value).replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
 
-const ROW_COLUMNS = ['file_id', 'line', 'company_id', 'raw', 'credit_ref', 'employee_number', 'curp_rfc', 'amount', 'period', 'reference', 'outcome', 'message', 'credit_id'] as const;
+const ROW_COLUMNS = [
+  'file_id',
+  'line',
+  'company_id',
+  'raw',
+  'credit_ref',
+  'employee_number',
+  'curp_rfc',
+  'amount',
+  'period',
+  'reference',
+  'outcome',
+  'message',
+  'credit_id',
+] as const;
 
 // ------------------------------------------------------------------ run
 const database = await postgresDatabase();
@@ -155,7 +174,14 @@ try {
   const actor: Actor = { id: 'bench', identity: null, principal };
 
   // ------------------------------------------------------------------ the file
-  type Payable = { number: string; employee_number: string; curp: string; installment: string; outstanding_balance: string; period: number };
+  type Payable = {
+    number: string;
+    employee_number: string;
+    curp: string;
+    installment: string;
+    outstanding_balance: string;
+    period: number;
+  };
   const { rows: payable } = (await asSystem(db, (tx) =>
     tx.execute(sql`
       select c.number, c.employee_number, k.curp, c.installment::text as installment, c.outstanding_balance::text as outstanding_balance,
@@ -167,7 +193,9 @@ try {
       limit ${FILE_ROWS}`),
   )) as unknown as { rows: Payable[] };
   if (payable.length < FILE_ROWS) {
-    console.log(`Solo ${payable.length.toLocaleString('es-MX')} créditos tienen una cuota del ${discountDate}: el archivo tiene ${payable.length.toLocaleString('es-MX')} filas (sube BENCH_CREDITS).`);
+    console.log(
+      `Solo ${payable.length.toLocaleString('es-MX')} créditos tienen una cuota del ${discountDate}: el archivo tiene ${payable.length.toLocaleString('es-MX')} filas (sube BENCH_CREDITS).`,
+    );
   }
   // Distinct per run, so that a kept database takes the file again (the same bytes are refused while they count).
   const reference = `BENCH${process.pid}`;
@@ -178,15 +206,13 @@ try {
           .map((credit) => ({ credit, key: createHash('sha256').update(credit.employee_number).digest('hex') }))
           .sort((a, b) => (a.key < b.key ? -1 : 1))
           .map(({ credit }) => credit);
-  const fields = ordered.map(
-    (credit, index): FileFields => ({
-      employeeNumber: credit.employee_number,
-      curpRfc: credit.curp,
-      amount: index % OVERPAY_EVERY === OVERPAY_EVERY - 1 ? (Number(credit.outstanding_balance) + 250).toFixed(2) : credit.installment,
-      period: String(credit.period),
-      reference,
-    }),
-  );
+  const fields = ordered.map((credit, index): FileFields => ({
+    employeeNumber: credit.employee_number,
+    curpRfc: credit.curp,
+    amount: index % OVERPAY_EVERY === OVERPAY_EVERY - 1 ? (Number(credit.outstanding_balance) + 250).toFixed(2) : credit.installment,
+    period: String(credit.period),
+    reference,
+  }));
   const renderStart = performance.now();
   const content = await renderPaymentFile(layout, fields);
   console.log(
@@ -196,16 +222,28 @@ try {
   // ------------------------------------------------------------------ upload and apply
   const upload = await phase('Carga (leer, identificar, guardar filas)', () =>
     withScope(db, { companyId }, (tx) =>
-      uploadPaymentFile(tx, actor, { agreementId, discountDate, fileName: `bench-${discountDate}.csv`, contentType: 'text/csv', content, today: businessDate, now: new Date() }),
+      uploadPaymentFile(tx, actor, {
+        agreementId,
+        discountDate,
+        fileName: `bench-${discountDate}.csv`,
+        contentType: 'text/csv',
+        content,
+        today: businessDate,
+        now: new Date(),
+      }),
     ),
   );
   const file = upload.result;
   const apply = await phase('Aplicación (asignar, escribir; una transacción)', () =>
-    withScope(db, { companyId }, (tx) => applyPaymentFile(tx, { fileId: file.id, companyId, appliedBy: principal.userId, now: new Date(), today: businessDate })),
+    withScope(db, { companyId }, (tx) =>
+      applyPaymentFile(tx, { fileId: file.id, companyId, appliedBy: principal.userId, now: new Date(), today: businessDate }),
+    ),
   );
   const applied = apply.result;
   const total = upload.seconds + apply.seconds;
-  console.log(`Filas: ${file.rowsTotal.toLocaleString('es-MX')} leídas, ${file.rowsValid.toLocaleString('es-MX')} válidas, ${applied.toLocaleString('es-MX')} aplicadas`);
+  console.log(
+    `Filas: ${file.rowsTotal.toLocaleString('es-MX')} leídas, ${file.rowsValid.toLocaleString('es-MX')} válidas, ${applied.toLocaleString('es-MX')} aplicadas`,
+  );
 
   // ------------------------------------------------------------------ bare COPY of the same rows
   const owner = new pg.Client({ connectionString: database.ownerUrl });
@@ -226,8 +264,12 @@ try {
     await copyFrom(owner, `copy bench_copy_rows (${ROW_COLUMNS.join(', ')}) from stdin`, payload);
     await owner.query('commit');
     copySeconds = seconds(copyStart);
-    const [{ count }] = (await owner.query<{ count: number }>('select count(*)::int as count from bench_copy_rows')).rows as [{ count: number }];
-    console.log(`COPY de las mismas ${count.toLocaleString('es-MX')} filas (${(payload.length / 1e6).toFixed(1)} MB): ${copySeconds.toFixed(2)} s`);
+    const [{ count }] = (await owner.query<{ count: number }>('select count(*)::int as count from bench_copy_rows')).rows as [
+      { count: number },
+    ];
+    console.log(
+      `COPY de las mismas ${count.toLocaleString('es-MX')} filas (${(payload.length / 1e6).toFixed(1)} MB): ${copySeconds.toFixed(2)} s`,
+    );
     await owner.query('drop table bench_copy_rows');
   } finally {
     await owner.end();

@@ -45,7 +45,10 @@ try {
     const ageStart = performance.now();
     const payday = await asSystem(database.db, async (tx) => {
       const [date] = await tx.select().from(businessDates).where(eq(businessDates.companyId, companyId));
-      const [next] = await tx.select({ day: sql<string>`min(${installments.dueDate})::text` }).from(installments).where(and(eq(installments.companyId, companyId), gte(installments.dueDate, date!.businessDate)));
+      const [next] = await tx
+        .select({ day: sql<string>`min(${installments.dueDate})::text` })
+        .from(installments)
+        .where(and(eq(installments.companyId, companyId), gte(installments.dueDate, date!.businessDate)));
       // A kept portfolio closed before: its on-time eight in ten pay what fell due since, as their employers' files
       // would, so that each payday measured meets the same mix of on-time and late credits as the first.
       await collectOnTimePayroll(tx, companyId, next!.day);
@@ -78,7 +81,12 @@ try {
   // ------------------------------------------------------------------ API
   const { app, token } = await benchApp(database);
   const headers = { authorization: `Bearer ${await token('cartera@demo.mx')}` };
-  const [sample] = await asSystem(database.db, (tx) => tx.select({ id: credits.id, number: credits.number }).from(credits).where(eq(credits.number, FIRST_NUMBER + Math.ceil(N / 2))));
+  const [sample] = await asSystem(database.db, (tx) =>
+    tx
+      .select({ id: credits.id, number: credits.number })
+      .from(credits)
+      .where(eq(credits.number, FIRST_NUMBER + Math.ceil(N / 2))),
+  );
   async function p95Of(label: string, url: string, runs = 60) {
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -88,7 +96,9 @@ try {
       if (response.statusCode !== 200) throw new Error(`${url} respondió ${response.statusCode}: ${response.body.slice(0, 200)}`);
     }
     times.sort((a, b) => a - b);
-    console.log(`${label}: p95 ${times[Math.floor(runs * 0.95) - 1]!.toFixed(1)} ms (mediana ${times[Math.floor(runs / 2)]!.toFixed(1)} ms)`);
+    console.log(
+      `${label}: p95 ${times[Math.floor(runs * 0.95) - 1]!.toFixed(1)} ms (mediana ${times[Math.floor(runs / 2)]!.toFixed(1)} ms)`,
+    );
   }
   // Right after the close, the pages of the credits it updated are no longer all-visible: the totals visit them.
   await p95Of('Totales filtrados (vigentes) recién cerrado el día, antes de VACUUM', '/api/credits/totals?status=vigente', 20);

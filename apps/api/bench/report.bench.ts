@@ -43,11 +43,25 @@ else await main();
 
 /** This script compiled as build.mjs compiles the API (workspace packages in, npm dependencies left to node_modules). */
 async function compiled(): Promise<string> {
-  const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-  const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)].filter((name) => !name.startsWith('@portal/'));
+  const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const external = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies)].filter(
+    (name) => !name.startsWith('@portal/'),
+  );
   // Beside the API's bundle, at the depth its code expects of its own file (config.ts finds the repository from it).
   const outfile = fileURLToPath(new URL('../dist/report-bench.mjs', import.meta.url));
-  await build({ entryPoints: [fileURLToPath(import.meta.url)], bundle: true, format: 'esm', platform: 'node', target: 'node20.19', outfile, external, logLevel: 'warning' });
+  await build({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    outfile,
+    external,
+    logLevel: 'warning',
+  });
   return outfile;
 }
 
@@ -56,7 +70,9 @@ async function measureRun(id: string): Promise<void> {
   const pg = (await postgresDatabase())!;
   const { app } = await benchApp(pg.database);
   await app.ready();
-  const [run] = await asSystem(pg.database.db, (tx) => tx.select({ companyId: reportRuns.companyId }).from(reportRuns).where(eq(reportRuns.id, id)));
+  const [run] = await asSystem(pg.database.db, (tx) =>
+    tx.select({ companyId: reportRuns.companyId }).from(reportRuns).where(eq(reportRuns.id, id)),
+  );
   const before = process.memoryUsage().rss;
   let peakHeap = 0;
   let peakExternal = 0;
@@ -66,10 +82,20 @@ async function measureRun(id: string): Promise<void> {
     peakExternal = Math.max(peakExternal, usage.external);
   }, 50);
   const start = performance.now();
-  await runReportJob(pg.database.db, { runId: id, companyId: run!.companyId, retentionDays: 7 }, { now: () => new Date(), concurrentProgress: true });
+  await runReportJob(
+    pg.database.db,
+    { runId: id, companyId: run!.companyId, retentionDays: 7 },
+    { now: () => new Date(), concurrentProgress: true },
+  );
   const seconds = (performance.now() - start) / 1000;
   clearInterval(sampler);
-  const measured: Measured = { seconds, beforeMb: mb(before), maxRssMb: process.resourceUsage().maxRSS / 1024, peakHeapMb: mb(peakHeap), peakExternalMb: mb(peakExternal) };
+  const measured: Measured = {
+    seconds,
+    beforeMb: mb(before),
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    peakHeapMb: mb(peakHeap),
+    peakExternalMb: mb(peakExternal),
+  };
   console.log(JSON.stringify(measured));
   await app.close();
   await pg.drop();
@@ -100,18 +126,40 @@ async function main(): Promise<void> {
     }
     console.log(`Cartera lista: ${N.toLocaleString('es-MX')} créditos en ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
 
-    const { definitionId, runId: id, userId } = await asSystem(database.db, async (tx) => {
+    const {
+      definitionId,
+      runId: id,
+      userId,
+    } = await asSystem(database.db, async (tx) => {
       const [profile] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.name, 'Cartera'));
       const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, 'cartera@demo.mx'));
       const definition = {
         name: 'Cartera al día (benchmark)',
         dataset: 'cartera-al-dia' as const,
-        columns: ['folio', 'client', 'curp', 'agreement', 'disbursementDate', 'principal', 'installment', 'outstandingBalance', 'overdueBalance', 'nextDiscountDate', 'daysPastDue', 'bucket', 'status', 'businessDate'],
+        columns: [
+          'folio',
+          'client',
+          'curp',
+          'agreement',
+          'disbursementDate',
+          'principal',
+          'installment',
+          'outstandingBalance',
+          'overdueBalance',
+          'nextDiscountDate',
+          'daysPastDue',
+          'bucket',
+          'status',
+          'businessDate',
+        ],
         filters: [],
         sort: { field: 'folio', direction: 'asc' as const },
         format: 'xlsx' as const,
       };
-      const [created] = await tx.insert(reportDefinitions).values({ ...definition, companyId, profileIds: [profile!.id] }).returning();
+      const [created] = await tx
+        .insert(reportDefinitions)
+        .values({ ...definition, companyId, profileIds: [profile!.id] })
+        .returning();
       const [run] = await tx
         .insert(reportRuns)
         .values({ companyId, definitionId: created!.id, definitionVersion: 1, definition, parameters: {}, requestedBy: user!.id })
@@ -126,14 +174,23 @@ async function main(): Promise<void> {
     const runner = fromSource ? [...process.execArgv, process.argv[1]!] : [await compiled()];
     const measured = await new Promise<Measured>((resolve, reject) => {
       const child = spawn(process.execPath, runner, {
-        env: { ...process.env, BENCH_REPORT_RUN: id, BENCH_KEEP_DATABASE: databaseName, BENCH_KEEP: '1', ...(fromSource ? {} : { NODE_ENV: 'production' }) },
+        env: {
+          ...process.env,
+          BENCH_REPORT_RUN: id,
+          BENCH_KEEP_DATABASE: databaseName,
+          BENCH_KEEP: '1',
+          ...(fromSource ? {} : { NODE_ENV: 'production' }),
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.on('error', reject);
       child.on('exit', (code) => {
-        const last = output.trim().split('\n').find((line) => line.startsWith('{'));
+        const last = output
+          .trim()
+          .split('\n')
+          .find((line) => line.startsWith('{'));
         if (code === 0 && last) resolve(JSON.parse(last) as Measured);
         else reject(new Error(`El proceso de la ejecución terminó con ${code}:\n${output}`));
       });
@@ -142,14 +199,19 @@ async function main(): Promise<void> {
     const [run] = await asSystem(database.db, (tx) => tx.select().from(reportRuns).where(eq(reportRuns.id, id)));
     if (run!.status !== 'completado') throw new Error(`La ejecución terminó ${run!.status}: ${run!.error}`);
     const [stored] = await asSystem(database.db, (tx) =>
-      tx.select({ pieces: sql<number>`count(*)::int`, bytes: sql<number>`sum(length(${reportRunChunks.data}))::bigint` }).from(reportRunChunks).where(eq(reportRunChunks.runId, id)),
+      tx
+        .select({ pieces: sql<number>`count(*)::int`, bytes: sql<number>`sum(length(${reportRunChunks.data}))::bigint` })
+        .from(reportRunChunks)
+        .where(eq(reportRunChunks.runId, id)),
     );
     console.log(
       `Reporte ${run!.fileName}: ${run!.rowsDone.toLocaleString('es-MX')} filas × 14 columnas, ${mb(run!.size ?? 0).toFixed(1)} MB en ${stored!.pieces} piezas ` +
         `(${mb(Number(stored!.bytes)).toFixed(1)} MB guardados) para ${userId.slice(0, 8)}, definición ${definitionId.slice(0, 8)}`,
     );
     const { seconds } = measured;
-    console.log(`Duración: ${seconds.toFixed(1)} s (${Math.round(run!.rowsDone / seconds).toLocaleString('es-MX')} filas/s); meta ≤ ${TARGET_SECONDS} s: ${seconds <= TARGET_SECONDS ? 'cumplida' : 'NO cumplida'}`);
+    console.log(
+      `Duración: ${seconds.toFixed(1)} s (${Math.round(run!.rowsDone / seconds).toLocaleString('es-MX')} filas/s); meta ≤ ${TARGET_SECONDS} s: ${seconds <= TARGET_SECONDS ? 'cumplida' : 'NO cumplida'}`,
+    );
     console.log(
       `Memoria residente del proceso que la ejecutó (${fromSource ? 'tsx, como npm start' : 'compilado, node como en producción'}; la API construida, luego la ejecución): ${measured.beforeMb.toFixed(0)} MB antes, pico ${measured.maxRssMb.toFixed(0)} MB ` +
         `(montículo de JS ${measured.peakHeapMb.toFixed(0)} MB, búferes ${measured.peakExternalMb.toFixed(0)} MB); meta ≤ ${TARGET_RSS_MB} MB: ${measured.maxRssMb <= TARGET_RSS_MB ? 'cumplida' : 'NO cumplida'}`,

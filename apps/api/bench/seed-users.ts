@@ -13,7 +13,10 @@ if (!Number.isInteger(total) || total < 1) {
   process.exit(1);
 }
 const config = loadConfig();
-const database = await openDatabase(config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir }, { migrate: true });
+const database = await openDatabase(
+  config.database.kind === 'postgres' ? config.database : { kind: 'pglite', dataDir: config.database.dataDir },
+  { migrate: true },
+);
 if (await isEmpty(database.db)) await seedDemo(database.db);
 const started = performance.now();
 await seedSyntheticUsers(database.db, total);

@@ -139,7 +139,9 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
   for (const index of secondary) await asOwner(index.definition);
   console.log(`Índices secundarios (${secondary.length}) construidos en ${(ms(indexStart) / 1000).toFixed(1)} s`);
   const loadMs = ms(loadStart);
-  console.log(`Carga: ${n.toLocaleString('es-MX')} créditos${schedules ? ' × 24 amortizaciones y descuentos' : ' (sin amortizaciones)'} en ${(loadMs / 1000).toFixed(1)} s (${Math.round((n * 1000) / loadMs).toLocaleString('es-MX')} créditos/s)`);
+  console.log(
+    `Carga: ${n.toLocaleString('es-MX')} créditos${schedules ? ' × 24 amortizaciones y descuentos' : ' (sin amortizaciones)'} en ${(loadMs / 1000).toFixed(1)} s (${Math.round((n * 1000) / loadMs).toLocaleString('es-MX')} créditos/s)`,
+  );
   await pg.analyze();
   if (schedules) {
     // As data that arrives with a history is: aged at the day before the business date, late charges started.

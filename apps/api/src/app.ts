@@ -3,12 +3,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -101,7 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Helmet's middleware is built once; @fastify/helmet built it again at every request (2.6 % of the API's samples
   // under the users list's load, parsing the CSP's directives each time).
   const setSecurityHeaders = helmet(securityHeaders(deps.authConfig));
-  app.addHook('onRequest', (request, reply, done) => setSecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+  app.addHook('onRequest', (request, reply, done) =>
+    setSecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  );
   // gzip/brotli for the SPA's assets and JSON answers: the browser downloads what the budget measures.
   await app.register(fastifyCompress, { threshold: 1024 });
   installErrorHandling(app);

@@ -40,7 +40,9 @@ describe('loadConfig', () => {
       PORT: '8080',
     });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://portal@db.internal:5432/portal', poolSize: 20 });
-    expect(loadConfig({ DATABASE_URL: 'postgres://portal@db.internal/portal', DATABASE_POOL_SIZE: '8' }).database).toMatchObject({ poolSize: 8 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://portal@db.internal/portal', DATABASE_POOL_SIZE: '8' }).database).toMatchObject({
+      poolSize: 8,
+    });
     expect(config.oidc).toMatchObject({ kind: 'external', issuer: 'https://login.example.com/realms/portal', audience: 'portal-api' });
     expect(config.seedDemo).toBe(false);
     expect(config.publicUrl).toBe('http://localhost:8080');
@@ -49,22 +51,67 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'abc' }, 'Configuración inválida: PORT debe ser un número de puerto entre 1 y 65535 (recibido: "abc")'],
     [{ PORT: '70000' }, 'Configuración inválida: PORT debe ser un número de puerto entre 1 y 65535 (recibido: "70000")'],
-    [{ DATABASE_URL: 'mysql://x/y' }, 'Configuración inválida: DATABASE_URL debe empezar con postgres: o postgresql: (recibido: "mysql://x/y")'],
-    [{ DATABASE_POOL_SIZE: '1' }, 'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "1")'],
-    [{ DATABASE_POOL_SIZE: '201' }, 'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "201")'],
-    [{ DATABASE_POOL_SIZE: '8.5' }, 'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "8.5")'],
-    [{ DATABASE_URL: 'no es url' }, 'Configuración inválida: DATABASE_URL debe ser una URL válida (postgres:, postgresql:) (recibido: "no es url")'],
-    [{ OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'portal' }, 'Configuración inválida: OIDC_AUDIENCE falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE'],
-    [{ OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE'],
-    [{ OIDC_ISSUER: 'ftp://idp', OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' }, 'Configuración inválida: OIDC_ISSUER debe empezar con https: o http: (recibido: "ftp://idp")'],
+    [
+      { DATABASE_URL: 'mysql://x/y' },
+      'Configuración inválida: DATABASE_URL debe empezar con postgres: o postgresql: (recibido: "mysql://x/y")',
+    ],
+    [
+      { DATABASE_POOL_SIZE: '1' },
+      'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "1")',
+    ],
+    [
+      { DATABASE_POOL_SIZE: '201' },
+      'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "201")',
+    ],
+    [
+      { DATABASE_POOL_SIZE: '8.5' },
+      'Configuración inválida: DATABASE_POOL_SIZE debe ser un número de conexiones entre 2 y 200 (recibido: "8.5")',
+    ],
+    [
+      { DATABASE_URL: 'no es url' },
+      'Configuración inválida: DATABASE_URL debe ser una URL válida (postgres:, postgresql:) (recibido: "no es url")',
+    ],
+    [
+      { OIDC_ISSUER: 'https://idp.example.com', OIDC_CLIENT_ID: 'portal' },
+      'Configuración inválida: OIDC_AUDIENCE falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE',
+    ],
+    [
+      { OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' },
+      'Configuración inválida: OIDC_ISSUER falta: con un proveedor externo se requieren OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_AUDIENCE',
+    ],
+    [
+      { OIDC_ISSUER: 'ftp://idp', OIDC_CLIENT_ID: 'portal', OIDC_AUDIENCE: 'api' },
+      'Configuración inválida: OIDC_ISSUER debe empezar con https: o http: (recibido: "ftp://idp")',
+    ],
     [{ SEED_DEMO: 'quizá' }, 'Configuración inválida: SEED_DEMO debe ser true o false (recibido: "quizá")'],
-    [{ ACCESS_TOKEN_TTL: '30' }, 'Configuración inválida: ACCESS_TOKEN_TTL debe ser un número de segundos entre 90 y 86400 (recibido: "30")'],
-    [{ TRUST_PROXY: 'sí' }, 'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "sí")'],
-    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "10.0.0.0/33")'],
-    [{ DAILY_MINIMUM_WAGE: '315.045' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "315.045")'],
-    [{ DAILY_MINIMUM_WAGE: '0' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "0")'],
-    [{ DAILY_MINIMUM_WAGE: '-10' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "-10")'],
-    [{ DAILY_MINIMUM_WAGE: '315,04' }, 'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "315,04")'],
+    [
+      { ACCESS_TOKEN_TTL: '30' },
+      'Configuración inválida: ACCESS_TOKEN_TTL debe ser un número de segundos entre 90 y 86400 (recibido: "30")',
+    ],
+    [
+      { TRUST_PROXY: 'sí' },
+      'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "sí")',
+    ],
+    [
+      { TRUST_PROXY: '10.0.0.0/33' },
+      'Configuración inválida: TRUST_PROXY debe ser false, true, un número de saltos (1 a 10) o una lista de IP/CIDR separada por comas (recibido: "10.0.0.0/33")',
+    ],
+    [
+      { DAILY_MINIMUM_WAGE: '315.045' },
+      'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "315.045")',
+    ],
+    [
+      { DAILY_MINIMUM_WAGE: '0' },
+      'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "0")',
+    ],
+    [
+      { DAILY_MINIMUM_WAGE: '-10' },
+      'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "-10")',
+    ],
+    [
+      { DAILY_MINIMUM_WAGE: '315,04' },
+      'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "315,04")',
+    ],
   ])('stops with one line naming the bad value: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

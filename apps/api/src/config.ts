@@ -110,7 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   /** A whole number from `min` to `max`, or `fallback` when unset; refused in the words "un número de <what>". */
   const readWholeNumber = (name: string, fallback: number, min: number, max: number, what: string): number => {
     const text = read(name) ?? String(fallback);
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) fail(name, `debe ser un número de ${what} entre ${min} y ${max}`, text);
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+      fail(name, `debe ser un número de ${what} entre ${min} y ${max}`, text);
     return Number(text);
   };
 
@@ -172,7 +173,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const dailyMinimumWage = read('DAILY_MINIMUM_WAGE') ?? DEFAULT_DAILY_MINIMUM_WAGE;
   if (!/^\d{1,6}(\.\d{1,2})?$/.test(dailyMinimumWage) || Number(dailyMinimumWage) <= 0) {
-    fail('DAILY_MINIMUM_WAGE', 'debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04)', dailyMinimumWage);
+    fail(
+      'DAILY_MINIMUM_WAGE',
+      'debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04)',
+      dailyMinimumWage,
+    );
   }
 
   const migrateOnStart = readBoolean('MIGRATE_ON_START', true);

@@ -62,7 +62,9 @@ describe('the Dockerfile', async () => {
     expect(installs.some((instruction) => /--omit=dev/.test(instruction.args))).toBe(true);
     const fromDeps = has(final, 'COPY').find((instruction) => / \/app\/node_modules /.test(instruction.args))!;
     const stage = /--from=(\S+)/.exec(fromDeps.args)![1]!;
-    expect(has(byStage.get(stage)!, 'RUN').every((instruction) => !/npm ci/.test(instruction.args) || /--omit=dev/.test(instruction.args))).toBe(true);
+    expect(
+      has(byStage.get(stage)!, 'RUN').every((instruction) => !/npm ci/.test(instruction.args) || /--omit=dev/.test(instruction.args)),
+    ).toBe(true);
   });
 
   it('runs as an unprivileged user, with a health check, on plain node', () => {
@@ -114,7 +116,9 @@ interface ComposeService {
 }
 
 describe('compose.yaml and the proxy in front of it', async () => {
-  const compose = parse(await readFile(path.join(REPO_ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+  const compose = parse(await readFile(path.join(REPO_ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+  };
   const caddyfile = (await readFile(path.join(REPO_ROOT, 'deploy/Caddyfile'), 'utf8'))
     .split('\n')
     .filter((line) => !/^\s*#/.test(line))

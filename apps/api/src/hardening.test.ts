@@ -26,7 +26,10 @@ describe.each(ENGINES)('security headers and failure answers (%s)', (engine) => 
     // A stand-in for the built SPA, with the hidden source map vite writes next to a bundle.
     webDist = await mkdtemp(path.join(tmpdir(), 'portal-web-'));
     await mkdir(path.join(webDist, 'assets'));
-    await writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/main.js"></script>');
+    await writeFile(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><div id="root"></div><script type="module" src="/assets/main.js"></script>',
+    );
     await writeFile(path.join(webDist, 'assets', 'main.js'), 'console.log(1);');
     await writeFile(path.join(webDist, 'assets', 'main.js.map'), '{"version":3,"sources":["src/secreto.ts"]}');
     ctx = await createTestApp(engine, { embeddedIdp: { print: () => undefined }, webDist });
@@ -40,8 +43,8 @@ describe.each(ENGINES)('security headers and failure answers (%s)', (engine) => 
     ['the SPA', '/home'],
     ['an API answer', '/api/health'],
     ['Swagger UI', '/api/docs/static/index.html'],
-    ['the provider\'s forgot-password page', '/oidc/forgot-password'],
-    ['the provider\'s sign-out page (a hijacked Koa answer)', '/oidc/session/end'],
+    ["the provider's forgot-password page", '/oidc/forgot-password'],
+    ["the provider's sign-out page (a hijacked Koa answer)", '/oidc/session/end'],
     ['a 404', '/api/no-existe'],
   ])('sends a CSP with no inline script, no framing by others, nosniff and no referrer on %s', async (_name, url) => {
     const response = await ctx.app.inject({ url });
@@ -55,7 +58,7 @@ describe.each(ENGINES)('security headers and failure answers (%s)', (engine) => 
     expect(response.headers['referrer-policy']).toBe('no-referrer');
   });
 
-  it('serves the provider\'s pages and Swagger UI with no inline script the CSP does not name by hash', async () => {
+  it("serves the provider's pages and Swagger UI with no inline script the CSP does not name by hash", async () => {
     for (const url of ['/oidc/forgot-password', '/oidc/session/end', '/api/docs/']) {
       const page = await ctx.app.inject({ url });
       expect(page.statusCode).toBe(200);
@@ -106,7 +109,14 @@ describe('a PostgreSQL that refuses connections', () => {
       driver: 'postgres',
       clock: fixedClock(),
       verifier: { verify: async () => ({ email: 'admin@demo.mx' }) } as never,
-      authConfig: { issuer: 'https://idp.test/oidc', clientId: 'portal-web', audience: 'api', scope: 'openid', embedded: true, passwordResetUrl: null },
+      authConfig: {
+        issuer: 'https://idp.test/oidc',
+        clientId: 'portal-web',
+        audience: 'api',
+        scope: 'openid',
+        embedded: true,
+        passwordResetUrl: null,
+      },
       dailyMinimumWage: DEFAULT_DAILY_MINIMUM_WAGE,
     });
     try {
@@ -125,7 +135,11 @@ describe('isDatabaseUnavailable', () => {
   it.each([
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), true],
     ['a refused connection wrapped by drizzle', withCause(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })), true],
-    ['node-postgres\' AggregateError for localhost', withCause(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })])), true],
+    [
+      "node-postgres' AggregateError for localhost",
+      withCause(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })])),
+      true,
+    ],
     ['a connection cut mid-query', withCause(new Error('Connection terminated unexpectedly')), true],
     ['an administrator shutdown (57P01)', withCause(Object.assign(new Error('terminating connection'), { code: '57P01' })), true],
     ['a connection exception (class 08)', withCause(Object.assign(new Error('x'), { code: '08006' })), true],

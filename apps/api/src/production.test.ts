@@ -78,7 +78,13 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     cleanups.push(scratch.drop);
     const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
     const servers = PORTS.map((port) =>
-      startCompiled({ DATABASE_URL: scratch.url, PORT: String(port), PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false' }),
+      startCompiled({
+        DATABASE_URL: scratch.url,
+        PORT: String(port),
+        PUBLIC_URL: publicUrl,
+        MIGRATE_ON_START: 'false',
+        SEED_DEMO: 'false',
+      }),
     );
     cleanups.push(() => Promise.all(servers.map(stop)));
     await Promise.all(servers.map((server) => server.ready));
@@ -86,7 +92,9 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
 
     // Liveness, readiness and the SPA's page from the bundle, with no tsx and no Vite in the process.
     expect((await first({ method: 'GET', url: '/api/health', headers: {} })).json()).toMatchObject({ status: 'ok' });
-    expect((await first({ method: 'GET', url: '/api/ready', headers: {} })).json()).toMatchObject({ database: { ok: true, driver: 'postgres' } });
+    expect((await first({ method: 'GET', url: '/api/ready', headers: {} })).json()).toMatchObject({
+      database: { ok: true, driver: 'postgres' },
+    });
     const page = await second({ method: 'GET', url: '/session/signin', headers: {} });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<div id="root">');
@@ -94,7 +102,10 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     // A balancer's round robin: each step of the sign-in goes to the other process than the step before.
     let turn = 0;
     const roundRobin: Transport = (request) => (turn++ % 2 === 0 ? first : second)(request);
-    const tokens = await oidcBrowser(roundRobin, { publicUrl, audience: `${publicUrl}/api` }).completeSignIn('admin@demo.mx', 'Administrador2026');
+    const tokens = await oidcBrowser(roundRobin, { publicUrl, audience: `${publicUrl}/api` }).completeSignIn(
+      'admin@demo.mx',
+      'Administrador2026',
+    );
     expect(turn).toBeGreaterThanOrEqual(4);
 
     const headers = { authorization: `Bearer ${tokens.access_token}` };
@@ -149,30 +160,50 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
     const env = { DATABASE_URL: scratch.url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false', PORT: String(PORTS[0]) };
     const signIn = async () => {
-      const tokens = await oidcBrowser(httpTransport(publicUrl), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn('cartera@demo.mx', 'Cartera2026');
+      const tokens = await oidcBrowser(httpTransport(publicUrl), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn(
+        'cartera@demo.mx',
+        'Cartera2026',
+      );
       return { authorization: `Bearer ${tokens.access_token}` };
     };
 
     // A Jalisco payroll file of its latest payday with a seeded file (another agreement's date is no payday of it),
     // paying one deduction of each open credit disbursed by then (the agreement identifies rows by employee number).
-    const { rows: [payday] } = await admin.query<{ d: string }>(`
+    const {
+      rows: [payday],
+    } = await admin.query<{ d: string }>(`
       select max(f.discount_date)::text as d from payment_files f join agreements a on a.id = f.agreement_id where a.code = 'GOB-JAL'`);
-    const { rows: open } = await admin.query<{ id: string; agreement_id: string; company_id: string; employee_number: string; curp: string; installment: string }>(`
+    const { rows: open } = await admin.query<{
+      id: string;
+      agreement_id: string;
+      company_id: string;
+      employee_number: string;
+      curp: string;
+      installment: string;
+    }>(
+      `
       select c.id, c.agreement_id, c.company_id, c.employee_number, k.curp, c.installment::text as installment
       from credits c join clients k on k.id = c.client_id join agreements a on a.id = c.agreement_id
       where a.code = 'GOB-JAL' and c.status <> 'liquidado' and c.disbursement_date <= $1::date
         and c.employee_number in (select employee_number from credits group by employee_number having count(*) = 1)
-      order by c.number`, [payday!.d]);
+      order by c.number`,
+      [payday!.d],
+    );
     expect(open.length).toBeGreaterThan(5);
     const paidState = async () =>
-      (await admin.query<{ paid: string; overpaid: string; owed: string; received: number; payments: number }>(`
+      (
+        await admin.query<{ paid: string; overpaid: string; owed: string; received: number; payments: number }>(`
         select (select sum(paid_principal + paid_interest + paid_iva + paid_moratory_interest + paid_moratory_iva + paid_fees + paid_fees_iva)::text from installments) as paid,
                (select coalesce(sum(overpayment), 0)::text from payments) as overpaid,
                (select sum(outstanding_balance)::text from credits) as owed,
                (select count(*)::int from expected_deductions where state = 'recibido') as received,
-               (select count(*)::int from payments where status = 'aplicado') as payments`)).rows[0]!;
+               (select count(*)::int from payments where status = 'aplicado') as payments`)
+      ).rows[0]!;
     const before = await paidState();
-    const csv = ['empleado,curp,importe,periodo,referencia', ...open.map((c) => `${c.employee_number},${c.curp},${c.installment},1,CAIDA`)].join('\r\n');
+    const csv = [
+      'empleado,curp,importe,periodo,referencia',
+      ...open.map((c) => `${c.employee_number},${c.curp},${c.installment},1,CAIDA`),
+    ].join('\r\n');
 
     let server = startCompiled(env);
     cleanups.push(() => stop(server));
@@ -202,7 +233,11 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     for (let i = 0; i < 100 && waiting === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       // Whichever statement it is: the server's transaction waits for the holder's lock (not for the company's advisory lock).
-      waiting = (await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [holderPid])).rows[0]!.n;
+      waiting = (
+        await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [
+          holderPid,
+        ])
+      ).rows[0]!.n;
     }
     expect(waiting).toBe(1);
     server.child.kill('SIGKILL');
@@ -211,13 +246,16 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     // The orphaned transaction ends (rolled back) once PostgreSQL sees its client gone: the company's lock is free again.
     let free = false;
     for (let i = 0; i < 100 && !free; i++) {
-      free = (await admin.query<{ ok: boolean }>(`select pg_try_advisory_lock(15001, hashtext($1)) as ok`, [open[0]!.company_id])).rows[0]!.ok;
+      free = (await admin.query<{ ok: boolean }>(`select pg_try_advisory_lock(15001, hashtext($1)) as ok`, [open[0]!.company_id])).rows[0]!
+        .ok;
       if (!free) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(free).toBe(true);
     await admin.query(`select pg_advisory_unlock(15001, hashtext($1))`, [open[0]!.company_id]);
     expect(await paidState()).toEqual(before);
-    expect((await admin.query<{ status: string }>('select status from payment_files where id = $1', [file.id])).rows[0]!.status).toBe('validado');
+    expect((await admin.query<{ status: string }>('select status from payment_files where id = $1', [file.id])).rows[0]!.status).toBe(
+      'validado',
+    );
 
     // After a restart the clerk applies it again: all of it, once.
     server = startCompiled(env);

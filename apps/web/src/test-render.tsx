@@ -8,9 +8,15 @@ import { ConfirmProvider } from './components/confirm-dialog';
 /** Renders a screen as the shell does (a fresh query client, the confirm dialog, a router at `url`). */
 export function renderScreen(element: ReactElement, { path = '/', url = path }: { path?: string; url?: string } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path, element: <ConfirmProvider>{element}</ConfirmProvider> }, { path: '*', element: <p>Otra pantalla</p> }], {
-    initialEntries: [url],
-  });
+  const router = createMemoryRouter(
+    [
+      { path, element: <ConfirmProvider>{element}</ConfirmProvider> },
+      { path: '*', element: <p>Otra pantalla</p> },
+    ],
+    {
+      initialEntries: [url],
+    },
+  );
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />

@@ -17,21 +17,33 @@ describe('percentToFraction', () => {
 
 describe('agreementInputSchema', () => {
   const input = {
-      companyId: '9d7c1c7a-6d53-4f0e-8a3e-0c8a1f2b3c4d',
-      code: 'gob-jal',
-      name: 'Gobierno de Jalisco',
-      employerName: 'Gobierno de Jalisco',
-      employerRfc: 'spf130103bf7',
-      sector: 'estatal',
-      frequency: 'quincenal',
-      maxDeductionPct: '30',
-      remittanceLagDays: 10,
-      validFrom: '2026-01-01',
-      validTo: null,
-      contacts: [],
-      products: [{ name: 'P24', annualRatePct: '36', ivaRatePct: '16', openingFeePct: '0', openingFeeFinanced: false, terms: [24], minAmount: '1000', maxAmount: '5000.5', maxAgeAtEnd: 70 }],
-      layout: { format: 'csv', delimiter: ',', hasHeader: true, columns: { creditId: 1, amount: 2 } },
-      active: true,
+    companyId: '9d7c1c7a-6d53-4f0e-8a3e-0c8a1f2b3c4d',
+    code: 'gob-jal',
+    name: 'Gobierno de Jalisco',
+    employerName: 'Gobierno de Jalisco',
+    employerRfc: 'spf130103bf7',
+    sector: 'estatal',
+    frequency: 'quincenal',
+    maxDeductionPct: '30',
+    remittanceLagDays: 10,
+    validFrom: '2026-01-01',
+    validTo: null,
+    contacts: [],
+    products: [
+      {
+        name: 'P24',
+        annualRatePct: '36',
+        ivaRatePct: '16',
+        openingFeePct: '0',
+        openingFeeFinanced: false,
+        terms: [24],
+        minAmount: '1000',
+        maxAmount: '5000.5',
+        maxAgeAtEnd: 70,
+      },
+    ],
+    layout: { format: 'csv', delimiter: ',', hasHeader: true, columns: { creditId: 1, amount: 2 } },
+    active: true,
   };
 
   it('normalises the code to upper case and amounts to two decimals', () => {
@@ -43,7 +55,11 @@ describe('agreementInputSchema', () => {
 
   it('stores no non-working days unless given, and keeps the given ones in date order', () => {
     expect(agreementInputSchema.parse(input).nonWorkingDays).toEqual([]);
-    expect(agreementInputSchema.parse({ ...input, nonWorkingDays: ['2026-12-25', '2026-09-16', '2026-11-16'] }).nonWorkingDays).toEqual(['2026-09-16', '2026-11-16', '2026-12-25']);
+    expect(agreementInputSchema.parse({ ...input, nonWorkingDays: ['2026-12-25', '2026-09-16', '2026-11-16'] }).nonWorkingDays).toEqual([
+      '2026-09-16',
+      '2026-11-16',
+      '2026-12-25',
+    ]);
   });
 });
 

@@ -17,7 +17,15 @@ export const SECTOR_LABELS: Record<(typeof SECTORS)[number], string> = {
 };
 export const PAY_FREQUENCIES = ['semanal', 'catorcenal', 'quincenal', 'mensual'] as const;
 /** ISO weekdays of a semanal / catorcenal payday. */
-export const WEEKDAY_LABELS: Record<number, string> = { 1: 'Lunes', 2: 'Martes', 3: 'Miércoles', 4: 'Jueves', 5: 'Viernes', 6: 'Sábado', 7: 'Domingo' };
+export const WEEKDAY_LABELS: Record<number, string> = {
+  1: 'Lunes',
+  2: 'Martes',
+  3: 'Miércoles',
+  4: 'Jueves',
+  5: 'Viernes',
+  6: 'Sábado',
+  7: 'Domingo',
+};
 export type PayFrequency = (typeof PAY_FREQUENCIES)[number];
 export const FREQUENCY_LABELS: Record<PayFrequency, string> = {
   semanal: 'Semanal',
@@ -72,7 +80,11 @@ export const productInputSchema = z
       .refine((terms) => new Set(terms).size === terms.length, 'Hay plazos repetidos.'),
     minAmount: money('Monto mínimo'),
     maxAmount: money('Monto máximo'),
-    maxAgeAtEnd: z.number().int('Edad máxima: número entero.').min(18, 'Edad máxima: al menos 18 años.').max(99, 'Edad máxima: a lo más 99 años.'),
+    maxAgeAtEnd: z
+      .number()
+      .int('Edad máxima: número entero.')
+      .min(18, 'Edad máxima: al menos 18 años.')
+      .max(99, 'Edad máxima: a lo más 99 años.'),
     /** Annual moratory rate on overdue principal (by days, plus IVA); 0 = none. */
     moratoryRatePct: percent('Tasa moratoria', 300).default('0'),
     /** Late-payment commission per overdue installment, before IVA; 0 = none. */
@@ -151,7 +163,13 @@ export type Layout = z.input<typeof layoutSchema>;
 export const contactSchema = z.object({
   name: z.string().trim().min(2, 'Escribe el nombre del contacto.').max(120),
   email: z.union([z.literal(''), z.email('Correo del contacto no válido.')]),
-  phone: z.union([z.literal(''), z.string().trim().regex(/^[\d\s+()-]{7,20}$/, 'Teléfono no válido.')]),
+  phone: z.union([
+    z.literal(''),
+    z
+      .string()
+      .trim()
+      .regex(/^[\d\s+()-]{7,20}$/, 'Teléfono no válido.'),
+  ]),
 });
 
 export const agreementInputSchema = z
@@ -172,13 +190,34 @@ export const agreementInputSchema = z
     sector: z.enum(SECTORS, 'Elige el sector.'),
     frequency: z.enum(PAY_FREQUENCIES, 'Elige la periodicidad de pago.'),
     maxDeductionPct: percent('Descuento máximo').refine((value) => Number(value) > 0, 'Descuento máximo: debe ser mayor que 0.'),
-    remittanceLagDays: z.number().int('Días de tránsito: número entero.').min(0, 'Días de tránsito: 0 o más.').max(120, 'Días de tránsito: máximo 120.'),
+    remittanceLagDays: z
+      .number()
+      .int('Días de tránsito: número entero.')
+      .min(0, 'Días de tránsito: 0 o más.')
+      .max(120, 'Días de tránsito: máximo 120.'),
     /** Payroll calendar: the mensual pay day (31 = last day of the month) … */
-    payDay: z.number().int('Día de pago: número entero.').min(1, 'Día de pago: del 1 al 31.').max(31, 'Día de pago: del 1 al 31.').nullable().default(null),
+    payDay: z
+      .number()
+      .int('Día de pago: número entero.')
+      .min(1, 'Día de pago: del 1 al 31.')
+      .max(31, 'Día de pago: del 1 al 31.')
+      .nullable()
+      .default(null),
     /** … the semanal / catorcenal payday (ISO weekday, 1 = lunes … 7 = domingo) … */
-    paydayWeekday: z.number().int('Día de pago: elige un día de la semana.').min(1, 'Día de pago: elige un día de la semana.').max(7, 'Día de pago: elige un día de la semana.').nullable().default(null),
+    paydayWeekday: z
+      .number()
+      .int('Día de pago: elige un día de la semana.')
+      .min(1, 'Día de pago: elige un día de la semana.')
+      .max(7, 'Día de pago: elige un día de la semana.')
+      .nullable()
+      .default(null),
     /** … and the days the employer needs before its payroll closes to load a new deduction. */
-    cutOffLeadDays: z.number().int('Días de anticipación al corte: número entero.').min(0, 'Días de anticipación al corte: 0 o más.').max(60, 'Días de anticipación al corte: máximo 60.').default(0),
+    cutOffLeadDays: z
+      .number()
+      .int('Días de anticipación al corte: número entero.')
+      .min(0, 'Días de anticipación al corte: 0 o más.')
+      .max(60, 'Días de anticipación al corte: máximo 60.')
+      .default(0),
     /** … and the days its payroll does not pay (a payday on one moves to the previous working day). */
     nonWorkingDays: nonWorkingDaysSchema.default([]),
     validFrom: isoDate('Vigente desde'),
@@ -272,7 +311,14 @@ export const agreementDetailSchema = z.object({
   /** A RFC whose check digit fails is accepted (≈1.5 % of real ones do) but flagged; an unreadable layout too. */
   warnings: z.array(z.object({ field: z.string(), message: z.string() })),
   history: z.array(
-    z.object({ id: z.number().int(), occurredAt: z.string(), actorEmail: z.string().nullable(), action: z.string(), before: z.unknown(), after: z.unknown() }),
+    z.object({
+      id: z.number().int(),
+      occurredAt: z.string(),
+      actorEmail: z.string().nullable(),
+      action: z.string(),
+      before: z.unknown(),
+      after: z.unknown(),
+    }),
   ),
 });
 export type AgreementDetail = z.infer<typeof agreementDetailSchema>;
@@ -284,5 +330,9 @@ export const layoutTestRowSchema = z.object({
   fields: z.record(z.string(), z.string()),
   errors: z.array(z.string()),
 });
-export const layoutTestResultSchema = z.object({ rows: z.array(layoutTestRowSchema), totalRows: z.number().int(), errorRows: z.number().int() });
+export const layoutTestResultSchema = z.object({
+  rows: z.array(layoutTestRowSchema),
+  totalRows: z.number().int(),
+  errorRows: z.number().int(),
+});
 export type LayoutTestResult = z.infer<typeof layoutTestResultSchema>;

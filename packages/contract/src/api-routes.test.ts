@@ -24,8 +24,12 @@ describe('the route table', () => {
   });
 
   it('builds a path under /api with its parameters encoded, and a URL with the given query values only', () => {
-    expect(buildPath(API_ROUTES.users.get, { id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b' })).toBe('/api/users/3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b');
-    expect(buildPath(API_ROUTES.session.userByEmail, { email: 'ana maría@demo.mx' })).toBe('/api/core/user/by_email/ana%20mar%C3%ADa%40demo.mx');
+    expect(buildPath(API_ROUTES.users.get, { id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b' })).toBe(
+      '/api/users/3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+    );
+    expect(buildPath(API_ROUTES.session.userByEmail, { email: 'ana maría@demo.mx' })).toBe(
+      '/api/core/user/by_email/ana%20mar%C3%ADa%40demo.mx',
+    );
     expect(buildUrl(API_ROUTES.users.list, { query: { page: 2, q: '', sort: '-email' } })).toBe('/api/users?page=2&sort=-email');
     expect(() => buildPath(API_ROUTES.users.get, { id: '' })).toThrow('falta el parámetro id');
   });

@@ -10,7 +10,11 @@ const GROUPED = /^\d{1,3}(,\d{3})+(\.\d*)?$/;
 
 /** "$12,500.00" → "12500.00", " 30,000 " → "30000"; anything that is not an amount comes back as typed (trimmed). */
 export function cleanMoney(value: string): string {
-  const bare = value.trim().replace(/^\$\s*/, '').replace(/\s*(MXN|pesos)$/i, '').replace(/\s+/g, '');
+  const bare = value
+    .trim()
+    .replace(/^\$\s*/, '')
+    .replace(/\s*(MXN|pesos)$/i, '')
+    .replace(/\s+/g, '');
   return GROUPED.test(bare) ? bare.replace(/,/g, '') : bare;
 }
 

@@ -55,4 +55,8 @@ export const homeSummarySchema = portfolioFiguresSchema.extend({
 export type HomeSummary = z.infer<typeof homeSummarySchema>;
 
 /** Requests that still wait for someone: the home counts these. */
-export const PENDING_REQUEST_STATUSES = ['capturada', 'en validación', 'aprobada'] as const satisfies readonly (typeof REQUEST_STATUSES)[number][];
+export const PENDING_REQUEST_STATUSES = [
+  'capturada',
+  'en validación',
+  'aprobada',
+] as const satisfies readonly (typeof REQUEST_STATUSES)[number][];

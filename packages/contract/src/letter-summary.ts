@@ -16,4 +16,3 @@ export const letterSummarySchema = z.object({
   issuedBy: z.string().nullable(),
 });
 export type LetterSummary = z.infer<typeof letterSummarySchema>;
-

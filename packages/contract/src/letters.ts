@@ -71,7 +71,13 @@ export type LetterLayoutField = z.infer<typeof letterLayoutFieldSchema>;
 
 /** A template's layout: every field of LETTER_FIELDS placed on the background's first page. */
 export const letterLayoutSchema = z.object({
-  fields: z.object(Object.fromEntries(LETTER_FIELDS.map((field) => [field, letterLayoutFieldSchema])) as Record<LetterField, typeof letterLayoutFieldSchema>, 'Falta el objeto fields con la posición de cada campo.'),
+  fields: z.object(
+    Object.fromEntries(LETTER_FIELDS.map((field) => [field, letterLayoutFieldSchema])) as Record<
+      LetterField,
+      typeof letterLayoutFieldSchema
+    >,
+    'Falta el objeto fields con la posición de cada campo.',
+  ),
 });
 export type LetterLayout = z.infer<typeof letterLayoutSchema>;
 
@@ -136,7 +142,9 @@ export const issueLetterSchema = z.object({ validUntil: isoDate.optional() });
 export type IssueLetterInput = z.infer<typeof issueLetterSchema>;
 
 /** The printed texts, by field, exactly as on the PDF. */
-export const letterTextsSchema = z.object(Object.fromEntries(LETTER_FIELDS.map((field) => [field, z.string()])) as Record<LetterField, z.ZodString>);
+export const letterTextsSchema = z.object(
+  Object.fromEntries(LETTER_FIELDS.map((field) => [field, z.string()])) as Record<LetterField, z.ZodString>,
+);
 export type LetterTexts = z.infer<typeof letterTextsSchema>;
 
 /** An issued letter: its summary, every printed text and the payoff it was computed from. */

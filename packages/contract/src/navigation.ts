@@ -24,11 +24,7 @@ export const NAV_GROUPS = [
   {
     key: 'users',
     label: 'Usuarios',
-    items: [
-      item('/user/user-list', 'Lista de usuarios'),
-      item('/user/user-new', 'Nuevo Usuario'),
-      item('/user/profile-list', 'Perfiles'),
-    ],
+    items: [item('/user/user-list', 'Lista de usuarios'), item('/user/user-new', 'Nuevo Usuario'), item('/user/profile-list', 'Perfiles')],
   },
   {
     key: 'origination',
@@ -54,10 +50,7 @@ export const NAV_GROUPS = [
   {
     key: 'credit-tools',
     label: 'Creditos',
-    items: [
-      item('/creditos/update-labels', 'Actualizar Etiqueta'),
-      item('/creditos/settlement-letter', 'Carta de Liquidación Anticipada'),
-    ],
+    items: [item('/creditos/update-labels', 'Actualizar Etiqueta'), item('/creditos/settlement-letter', 'Carta de Liquidación Anticipada')],
   },
   {
     key: 'agreements',
@@ -67,10 +60,7 @@ export const NAV_GROUPS = [
   {
     key: 'portfolio-reports',
     label: 'Admon Cartera',
-    items: [
-      item('/admon-wallet/reports-list', 'Lista Reportes Operativos'),
-      item('/admon-wallet/reports-new', 'Nuevo Reporte Operativo'),
-    ],
+    items: [item('/admon-wallet/reports-list', 'Lista Reportes Operativos'), item('/admon-wallet/reports-new', 'Nuevo Reporte Operativo')],
   },
 ] as const satisfies readonly NavGroup[];
 

@@ -13,7 +13,10 @@ const name = (label: string) =>
     .trim()
     .min(1, `Escribe ${label}.`)
     .max(60, `${label[0]!.toUpperCase()}${label.slice(1)}: máximo 60 caracteres.`)
-    .regex(/^[A-Za-zÁÉÍÓÚÜÑáéíóúüñ' .-]+$/, `${label[0]!.toUpperCase()}${label.slice(1)}: solo letras, espacios, apóstrofo, punto o guion.`);
+    .regex(
+      /^[A-Za-zÁÉÍÓÚÜÑáéíóúüñ' .-]+$/,
+      `${label[0]!.toUpperCase()}${label.slice(1)}: solo letras, espacios, apóstrofo, punto o guion.`,
+    );
 
 export const PRE_REQUEST_STATUSES = ['borrador', 'enviada', 'convertida', 'vencida'] as const;
 export type PreRequestStatus = (typeof PRE_REQUEST_STATUSES)[number];
@@ -22,12 +25,15 @@ export const PRE_REQUEST_VALID_DAYS = 30;
 
 /** What a pre-request captures; the CURP's check (birth date, state, check digit) is the API's, with lending. */
 export const preRequestInputSchema = z.object({
-  curp: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .length(18, 'La CURP debe tener 18 caracteres.'),
-  rfc: z.union([z.literal(''), z.string().trim().toUpperCase().regex(/^[A-ZÑ&]{4}\d{6}[A-Z0-9]{3}$/, 'RFC no válido: 13 caracteres para una persona.')]),
+  curp: z.string().trim().toUpperCase().length(18, 'La CURP debe tener 18 caracteres.'),
+  rfc: z.union([
+    z.literal(''),
+    z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-ZÑ&]{4}\d{6}[A-Z0-9]{3}$/, 'RFC no válido: 13 caracteres para una persona.'),
+  ]),
   firstNames: name('el nombre'),
   lastName1: name('el primer apellido'),
   lastName2: z.union([z.literal(''), name('el segundo apellido')]),
@@ -103,9 +109,7 @@ export const simulationSchema = z.object({
   ageAtEnd: z.number().int(),
   result: z.enum(['pre-aprobada', 'rechazada']),
   reasons: z.array(eligibilityReasonSchema),
-  schedule: z.array(
-    scheduleRowSchema,
-  ),
+  schedule: z.array(scheduleRowSchema),
 });
 export type Simulation = z.infer<typeof simulationSchema>;
 

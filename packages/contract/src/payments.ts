@@ -185,7 +185,13 @@ export const laterPaymentSchema = z.object({
  * A later file that refused rows as crédito liquidado for credits this file paid off: a revert leaves that money
  * unapplied. `amount`: those rows' amounts; `creditFolio`: the first of their credits by folio.
  */
-export const refusedAsPaidOffSchema = z.object({ fileId: z.string(), fileName: z.string(), rows: z.number().int(), amount: z.string(), creditFolio: z.string() });
+export const refusedAsPaidOffSchema = z.object({
+  fileId: z.string(),
+  fileName: z.string(),
+  rows: z.number().int(),
+  amount: z.string(),
+  creditFolio: z.string(),
+});
 /**
  * What a revert waits for and what it leaves behind: the first later files on its credits, newest first, in the order
  * they are reverted (none: it can be reverted), how many there are in all, and the later files whose rows for the

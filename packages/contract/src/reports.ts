@@ -51,7 +51,13 @@ const date = (key: string, label: string): ReportField => ({ key, label, type: '
 const integer = (key: string, label: string): ReportField => ({ key, label, type: 'integer' });
 const agreement: ReportField = { key: 'agreement', label: 'Convenio', type: 'text', filter: 'agreement' };
 const bucket: ReportField = { key: 'bucket', label: 'Tramo de atraso', type: 'text', filter: 'bucket', options: AGING_BUCKETS };
-const status = (label: string, options: readonly string[]): ReportField => ({ key: 'status', label, type: 'text', filter: 'status', options });
+const status = (label: string, options: readonly string[]): ReportField => ({
+  key: 'status',
+  label,
+  type: 'text',
+  filter: 'status',
+  options,
+});
 
 /** The catalogue. Portfolio figures are at each company's business date (fecha flujo), never at the server's clock. */
 export const REPORT_DATASETS = [
@@ -191,10 +197,12 @@ export const REPORT_DATASETS = [
 export type ReportDatasetKey = (typeof REPORT_DATASETS)[number]['key'];
 export const REPORT_DATASET_KEYS = REPORT_DATASETS.map((dataset) => dataset.key) as [ReportDatasetKey, ...ReportDatasetKey[]];
 
-export const reportDataset = (key: string): ReportDataset | undefined => (REPORT_DATASETS as readonly ReportDataset[]).find((dataset) => dataset.key === key);
+export const reportDataset = (key: string): ReportDataset | undefined =>
+  (REPORT_DATASETS as readonly ReportDataset[]).find((dataset) => dataset.key === key);
 
 /** Which filter types a field admits: its own (agreement, status, bucket), or a date range on a date field. */
-export const fieldFilterTypes = (field: ReportField): ReportFilterType[] => (field.type === 'date' ? ['dateRange'] : field.filter ? [field.filter] : []);
+export const fieldFilterTypes = (field: ReportField): ReportFilterType[] =>
+  field.type === 'date' ? ['dateRange'] : field.filter ? [field.filter] : [];
 
 export const REPORT_MAX_COLUMNS = 40;
 
@@ -226,7 +234,9 @@ const definitionShape = z.object({
 });
 
 /** The problems of a definition against its dataset, as field errors (path → Spanish message). */
-export function reportDefinitionIssues(value: Pick<z.output<typeof definitionShape>, 'dataset' | 'columns' | 'filters' | 'sort'>): { path: (string | number)[]; message: string }[] {
+export function reportDefinitionIssues(
+  value: Pick<z.output<typeof definitionShape>, 'dataset' | 'columns' | 'filters' | 'sort'>,
+): { path: (string | number)[]; message: string }[] {
   const dataset = reportDataset(value.dataset);
   if (!dataset) return [];
   const issues: { path: (string | number)[]; message: string }[] = [];
@@ -254,10 +264,12 @@ export function reportDefinitionIssues(value: Pick<z.output<typeof definitionSha
           : `El campo «${field.label}» no admite filtros.`,
       });
     }
-    if (filtered.has(filter.field)) issues.push({ path: ['filters', index, 'field'], message: `El campo «${field.label}» ya tiene un filtro.` });
+    if (filtered.has(filter.field))
+      issues.push({ path: ['filters', index, 'field'], message: `El campo «${field.label}» ya tiene un filtro.` });
     filtered.add(filter.field);
   });
-  if (value.sort && !fieldOf(value.sort.field)) issues.push({ path: ['sort', 'field'], message: `El campo «${value.sort.field}» no existe en ${dataset.label}.` });
+  if (value.sort && !fieldOf(value.sort.field))
+    issues.push({ path: ['sort', 'field'], message: `El campo «${value.sort.field}» no existe en ${dataset.label}.` });
   return issues;
 }
 

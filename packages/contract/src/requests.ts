@@ -23,7 +23,10 @@ export const REQUEST_ACTIONS = {
   reject: { from: ['en validación'], to: 'rechazada', label: 'Rechazar', verb: 'rechazar', permission: '/actions/origination/approve' },
   cancel: { from: ['capturada', 'en validación', 'aprobada'], to: 'cancelada', label: 'Cancelar', verb: 'cancelar', permission: null },
   disburse: { from: ['aprobada'], to: 'dispersada', label: 'Dispersar', verb: 'dispersar', permission: '/actions/origination/disburse' },
-} as const satisfies Record<string, { from: readonly RequestStatus[]; to: RequestStatus; label: string; verb: string; permission: ActionPath | null }>;
+} as const satisfies Record<
+  string,
+  { from: readonly RequestStatus[]; to: RequestStatus; label: string; verb: string; permission: ActionPath | null }
+>;
 export type RequestAction = keyof typeof REQUEST_ACTIONS;
 
 export const DOCUMENT_KINDS = ['ine', 'comprobante', 'recibo'] as const;
@@ -38,13 +41,46 @@ export const DOCUMENT_TYPES = { 'application/pdf': 'PDF', 'image/jpeg': 'JPG', '
 export const DOCUMENT_MAX_BYTES = 5 * 1024 * 1024;
 
 export const MEXICAN_STATES = [
-  'Aguascalientes', 'Baja California', 'Baja California Sur', 'Campeche', 'Chiapas', 'Chihuahua', 'Ciudad de México', 'Coahuila',
-  'Colima', 'Durango', 'Estado de México', 'Guanajuato', 'Guerrero', 'Hidalgo', 'Jalisco', 'Michoacán', 'Morelos', 'Nayarit',
-  'Nuevo León', 'Oaxaca', 'Puebla', 'Querétaro', 'Quintana Roo', 'San Luis Potosí', 'Sinaloa', 'Sonora', 'Tabasco', 'Tamaulipas',
-  'Tlaxcala', 'Veracruz', 'Yucatán', 'Zacatecas',
+  'Aguascalientes',
+  'Baja California',
+  'Baja California Sur',
+  'Campeche',
+  'Chiapas',
+  'Chihuahua',
+  'Ciudad de México',
+  'Coahuila',
+  'Colima',
+  'Durango',
+  'Estado de México',
+  'Guanajuato',
+  'Guerrero',
+  'Hidalgo',
+  'Jalisco',
+  'Michoacán',
+  'Morelos',
+  'Nayarit',
+  'Nuevo León',
+  'Oaxaca',
+  'Puebla',
+  'Querétaro',
+  'Quintana Roo',
+  'San Luis Potosí',
+  'Sinaloa',
+  'Sonora',
+  'Tabasco',
+  'Tamaulipas',
+  'Tlaxcala',
+  'Veracruz',
+  'Yucatán',
+  'Zacatecas',
 ] as const;
 
-const text = (label: string, max: number) => z.string().trim().min(1, `Escribe ${label}.`).max(max, `${label[0]!.toUpperCase()}${label.slice(1)}: máximo ${max} caracteres.`);
+const text = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Escribe ${label}.`)
+    .max(max, `${label[0]!.toUpperCase()}${label.slice(1)}: máximo ${max} caracteres.`);
 const phone = phoneField;
 
 export const referenceSchema = z.object({
@@ -64,11 +100,17 @@ export const requestInputSchema = preRequestInputSchema.extend({
   neighborhood: text('la colonia', 80),
   municipality: text('el municipio o alcaldía', 80),
   state: z.enum(MEXICAN_STATES, 'Elige el estado.'),
-  postalCode: z.string().trim().regex(/^\d{5}$/, 'Código postal: 5 dígitos.'),
+  postalCode: z
+    .string()
+    .trim()
+    .regex(/^\d{5}$/, 'Código postal: 5 dígitos.'),
   phone: phone('Teléfono'),
   email: z.email('Correo electrónico no válido.').trim().toLowerCase(),
   references: z.tuple([referenceSchema, referenceSchema], 'Captura dos referencias personales.'),
-  clabe: z.string().trim().regex(/^\d{18}$/, 'La CLABE tiene 18 dígitos.'),
+  clabe: z
+    .string()
+    .trim()
+    .regex(/^\d{18}$/, 'La CLABE tiene 18 dígitos.'),
 });
 export type RequestInput = z.input<typeof requestInputSchema>;
 
@@ -110,10 +152,28 @@ export type RequestSummary = z.infer<typeof requestSummarySchema>;
 
 /** The captured fields the API answers as they are stored: plain strings (the capture schema's transforms only run on the way in). */
 const STORED_TEXT_FIELDS = [
-  'rfc', 'firstNames', 'lastName1', 'lastName2', 'productId', 'employeeNumber', 'netSalary', 'otherDeductions', 'street',
-  'exteriorNumber', 'interiorNumber', 'neighborhood', 'municipality', 'state', 'postalCode', 'phone', 'email', 'clabe',
+  'rfc',
+  'firstNames',
+  'lastName1',
+  'lastName2',
+  'productId',
+  'employeeNumber',
+  'netSalary',
+  'otherDeductions',
+  'street',
+  'exteriorNumber',
+  'interiorNumber',
+  'neighborhood',
+  'municipality',
+  'state',
+  'postalCode',
+  'phone',
+  'email',
+  'clabe',
 ] as const;
-const storedText = Object.fromEntries(STORED_TEXT_FIELDS.map((key) => [key, z.string()])) as { [K in (typeof STORED_TEXT_FIELDS)[number]]: z.ZodString };
+const storedText = Object.fromEntries(STORED_TEXT_FIELDS.map((key) => [key, z.string()])) as {
+  [K in (typeof STORED_TEXT_FIELDS)[number]]: z.ZodString;
+};
 
 export const requestSchema = requestSummarySchema.extend({
   ...storedText,
@@ -152,7 +212,8 @@ export const requestListQuerySchema = listQuery.extend({
 });
 export type RequestListQuery = z.input<typeof requestListQuerySchema>;
 
-const reasonField = (label: string) => z.string().trim().min(5, `Escribe el motivo ${label} (al menos 5 caracteres).`).max(500, 'Motivo: máximo 500 caracteres.');
+const reasonField = (label: string) =>
+  z.string().trim().min(5, `Escribe el motivo ${label} (al menos 5 caracteres).`).max(500, 'Motivo: máximo 500 caracteres.');
 
 export const requestActionBodySchemas = {
   submit: z.object({ version: versionField }),
@@ -242,7 +303,9 @@ export const creditSchema = z.object({
       outstanding: z.string(),
     }),
   ),
-  deductions: z.array(z.object({ period: z.number().int(), discountDate: z.string(), amount: z.string(), state: z.enum(DEDUCTION_STATES) })),
+  deductions: z.array(
+    z.object({ period: z.number().int(), discountDate: z.string(), amount: z.string(), state: z.enum(DEDUCTION_STATES) }),
+  ),
   /** Sobrepago kept as a credit balance (saldo a favor): money received beyond what paid the credit off. */
   creditBalance: z.string(),
   /** The payments received, newest first, each with where every peso went (installment and component). */

@@ -84,9 +84,15 @@ export type RouteOutput<R extends RouteDefinition> = R['response'] extends FileA
       : never;
 
 /** What a call to the route takes: its path parameters, query and body, each only when the route declares one. */
-export type RouteInput<R extends RouteDefinition> = (R extends { params: infer P extends Schema } ? { params: z.input<P> } : { params?: never }) &
+export type RouteInput<R extends RouteDefinition> = (R extends { params: infer P extends Schema }
+  ? { params: z.input<P> }
+  : { params?: never }) &
   (R extends { query: infer Q extends Schema } ? { query?: z.input<Q> } : { query?: never }) &
-  (R extends { body: MultipartBody } ? { body: FormData } : R extends { body: infer B extends Schema } ? { body: z.input<B> } : { body?: never });
+  (R extends { body: MultipartBody }
+    ? { body: FormData }
+    : R extends { body: infer B extends Schema }
+      ? { body: z.input<B> }
+      : { body?: never });
 
 /** The path parameters a route takes (nothing when it has none). */
 export type RouteParams<R extends RouteDefinition> = R extends { params: infer P extends Schema } ? z.input<P> : Record<string, never>;
@@ -96,7 +102,8 @@ export function buildPath<R extends RouteDefinition>(definition: R, params?: Rou
   const values = (params ?? {}) as Record<string, unknown>;
   const filled = definition.path.replace(/:(\w+)/g, (_match, name: string) => {
     const value = values[name];
-    if (value === undefined || value === null || value === '') throw new Error(`${definition.method} ${definition.path}: falta el parámetro ${name}`);
+    if (value === undefined || value === null || value === '')
+      throw new Error(`${definition.method} ${definition.path}: falta el parámetro ${name}`);
     return encodeURIComponent(String(value));
   });
   return `${API_PREFIX}${filled}`;

@@ -17,7 +17,9 @@ function measure(label: string, iterations: number, run: (i: number) => unknown)
   for (let i = 0; i < iterations; i++) if (run(i) !== undefined) sink++;
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const perSecond = iterations / seconds;
-  console.log(`${label.padEnd(58)} ${Math.round(perSecond).toLocaleString('en-US').padStart(10)} /s  (${iterations.toLocaleString('en-US')} in ${seconds.toFixed(2)} s${sink === iterations ? '' : ', ?'})`);
+  console.log(
+    `${label.padEnd(58)} ${Math.round(perSecond).toLocaleString('en-US').padStart(10)} /s  (${iterations.toLocaleString('en-US')} in ${seconds.toFixed(2)} s${sink === iterations ? '' : ', ?'})`,
+  );
   return perSecond;
 }
 
@@ -73,7 +75,16 @@ measure('payoffQuote, partway with 2 deductions in transit', 100_000, (i) => {
 measure('allocatePayment, one deduction of a 24-installment credit', 100_000, (i) => {
   const s = quoteStates[i % quoteStates.length];
   if (s === undefined) return undefined;
-  return allocatePayment({ amount: s.installment, valueDate: '2025-06-20', disbursementDate: '2024-12-31', ivaRate: '0.16', annualRate: '0.36', frequency: 'quincenal', installment: s.installment, installments: s.installments });
+  return allocatePayment({
+    amount: s.installment,
+    valueDate: '2025-06-20',
+    disbursementDate: '2024-12-31',
+    ivaRate: '0.16',
+    annualRate: '0.36',
+    frequency: 'quincenal',
+    installment: s.installment,
+    installments: s.installments,
+  });
 });
 
 const catSchedule = buildSchedule(portfolioInput(1));
@@ -81,4 +92,6 @@ const catPayments = catSchedule.rows.map((r) => {
   const c = BigInt(r.principal.replace('.', '')) + BigInt(r.interest.replace('.', ''));
   return `${c / 100n}.${String(c % 100n).padStart(2, '0')}`;
 });
-measure('computeCat, 24 payments', 50_000, () => computeCat({ netDisbursement: portfolioInput(1).principal, payments: catPayments, periodsPerYear: 24 }));
+measure('computeCat, 24 payments', 50_000, () =>
+  computeCat({ netDisbursement: portfolioInput(1).principal, payments: catPayments, periodsPerYear: 24 }),
+);

@@ -3,7 +3,14 @@ import { AGING_BUCKET_LABELS, agingBucket, daysPastDue, isPastDueCredit } from '
 import { installmentsFromSchedule } from './ledger.ts';
 import { buildSchedule } from './schedule.ts';
 
-const schedule = buildSchedule({ principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' });
+const schedule = buildSchedule({
+  principal: '10000.00',
+  annualRate: '0.36',
+  ivaRate: '0.16',
+  term: 24,
+  frequency: 'quincenal',
+  firstDueDate: '2024-01-15',
+});
 const paidThrough = (n: number) =>
   installmentsFromSchedule(schedule).map((inst) =>
     inst.number <= n ? { ...inst, paid: { principal: inst.principal, interest: inst.interest, iva: inst.iva } } : inst,

@@ -12,7 +12,14 @@ import { cents, creditStateArb, owedTotal, type CreditState } from './test-suppo
 // The quincenal golden loan of schedule.test.ts: 10,000.00 at 36 %, 24 fortnights from 2024-01-15,
 // disbursed 2023-12-31. Installments 1–3: 513.27 = 339.27 + 150.00 + 24.00, 345.17 + 144.91 + 23.19,
 // 351.18 + 139.73 + 22.36; the last, 24 (2024-12-31): 504.45 + 7.57 + 1.21 = 513.23.
-const schedule = buildSchedule({ principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' });
+const schedule = buildSchedule({
+  principal: '10000.00',
+  annualRate: '0.36',
+  ivaRate: '0.16',
+  term: 24,
+  frequency: 'quincenal',
+  firstDueDate: '2024-01-15',
+});
 const fresh = installmentsFromSchedule(schedule);
 const base = {
   disbursementDate: '2023-12-31',
@@ -81,9 +88,18 @@ describe('allocatePayment golden cases', () => {
     expect(reference.length).toBe(10);
     expect(reference.reduce((sum, p) => sum + p, 0n)).toBe(511710n);
     expect(owedRows).toEqual(reference);
-    expect(r.installments.filter((inst) => inst.clearedByPrepayment).map((inst) => inst.number)).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    expect(r.installments.filter((inst) => inst.clearedByPrepayment).map((inst) => inst.number)).toEqual([
+      12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+    ]);
     // The payoff the same day agrees with the ledger: the new balance, nothing accrued yet.
-    const quote = payoffQuote({ creditAmount: '10000.00', installment: '513.27', disbursementDate: base.disbursementDate, ivaRate: '0.16', installments: r.installments, quoteDate: '2024-01-15' });
+    const quote = payoffQuote({
+      creditAmount: '10000.00',
+      installment: '513.27',
+      disbursementDate: base.disbursementDate,
+      ivaRate: '0.16',
+      installments: r.installments,
+      quoteDate: '2024-01-15',
+    });
     expect(quote.totalAmount).toBe('4660.73');
     expect(quote.paymentsMade).toBe(1);
   });
@@ -131,12 +147,20 @@ describe('allocatePayment golden cases', () => {
     const paidThrough2 = allocatePayment({ ...base, amount: '1026.54', valueDate: '2024-01-31' }).installments;
     const payoff = allocatePayment({ ...base, installments: paidThrough2, amount: '9434.43', valueDate: '2024-02-11' });
     expect(payoff.paidOff).toBe(true);
-    const closedPaid = closeBusinessDay({ businessDate: '2024-02-11', credits: [{ id: 'c', status: 'vigente', installments: payoff.installments }], deductions: [] });
+    const closedPaid = closeBusinessDay({
+      businessDate: '2024-02-11',
+      credits: [{ id: 'c', status: 'vigente', installments: payoff.installments }],
+      deductions: [],
+    });
     expect(closedPaid.credits[0]?.status).toBe('liquidado');
     const reverted = revertPayment({ installments: payoff.installments, payment: payoff });
     expect(reverted).toEqual(paidThrough2);
     // Installment 3 (2024-02-15) unpaid: on 2024-03-01 the credit is vigente again with 15 days past due.
-    const closed = closeBusinessDay({ businessDate: '2024-03-01', credits: [{ id: 'c', status: 'liquidado', installments: reverted }], deductions: [] });
+    const closed = closeBusinessDay({
+      businessDate: '2024-03-01',
+      credits: [{ id: 'c', status: 'liquidado', installments: reverted }],
+      deductions: [],
+    });
     expect(closed.credits[0]).toMatchObject({ status: 'vigente', daysPastDue: 15, agingBucket: '1-30' });
     // A payment whose credit changed since cannot be reverted (revert the later one first).
     expect(() => revertPayment({ installments: paidThrough2, payment: payoff })).toThrowError(LendingInputError);
@@ -144,7 +168,17 @@ describe('allocatePayment golden cases', () => {
 
   it('the default waterfall takes moratory interest and fees before interest and principal', () => {
     const late: InstallmentState[] = [
-      { number: 1, dueDate: '2024-01-15', principal: '339.27', interest: '150.00', iva: '24.00', moratoryInterest: '12.00', moratoryIva: '1.92', fees: '50.00', feesIva: '8.00' },
+      {
+        number: 1,
+        dueDate: '2024-01-15',
+        principal: '339.27',
+        interest: '150.00',
+        iva: '24.00',
+        moratoryInterest: '12.00',
+        moratoryIva: '1.92',
+        fees: '50.00',
+        feesIva: '8.00',
+      },
       ...fresh.slice(1),
     ];
     const r = allocatePayment({ ...base, installments: late, amount: '100.00', valueDate: '2024-01-20' });
@@ -176,7 +210,13 @@ describe('allocatePayment golden cases', () => {
     ['value date before the disbursement', { valueDate: '2023-12-30' }, 'INVALID_DATE_ORDER'],
     ['order missing a component', { componentOrder: ['interest', 'iva', 'principal'] }, 'INVALID_COMPONENT_ORDER'],
     ['no installments', { installments: [] }, 'INVALID_INSTALLMENTS'],
-    ['paid more than charged', { installments: [{ number: 1, dueDate: '2024-01-15', principal: '1.00', interest: '0.00', iva: '0.00', paid: { principal: '2.00' } }] }, 'INVALID_INSTALLMENTS'],
+    [
+      'paid more than charged',
+      {
+        installments: [{ number: 1, dueDate: '2024-01-15', principal: '1.00', interest: '0.00', iva: '0.00', paid: { principal: '2.00' } }],
+      },
+      'INVALID_INSTALLMENTS',
+    ],
   ])('refuses %s', (_reason, patch, code) => {
     expect(() => allocatePayment({ ...base, amount: '100.00', valueDate: '2024-01-15', ...patch })).toThrowError(LendingInputError);
     try {
@@ -208,7 +248,10 @@ describe('allocatePayment properties', () => {
         const owedAfter = owedTotal(r.installments);
         // Without a prepayment the credit stops owing exactly what was applied or waived; a prepayment also
         // rebuilds the future interest on the lower balance, so it can only stop owing more.
-        const exact = r.prepaidPrincipal === '0.00' ? owedBefore - owedAfter === lineSum + waivedSum : owedBefore - owedAfter >= lineSum + waivedSum - 1n * BigInt(credit.schedule.rows.length);
+        const exact =
+          r.prepaidPrincipal === '0.00'
+            ? owedBefore - owedAfter === lineSum + waivedSum
+            : owedBefore - owedAfter >= lineSum + waivedSum - 1n * BigInt(credit.schedule.rows.length);
         return (
           lineSum === cents(r.applied) &&
           cents(r.applied) + cents(r.overpayment) === cents(amount) &&
@@ -252,7 +295,12 @@ describe('allocatePayment properties', () => {
           quoteDate: credit.date,
         });
         fc.pre(cents(quote.totalAmount) > 0n);
-        const r = allocatePayment({ amount: quote.totalAmount, valueDate: credit.date, ...creditTerms(credit), installments: credit.installments });
+        const r = allocatePayment({
+          amount: quote.totalAmount,
+          valueDate: credit.date,
+          ...creditTerms(credit),
+          installments: credit.installments,
+        });
         return r.paidOff && r.overpayment === '0.00' && owedTotal(r.installments) === 0n;
       }),
       { numRuns: 1000 },

@@ -122,7 +122,11 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
   const valueDay = parseDay(input.valueDate, 'valueDate');
   const disbursementDay = parseDay(input.disbursementDate, 'disbursementDate');
   if (valueDay < disbursementDay) {
-    throw new LendingInputError('INVALID_DATE_ORDER', 'valueDate', 'La fecha valor del pago no puede ser anterior a la disposición del crédito.');
+    throw new LendingInputError(
+      'INVALID_DATE_ORDER',
+      'valueDate',
+      'La fecha valor del pago no puede ser anterior a la disposición del crédito.',
+    );
   }
   const ivaRate = parseIvaRate(input.ivaRate);
   const frequency = assertFrequency(input.frequency);
@@ -282,7 +286,10 @@ function rebuildRemaining(r: RebuildInput): Cents {
   // The lower installment, unless at the centavo it no longer covers a period's interest and IVA on the new balance
   // (tiny balances at high rates): such an installment would never amortize and the prepayment would raise the total
   // owed, so the installment stays and the term shortens instead.
-  const level = r.option === 'lower-installment' && balance > 0n ? levelInstallment(balance, r.annualRate, r.ivaRateText, r.frequency, rows.length) : null;
+  const level =
+    r.option === 'lower-installment' && balance > 0n
+      ? levelInstallment(balance, r.annualRate, r.ivaRateText, r.frequency, rows.length)
+      : null;
   const periodInterest = roundHalfUp(balance * periodic.num, periodic.den);
   const installment = level !== null && level > periodInterest + ivaOf(periodInterest) ? level : r.installment;
 
@@ -332,7 +339,10 @@ function setOwed(inst: LedgerInstallment, c: number, owed: Cents): void {
  * (docs/domain.md, "Payments"), liquidado included — the credit's status follows what is owed again at the next close.
  * Refused when the credit changed since (a later payment depends on this one: revert that first).
  */
-export function revertPayment(input: { installments: InstallmentState[]; payment: Pick<AllocationResult, 'installments' | 'previousInstallments'> }): InstallmentState[] {
+export function revertPayment(input: {
+  installments: InstallmentState[];
+  payment: Pick<AllocationResult, 'installments' | 'previousInstallments'>;
+}): InstallmentState[] {
   if (canonical(input.installments) !== canonical(input.payment.installments)) {
     throw new LendingInputError(
       'PAYMENT_NOT_REVERTIBLE',

@@ -20,7 +20,13 @@ describe('payroll calendar', () => {
     const first = firstPayday(calendar, '2025-02-10');
     expect(first).toEqual({ nominal: '2025-02-28', dueDate: '2025-02-28' });
     // Calendar facts: February 2025 has 28 days, March 31, April 30, May 31, June 30.
-    expect(dueDates('mensual', first.nominal, 5, { payDay: 31 })).toEqual(['2025-02-28', '2025-03-31', '2025-04-30', '2025-05-31', '2025-06-30']);
+    expect(dueDates('mensual', first.nominal, 5, { payDay: 31 })).toEqual([
+      '2025-02-28',
+      '2025-03-31',
+      '2025-04-30',
+      '2025-05-31',
+      '2025-06-30',
+    ]);
     expect(payrollCalendar(calendar, '2025-02-10', 3)).toEqual(['2025-02-28', '2025-03-31', '2025-04-30']);
   });
 

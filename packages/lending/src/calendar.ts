@@ -195,7 +195,10 @@ export function assertNominalPayday(c: CheckedCalendar, date: string, field: str
         `En un crédito quincenal el primer descuento debe caer el día 15 o el último día del mes; ${date} no lo es.`,
       );
     }
-    throw calendarError(field, `El ${civil.day} no es día de pago del calendario de nómina (${c.frequency}); ${date} no puede ser el primer descuento.`);
+    throw calendarError(
+      field,
+      `El ${civil.day} no es día de pago del calendario de nómina (${c.frequency}); ${date} no puede ser el primer descuento.`,
+    );
   }
   return day;
 }

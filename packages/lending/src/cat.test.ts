@@ -6,15 +6,31 @@ import { buildSchedule } from './schedule.ts';
 
 describe('computeCat', () => {
   it('the issue example: 10,000.00 at 36 % quincenal for 24 fortnights is 43.0 % (1.015^24 − 1 = 42.95 %)', () => {
-    const schedule = buildSchedule({ principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' });
+    const schedule = buildSchedule({
+      principal: '10000.00',
+      annualRate: '0.36',
+      ivaRate: '0.16',
+      term: 24,
+      frequency: 'quincenal',
+      firstDueDate: '2024-01-15',
+    });
     expect(scheduleCat(schedule, '10000.00', 'quincenal')).toBe('43.0');
     // The same with the payments written out (principal + interest, without IVA).
-    const payments = schedule.rows.map((r) => ((BigInt(r.principal.replace('.', '')) + BigInt(r.interest.replace('.', ''))).toString().replace(/(\d\d)$/, '.$1')));
+    const payments = schedule.rows.map((r) =>
+      (BigInt(r.principal.replace('.', '')) + BigInt(r.interest.replace('.', ''))).toString().replace(/(\d\d)$/, '.$1'),
+    );
     expect(computeCat({ netDisbursement: '10000.00', payments, periodsPerYear: 24 })).toBe('43.0');
   });
 
   it('an opening fee deducted from the disbursement raises the CAT', () => {
-    const schedule = buildSchedule({ principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' });
+    const schedule = buildSchedule({
+      principal: '10000.00',
+      annualRate: '0.36',
+      ivaRate: '0.16',
+      term: 24,
+      frequency: 'quincenal',
+      firstDueDate: '2024-01-15',
+    });
     expect(Number(scheduleCat(schedule, '9700.00', 'quincenal'))).toBeGreaterThan(43);
   });
 
@@ -69,7 +85,14 @@ describe('computeCat', () => {
   it('property: a higher rate never gives a lower CAT', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 100 }), (bp, extra) => {
-        const input = (rate: number) => ({ principal: '5000.00', annualRate: (rate / 1000).toFixed(3), ivaRate: '0.16', term: 12, frequency: 'mensual' as const, firstDueDate: '2025-01-31' });
+        const input = (rate: number) => ({
+          principal: '5000.00',
+          annualRate: (rate / 1000).toFixed(3),
+          ivaRate: '0.16',
+          term: 12,
+          frequency: 'mensual' as const,
+          firstDueDate: '2025-01-31',
+        });
         const low = scheduleCat(buildSchedule(input(bp)), '5000.00', 'mensual');
         const high = scheduleCat(buildSchedule(input(bp + extra)), '5000.00', 'mensual');
         return Number(high) >= Number(low);

@@ -148,7 +148,11 @@ export function computeCatByDates(input: DatedCatInput): string {
     amount: Number(parseNonNegativeCents(p.amount, `payments[${t}].amount`)),
   }));
   if (flows.some((f) => f.years <= 0) || !flows.some((f) => f.amount > 0)) {
-    throw new LendingInputError('INVALID_PAYMENTS', 'payments', 'Los pagos del CAT deben ser posteriores a la disposición y al menos uno mayor que cero.');
+    throw new LendingInputError(
+      'INVALID_PAYMENTS',
+      'payments',
+      'Los pagos del CAT deben ser posteriores a la disposición y al menos uno mayor que cero.',
+    );
   }
   const value = (g: number): number => flows.reduce((acc, f) => acc + f.amount * Math.pow(g, -f.years), 0) - net;
   let lo = 1;
@@ -183,12 +187,7 @@ export function computeCatByDates(input: DatedCatInput): string {
  * When the schedule's first period was charged by days, the CAT uses the payments' actual dates
  * (`computeCatByDates`); otherwise one payment per period.
  */
-export function scheduleCat(
-  schedule: Schedule,
-  netDisbursement: string,
-  frequency: Frequency,
-  disbursementDate?: string,
-): string {
+export function scheduleCat(schedule: Schedule, netDisbursement: string, frequency: Frequency, disbursementDate?: string): string {
   const payments = schedule.rows.map((row) => {
     return formatCents(parseNonNegativeCents(row.principal, 'principal') + parseNonNegativeCents(row.interest, 'interest'));
   });

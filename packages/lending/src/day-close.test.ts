@@ -5,13 +5,29 @@ import { addDays } from './dates.ts';
 import { installmentsFromSchedule } from './ledger.ts';
 import { buildSchedule } from './schedule.ts';
 
-const schedule = buildSchedule({ principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' });
+const schedule = buildSchedule({
+  principal: '10000.00',
+  annualRate: '0.36',
+  ivaRate: '0.16',
+  term: 24,
+  frequency: 'quincenal',
+  firstDueDate: '2024-01-15',
+});
 const paidThrough = (n: number) =>
   installmentsFromSchedule(schedule).map((inst) =>
     inst.number <= n ? { ...inst, paid: { principal: inst.principal, interest: inst.interest, iva: inst.iva } } : inst,
   );
-const credit = (id: string, paid: number, status: DayCloseCredit['status'] = 'vigente'): DayCloseCredit => ({ id, status, installments: paidThrough(paid) });
-const deduction = (id: string, discountDate: string, state: ExpectedDeduction['state'] = 'esperado', remittanceLagDays = 3): ExpectedDeduction => ({
+const credit = (id: string, paid: number, status: DayCloseCredit['status'] = 'vigente'): DayCloseCredit => ({
+  id,
+  status,
+  installments: paidThrough(paid),
+});
+const deduction = (
+  id: string,
+  discountDate: string,
+  state: ExpectedDeduction['state'] = 'esperado',
+  remittanceLagDays = 3,
+): ExpectedDeduction => ({
   id,
   discountDate,
   remittanceLagDays,
@@ -126,7 +142,14 @@ describe('closing missed days', () => {
       deductions: [deduction('d', '2024-04-12', 'esperado', 3)],
     });
     expect(r.closedDates).toEqual(['2024-04-11', '2024-04-12', '2024-04-13', '2024-04-14', '2024-04-15', '2024-04-16']);
-    expect(r.days.map((d) => d.deductions[0]?.state)).toEqual(['esperado', 'en-transito', 'en-transito', 'en-transito', 'en-transito', 'no-aplicado']);
+    expect(r.days.map((d) => d.deductions[0]?.state)).toEqual([
+      'esperado',
+      'en-transito',
+      'en-transito',
+      'en-transito',
+      'en-transito',
+      'no-aplicado',
+    ]);
     expect(r.days.map((d) => d.credits[0]?.status)).toEqual(['vigente', 'vigente', 'vigente', 'vencido', 'vencido', 'vencido']);
     expect(r.nextBusinessDate).toBe('2024-04-17');
     expect(r.credits[0]?.status).toBe('vencido');
@@ -149,9 +172,15 @@ describe('closing missed days', () => {
           const whole = closeBusinessDays({ lastClosedDate: lastClosed, throughDate: end, credits, deductions });
           const part1 = closeBusinessDays({ lastClosedDate: lastClosed, throughDate: mid, credits, deductions });
           const part2 = closeBusinessDays({ lastClosedDate: mid, throughDate: end, credits: part1.credits, deductions: part1.deductions });
-          const rerun = closeBusinessDays({ lastClosedDate: addDays(end, -1), throughDate: end, credits: whole.credits, deductions: whole.deductions });
+          const rerun = closeBusinessDays({
+            lastClosedDate: addDays(end, -1),
+            throughDate: end,
+            credits: whole.credits,
+            deductions: whole.deductions,
+          });
           const same = (a: typeof whole, b: typeof whole) =>
-            JSON.stringify(a.deductions) === JSON.stringify(b.deductions) && JSON.stringify(a.credits.map((c) => c.status)) === JSON.stringify(b.credits.map((c) => c.status));
+            JSON.stringify(a.deductions) === JSON.stringify(b.deductions) &&
+            JSON.stringify(a.credits.map((c) => c.status)) === JSON.stringify(b.credits.map((c) => c.status));
           // Re-closing the last day only makes sense when at least one day was closed.
           return same(whole, part2) && (whole.closedDates.length === 0 || same(whole, rerun));
         },

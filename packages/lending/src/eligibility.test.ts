@@ -24,8 +24,23 @@ describe('quoteLoan', () => {
   it('deducts the opening fee from the disbursement, or finances it into the principal', () => {
     const deducted = quoteLoan(base);
     // Issue 13 #7: 2 % of 20,000.00 = 400.00, plus 16 % IVA = 64.00; deducted together: 20,000 − 464 = 19,536.00.
-    expect(deducted).toMatchObject({ amount: '20000.00', openingFee: '400.00', openingFeeIva: '64.00', principal: '20000.00', netDisbursement: '19536.00' });
-    expect(deducted.schedule).toEqual(buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30' }));
+    expect(deducted).toMatchObject({
+      amount: '20000.00',
+      openingFee: '400.00',
+      openingFeeIva: '64.00',
+      principal: '20000.00',
+      netDisbursement: '19536.00',
+    });
+    expect(deducted.schedule).toEqual(
+      buildSchedule({
+        principal: '20000.00',
+        annualRate: '0.36',
+        ivaRate: '0.16',
+        term: 24,
+        frequency: 'quincenal',
+        firstDueDate: '2026-11-30',
+      }),
+    );
     const financed = quoteLoan({ ...base, openingFeeFinanced: true });
     // Financed: fee and its IVA are added to the principal, 20,000 + 464 = 20,464.00.
     expect(financed).toMatchObject({ principal: '20464.00', netDisbursement: '20000.00' });
@@ -41,7 +56,14 @@ describe('quoteLoan', () => {
 describe('assessEligibility', () => {
   it('pre-approves within capacity, product limits and age', () => {
     const result = assessEligibility(base);
-    expect(result).toMatchObject({ capacity: '1900.00', approved: true, reasons: [], lastDueDate: '2027-11-15', ageAtEnd: 47, ageAtContract: 46 });
+    expect(result).toMatchObject({
+      capacity: '1900.00',
+      approved: true,
+      reasons: [],
+      lastDueDate: '2027-11-15',
+      ageAtEnd: 47,
+      ageAtContract: 46,
+    });
   });
 
   it('issue 13 #10: capacity is rounded DOWN: 1,000.05 × 30 % = 300.015 gives 300.01, not 300.02', () => {
@@ -97,7 +119,9 @@ describe('assessEligibility', () => {
     expect(result.approved).toBe(false);
     expect(result.capacity).toBe('100.00');
     expect(result.reasons.map((reason) => reason.code)).toEqual(['capacity', 'amount', 'term', 'age']);
-    expect(result.reasons[0]!.message).toBe(`El descuento de $${result.quote.schedule.installment} supera la capacidad de pago de $100.00 por periodo.`);
+    expect(result.reasons[0]!.message).toBe(
+      `El descuento de $${result.quote.schedule.installment} supera la capacidad de pago de $100.00 por periodo.`,
+    );
     expect(result.reasons[1]!.message).toBe('El monto de $2,500.00 está fuera del producto (de $3,000.00 a $150,000.00).');
     expect(result.reasons[2]!.message).toBe('El plazo de 30 pagos no está permitido; el producto acepta 12, 24.');
     expect(result.reasons[3]!.message).toBe(`Al terminar el plazo (${result.lastDueDate}) tendría 72 años; el producto permite hasta 70.`);
@@ -116,17 +140,24 @@ describe('assessEligibility', () => {
   });
 
   it('property: the capacity reason appears exactly when the installment exceeds salary × cap − other deductions', () => {
-    const cents = (min: number, max: number) => fc.integer({ min, max }).map((value) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, '0')}`);
+    const cents = (min: number, max: number) =>
+      fc.integer({ min, max }).map((value) => `${Math.floor(value / 100)}.${String(value % 100).padStart(2, '0')}`);
     fc.assert(
-      fc.property(cents(100_000, 5_000_000), cents(0, 1_000_000), cents(300_000, 20_000_000), fc.constantFrom(12, 24, 48), (salary, other, amount, term) => {
-        const result = assessEligibility({ ...base, netSalary: salary, otherDeductions: other, amount, term });
-        const salaryCents = BigInt(salary.replace('.', ''));
-        // Rounded down (DOMAIN §5): integer division truncates for non-negative numbers.
-        const capacity = (salaryCents * 30n) / 100n - BigInt(other.replace('.', ''));
-        const installment = BigInt(result.quote.maxPayment.replace('.', ''));
-        expect(BigInt(result.capacity.replace('.', ''))).toBe(capacity);
-        expect(result.reasons.some((reason) => reason.code === 'capacity')).toBe(installment > capacity);
-      }),
+      fc.property(
+        cents(100_000, 5_000_000),
+        cents(0, 1_000_000),
+        cents(300_000, 20_000_000),
+        fc.constantFrom(12, 24, 48),
+        (salary, other, amount, term) => {
+          const result = assessEligibility({ ...base, netSalary: salary, otherDeductions: other, amount, term });
+          const salaryCents = BigInt(salary.replace('.', ''));
+          // Rounded down (DOMAIN §5): integer division truncates for non-negative numbers.
+          const capacity = (salaryCents * 30n) / 100n - BigInt(other.replace('.', ''));
+          const installment = BigInt(result.quote.maxPayment.replace('.', ''));
+          expect(BigInt(result.capacity.replace('.', ''))).toBe(capacity);
+          expect(result.reasons.some((reason) => reason.code === 'capacity')).toBe(installment > capacity);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -52,7 +52,8 @@ export function quoteLoan(input: LoanQuoteInput): LoanQuote {
   const feeIva = divRoundHalfUp(fee * iva.num, iva.den);
   const principal = input.openingFeeFinanced ? amount + fee + feeIva : amount;
   const net = input.openingFeeFinanced ? amount : amount - fee - feeIva;
-  if (net <= 0n) throw new LendingInputError('INVALID_AMOUNT', 'openingFeeRate', 'La comisión por apertura no puede ser igual o mayor que el monto.');
+  if (net <= 0n)
+    throw new LendingInputError('INVALID_AMOUNT', 'openingFeeRate', 'La comisión por apertura no puede ser igual o mayor que el monto.');
   const schedule = buildSchedule({
     principal: formatCents(principal),
     annualRate: input.annualRate,
@@ -194,18 +195,30 @@ export function assessEligibility(input: EligibilityInput): EligibilityResult {
     });
   }
   if (amount < min || amount > max) {
-    reasons.push({ code: 'amount', message: `El monto de ${pesos(quote.amount)} está fuera del producto (de ${pesos(formatCents(min))} a ${pesos(formatCents(max))}).` });
+    reasons.push({
+      code: 'amount',
+      message: `El monto de ${pesos(quote.amount)} está fuera del producto (de ${pesos(formatCents(min))} a ${pesos(formatCents(max))}).`,
+    });
   }
   if (!input.product.terms.includes(input.term)) {
-    reasons.push({ code: 'term', message: `El plazo de ${input.term} pagos no está permitido; el producto acepta ${input.product.terms.join(', ')}.` });
+    reasons.push({
+      code: 'term',
+      message: `El plazo de ${input.term} pagos no está permitido; el producto acepta ${input.product.terms.join(', ')}.`,
+    });
   }
   if (input.birthDate > input.contractDate) {
     reasons.push({ code: 'birth-date', message: `La fecha de nacimiento ${input.birthDate} es posterior a la fecha de contratación.` });
   } else if (ageAtContract < MINIMUM_AGE) {
-    reasons.push({ code: 'minimum-age', message: `Tiene ${ageAtContract} años a la fecha de contratación; la edad mínima es de ${MINIMUM_AGE}.` });
+    reasons.push({
+      code: 'minimum-age',
+      message: `Tiene ${ageAtContract} años a la fecha de contratación; la edad mínima es de ${MINIMUM_AGE}.`,
+    });
   }
   if (ageAtEnd > input.product.maxAgeAtEnd) {
-    reasons.push({ code: 'age', message: `Al terminar el plazo (${lastDueDate}) tendría ${ageAtEnd} años; el producto permite hasta ${input.product.maxAgeAtEnd}.` });
+    reasons.push({
+      code: 'age',
+      message: `Al terminar el plazo (${lastDueDate}) tendría ${ageAtEnd} años; el producto permite hasta ${input.product.maxAgeAtEnd}.`,
+    });
   }
   return {
     capacity: formatCents(capacity),

@@ -34,7 +34,7 @@ export function clabeCheckDigit(first17: string): number {
   let sum = 0;
   for (let i = 0; i < 17; i++) {
     const weight = CLABE_WEIGHTS[i % 3] ?? 0;
-    sum += (first17.charCodeAt(i) - 48) * weight % 10;
+    sum += ((first17.charCodeAt(i) - 48) * weight) % 10;
   }
   return (10 - (sum % 10)) % 10;
 }
@@ -61,7 +61,10 @@ export function checkClabe(value: string, options: ClabeCheckOptions = {}): Clab
     return problem('bank', `La CLABE empieza con ${value.slice(0, 3)}, que no es un participante vigente de SPEI.`);
   }
   if ((options.purpose ?? 'client-account') === 'client-account' && !bank.clientAccounts) {
-    return problem('non-client-institution', `La CLABE es de ${bank.name}, que no lleva cuentas de clientes; capture la cuenta del acreditado en su banco.`);
+    return problem(
+      'non-client-institution',
+      `La CLABE es de ${bank.name}, que no lleva cuentas de clientes; capture la cuenta del acreditado en su banco.`,
+    );
   }
   return { ok: true, bank };
 }
@@ -77,19 +80,124 @@ export function isValidClabe(value: string, options: ClabeCheckOptions = {}): bo
  * issues a CURP that starts with one of them: it replaces the second letter with X.
  */
 export const CURP_OFFENSIVE_WORDS: ReadonlySet<string> = new Set([
-  'BACA', 'BAKA', 'BUEI', 'BUEY', 'CACA', 'CACO', 'CAGA', 'CAGO', 'CAKA', 'CAKO', 'COGE', 'COGI', 'COJA',
-  'COJE', 'COJI', 'COJO', 'COLA', 'CULO', 'FALO', 'FETO', 'GETA', 'GUEI', 'GUEY', 'JETA', 'JOTO', 'KACA',
-  'KACO', 'KAGA', 'KAGO', 'KAKA', 'KAKO', 'KOGE', 'KOGI', 'KOJA', 'KOJE', 'KOJI', 'KOJO', 'KOLA', 'KULO',
-  'LILO', 'LOCA', 'LOCO', 'LOKA', 'LOKO', 'MAME', 'MAMO', 'MEAR', 'MEAS', 'MEON', 'MIAR', 'MION', 'MOCO',
-  'MOKO', 'MULA', 'MULO', 'NACA', 'NACO', 'PEDA', 'PEDO', 'PENE', 'PIPI', 'PITO', 'POPO', 'PUTA', 'PUTO',
-  'QULO', 'RATA', 'ROBA', 'ROBE', 'ROBO', 'RUIN', 'SENO', 'TETA', 'VACA', 'VAGA', 'VAGO', 'VAKA', 'VUEI',
-  'VUEY', 'WUEI', 'WUEY',
+  'BACA',
+  'BAKA',
+  'BUEI',
+  'BUEY',
+  'CACA',
+  'CACO',
+  'CAGA',
+  'CAGO',
+  'CAKA',
+  'CAKO',
+  'COGE',
+  'COGI',
+  'COJA',
+  'COJE',
+  'COJI',
+  'COJO',
+  'COLA',
+  'CULO',
+  'FALO',
+  'FETO',
+  'GETA',
+  'GUEI',
+  'GUEY',
+  'JETA',
+  'JOTO',
+  'KACA',
+  'KACO',
+  'KAGA',
+  'KAGO',
+  'KAKA',
+  'KAKO',
+  'KOGE',
+  'KOGI',
+  'KOJA',
+  'KOJE',
+  'KOJI',
+  'KOJO',
+  'KOLA',
+  'KULO',
+  'LILO',
+  'LOCA',
+  'LOCO',
+  'LOKA',
+  'LOKO',
+  'MAME',
+  'MAMO',
+  'MEAR',
+  'MEAS',
+  'MEON',
+  'MIAR',
+  'MION',
+  'MOCO',
+  'MOKO',
+  'MULA',
+  'MULO',
+  'NACA',
+  'NACO',
+  'PEDA',
+  'PEDO',
+  'PENE',
+  'PIPI',
+  'PITO',
+  'POPO',
+  'PUTA',
+  'PUTO',
+  'QULO',
+  'RATA',
+  'ROBA',
+  'ROBE',
+  'ROBO',
+  'RUIN',
+  'SENO',
+  'TETA',
+  'VACA',
+  'VAGA',
+  'VAGO',
+  'VAKA',
+  'VUEI',
+  'VUEY',
+  'WUEI',
+  'WUEY',
 ]);
 
 /** Birth-state codes of the CURP (RENAPO), including NE, "nacido en el extranjero". */
 export const CURP_STATE_CODES: ReadonlySet<string> = new Set([
-  'AS', 'BC', 'BS', 'CC', 'CL', 'CM', 'CS', 'CH', 'DF', 'DG', 'GT', 'GR', 'HG', 'JC', 'MC', 'MN', 'MS',
-  'NT', 'NL', 'OC', 'PL', 'QT', 'QR', 'SP', 'SL', 'SR', 'TC', 'TS', 'TL', 'VZ', 'YN', 'ZS', 'NE',
+  'AS',
+  'BC',
+  'BS',
+  'CC',
+  'CL',
+  'CM',
+  'CS',
+  'CH',
+  'DF',
+  'DG',
+  'GT',
+  'GR',
+  'HG',
+  'JC',
+  'MC',
+  'MN',
+  'MS',
+  'NT',
+  'NL',
+  'OC',
+  'PL',
+  'QT',
+  'QR',
+  'SP',
+  'SL',
+  'SR',
+  'TC',
+  'TS',
+  'TL',
+  'VZ',
+  'YN',
+  'ZS',
+  'NE',
 ]);
 
 const CURP_RE = /^[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d$/;
@@ -105,8 +213,7 @@ export function curpCheckDigit(first17: string): number {
 }
 
 export type CurpCheck =
-  | { readonly ok: true; readonly birthDate: string; readonly sex: 'H' | 'M'; readonly state: string }
-  | IdentifierProblem;
+  { readonly ok: true; readonly birthDate: string; readonly sex: 'H' | 'M'; readonly state: string } | IdentifierProblem;
 
 /**
  * `asOf` is the date the CURP is checked on (today, or the contracting date): a birth date after it is
@@ -161,10 +268,47 @@ export function isValidCurp(value: string, asOf: string): boolean {
  * so an RFC whose four letters form one of these words was not issued.
  */
 export const RFC_OFFENSIVE_WORDS: ReadonlySet<string> = new Set([
-  'BUEI', 'BUEY', 'CACA', 'CACO', 'CAGA', 'CAGO', 'CAKA', 'CAKO', 'COGE', 'COJA', 'COJE', 'COJI', 'COJO',
-  'CULO', 'FETO', 'GUEY', 'JOTO', 'KACA', 'KACO', 'KAGA', 'KAGO', 'KAKA', 'KOGE', 'KOJO', 'KULO', 'MAME',
-  'MAMO', 'MEAR', 'MEAS', 'MEON', 'MION', 'MOCO', 'MULA', 'PEDA', 'PEDO', 'PENE', 'PUTA', 'PUTO', 'QULO',
-  'RATA', 'RUIN',
+  'BUEI',
+  'BUEY',
+  'CACA',
+  'CACO',
+  'CAGA',
+  'CAGO',
+  'CAKA',
+  'CAKO',
+  'COGE',
+  'COJA',
+  'COJE',
+  'COJI',
+  'COJO',
+  'CULO',
+  'FETO',
+  'GUEY',
+  'JOTO',
+  'KACA',
+  'KACO',
+  'KAGA',
+  'KAGO',
+  'KAKA',
+  'KOGE',
+  'KOJO',
+  'KULO',
+  'MAME',
+  'MAMO',
+  'MEAR',
+  'MEAS',
+  'MEON',
+  'MION',
+  'MOCO',
+  'MULA',
+  'PEDA',
+  'PEDO',
+  'PENE',
+  'PUTA',
+  'PUTO',
+  'QULO',
+  'RATA',
+  'RUIN',
 ]);
 
 const RFC_PERSON_RE = /^[A-ZÑ&]{4}\d{6}[A-Z0-9]{2}[0-9A]$/;

@@ -78,18 +78,17 @@ export {
   type WaiverLine,
 } from './allocation.ts';
 
-export { accrueLateCharges, lateChargesForDays, type LateChargesForDaysInput, type LateChargesInput, type LateChargesResult } from './late-charges.ts';
+export {
+  accrueLateCharges,
+  lateChargesForDays,
+  type LateChargesForDaysInput,
+  type LateChargesInput,
+  type LateChargesResult,
+} from './late-charges.ts';
 
 export { payoffQuote, type PayoffInput, type PayoffQuote, type PendingDeduction } from './payoff.ts';
 
-export {
-  AGING_BUCKET_LABELS,
-  PAST_DUE_THRESHOLD_DAYS,
-  agingBucket,
-  daysPastDue,
-  isPastDueCredit,
-  type AgingBucket,
-} from './aging.ts';
+export { AGING_BUCKET_LABELS, PAST_DUE_THRESHOLD_DAYS, agingBucket, daysPastDue, isPastDueCredit, type AgingBucket } from './aging.ts';
 
 export {
   closeBusinessDay,

@@ -50,7 +50,11 @@ export function accrueLateCharges(input: LateChargesInput): LateChargesResult {
   const from = parseDay(input.accruedThrough, 'accruedThrough');
   const asOf = parseDay(input.asOf, 'asOf');
   if (asOf < from) {
-    throw new LendingInputError('INVALID_DATE_ORDER', 'asOf', 'La fecha de cálculo de moratorios no puede ser anterior a la última ya calculada.');
+    throw new LendingInputError(
+      'INVALID_DATE_ORDER',
+      'asOf',
+      'La fecha de cálculo de moratorios no puede ser anterior a la última ya calculada.',
+    );
   }
   const rate = parseRate(input.moratoryAnnualRate, 'moratoryAnnualRate');
   const iva = parseRate(input.ivaRate, 'ivaRate');

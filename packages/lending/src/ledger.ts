@@ -9,14 +9,7 @@ import type { Schedule } from './schedule.ts';
  * Each installment carries what was charged per component, what has been paid and what was waived
  * (future interest forgiven by a prepayment or a payoff). What is still owed is charged − paid − waived.
  */
-export type Component =
-  | 'moratoryInterest'
-  | 'moratoryIva'
-  | 'fees'
-  | 'feesIva'
-  | 'interest'
-  | 'iva'
-  | 'principal';
+export type Component = 'moratoryInterest' | 'moratoryIva' | 'fees' | 'feesIva' | 'interest' | 'iva' | 'principal';
 
 /** The default waterfall inside an installment (docs/domain.md, "Payments"): moratory + IVA, fees + IVA, interest + IVA, principal. */
 export const DEFAULT_COMPONENT_ORDER: readonly Component[] = [
@@ -54,7 +47,13 @@ export interface InstallmentState {
 /** Turns a fresh schedule into installment states with nothing paid. */
 export function installmentsFromSchedule(schedule: Schedule): InstallmentState[] {
   return schedule.rows.map((row) => {
-    const inst: InstallmentState = { number: row.number, dueDate: row.dueDate, principal: row.principal, interest: row.interest, iva: row.iva };
+    const inst: InstallmentState = {
+      number: row.number,
+      dueDate: row.dueDate,
+      principal: row.principal,
+      interest: row.interest,
+      iva: row.iva,
+    };
     if (row.days !== undefined) inst.days = row.days;
     return inst;
   });

@@ -11,7 +11,14 @@ import { cents, creditStateArb, owedTotal } from './test-support.ts';
 
 // The quincenal golden loan (schedule.test.ts): 10,000.00 at 36 %, 24 fortnights from 2024-01-15,
 // disbursed 2023-12-31, installment 513.27.
-const schedule = buildSchedule({ principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' });
+const schedule = buildSchedule({
+  principal: '10000.00',
+  annualRate: '0.36',
+  ivaRate: '0.16',
+  term: 24,
+  frequency: 'quincenal',
+  firstDueDate: '2024-01-15',
+});
 const paidThrough = (n: number): InstallmentState[] =>
   installmentsFromSchedule(schedule).map((inst) =>
     inst.number <= n ? { ...inst, paid: { principal: inst.principal, interest: inst.interest, iva: inst.iva } } : inst,
@@ -103,9 +110,21 @@ describe('payoffQuote golden cases', () => {
      * validity date 11 days: 139.73 × 11 / 15 = 102.4687 → 102.47, IVA 16.3952 → 16.40.
      * Letter: 9,315.56 + 102.47 + 16.40 = 9,434.43 (the old letter said 9,326.37 and left 151.28 owing).
      */
-    const letter = payoffQuote({ ...partway, installments: paidThrough(2), inTransit: [], quoteDate: '2024-02-01', validUntil: '2024-02-11' });
+    const letter = payoffQuote({
+      ...partway,
+      installments: paidThrough(2),
+      inTransit: [],
+      quoteDate: '2024-02-01',
+      validUntil: '2024-02-11',
+    });
     expect(letter.totalAmount).toBe('9434.43');
-    const terms = { disbursementDate: '2023-12-31', ivaRate: '0.16', annualRate: '0.36', frequency: 'quincenal' as const, installment: '513.27' };
+    const terms = {
+      disbursementDate: '2023-12-31',
+      ivaRate: '0.16',
+      annualRate: '0.36',
+      frequency: 'quincenal' as const,
+      installment: '513.27',
+    };
     const lastDay = allocatePayment({ ...terms, installments: paidThrough(2), amount: letter.totalAmount, valueDate: '2024-02-11' });
     expect([lastDay.paidOff, lastDay.overpayment, owedTotal(lastDay.installments)]).toEqual([true, '0.00', 0n]);
     // Paid on its first day: 1 day accrued (9.32 + 1.49), so 108.06 comes back as sobrepago.
@@ -114,7 +133,13 @@ describe('payoffQuote golden cases', () => {
   });
 
   it('issue 13 #10: pagos realizados does not count rows a prepayment made unnecessary', () => {
-    const terms = { disbursementDate: '2023-12-31', ivaRate: '0.16', annualRate: '0.36', frequency: 'quincenal' as const, installment: '513.27' };
+    const terms = {
+      disbursementDate: '2023-12-31',
+      ivaRate: '0.16',
+      annualRate: '0.36',
+      frequency: 'quincenal' as const,
+      installment: '513.27',
+    };
     const prepaid = allocatePayment({ ...terms, installments: paidThrough(1), amount: '5000.00', valueDate: '2024-01-15' });
     const q = payoffQuote({ ...partway, installments: prepaid.installments, inTransit: [], quoteDate: '2024-01-20' });
     // Only installment 1 was paid by a deduction; rows 12–24 are cleared, not paid.
@@ -190,8 +215,15 @@ describe('payoffQuote properties', () => {
         });
         const remaining = owedTotal(credit.installments);
         const parts =
-          cents(q.outstandingPrincipal) + cents(q.dueInterest) + cents(q.dueIva) + cents(q.dueFees) + cents(q.dueFeesIva) +
-          cents(q.dueMoratoryInterest) + cents(q.dueMoratoryIva) + cents(q.accruedInterest) + cents(q.accruedIva);
+          cents(q.outstandingPrincipal) +
+          cents(q.dueInterest) +
+          cents(q.dueIva) +
+          cents(q.dueFees) +
+          cents(q.dueFeesIva) +
+          cents(q.dueMoratoryInterest) +
+          cents(q.dueMoratoryIva) +
+          cents(q.accruedInterest) +
+          cents(q.accruedIva);
         return (
           cents(q.totalAmount) <= remaining &&
           cents(q.grossBalance) <= remaining &&
@@ -205,7 +237,6 @@ describe('payoffQuote properties', () => {
   });
 });
 
-
 describe('payoff letter window (property)', () => {
   it('paying the letter amount on any day of its window, after the deductions taken by then, leaves the credit liquidado with sobrepago ≥ 0', () => {
     fc.assert(
@@ -213,10 +244,24 @@ describe('payoff letter window (property)', () => {
         const quoteDate = credit.date;
         const validUntil = addDays(quoteDate, validity);
         const principal = formatCents(credit.schedule.rows.reduce((s, r) => s + cents(r.principal), 0n));
-        const terms = { disbursementDate: credit.disbursementDate, ivaRate: credit.ivaRate, annualRate: credit.annualRate, frequency: credit.frequency, installment: credit.schedule.installment };
+        const terms = {
+          disbursementDate: credit.disbursementDate,
+          ivaRate: credit.ivaRate,
+          annualRate: credit.annualRate,
+          frequency: credit.frequency,
+          installment: credit.schedule.installment,
+        };
         // Everything already due on the quote date is assumed paid by its deductions first, so the letter is about the future.
         let installments = credit.installments;
-        const letter = payoffQuote({ creditAmount: principal, installment: terms.installment, disbursementDate: terms.disbursementDate, ivaRate: terms.ivaRate, installments, quoteDate, validUntil });
+        const letter = payoffQuote({
+          creditAmount: principal,
+          installment: terms.installment,
+          disbursementDate: terms.disbursementDate,
+          ivaRate: terms.ivaRate,
+          installments,
+          quoteDate,
+          validUntil,
+        });
         fc.pre(cents(letter.totalAmount) > 0n);
         const payDate = addDays(quoteDate, payOffset % (validity + 1));
         let sobrepago = 0n;

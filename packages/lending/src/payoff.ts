@@ -101,10 +101,18 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
   const quoteDay = parseDay(input.quoteDate, 'quoteDate');
   const validDay = input.validUntil === undefined ? quoteDay : parseDay(input.validUntil, 'validUntil');
   if (quoteDay < disbursementDay) {
-    throw new LendingInputError('INVALID_DATE_ORDER', 'quoteDate', 'La fecha de la cotización no puede ser anterior a la disposición del crédito.');
+    throw new LendingInputError(
+      'INVALID_DATE_ORDER',
+      'quoteDate',
+      'La fecha de la cotización no puede ser anterior a la disposición del crédito.',
+    );
   }
   if (validDay < quoteDay) {
-    throw new LendingInputError('INVALID_DATE_ORDER', 'validUntil', 'La vigencia de la carta no puede terminar antes de la fecha de la cotización.');
+    throw new LendingInputError(
+      'INVALID_DATE_ORDER',
+      'validUntil',
+      'La vigencia de la carta no puede terminar antes de la fecha de la cotización.',
+    );
   }
   const ivaRate = parseIvaRate(input.ivaRate);
   const ledger = toLedger(input.installments);
@@ -156,8 +164,15 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
   }
 
   const gross =
-    sums.principal + sums.interest + sums.iva + sums.fees + sums.feesIva + sums.moratoryInterest + sums.moratoryIva +
-    accrued.interest + accrued.iva;
+    sums.principal +
+    sums.interest +
+    sums.iva +
+    sums.fees +
+    sums.feesIva +
+    sums.moratoryInterest +
+    sums.moratoryIva +
+    accrued.interest +
+    accrued.iva;
   const afterTransit = gross - inTransit;
   const finalBalance = maxCents(0n, afterTransit);
   const total = maxCents(0n, afterTransit - pending);

@@ -48,7 +48,9 @@ describe('payment reference (docs/decisions/0008)', () => {
     expect(() => paymentReference(1, 10_000)).toThrow(LendingInputError);
   });
 
-  const references = fc.tuple(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 9_999 })).map(([credit, letter]) => paymentReference(credit, letter));
+  const references = fc
+    .tuple(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 9_999 }))
+    .map(([credit, letter]) => paymentReference(credit, letter));
 
   it('property: every reference it makes passes the check, with BigInt arithmetic as a second implementation', () => {
     fc.assert(

@@ -15,7 +15,12 @@ export function mod97(value: string): number {
     let digits: number;
     if (code >= 48 && code <= 57) digits = code - 48;
     else if (code >= 65 && code <= 90) digits = code - 55;
-    else throw new LendingInputError('INVALID_REFERENCE', 'reference', `El carácter «${char}» no puede ir en una referencia (solo dígitos y letras mayúsculas).`);
+    else
+      throw new LendingInputError(
+        'INVALID_REFERENCE',
+        'reference',
+        `El carácter «${char}» no puede ir en una referencia (solo dígitos y letras mayúsculas).`,
+      );
     remainder = digits >= 10 ? (remainder * 100 + digits) % 97 : (remainder * 10 + digits) % 97;
   }
   return remainder;

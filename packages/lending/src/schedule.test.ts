@@ -14,7 +14,14 @@ type Golden = Array<[number, string, string, string, string, string, string]>;
  * principal 513.27 − 144.91 − 23.19 = 345.17; balance 9660.73 − 345.17 = 9315.56.
  * A change in rounding shows up here as a diff.
  */
-const SEMANAL_INPUT: ScheduleInput = { principal: '3000.00', annualRate: '0.52', ivaRate: '0.16', term: 12, frequency: 'semanal', firstDueDate: '2024-03-01' };
+const SEMANAL_INPUT: ScheduleInput = {
+  principal: '3000.00',
+  annualRate: '0.52',
+  ivaRate: '0.16',
+  term: 12,
+  frequency: 'semanal',
+  firstDueDate: '2024-03-01',
+};
 const SEMANAL_INSTALLMENT = '269.25';
 // number, dueDate, principal, interest, iva, payment, balance
 const SEMANAL_ROWS: Golden = [
@@ -32,7 +39,14 @@ const SEMANAL_ROWS: Golden = [
   [12, '2024-05-17', '266.12', '2.66', '0.43', '269.21', '0.00'],
 ];
 
-const CATORCENAL_INPUT: ScheduleInput = { principal: '8000.00', annualRate: '0.39', ivaRate: '0.16', term: 10, frequency: 'catorcenal', firstDueDate: '2024-02-16' };
+const CATORCENAL_INPUT: ScheduleInput = {
+  principal: '8000.00',
+  annualRate: '0.39',
+  ivaRate: '0.16',
+  term: 10,
+  frequency: 'catorcenal',
+  firstDueDate: '2024-02-16',
+};
 const CATORCENAL_INSTALLMENT = '878.54';
 // number, dueDate, principal, interest, iva, payment, balance
 const CATORCENAL_ROWS: Golden = [
@@ -48,7 +62,14 @@ const CATORCENAL_ROWS: Golden = [
   [10, '2024-06-21', '863.53', '12.95', '2.07', '878.55', '0.00'],
 ];
 
-const QUINCENAL_INPUT: ScheduleInput = { principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2024-01-15' };
+const QUINCENAL_INPUT: ScheduleInput = {
+  principal: '10000.00',
+  annualRate: '0.36',
+  ivaRate: '0.16',
+  term: 24,
+  frequency: 'quincenal',
+  firstDueDate: '2024-01-15',
+};
 const QUINCENAL_INSTALLMENT = '513.27';
 // number, dueDate, principal, interest, iva, payment, balance
 const QUINCENAL_ROWS: Golden = [
@@ -78,7 +99,14 @@ const QUINCENAL_ROWS: Golden = [
   [24, '2024-12-31', '504.45', '7.57', '1.21', '513.23', '0.00'],
 ];
 
-const MENSUAL_INPUT: ScheduleInput = { principal: '25000.00', annualRate: '0.30', ivaRate: '0.16', term: 12, frequency: 'mensual', firstDueDate: '2024-01-31' };
+const MENSUAL_INPUT: ScheduleInput = {
+  principal: '25000.00',
+  annualRate: '0.30',
+  ivaRate: '0.16',
+  term: 12,
+  frequency: 'mensual',
+  firstDueDate: '2024-01-31',
+};
 const MENSUAL_INSTALLMENT = '2496.58';
 // number, dueDate, principal, interest, iva, payment, balance
 const MENSUAL_ROWS: Golden = [
@@ -121,7 +149,14 @@ describe('buildSchedule golden tables', () => {
   });
 
   it('a zero rate splits the principal evenly and the last row takes the residue', () => {
-    const s = buildSchedule({ principal: '100.00', annualRate: '0', ivaRate: '0.16', term: 3, frequency: 'mensual', firstDueDate: '2025-01-10' });
+    const s = buildSchedule({
+      principal: '100.00',
+      annualRate: '0',
+      ivaRate: '0.16',
+      term: 3,
+      frequency: 'mensual',
+      firstDueDate: '2025-01-10',
+    });
     expect(s.installment).toBe('33.33');
     expect(s.rows.map((r) => [r.principal, r.interest, r.iva, r.payment, r.balance])).toEqual([
       ['33.33', '0.00', '0.00', '33.33', '66.67'],
@@ -131,14 +166,30 @@ describe('buildSchedule golden tables', () => {
   });
 
   it('a single installment repays principal plus one period of interest and IVA', () => {
-    const s = buildSchedule({ principal: '1000.00', annualRate: '0.24', ivaRate: '0.16', term: 1, frequency: 'mensual', firstDueDate: '2025-03-31' });
+    const s = buildSchedule({
+      principal: '1000.00',
+      annualRate: '0.24',
+      ivaRate: '0.16',
+      term: 1,
+      frequency: 'mensual',
+      firstDueDate: '2025-03-31',
+    });
     // 1000 × 0.02 = 20.00 interest, 3.20 IVA.
     expect(s.installment).toBe('1023.20');
-    expect(s.rows).toEqual([{ number: 1, dueDate: '2025-03-31', principal: '1000.00', interest: '20.00', iva: '3.20', payment: '1023.20', balance: '0.00' }]);
+    expect(s.rows).toEqual([
+      { number: 1, dueDate: '2025-03-31', principal: '1000.00', interest: '20.00', iva: '3.20', payment: '1023.20', balance: '0.00' },
+    ]);
   });
 
   it('rounds half up exactly at the centavo: 1,000.50 at 12 % mensual gives 10.005 → 10.01 interest', () => {
-    const s = buildSchedule({ principal: '1000.50', annualRate: '0.12', ivaRate: '0.16', term: 2, frequency: 'mensual', firstDueDate: '2025-01-15' });
+    const s = buildSchedule({
+      principal: '1000.50',
+      annualRate: '0.12',
+      ivaRate: '0.16',
+      term: 2,
+      frequency: 'mensual',
+      firstDueDate: '2025-01-15',
+    });
     expect(s.rows[0]?.interest).toBe('10.01');
     // 10.01 × 0.16 = 1.6016 → 1.60
     expect(s.rows[0]?.iva).toBe('1.60');
@@ -182,8 +233,18 @@ describe('irregular first period (issue 13 #4)', () => {
     expect(s.firstPeriodByDays).toBe(false);
   });
 
-  it('the CAT of an irregular first period uses the payments\' actual times (reference solver in the test)', () => {
-    const q = quoteLoan({ amount: '20000.00', annualRate: '0.36', ivaRate: '0.16', openingFeeRate: '0', openingFeeFinanced: false, term: 24, frequency: 'quincenal', firstDueDate: '2025-01-31', disbursementDate: '2025-01-14' });
+  it("the CAT of an irregular first period uses the payments' actual times (reference solver in the test)", () => {
+    const q = quoteLoan({
+      amount: '20000.00',
+      annualRate: '0.36',
+      ivaRate: '0.16',
+      openingFeeRate: '0',
+      openingFeeFinanced: false,
+      term: 24,
+      frequency: 'quincenal',
+      firstDueDate: '2025-01-31',
+      disbursementDate: '2025-01-14',
+    });
     // Reference: Σ (principal + interest)_t / (1 + c)^(days_t / 365) = 20,000.00, solved by plain bisection.
     const flows = q.schedule.rows.map((row) => ({
       years: (Date.parse(row.dueDate) - Date.parse('2025-01-14')) / 86_400_000 / 365,
@@ -207,7 +268,14 @@ function fmt(c: bigint): string {
 
 describe('due dates', () => {
   it('quincenal starting on a month end alternates with the 15th, through a non-leap February', () => {
-    expect(dueDates('quincenal', '2025-01-31', 6)).toEqual(['2025-01-31', '2025-02-15', '2025-02-28', '2025-03-15', '2025-03-31', '2025-04-15']);
+    expect(dueDates('quincenal', '2025-01-31', 6)).toEqual([
+      '2025-01-31',
+      '2025-02-15',
+      '2025-02-28',
+      '2025-03-15',
+      '2025-03-31',
+      '2025-04-15',
+    ]);
   });
   it('quincenal crosses the year end', () => {
     expect(dueDates('quincenal', '2024-12-15', 3)).toEqual(['2024-12-15', '2024-12-31', '2025-01-15']);
@@ -223,7 +291,14 @@ describe('due dates', () => {
 });
 
 describe('invalid input throws LendingInputError with a Spanish message', () => {
-  const base: ScheduleInput = { principal: '10000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2025-01-15' };
+  const base: ScheduleInput = {
+    principal: '10000.00',
+    annualRate: '0.36',
+    ivaRate: '0.16',
+    term: 24,
+    frequency: 'quincenal',
+    firstDueDate: '2025-01-15',
+  };
   const cases: Array<[string, Partial<ScheduleInput> | Record<string, unknown>, string, string]> = [
     ['zero principal', { principal: '0.00' }, 'NON_POSITIVE_AMOUNT', 'principal'],
     ['negative principal', { principal: '-100.00' }, 'NON_POSITIVE_AMOUNT', 'principal'],
@@ -289,7 +364,9 @@ describe('buildSchedule properties', () => {
     fc.assert(
       fc.property(scheduleInputArb(60), (input) => {
         const s = buildSchedule(input);
-        return re.test(s.installment) && s.rows.every((r) => [r.principal, r.interest, r.iva, r.payment, r.balance].every((v) => re.test(v)));
+        return (
+          re.test(s.installment) && s.rows.every((r) => [r.principal, r.interest, r.iva, r.payment, r.balance].every((v) => re.test(v)))
+        );
       }),
       { numRuns: 1000 },
     );

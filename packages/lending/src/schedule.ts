@@ -1,6 +1,14 @@
 import { LendingInputError } from './errors.ts';
 import { formatDay, parseCivil, parseDay } from './dates.ts';
-import { assertNominalPayday, checkCalendar, isoWeekday, nominalPaydayDates, movedPayday, nominalPaydays, previousNominalPayday } from './calendar.ts';
+import {
+  assertNominalPayday,
+  checkCalendar,
+  isoWeekday,
+  nominalPaydayDates,
+  movedPayday,
+  nominalPaydays,
+  previousNominalPayday,
+} from './calendar.ts';
 import { PERIODS_PER_YEAR, assertFrequency, type Frequency } from './frequency.ts';
 import { formatCents, parsePositiveCents, parseRate, ratio, type Cents, type Ratio } from './money.ts';
 
@@ -86,11 +94,7 @@ export interface ScheduleCents {
 
 function assertTerm(term: unknown): number {
   if (typeof term !== 'number' || !Number.isInteger(term) || term < 1 || term > MAX_TERM) {
-    throw new LendingInputError(
-      'INVALID_TERM',
-      'term',
-      `El plazo debe ser un número entero de pagos entre 1 y ${MAX_TERM}.`,
-    );
+    throw new LendingInputError('INVALID_TERM', 'term', `El plazo debe ser un número entero de pagos entre 1 y ${MAX_TERM}.`);
   }
   return term;
 }
@@ -172,12 +176,7 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
       : nominalPaydays(calendar, nominalFirst, term).map((d) => formatDay(movedPayday(calendar, d)));
 
   const periodic = ratio(annual.num, annual.den * BigInt(PERIODS_PER_YEAR[frequency]));
-  const factor = installmentFactor(
-    periodic,
-    iva,
-    term,
-    `${annual.num}/${annual.den}|${iva.num}/${iva.den}|${frequency}|${term}`,
-  );
+  const factor = installmentFactor(periodic, iva, term, `${annual.num}/${annual.den}|${iva.num}/${iva.den}|${frequency}|${term}`);
   const installment = roundHalfUpPositive(principal * factor.num, factor.den);
 
   // An irregular first period (disbursed on another day than the payday before the first due date) is
@@ -188,7 +187,11 @@ export function buildScheduleCents(input: ScheduleInput): ScheduleCents {
     const disbursementDay = parseDay(input.disbursementDate, 'disbursementDate');
     const firstDue = movedPayday(calendar, nominalFirst);
     if (disbursementDay >= firstDue) {
-      throw new LendingInputError('INVALID_DATE_ORDER', 'firstDueDate', 'El primer descuento debe ser posterior a la fecha de disposición.');
+      throw new LendingInputError(
+        'INVALID_DATE_ORDER',
+        'firstDueDate',
+        'El primer descuento debe ser posterior a la fecha de disposición.',
+      );
     }
     const regularStart = previousNominalPayday(calendar, nominalFirst);
     firstPeriodDays = firstDue - disbursementDay;

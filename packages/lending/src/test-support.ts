@@ -22,7 +22,12 @@ export const principalArb: fc.Arbitrary<string> = fc
 /** A valid first due date for the frequency (quincenal: a 15th or a month end). */
 export function firstDueDateArb(frequency: Frequency): fc.Arbitrary<string> {
   return fc
-    .record({ year: fc.integer({ min: 2020, max: 2035 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }), end: fc.boolean() })
+    .record({
+      year: fc.integer({ min: 2020, max: 2035 }),
+      month: fc.integer({ min: 1, max: 12 }),
+      day: fc.integer({ min: 1, max: 31 }),
+      end: fc.boolean(),
+    })
     .map(({ year, month, day, end }) => {
       const last = daysInMonth(year, month);
       if (frequency === 'quincenal') return formatCivil(year, month, end ? last : 15);

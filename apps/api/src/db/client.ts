@@ -23,7 +23,19 @@ import * as reportTables from './schema/reports';
 import * as userTables from './schema/users';
 
 /** Every area's tables (db/schema/<area>.ts), for Drizzle's typed client. */
-export const schema = { ...userTables, ...auditTables, ...idpTables, ...agreementTables, ...originationTables, ...creditTables, ...portfolioTables, ...paymentTables, ...labelTables, ...letterTables, ...reportTables };
+export const schema = {
+  ...userTables,
+  ...auditTables,
+  ...idpTables,
+  ...agreementTables,
+  ...originationTables,
+  ...creditTables,
+  ...portfolioTables,
+  ...paymentTables,
+  ...labelTables,
+  ...letterTables,
+  ...reportTables,
+};
 
 /** One Drizzle type for both drivers: the code never knows whether PGlite or PostgreSQL is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -37,7 +49,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string; poolSize?: number };
+export type DatabaseTarget =
+  { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string; poolSize?: number };
 
 /**
  * The role the API's queries run as: row-level security applies to it (see 0005_company_scope.sql and scope.ts). The
@@ -150,7 +163,8 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
       const gated = {
         pipeline: client.pipeline,
         query: (...args: unknown[]) => {
-          if (gate.closed) throw new Error('La ruta declara que envía sus lecturas juntas (readsInOneTurn) y envió una después del COMMIT.');
+          if (gate.closed)
+            throw new Error('La ruta declara que envía sus lecturas juntas (readsInOneTurn) y envió una después del COMMIT.');
           return (client.query as (...args: unknown[]) => unknown)(...args);
         },
       } as unknown as pg.PoolClient;
@@ -170,7 +184,12 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
       ? new Promise<{ error: unknown } | undefined>((resolve) =>
           setImmediate(() => {
             gate.closed = true;
-            resolve(client.query('commit').then(() => undefined, (error: unknown) => ({ error })));
+            resolve(
+              client.query('commit').then(
+                () => undefined,
+                (error: unknown) => ({ error }),
+              ),
+            );
           }),
         )
       : undefined;

@@ -18,7 +18,13 @@ const nobody = alias(users, 'nobody');
 const fields = {
   id: credits.id,
   folio: sql<string>`'CR-' || lpad(${credits.number}::text, 8, '0')`,
-  credit: { number: credits.number, principal: credits.principal, labels: credits.labels, nextDiscountDate: credits.nextDiscountDate, disbursedAt: credits.disbursementDate },
+  credit: {
+    number: credits.number,
+    principal: credits.principal,
+    labels: credits.labels,
+    nextDiscountDate: credits.nextDiscountDate,
+    disbursedAt: credits.disbursementDate,
+  },
   client: { curp: clients.curp, createdAt: clients.createdAt },
   agreement: agreements,
   // A table joined with no row: Drizzle answers its nested object as null, and its plain column as null.
@@ -50,7 +56,10 @@ describe.each(ENGINES)('a list select written out once (%s)', (engine) => {
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 30);
     await ctx.system(async (tx) => {
       const [credit] = await tx.select({ id: credits.id }).from(credits).orderBy(asc(credits.number)).limit(1);
-      await tx.update(credits).set({ labels: ['Jubilado', 'Con "comillas", y coma'], nextDiscountDate: null }).where(eq(credits.id, credit!.id));
+      await tx
+        .update(credits)
+        .set({ labels: ['Jubilado', 'Con "comillas", y coma'], nextDiscountDate: null })
+        .where(eq(credits.id, credit!.id));
     });
   }, 120_000);
   afterAll(() => ctx?.close());
@@ -61,13 +70,30 @@ describe.each(ENGINES)('a list select written out once (%s)', (engine) => {
     const total = await ctx.system((tx) => drizzleSelect(tx).where(where));
     expect(total.length).toBeGreaterThan(20);
     for (const offset of [0, 10, 20]) {
-      const fixed = await ctx.system((tx) => list.in(tx).where(where).orderBy(...order).limit(10).offset(offset));
-      const reference = await ctx.system((tx) => drizzleSelect(tx).where(where).orderBy(...order).limit(10).offset(offset));
+      const fixed = await ctx.system((tx) =>
+        list
+          .in(tx)
+          .where(where)
+          .orderBy(...order)
+          .limit(10)
+          .offset(offset),
+      );
+      const reference = await ctx.system((tx) =>
+        drizzleSelect(tx)
+          .where(where)
+          .orderBy(...order)
+          .limit(10)
+          .offset(offset),
+      );
       expect(fixed).toEqual(reference);
       expect(fixed.length).toBeGreaterThan(0);
     }
     const [first] = await ctx.system((tx) => list.in(tx).orderBy(asc(credits.number)).limit(1));
-    expect(first).toMatchObject({ nobody: null, nobodyEmail: null, credit: { labels: ['Jubilado', 'Con "comillas", y coma'], nextDiscountDate: null } });
+    expect(first).toMatchObject({
+      nobody: null,
+      nobodyEmail: null,
+      credit: { labels: ['Jubilado', 'Con "comillas", y coma'], nextDiscountDate: null },
+    });
     expect(first!.client.createdAt).toBeInstanceOf(Date);
     expect(first!.folio).toMatch(/^CR-\d{8}$/);
   });

@@ -1,5 +1,13 @@
 import { getTableColumns, getTableName, is, SQL, sql, Table } from 'drizzle-orm';
-import { PgColumn, PgDialect, QueryBuilder, type PgSelectBuilder, type PgSession, type SelectedFields, type SelectedFieldsOrdered } from 'drizzle-orm/pg-core';
+import {
+  PgColumn,
+  PgDialect,
+  QueryBuilder,
+  type PgSelectBuilder,
+  type PgSession,
+  type SelectedFields,
+  type SelectedFieldsOrdered,
+} from 'drizzle-orm/pg-core';
 
 /**
  * A list's select — its columns, its tables and their joins — written out as text once, when the module loads; a
@@ -36,7 +44,18 @@ export function fixedSelect<Fields extends SelectedFields, Head extends { _: { r
         tail.limit !== undefined ? sql`limit ${writtenInteger(tail.limit)}` : undefined,
         tail.offset !== undefined ? sql`offset ${writtenInteger(tail.offset)}` : undefined,
       ];
-      const prepared = db._.session.prepareQuery(statement(sql.join(clauses.filter((clause) => clause !== undefined), sql` `)), ordered, undefined, true, toRows);
+      const prepared = db._.session.prepareQuery(
+        statement(
+          sql.join(
+            clauses.filter((clause) => clause !== undefined),
+            sql` `,
+          ),
+        ),
+        ordered,
+        undefined,
+        true,
+        toRows,
+      );
       return prepared.execute() as Promise<never[]>;
     };
     return {
@@ -122,7 +141,10 @@ export interface Session {
  * select instead of per cell. Drizzle asks at every cell what kind of field it holds, walking the field's class chain;
  * on the credits list's page (25 rows of 15 columns) that was 2–3 % of the API's samples.
  */
-function rowMapper(ordered: SelectedFieldsOrdered, joinsNotNullableMap: Record<string, boolean> | undefined): (rows: unknown[][]) => unknown[] {
+function rowMapper(
+  ordered: SelectedFieldsOrdered,
+  joinsNotNullableMap: Record<string, boolean> | undefined,
+): (rows: unknown[][]) => unknown[] {
   const cells = ordered.map(({ path, field }) => ({
     parents: path.slice(0, -1),
     key: path.at(-1)!,
@@ -133,7 +155,9 @@ function rowMapper(ordered: SelectedFieldsOrdered, joinsNotNullableMap: Record<s
   const emptiable = [...new Set(cells.flatMap((cell) => (cell.table ? [cell.parents[0]!] : [])))].flatMap((object) => {
     const own = cells.map((cell, index) => ({ cell, index })).filter(({ cell }) => cell.table && cell.parents[0] === object);
     const table = own[0]!.cell.table!;
-    return joinsNotNullableMap && own.every(({ cell }) => cell.table === table) && !joinsNotNullableMap[table] ? [{ object, first: own[0]!.index }] : [];
+    return joinsNotNullableMap && own.every(({ cell }) => cell.table === table) && !joinsNotNullableMap[table]
+      ? [{ object, first: own[0]!.index }]
+      : [];
   });
   return (rows) =>
     rows.map((row) => {

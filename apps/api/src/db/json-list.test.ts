@@ -20,7 +20,10 @@ describe.each(ENGINES)('rows read as one JSON value (%s)', (engine) => {
     await ctx.system(async (tx) => {
       const [credit] = await tx.select({ id: credits.id }).from(credits).orderBy(asc(credits.number)).limit(1);
       // Values JSON could change on the way: a whole-peso amount (1234.00), labels, a null date, json of each kind.
-      await tx.update(credits).set({ creditBalance: '1234.00', labels: ['Jubilado', 'Con "comillas", y coma'], nextDiscountDate: null }).where(eq(credits.id, credit!.id));
+      await tx
+        .update(credits)
+        .set({ creditBalance: '1234.00', labels: ['Jubilado', 'Con "comillas", y coma'], nextDiscountDate: null })
+        .where(eq(credits.id, credit!.id));
       await tx.insert(auditEvents).values(
         [{ amount: 10.5, nested: { list: [1, 'dos', null] } }, 'texto', 42, null, [true, false]].map((after, index) => ({
           occurredAt: new Date(Date.UTC(2026, 10, 23, 15, 0, index, 123)),
@@ -41,17 +44,28 @@ describe.each(ENGINES)('rows read as one JSON value (%s)', (engine) => {
     const selected = await ctx.system((tx) => tx.select().from(credits).orderBy(asc(credits.number)));
     expect(selected.length).toBeGreaterThan(0);
     expect(read).toEqual(selected);
-    expect(read.some((credit) => credit.creditBalance === '1234.00' && credit.nextDiscountDate === null && credit.labels.length === 2)).toBe(true);
+    expect(
+      read.some((credit) => credit.creditBalance === '1234.00' && credit.nextDiscountDate === null && credit.labels.length === 2),
+    ).toBe(true);
   });
 
   it('reads a list in its order, at most its limit, as Drizzle selects it (json of every kind included)', async () => {
     const statement = jsonStatement(
       jsonObject({
         id: credits.id,
-        schedule: jsonList(getTableColumns(installments), { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [desc(installments.number)] }, (row) => row),
+        schedule: jsonList(
+          getTableColumns(installments),
+          { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [desc(installments.number)] },
+          (row) => row,
+        ),
         history: jsonList(
           getTableColumns(auditEvents),
-          { from: sql`from ${auditEvents}`, where: eq(auditEvents.entityId, sql`${credits.id}::text`), orderBy: [desc(auditEvents.occurredAt)], limit: 3 },
+          {
+            from: sql`from ${auditEvents}`,
+            where: eq(auditEvents.entityId, sql`${credits.id}::text`),
+            orderBy: [desc(auditEvents.occurredAt)],
+            limit: 3,
+          },
           (row) => ({ ...row, kind: 'entrada' as const }),
         ),
       }),
@@ -59,8 +73,12 @@ describe.each(ENGINES)('rows read as one JSON value (%s)', (engine) => {
     );
     const read = await ctx.system((tx) => statement.run(tx, sql`order by ${credits.number}`));
     for (const credit of read) {
-      const schedule = await ctx.system((tx) => tx.select().from(installments).where(eq(installments.creditId, credit.id)).orderBy(desc(installments.number)));
-      const history = await ctx.system((tx) => tx.select().from(auditEvents).where(eq(auditEvents.entityId, credit.id)).orderBy(desc(auditEvents.occurredAt)).limit(3));
+      const schedule = await ctx.system((tx) =>
+        tx.select().from(installments).where(eq(installments.creditId, credit.id)).orderBy(desc(installments.number)),
+      );
+      const history = await ctx.system((tx) =>
+        tx.select().from(auditEvents).where(eq(auditEvents.entityId, credit.id)).orderBy(desc(auditEvents.occurredAt)).limit(3),
+      );
       expect(credit.schedule).toEqual(schedule);
       expect(credit.history).toEqual(history.map((row) => ({ ...row, kind: 'entrada' })));
     }
@@ -77,7 +95,13 @@ describe.each(ENGINES)('rows read as one JSON value (%s)', (engine) => {
 
   it('answers an empty list, not null, when there is nothing to read', async () => {
     const statement = jsonStatement(
-      jsonObject({ history: jsonList({ id: auditEvents.id }, { from: sql`from ${auditEvents}`, where: sql`false`, orderBy: [asc(auditEvents.id)] }, (row) => row.id) }),
+      jsonObject({
+        history: jsonList(
+          { id: auditEvents.id },
+          { from: sql`from ${auditEvents}`, where: sql`false`, orderBy: [asc(auditEvents.id)] },
+          (row) => row.id,
+        ),
+      }),
       sql``,
     );
     expect(await ctx.system((tx) => statement.run(tx, sql``))).toEqual([{ history: [] }]);

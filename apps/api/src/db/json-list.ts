@@ -46,7 +46,8 @@ export function jsonObject<Fields extends Record<string, JsonField>>(fields: Fie
     if (is(field, SQL)) return { key, sql: field, decode: (value: unknown) => value };
     return { key, sql: field.sql, decode: (value: unknown) => field.decode(value) };
   });
-  if (entries.length > MAX_FIELDS) throw new Error(`jsonObject: ${entries.length} campos; PostgreSQL admite ${MAX_FIELDS} valores por json_build_array`);
+  if (entries.length > MAX_FIELDS)
+    throw new Error(`jsonObject: ${entries.length} campos; PostgreSQL admite ${MAX_FIELDS} valores por json_build_array`);
   const values = sql.join(
     entries.map((entry) => entry.sql),
     sql`, `,

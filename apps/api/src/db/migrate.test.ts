@@ -48,10 +48,15 @@ describe.skipIf(!inject('postgresTemplate'))('migrations on PostgreSQL', () => {
     drop = scratch.drop;
     await expect(assertSchemaCurrent(scratch.url)).resolves.toBeUndefined();
     // As if the newest migration had not been applied yet.
-    await query(scratch.url, 'delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)');
+    await query(
+      scratch.url,
+      'delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)',
+    );
     const refusal = assertSchemaCurrent(scratch.url);
     await expect(refusal).rejects.toBeInstanceOf(SchemaMismatchError);
-    await expect(refusal).rejects.toThrow(`atrás del código: faltan 1 de ${await journalLength()} migraciones. Ejecuta \`npm run migrate\``);
+    await expect(refusal).rejects.toThrow(
+      `atrás del código: faltan 1 de ${await journalLength()} migraciones. Ejecuta \`npm run migrate\``,
+    );
   });
 
   it('refuses an empty database as behind too', async () => {
@@ -66,7 +71,10 @@ describe.skipIf(!inject('postgresTemplate'))('migrations on PostgreSQL', () => {
     const scratch = await postgresScratch('template');
     drop = scratch.drop;
     // A newer release's migration: a hash and a timestamp this code's journal does not have.
-    await query(scratch.url, `insert into drizzle.__drizzle_migrations (hash, created_at) values ('de-una-version-nueva', ${Date.now() + 86_400_000})`);
+    await query(
+      scratch.url,
+      `insert into drizzle.__drizzle_migrations (hash, created_at) values ('de-una-version-nueva', ${Date.now() + 86_400_000})`,
+    );
     await expect(assertSchemaCurrent(scratch.url)).rejects.toThrow('adelante del código: tiene 1 migración(es) que esta versión no conoce');
   });
 });

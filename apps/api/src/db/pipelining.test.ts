@@ -67,7 +67,15 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
   });
   afterAll(() => ctx?.close());
 
-  const demoCount = () => ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.companyId} = ${demo}`)).then(([row]) => row!.total);
+  const demoCount = () =>
+    ctx
+      .system((tx) =>
+        tx
+          .select({ total: count() })
+          .from(credits)
+          .where(sql`${credits.companyId} = ${demo}`),
+      )
+      .then(([row]) => row!.total);
 
   it("sends a transaction's first statement behind BEGIN and its scope, before their answer", async () => {
     recording = wire();
@@ -88,7 +96,11 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     ]);
     recording = wire();
     const [page, counted] = await withScope(ctx.db, { companyId: demo }, (tx) =>
-      together(tx, tx.select({ number: credits.number }).from(credits).orderBy(credits.number).limit(3), tx.select({ total: count() }).from(credits)),
+      together(
+        tx,
+        tx.select({ number: credits.number }).from(credits).orderBy(credits.number).limit(3),
+        tx.select({ total: count() }).from(credits),
+      ),
     );
     recording.restore();
     expect(page.map((row) => row.number)).toEqual(expectedFolios);
@@ -100,7 +112,9 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
   it('writes what a turn of the event loop sends on a connection in one write to its socket', async () => {
     const writes = socketWrites();
     try {
-      await withScope(ctx.db, { companyId: demo }, (tx) => together(tx, tx.select({ number: credits.number }).from(credits).limit(3), tx.select({ total: count() }).from(credits)));
+      await withScope(ctx.db, { companyId: demo }, (tx) =>
+        together(tx, tx.select({ number: credits.number }).from(credits).limit(3), tx.select({ total: count() }).from(credits)),
+      );
     } finally {
       writes.restore();
     }
@@ -116,7 +130,12 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
       answer = await withScope(
         ctx.db,
         { companyId: demo },
-        (tx) => together(tx, tx.select({ number: credits.number }).from(credits).orderBy(credits.number).limit(3), tx.select({ total: count() }).from(credits)),
+        (tx) =>
+          together(
+            tx,
+            tx.select({ number: credits.number }).from(credits).orderBy(credits.number).limit(3),
+            tx.select({ total: count() }).from(credits),
+          ),
         { commitInFirstTurn: true },
       );
     } finally {
@@ -131,9 +150,18 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
   });
 
   it('commits what a first-turn transaction wrote, and refuses a statement sent after its COMMIT', async () => {
-    await withScope(ctx.db, { companyId: demo }, (tx) => tx.update(credits).set({ employeeNumber: 'PIPE-4' }).where(sql`${credits.number} = (select min(number) from credits)`), {
-      commitInFirstTurn: true,
-    });
+    await withScope(
+      ctx.db,
+      { companyId: demo },
+      (tx) =>
+        tx
+          .update(credits)
+          .set({ employeeNumber: 'PIPE-4' })
+          .where(sql`${credits.number} = (select min(number) from credits)`),
+      {
+        commitInFirstTurn: true,
+      },
+    );
     expect(await marked('PIPE-4')).toBe(1);
     const late = withScope(
       ctx.db,
@@ -150,7 +178,12 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     const failed = withScope(
       ctx.db,
       { companyId: demo },
-      (tx) => together(tx, tx.update(credits).set({ employeeNumber: 'PIPE-6' }), tx.execute(sql`select 1 / (select count(*) - count(*) from credits)`)),
+      (tx) =>
+        together(
+          tx,
+          tx.update(credits).set({ employeeNumber: 'PIPE-6' }),
+          tx.execute(sql`select 1 / (select count(*) - count(*) from credits)`),
+        ),
       { commitInFirstTurn: true },
     );
     await expect(failed).rejects.toMatchObject({ cause: { message: 'division by zero' } });
@@ -162,7 +195,17 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     const plus = rows.find((row) => row.code === 'PLUS')!.id;
     const expected = new Map<string, number>([
       [demo, await demoCount()],
-      [plus, await ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.companyId} = ${plus}`)).then(([row]) => row!.total)],
+      [
+        plus,
+        await ctx
+          .system((tx) =>
+            tx
+              .select({ total: count() })
+              .from(credits)
+              .where(sql`${credits.companyId} = ${plus}`),
+          )
+          .then(([row]) => row!.total),
+      ],
       ['all', await ctx.system((tx) => tx.select({ total: count() }).from(credits)).then(([row]) => row!.total)],
     ]);
     expect(expected.get(demo)).toBeGreaterThan(0);
@@ -174,7 +217,12 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
       return withScope(
         ctx.db,
         scope,
-        (tx) => together(tx, tx.select({ total: count() }).from(credits), tx.select({ companies: sql<number>`count(distinct ${credits.companyId})::int` }).from(credits)),
+        (tx) =>
+          together(
+            tx,
+            tx.select({ total: count() }).from(credits),
+            tx.select({ companies: sql<number>`count(distinct ${credits.companyId})::int` }).from(credits),
+          ),
         { commitInFirstTurn: index % 2 === 0 },
       ).then(([[counted], [distinct]]) => ({ key, total: counted!.total, companies: distinct!.companies }));
     });
@@ -186,7 +234,14 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
 
   /** Credits of every company marked by a test's update (employee_number), read across companies. */
   const marked = (mark: string) =>
-    ctx.system((tx) => tx.select({ total: count() }).from(credits).where(sql`${credits.employeeNumber} = ${mark}`)).then(([row]) => row!.total);
+    ctx
+      .system((tx) =>
+        tx
+          .select({ total: count() })
+          .from(credits)
+          .where(sql`${credits.employeeNumber} = ${mark}`),
+      )
+      .then(([row]) => row!.total);
 
   it("fails with the first statement's own error, rolls back, and leaves the connection fit for the next request", async () => {
     const failed = withScope(ctx.db, { companyId: demo }, async (tx) => {
@@ -197,13 +252,17 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     await expect(failed).rejects.toMatchObject({ cause: { message: 'division by zero' } });
     expect(await marked('PIPE-1')).toBe(0);
     // The same connections serve the next transactions (20 at once take every one of the pool's).
-    const totals = await Promise.all(Array.from({ length: 20 }, () => withScope(ctx.db, { companyId: demo }, (tx) => tx.select({ total: count() }).from(credits))));
+    const totals = await Promise.all(
+      Array.from({ length: 20 }, () => withScope(ctx.db, { companyId: demo }, (tx) => tx.select({ total: count() }).from(credits))),
+    );
     expect(new Set(totals.map(([row]) => row!.total))).toEqual(new Set([await demoCount()]));
   });
 
   it('reports a failed opening as the error, and nothing sent behind it is kept', async () => {
     // The scope set, then a failure in the same statement: the transaction is aborted, the update behind it refused.
-    const afterScope = transactionWith(ctx.db, `select set_config('app.company_id', '${demo}', true), 1 / 0`, (tx) => tx.update(credits).set({ employeeNumber: 'PIPE-2' }));
+    const afterScope = transactionWith(ctx.db, `select set_config('app.company_id', '${demo}', true), 1 / 0`, (tx) =>
+      tx.update(credits).set({ employeeNumber: 'PIPE-2' }),
+    );
     await expect(afterScope).rejects.toThrow(/division by zero/);
     expect(await marked('PIPE-2')).toBe(0);
     // An opening PostgreSQL cannot even parse runs nothing, BEGIN included: the update behind it runs on its own, with

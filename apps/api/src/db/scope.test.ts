@@ -64,7 +64,8 @@ describe.each(ENGINES)('Company scope in the database (%s)', (engine) => {
     }
   }
 
-  const currentUser = async () => ((await ctx.db.execute(sql`select current_user as name`)) as unknown as Rows<{ name: string }>).rows[0]!.name;
+  const currentUser = async () =>
+    ((await ctx.db.execute(sql`select current_user as name`)) as unknown as Rows<{ name: string }>).rows[0]!.name;
 
   it('runs the application as the app role, which cannot create a table nor switch row-level security off', async () => {
     expect(await currentUser()).toBe(APP_ROLE);
@@ -73,12 +74,15 @@ describe.each(ENGINES)('Company scope in the database (%s)', (engine) => {
     expect(await failure(ctx.db.execute(sql`drop policy company_scope on users`))).toMatch(/must be (the )?owner/);
   });
 
-  it.runIf(engine === 'postgres')('runs without JIT compilation nor parallel workers, whatever the server says (decision 0015)', async () => {
-    const { rows } = (await ctx.db.execute(
-      sql`select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
-    )) as unknown as Rows<{ jit: string; workers: string }>;
-    expect(rows[0]).toEqual({ jit: 'off', workers: '0' });
-  });
+  it.runIf(engine === 'postgres')(
+    'runs without JIT compilation nor parallel workers, whatever the server says (decision 0015)',
+    async () => {
+      const { rows } = (await ctx.db.execute(
+        sql`select current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
+      )) as unknown as Rows<{ jit: string; workers: string }>;
+      expect(rows[0]).toEqual({ jit: 'off', workers: '0' });
+    },
+  );
 
   it('finds no company-owned table without row-level security and a policy for the app role', async () => {
     expect(await checkCompanyIsolation(ctx.db)).toEqual([]);
@@ -109,7 +113,8 @@ describe.each(ENGINES)('Company scope in the database (%s)', (engine) => {
 
   it('shows the app role no company-owned row when no scope is set', async () => {
     const total = async (table: 'credits' | 'users' | 'agreements' | 'requests') =>
-      ((await ctx.db.execute(sql`select count(*)::int as total from ${sql.identifier(table)}`)) as unknown as Rows<{ total: number }>).rows[0]!.total;
+      ((await ctx.db.execute(sql`select count(*)::int as total from ${sql.identifier(table)}`)) as unknown as Rows<{ total: number }>)
+        .rows[0]!.total;
     // The rows are there, for the system.
     const [all] = await ctx.system((db) => db.select({ total: count() }).from(credits));
     expect(all!.total).toBeGreaterThan(0);
@@ -121,7 +126,7 @@ describe.each(ENGINES)('Company scope in the database (%s)', (engine) => {
     expect(empty).toBe(0);
   });
 
-  it('shows, under one company\'s scope, that company\'s rows only', async () => {
+  it("shows, under one company's scope, that company's rows only", async () => {
     for (const table of [credits, users] as const) {
       const [expected] = await ctx.system((db) => db.select({ total: count() }).from(table).where(eq(table.companyId, companyId.PLUS)));
       expect(expected!.total).toBeGreaterThan(0);
@@ -132,7 +137,7 @@ describe.each(ENGINES)('Company scope in the database (%s)', (engine) => {
     }
   });
 
-  it('refuses, under one company\'s scope, writing a row of the other company', async () => {
+  it("refuses, under one company's scope, writing a row of the other company", async () => {
     const [profile] = await ctx.system((db) => db.select().from(profiles).where(eq(profiles.name, 'Sin permisos')));
     const insert = withScope(ctx.db, { companyId: companyId.PLUS }, (tx) =>
       tx.insert(users).values({ email: 'intruso@demo.mx', name: 'Intruso', profileId: profile!.id, companyId: companyId.DEMO }),

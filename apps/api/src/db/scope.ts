@@ -66,7 +66,8 @@ export async function checkCompanyIsolation(db: Db): Promise<IsolationProblem[]>
  */
 export async function acrossCompanies<D extends Db, T>(tx: D, check: (tx: D) => Promise<T>): Promise<T> {
   const { rows } = (await tx.execute(sql`select current_user as role`)) as unknown as { rows: { role: string }[] };
-  const restore = () => tx.execute(sql.raw(`set local role ${rows[0]!.role === ALL_COMPANIES_ROLE_NAME ? ALL_COMPANIES_ROLE_NAME : APP_ROLE}`));
+  const restore = () =>
+    tx.execute(sql.raw(`set local role ${rows[0]!.role === ALL_COMPANIES_ROLE_NAME ? ALL_COMPANIES_ROLE_NAME : APP_ROLE}`));
   await tx.execute(sql.raw(`set local role ${ALL_COMPANIES_ROLE_NAME}`));
   let result: T;
   try {

@@ -15,7 +15,11 @@ async function runAsAdmin(adminUrl: string, statement: string): Promise<void> {
  * A throwaway database on the PostgreSQL server of `adminUrl`, for tests and benchmarks: freshly migrated, or a copy
  * of `template`. `drop` removes it (force-closing what is still connected); close its pool first.
  */
-export async function scratchDatabase(adminUrl: string, name: string, template?: string): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
+export async function scratchDatabase(
+  adminUrl: string,
+  name: string,
+  template?: string,
+): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
   await runAsAdmin(adminUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -26,19 +26,34 @@ describe.runIf(ENGINES.includes('postgres'))('statements prepared per connection
   it('keeps row-level security exact when one connection runs a kept statement for each company and for SA', async () => {
     const countIn = (scope: Parameters<typeof withScope>[1]) =>
       withScope(ctx.db, scope, async (tx) => {
-        const [row] = await tx.select({ total: count() }).from(credits).where(sql`${credits.number} > ${0}`);
-        const { rows } = (await tx.execute(sql`select pg_backend_pid() as pid, (select count(*)::int from pg_prepared_statements) as prepared`)) as unknown as Rows<{ pid: number; prepared: number }>;
+        const [row] = await tx
+          .select({ total: count() })
+          .from(credits)
+          .where(sql`${credits.number} > ${0}`);
+        const { rows } = (await tx.execute(
+          sql`select pg_backend_pid() as pid, (select count(*)::int from pg_prepared_statements) as prepared`,
+        )) as unknown as Rows<{ pid: number; prepared: number }>;
         return { total: row!.total, pid: rows[0]!.pid, prepared: rows[0]!.prepared };
       });
-    const [perCompany] = await ctx.system((tx) =>
-      tx.execute(sql`select count(*) filter (where ${credits.companyId} = ${companyId.DEMO})::int as demo, count(*) filter (where ${credits.companyId} = ${companyId.PLUS})::int as plus, count(*)::int as every from ${credits}`),
-    ).then((result) => (result as unknown as Rows<{ demo: number; plus: number; every: number }>).rows);
+    const [perCompany] = await ctx
+      .system((tx) =>
+        tx.execute(
+          sql`select count(*) filter (where ${credits.companyId} = ${companyId.DEMO})::int as demo, count(*) filter (where ${credits.companyId} = ${companyId.PLUS})::int as plus, count(*)::int as every from ${credits}`,
+        ),
+      )
+      .then((result) => (result as unknown as Rows<{ demo: number; plus: number; every: number }>).rows);
     expect(perCompany!.demo).toBeGreaterThan(0);
     expect(perCompany!.plus).toBeGreaterThan(0);
 
     // One request at a time: the pool hands the same idle connection back, so the kept statement is reused.
     const runs = [];
-    for (const scope of [{ companyId: companyId.DEMO }, { companyId: companyId.PLUS }, 'all-companies', { companyId: companyId.DEMO }, { companyId: '' }] as const) {
+    for (const scope of [
+      { companyId: companyId.DEMO },
+      { companyId: companyId.PLUS },
+      'all-companies',
+      { companyId: companyId.DEMO },
+      { companyId: '' },
+    ] as const) {
       runs.push(await countIn(scope));
     }
     expect(new Set(runs.map((run) => run.pid)).size).toBe(1);
@@ -55,7 +70,9 @@ describe.runIf(ENGINES.includes('postgres'))('statements prepared per connection
       // Read by TABLE, which the cache leaves unprepared (a SELECT without parameters would take a place in it).
       const prepared = async () =>
         (await client.query<{ statement: string; name: string; prepare_time: Date }>('table pg_prepared_statements')).rows
-          .sort((a, b) => a.prepare_time.getTime() - b.prepare_time.getTime() || Number(a.name.split('_')[1]) - Number(b.name.split('_')[1]))
+          .sort(
+            (a, b) => a.prepare_time.getTime() - b.prepare_time.getTime() || Number(a.name.split('_')[1]) - Number(b.name.split('_')[1]),
+          )
           .map((row) => row.statement);
       for (let value = 1; value <= 5; value += 1) {
         expect((await client.query<{ n: number }>(`select $1::int + ${value} as n`, [1])).rows[0]!.n).toBe(1 + value);

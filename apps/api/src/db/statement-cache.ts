@@ -50,7 +50,12 @@ export function cacheStatements(client: pg.PoolClient, capacity: number): void {
 
   client.query = ((query: unknown, values?: unknown, callback?: unknown) => {
     const config = typeof query === 'string' ? { text: query } : query;
-    if (callback !== undefined || typeof values === 'function' || !isUnnamedStatement(config) || !(hasParameters(config, values) || isQuery(config.text))) {
+    if (
+      callback !== undefined ||
+      typeof values === 'function' ||
+      !isUnnamedStatement(config) ||
+      !(hasParameters(config, values) || isQuery(config.text))
+    ) {
       return send(query, values, callback);
     }
     const name = nameOf(config.text);
@@ -83,7 +88,12 @@ function hasParameters(config: StatementConfig, values: unknown): boolean {
 }
 
 function isStalePlan(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '0A000' && /cached plan/.test(String((error as Error).message));
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === '0A000' &&
+    /cached plan/.test(String((error as Error).message))
+  );
 }
 
 /** A read (SELECT, or WITH … SELECT): one statement, which the extended protocol can prepare. */

@@ -138,19 +138,19 @@ export function jwtTokenVerifier(options: {
 export async function loadPrincipal(db: Db, email: string): Promise<Principal | null> {
   const [row] = await asSystem(db, (tx) =>
     tx
-    .select({
-      userId: users.id,
-      email: users.email,
-      name: users.name,
-      companyId: users.companyId,
-      profileId: users.profileId,
-      role: profiles.roleCode,
-      permissions: profiles.permissions,
-    })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.id, users.profileId))
-    .where(and(sql`lower(${users.email}) = lower(${email})`, eq(users.active, true)))
-    .limit(1),
+      .select({
+        userId: users.id,
+        email: users.email,
+        name: users.name,
+        companyId: users.companyId,
+        profileId: users.profileId,
+        role: profiles.roleCode,
+        permissions: profiles.permissions,
+      })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.id, users.profileId))
+      .where(and(sql`lower(${users.email}) = lower(${email})`, eq(users.active, true)))
+      .limit(1),
   );
   if (!row) return null;
   return { ...row, permissions: new Set(row.permissions) };
@@ -264,13 +264,7 @@ export function installAuth(
 
     const identity = await authenticate(request, deps.verifier);
     if (!identity) {
-      return sendProblem(
-        request,
-        reply,
-        401,
-        'Sesión no válida',
-        'Tu sesión no es válida o expiró. Inicia sesión de nuevo.',
-      );
+      return sendProblem(request, reply, 401, 'Sesión no válida', 'Tu sesión no es válida o expiró. Inicia sesión de nuevo.');
     }
     request.identity = identity;
     request.principal = await principals.find(identity.email);
@@ -282,13 +276,7 @@ export function installAuth(
     if ('signedIn' in access) return;
 
     if (!request.principal) {
-      return sendProblem(
-        request,
-        reply,
-        403,
-        'Acceso denegado',
-        'Tu usuario no está registrado o está inactivo en el portal.',
-      );
+      return sendProblem(request, reply, 403, 'Acceso denegado', 'Tu usuario no está registrado o está inactivo en el portal.');
     }
     const required = 'permission' in access ? [access.permission] : access.anyPermission;
     if (!required.some((path) => request.principal!.permissions.has(path))) {

@@ -68,8 +68,20 @@ export function pgErrorCode(error: unknown): string | undefined {
 }
 
 /** Connection-level failures: the database is down, restarting or unreachable, not the request's fault. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '57P01', '57P02', '57P03']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|PGlite is closed/i;
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error|PGlite is closed/i;
 
 /**
  * Whether an error (or one of its causes) means the database cannot be reached: socket errors, PostgreSQL's class 08
@@ -152,6 +164,10 @@ export async function readMultipart<T>(read: () => Promise<T>): Promise<T> {
     if (error instanceof HttpProblem) throw error;
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500 && status !== 400) throw error;
-    throw new HttpProblem(400, 'Formulario mal formado', 'El formulario (multipart/form-data) llegó incompleto o mal formado. Vuelve a enviarlo.');
+    throw new HttpProblem(
+      400,
+      'Formulario mal formado',
+      'El formulario (multipart/form-data) llegó incompleto o mal formado. Vuelve a enviarlo.',
+    );
   }
 }

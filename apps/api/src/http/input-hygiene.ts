@@ -16,15 +16,23 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const MAX_DEPTH = 32;
 
 export function unsafeTextFields(value: unknown, path: string[] = []): FieldError[] {
-  if (path.length > MAX_DEPTH) return [{ field: path.slice(0, 3).join('.'), message: `Los datos anidan más de ${MAX_DEPTH} niveles; envía una estructura más sencilla.` }];
+  if (path.length > MAX_DEPTH)
+    return [
+      { field: path.slice(0, 3).join('.'), message: `Los datos anidan más de ${MAX_DEPTH} niveles; envía una estructura más sencilla.` },
+    ];
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) return [{ field: path.join('.') || 'body', message: 'Contiene un carácter nulo (NUL) que no se puede guardar; quítalo.' }];
-    if (LONE_SURROGATE.test(value)) return [{ field: path.join('.') || 'body', message: 'Contiene un carácter Unicode incompleto; vuelve a escribir el texto.' }];
+    if (value.includes('\u0000'))
+      return [{ field: path.join('.') || 'body', message: 'Contiene un carácter nulo (NUL) que no se puede guardar; quítalo.' }];
+    if (LONE_SURROGATE.test(value))
+      return [{ field: path.join('.') || 'body', message: 'Contiene un carácter Unicode incompleto; vuelve a escribir el texto.' }];
     return [];
   }
   if (Array.isArray(value)) return value.flatMap((item, index) => unsafeTextFields(item, [...path, String(index)]));
   if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    return Object.entries(value).flatMap(([key, item]) => [...unsafeTextFields(key, [...path, key]), ...unsafeTextFields(item, [...path, key])]);
+    return Object.entries(value).flatMap(([key, item]) => [
+      ...unsafeTextFields(key, [...path, key]),
+      ...unsafeTextFields(item, [...path, key]),
+    ]);
   }
   return [];
 }

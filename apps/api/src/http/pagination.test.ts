@@ -32,7 +32,8 @@ describe('a list count', () => {
     expect(await count.in(db).where(where)).toEqual([{ total: 7 }]);
     await count.in(db).where(undefined);
     await count.in(db).where(eq(users.email, 'luis@demo.mx'));
-    const head = 'select count(*)::int as total from (select 1 as "one" from "users" inner join "profiles" on "profiles"."id" = "users"."profile_id"';
+    const head =
+      'select count(*)::int as total from (select 1 as "one" from "users" inner join "profiles" on "profiles"."id" = "users"."profile_id"';
     expect(sent).toEqual([
       { sql: `${head} where "users"."email" = $1 limit ${LIST_COUNT_CAP + 1}) matching`, params: ['ana@demo.mx'] },
       { sql: `${head}  limit ${LIST_COUNT_CAP + 1}) matching`, params: [] },
@@ -44,7 +45,9 @@ describe('a list count', () => {
 
   it('runs only when awaited, so a page and its count go out together in the order they are awaited', async () => {
     const { db, sent } = session(0);
-    const pending = fixedCount((select) => select.from(users)).in(db).where(where);
+    const pending = fixedCount((select) => select.from(users))
+      .in(db)
+      .where(where);
     expect(sent).toEqual([]);
     await pending;
     expect(sent).toHaveLength(1);

@@ -17,7 +17,12 @@ export type SortMap = Record<string, AnyPgColumn | SQL>;
  * column breaks ties so that pages never repeat or skip a row; both go the same way so one index serves each order
  * (PostgreSQL's default: empty values last going up, first going down).
  */
-export function listOrder(columns: SortMap, sort: string | undefined, fallback: { field: string; descending?: boolean }, tieBreaker: AnyPgColumn): SQL[] {
+export function listOrder(
+  columns: SortMap,
+  sort: string | undefined,
+  fallback: { field: string; descending?: boolean },
+  tieBreaker: AnyPgColumn,
+): SQL[] {
   const { column, descending } = sortOf(columns, sort, fallback);
   return descending ? [desc(column), desc(tieBreaker)] : [asc(column), asc(tieBreaker)];
 }
@@ -43,7 +48,9 @@ export function listAfter(
 ): SQL {
   const { field, column, descending } = sortOf(columns, sort, fallback);
   const value = after.valueOf(field);
-  return descending ? sql`(${column}, ${tieBreaker}) < (${value}, ${after.tie})` : sql`(${column}, ${tieBreaker}) > (${value}, ${after.tie})`;
+  return descending
+    ? sql`(${column}, ${tieBreaker}) < (${value}, ${after.tie})`
+    : sql`(${column}, ${tieBreaker}) > (${value}, ${after.tie})`;
 }
 
 /**
@@ -68,19 +75,25 @@ export type CappedCount = PromiseLike<{ total: number }[]> & { readonly [capped]
  * built it at every request: 8 % of the API's samples under the users list's load (Drizzle 14 → 6 %).
  */
 export function fixedCount(from: (select: PgSelectBuilder<typeof ROW, 'qb'>) => { getSQL(): SQL }) {
-  const statement = headedStatement(`select count(*)::int as total from (${writtenText(from(new QueryBuilder().select(ROW)))}`, ` limit ${CAP}) matching`);
+  const statement = headedStatement(
+    `select count(*)::int as total from (${writtenText(from(new QueryBuilder().select(ROW)))}`,
+    ` limit ${CAP}) matching`,
+  );
   return {
     in: (db: Session) => ({
       where(where: SQL | undefined): CappedCount {
         const run = () => writtenRows<{ total: number }>(db, statement(where ? sql`where ${where}` : sql``));
-        return { then: (onFulfilled, onRejected) => run().then(onFulfilled, onRejected) } as PromiseLike<{ total: number }[]> as CappedCount;
+        return { then: (onFulfilled, onRejected) => run().then(onFulfilled, onRejected) } as PromiseLike<
+          { total: number }[]
+        > as CappedCount;
       },
     }),
   };
 }
 
 /** The same count in raw SQL, over `matching` (`select 1 from … where …`): a statement answering `{ total }`. */
-export const countUpToSql = (matching: SQL): SQL => sql`select count(*)::int as total from (${matching} limit ${writtenInteger(CAP)}) matching`;
+export const countUpToSql = (matching: SQL): SQL =>
+  sql`select count(*)::int as total from (${matching} limit ${writtenInteger(CAP)}) matching`;
 
 /**
  * A page of `rows` (a list's fixed select, db/fixed-select.ts, already filtered and ordered: the page's size and offset

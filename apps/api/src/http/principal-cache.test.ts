@@ -24,7 +24,8 @@ describe.each(ENGINES.slice(0, 1))('the principal reused between requests (%s)',
     ctx.clock.advance(days * 24 * 60 * 60 * 1000);
   };
   const setActive = (active: boolean) => ctx.system((tx) => tx.update(users).set({ active }).where(eq(users.email, 'mesa@demo.mx')));
-  const requests = async () => (await ctx.app.inject({ method: 'GET', url: '/api/requests', headers: await ctx.as('mesa@demo.mx') })).statusCode;
+  const requests = async () =>
+    (await ctx.app.inject({ method: 'GET', url: '/api/requests', headers: await ctx.as('mesa@demo.mx') })).statusCode;
 
   it('sees a change written by another process only once the principal is older than its time', async () => {
     await resetPastCache();
@@ -41,14 +42,21 @@ describe.each(ENGINES.slice(0, 1))('the principal reused between requests (%s)',
     await resetPastCache();
     expect(await requests()).toBe(200);
     const admin = await ctx.as('admin@demo.mx');
-    const [mesa] = await ctx.system((tx) => tx.select({ id: users.id, version: users.version }).from(users).where(eq(users.email, 'mesa@demo.mx')));
+    const [mesa] = await ctx.system((tx) =>
+      tx.select({ id: users.id, version: users.version }).from(users).where(eq(users.email, 'mesa@demo.mx')),
+    );
     // A read of the users' area leaves the cache alone: the direct write below stays unseen.
     await setActive(false);
     expect((await ctx.app.inject({ method: 'GET', url: `/api/users/${mesa!.id}`, headers: admin })).statusCode).toBe(200);
     expect(await requests()).toBe(200);
     await setActive(true);
     // Deactivated through the API of this process: refused on the very next request, no clock step.
-    const off = await ctx.app.inject({ method: 'POST', url: `/api/users/${mesa!.id}/status`, headers: admin, payload: { active: false, version: mesa!.version } });
+    const off = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/users/${mesa!.id}/status`,
+      headers: admin,
+      payload: { active: false, version: mesa!.version },
+    });
     expect(off.statusCode).toBe(200);
     expect(await requests()).toBe(403);
   });

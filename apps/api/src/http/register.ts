@@ -40,7 +40,12 @@ export interface RegisterOptions {
 
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && '_zod' in value;
 
-export function register<const R extends RouteDefinition>(app: FastifyInstance, definition: R, handler: RouteHandler<R>, options: RegisterOptions = {}): void {
+export function register<const R extends RouteDefinition>(
+  app: FastifyInstance,
+  definition: R,
+  handler: RouteHandler<R>,
+  options: RegisterOptions = {},
+): void {
   const { params, query, body, response } = definition;
   app.route({
     method: definition.method,

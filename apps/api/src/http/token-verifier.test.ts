@@ -69,7 +69,10 @@ describe('access tokens verified once and reused', () => {
 
   it('refuses a token whose provider says the e-mail is not verified, and takes one it says is or says nothing of', async () => {
     await expect(verifier(0).verify(await sign(60, { email_verified: false }))).rejects.toBeInstanceOf(InvalidTokenError);
-    await expect(verifier(0).verify(await sign(60, { email_verified: true }))).resolves.toEqual({ subject: 'cartera', email: 'cartera@demo.mx' });
+    await expect(verifier(0).verify(await sign(60, { email_verified: true }))).resolves.toEqual({
+      subject: 'cartera',
+      email: 'cartera@demo.mx',
+    });
     await expect(verifier(0).verify(await sign(60))).resolves.toEqual({ subject: 'cartera', email: 'cartera@demo.mx' });
   });
 

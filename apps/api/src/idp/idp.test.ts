@@ -25,7 +25,8 @@ vi.mock('./passwords', async (importOriginal) => {
 const INVALID = `Correo o contraseña incorrectos. Después de ${MAX_FAILED_ATTEMPTS} intentos fallidos la cuenta se bloquea ${LOCK_MINUTES} minutos.`;
 
 /** The text of a page's alert (the only part of a failed sign-in that may differ), or null. */
-const alertOf = (body: string) => /<div class="alert [a-z]+" role="[a-z]+">([^<]*)<\/div>/.exec(body)?.[1]?.replaceAll('&#39;', "'") ?? null;
+const alertOf = (body: string) =>
+  /<div class="alert [a-z]+" role="[a-z]+">([^<]*)<\/div>/.exec(body)?.[1]?.replaceAll('&#39;', "'") ?? null;
 
 /** The provider's sign-in walked like a browser, over `inject`. */
 const browser = (ctx: TestContext) => oidcBrowser(injectTransport(ctx.app), { publicUrl: TEST_PUBLIC_URL, audience: TEST_AUDIENCE });
@@ -53,7 +54,10 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
   it('signs a user in with code + PKCE and issues a JWT access token the API accepts', async () => {
     const client = browser(ctx);
     const tokens = await client.completeSignIn('Admin@Demo.mx', 'Administrador2026');
-    const [header, payload] = tokens.access_token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const [header, payload] = tokens.access_token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header.typ).toBe('at+jwt');
     expect(payload).toMatchObject({ aud: TEST_AUDIENCE, email: 'admin@demo.mx', scope: API_SCOPE });
     const lookup = await ctx.app.inject({
@@ -105,7 +109,12 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     const expected = { status: 401, alert: INVALID, scrypts: 1 };
     expect(await attempt('nadie@demo.mx', 'Cualquiera2026')).toEqual(expected);
     expect(await attempt('cartera@demo.mx', 'Cualquiera2026')).toEqual(expected);
-    await ctx.system((db) => db.update(users).set({ lockedUntil: new Date(ctx.clock.now().getTime() + 10 * 60_000) }).where(eq(users.email, 'mesa@demo.mx')));
+    await ctx.system((db) =>
+      db
+        .update(users)
+        .set({ lockedUntil: new Date(ctx.clock.now().getTime() + 10 * 60_000) })
+        .where(eq(users.email, 'mesa@demo.mx')),
+    );
     expect(await attempt('mesa@demo.mx', 'Cualquiera2026')).toEqual(expected);
     await ctx.system((db) => db.update(users).set({ active: false }).where(eq(users.email, 'originacion@demo.mx')));
     expect(await attempt('originacion@demo.mx', 'Originacion2026')).toEqual(expected);
@@ -131,7 +140,11 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
       confirmation: 'OtraClave2027',
     });
     expect(mismatch.body).toContain('Las contraseñas no coinciden.');
-    const weak = await client.post('/oidc/reset-password', { token: new URL(link).searchParams.get('token')!, password: 'corta', confirmation: 'corta' });
+    const weak = await client.post('/oidc/reset-password', {
+      token: new URL(link).searchParams.get('token')!,
+      password: 'corta',
+      confirmation: 'corta',
+    });
     expect(weak.body).toContain('al menos 10 caracteres');
 
     const saved = await client.post('/oidc/reset-password', {
@@ -160,7 +173,12 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
       ['/oidc/reset-password', { token: { a: 1 }, password: 'Otra2026!', confirmation: 'Otra2026!' }],
       ['/oidc/reset-password', { token: ['a'], password: 'Otra2026!', confirmation: 'Otra2026!' }],
     ] as const) {
-      const response = await ctx.app.inject({ method: 'POST', url, payload: typeof payload === 'string' ? payload : JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.statusCode, `${url} ${response.body}`).toBe(415);
     }
     expect(await mail()).toEqual(before);
@@ -177,7 +195,7 @@ describe.each(ENGINES)('embedded OIDC provider (%s)', (engine) => {
     expect(String(confirm.headers['content-security-policy'])).toContain("script-src 'self'");
   });
 
-  it('keeps its signing keys in the database: a second provider on the same data accepts the first one\'s tokens', async () => {
+  it("keeps its signing keys in the database: a second provider on the same data accepts the first one's tokens", async () => {
     const tokens = await browser(ctx).completeSignIn('admin@demo.mx', 'Administrador2026');
     const { createEmbeddedIdp } = await import('./idp');
     const again = await createEmbeddedIdp({
@@ -202,33 +220,31 @@ describe.each(ENGINES)('sign-in lockout and rate limits under pressure (%s)', (e
     ctx = undefined;
   });
 
-  it(
-    'counts 100 concurrent guesses before verifying them: once five wrong ones are counted, the right one never signs in',
-    async () => {
-      // Limits out of the way: this is about the lockout itself.
-      const unlimited = { limit: 1_000, windowMinutes: 15 };
-      ctx = await createTestApp(engine, {
-        embeddedIdp: { print: () => undefined, rateLimits: { signInPerAccount: unlimited, signInPerAddress: unlimited } },
-      });
-      const client = browser(ctx);
-      const { interaction } = await client.startAuthorization();
-      scrypts.count = 0;
-      const guesses = Array.from({ length: 100 }, (_, index) => (index === 99 ? 'Cartera2026' : `mala-${index}`));
-      const answers = await Promise.all(guesses.map((password) => client.post(`${interaction}/login`, { email: 'cartera@demo.mx', password })));
+  it('counts 100 concurrent guesses before verifying them: once five wrong ones are counted, the right one never signs in', async () => {
+    // Limits out of the way: this is about the lockout itself.
+    const unlimited = { limit: 1_000, windowMinutes: 15 };
+    ctx = await createTestApp(engine, {
+      embeddedIdp: { print: () => undefined, rateLimits: { signInPerAccount: unlimited, signInPerAddress: unlimited } },
+    });
+    const client = browser(ctx);
+    const { interaction } = await client.startAuthorization();
+    scrypts.count = 0;
+    const guesses = Array.from({ length: 100 }, (_, index) => (index === 99 ? 'Cartera2026' : `mala-${index}`));
+    const answers = await Promise.all(
+      guesses.map((password) => client.post(`${interaction}/login`, { email: 'cartera@demo.mx', password })),
+    );
 
-      // No answer is a finished sign-in (a 303 back to the client): the wrong guesses all get the same refusal, and
-      // the right one, which came after five were counted, only learns that the account is locked.
-      expect(answers.map((answer) => answer.statusCode)).toEqual(guesses.map(() => 401));
-      expect(new Set(answers.slice(0, 99).map((answer) => alertOf(answer.body)))).toEqual(new Set([INVALID]));
-      expect(alertOf(answers[99]!.body)).toMatch(/^La cuenta está bloqueada por demasiados intentos fallidos/);
-      // Every path took one scrypt (timing reveals nothing), though only five were checked against the account.
-      expect(scrypts.count).toBe(100);
-      const [user] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
-      expect(user!.failedAttempts).toBe(MAX_FAILED_ATTEMPTS);
-      expect(user!.lockedUntil!.getTime()).toBe(ctx.clock.now().getTime() + LOCK_MINUTES * 60_000);
-    },
-    180_000,
-  );
+    // No answer is a finished sign-in (a 303 back to the client): the wrong guesses all get the same refusal, and
+    // the right one, which came after five were counted, only learns that the account is locked.
+    expect(answers.map((answer) => answer.statusCode)).toEqual(guesses.map(() => 401));
+    expect(new Set(answers.slice(0, 99).map((answer) => alertOf(answer.body)))).toEqual(new Set([INVALID]));
+    expect(alertOf(answers[99]!.body)).toMatch(/^La cuenta está bloqueada por demasiados intentos fallidos/);
+    // Every path took one scrypt (timing reveals nothing), though only five were checked against the account.
+    expect(scrypts.count).toBe(100);
+    const [user] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
+    expect(user!.failedAttempts).toBe(MAX_FAILED_ATTEMPTS);
+    expect(user!.lockedUntil!.getTime()).toBe(ctx.clock.now().getTime() + LOCK_MINUTES * 60_000);
+  }, 180_000);
 
   it('answers 429 past the per-address and per-account sign-in limits, before any password is checked', async () => {
     ctx = await createTestApp(engine, {

@@ -58,7 +58,10 @@ type Form = Record<string, string | undefined>;
 async function persistentSecret<T>(db: Db, key: string, create: () => Promise<T>): Promise<T> {
   const [existing] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, key));
   if (existing) return existing.value as T;
-  await db.insert(appSecrets).values({ key, value: await create() }).onConflictDoNothing();
+  await db
+    .insert(appSecrets)
+    .values({ key, value: await create() })
+    .onConflictDoNothing();
   const [stored] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, key));
   return stored!.value as T;
 }
@@ -219,7 +222,10 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
   async function authenticate(emailInput: string, password: string, address: string): Promise<SignInOutcome> {
     const email = emailInput.trim().toLowerCase();
     const now = clock.now();
-    const counters = [[`sign-in:address:${address}`, limits.signInPerAddress], [`sign-in:account:${email}`, limits.signInPerAccount]] as const;
+    const counters = [
+      [`sign-in:address:${address}`, limits.signInPerAddress],
+      [`sign-in:account:${email}`, limits.signInPerAccount],
+    ] as const;
     for (const [key, limit] of counters) {
       const outcome = await hitRateLimit(db, key, limit, now);
       if (!outcome.allowed) return tooMany(outcome.retryAfterMinutes);
@@ -229,18 +235,21 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     const attempts = sql`case when ${lockExpired} then 1 else ${users.failedAttempts} + 1 end`;
     const [reserved] = await system((db) =>
       db
-      .update(users)
-      // The attempt that reaches the limit locks at once; a right password among them lifts the lock below.
-      .set({ failedAttempts: attempts, lockedUntil: sql`case when ${attempts} >= ${MAX_FAILED_ATTEMPTS} then ${lockEnd.toISOString()}::timestamptz end` })
-      .where(
-        and(
-          sql`lower(${users.email}) = ${email}`,
-          eq(users.active, true),
-          sql`${users.passwordHash} is not null`,
-          or(isNull(users.lockedUntil), lte(users.lockedUntil, now)),
-        ),
-      )
-      .returning({ id: users.id, passwordHash: users.passwordHash, failedAttempts: users.failedAttempts }),
+        .update(users)
+        // The attempt that reaches the limit locks at once; a right password among them lifts the lock below.
+        .set({
+          failedAttempts: attempts,
+          lockedUntil: sql`case when ${attempts} >= ${MAX_FAILED_ATTEMPTS} then ${lockEnd.toISOString()}::timestamptz end`,
+        })
+        .where(
+          and(
+            sql`lower(${users.email}) = ${email}`,
+            eq(users.active, true),
+            sql`${users.passwordHash} is not null`,
+            or(isNull(users.lockedUntil), lte(users.lockedUntil, now)),
+          ),
+        )
+        .returning({ id: users.id, passwordHash: users.passwordHash, failedAttempts: users.failedAttempts }),
     );
     if (reserved) {
       if (await verifyPassword(password, reserved.passwordHash!)) {
@@ -303,7 +312,10 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
         return provider.interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
       }
       const hint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
-      return html(reply, loginPage({ action: `${mountPath}/interaction/${details.uid}/login`, email: hint, forgotUrl: `${mountPath}/forgot-password` }));
+      return html(
+        reply,
+        loginPage({ action: `${mountPath}/interaction/${details.uid}/login`, email: hint, forgotUrl: `${mountPath}/forgot-password` }),
+      );
     });
 
     app.post<{ Params: { uid: string }; Body: Form }>('/interaction/:uid/login', async (request, reply) => {
@@ -315,7 +327,12 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
         if (outcome.retryAfterMinutes) reply.header('retry-after', String(outcome.retryAfterMinutes * 60));
         return html(
           reply,
-          loginPage({ action: `${mountPath}/interaction/${details.uid}/login`, email, error: outcome.error, forgotUrl: `${mountPath}/forgot-password` }),
+          loginPage({
+            action: `${mountPath}/interaction/${details.uid}/login`,
+            email,
+            error: outcome.error,
+            forgotUrl: `${mountPath}/forgot-password`,
+          }),
           outcome.status,
         );
       }
@@ -329,7 +346,10 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     });
 
     app.get(`/${LOGOUT_SCRIPT}`, async (_request, reply) =>
-      reply.header('cache-control', 'no-cache').type('text/javascript; charset=utf-8').send("document.getElementById('op.logoutForm').submit();\n"),
+      reply
+        .header('cache-control', 'no-cache')
+        .type('text/javascript; charset=utf-8')
+        .send("document.getElementById('op.logoutForm').submit();\n"),
     );
 
     app.get('/forgot-password', async (_request, reply) => html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password` })));
@@ -337,7 +357,11 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     app.post<{ Body: Form }>('/forgot-password', async (request, reply) => {
       const email = (request.body?.email ?? '').trim().toLowerCase();
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-        return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, email, error: 'Escribe un correo electrónico válido.' }), 400);
+        return html(
+          reply,
+          forgotPasswordPage({ action: `${mountPath}/forgot-password`, email, error: 'Escribe un correo electrónico válido.' }),
+          400,
+        );
       }
       const now = clock.now();
       const perAddress = await hitRateLimit(db, `forgot-password:address:${request.ip}`, limits.forgotPasswordPerAddress, now);
@@ -365,7 +389,16 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       const token = request.query.token ?? '';
       const state = await inspectPasswordLink(db, token, clock.now());
       if (!state.valid) {
-        return html(reply, messagePage({ title: 'Enlace no válido', kind: 'error', message: state.reason, link: { href: `${mountPath}/forgot-password`, label: 'Pedir un enlace nuevo' } }), 410);
+        return html(
+          reply,
+          messagePage({
+            title: 'Enlace no válido',
+            kind: 'error',
+            message: state.reason,
+            link: { href: `${mountPath}/forgot-password`, label: 'Pedir un enlace nuevo' },
+          }),
+          410,
+        );
       }
       return html(reply, resetPasswordPage({ action: `${mountPath}/reset-password`, token, email: state.email, purpose: state.purpose }));
     });
@@ -392,7 +425,17 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       if (!result.linkUsable || !state.valid) {
         return html(reply, messagePage({ title: 'Enlace no válido', kind: 'error', message: result.error }), 410);
       }
-      return html(reply, resetPasswordPage({ action: `${mountPath}/reset-password`, token, email: state.email, purpose: state.purpose, error: result.error }), 400);
+      return html(
+        reply,
+        resetPasswordPage({
+          action: `${mountPath}/reset-password`,
+          token,
+          email: state.email,
+          purpose: state.purpose,
+          error: result.error,
+        }),
+        400,
+      );
     });
   }
 

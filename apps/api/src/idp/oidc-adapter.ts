@@ -64,11 +64,7 @@ export function databaseAdapter(db: Db, now: () => Date) {
         .select({ payload: oidcModels.payload, consumedAt: oidcModels.consumedAt })
         .from(oidcModels)
         .where(
-          and(
-            eq(oidcModels.model, this.model),
-            condition,
-            sql`(${oidcModels.expiresAt} is null or ${oidcModels.expiresAt} > ${now()})`,
-          ),
+          and(eq(oidcModels.model, this.model), condition, sql`(${oidcModels.expiresAt} is null or ${oidcModels.expiresAt} > ${now()})`),
         )
         .limit(1);
       if (!row) return undefined;

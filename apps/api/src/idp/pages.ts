@@ -124,7 +124,12 @@ ${alert('error', options.error)}
   });
 }
 
-export function messagePage(options: { title: string; kind: 'error' | 'success'; message: string; link?: { href: string; label: string } }): string {
+export function messagePage(options: {
+  title: string;
+  kind: 'error' | 'success';
+  message: string;
+  link?: { href: string; label: string };
+}): string {
   return page({
     title: options.title,
     body: `${alert(options.kind, options.message)}${

@@ -56,18 +56,25 @@ export async function notify(
   db: Db | Tx,
   message: { companyId: string; toEmail: string; subject: string; body: string; link?: string; print: (line: string) => void },
 ): Promise<void> {
-  await db.insert(outbox).values({ companyId: message.companyId, toEmail: message.toEmail, subject: message.subject, body: message.body, link: message.link ?? null });
+  await db.insert(outbox).values({
+    companyId: message.companyId,
+    toEmail: message.toEmail,
+    subject: message.subject,
+    body: message.body,
+    link: message.link ?? null,
+  });
   message.print(`[correo a ${message.toEmail}] ${message.subject}`);
 }
 
 /** Spends every unused link of a user (its e-mail changed: links sent to the old address must open nothing). */
 export async function revokePasswordLinks(db: Db | Tx, userId: string, now: Date): Promise<void> {
-  await db.update(passwordTokens).set({ usedAt: now }).where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));
+  await db
+    .update(passwordTokens)
+    .set({ usedAt: now })
+    .where(and(eq(passwordTokens.userId, userId), isNull(passwordTokens.usedAt)));
 }
 
-export type LinkState =
-  | { valid: true; userId: string; email: string; purpose: LinkPurpose }
-  | { valid: false; reason: string };
+export type LinkState = { valid: true; userId: string; email: string; purpose: LinkPurpose } | { valid: false; reason: string };
 
 const INVALID_LINK = 'El enlace no es válido, ya se usó o expiró. Pide uno nuevo.';
 
@@ -75,13 +82,11 @@ const INVALID_LINK = 'El enlace no es válido, ya se usó o expiró. Pide uno nu
 export async function inspectPasswordLink(db: Db, token: string, now: Date): Promise<LinkState> {
   const [row] = await asSystem(db, (tx) =>
     tx
-    .select({ userId: users.id, email: users.email, purpose: passwordTokens.purpose, active: users.active })
-    .from(passwordTokens)
-    .innerJoin(users, eq(users.id, passwordTokens.userId))
-    .where(
-      and(eq(passwordTokens.tokenHash, hashToken(token)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now)),
-    )
-    .limit(1),
+      .select({ userId: users.id, email: users.email, purpose: passwordTokens.purpose, active: users.active })
+      .from(passwordTokens)
+      .innerJoin(users, eq(users.id, passwordTokens.userId))
+      .where(and(eq(passwordTokens.tokenHash, hashToken(token)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now)))
+      .limit(1),
   );
   if (!row || !row.active) return { valid: false, reason: INVALID_LINK };
   return { valid: true, userId: row.userId, email: row.email, purpose: row.purpose };
@@ -104,13 +109,7 @@ export async function redeemPasswordLink(
     const [spent] = await tx
       .update(passwordTokens)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(passwordTokens.tokenHash, hashToken(input.token)),
-          isNull(passwordTokens.usedAt),
-          gt(passwordTokens.expiresAt, now),
-        ),
-      )
+      .where(and(eq(passwordTokens.tokenHash, hashToken(input.token)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, now)))
       .returning({ userId: passwordTokens.userId, purpose: passwordTokens.purpose });
     if (!spent) return { ok: false as const, error: INVALID_LINK, linkUsable: false };
     const [user] = await tx

@@ -39,7 +39,9 @@ export async function startJobQueue(database: Database, postgresUrl: string | un
     boss = new PgBoss({ db: fromPglite(pglite), backend: 'pglite', schedule: false });
     await startBoss(boss, queues);
     // On PGlite's one session pg-boss itself runs as the application's role from here on.
-    await pglite.exec(`${grants} grant create on schema pgboss to ${APP_ROLE}; grant delete on all tables in schema pgboss to ${APP_ROLE}; set role ${APP_ROLE}`);
+    await pglite.exec(
+      `${grants} grant create on schema pgboss to ${APP_ROLE}; grant delete on all tables in schema pgboss to ${APP_ROLE}; set role ${APP_ROLE}`,
+    );
   } else {
     if (!postgresUrl) throw new Error('startJobQueue: PostgreSQL needs its URL');
     boss = new PgBoss({ connectionString: postgresUrl, max: 4, schedule: false });

@@ -19,7 +19,10 @@ const DOWNLOAD_BACKLOG_BYTES = 1024 * 1024;
  * polled with setImmediate, a busy loop that made some 900 MB of garbage promises in a million-row report).
  */
 type ZipEntryStream = { writableLength?: number; _writableState?: { length: number } };
-export async function zipCaughtUp(sheet: ExcelJS.Worksheet, options: { maxBytes?: number; abandoned?: () => boolean; pollMs?: number } = {}): Promise<void> {
+export async function zipCaughtUp(
+  sheet: ExcelJS.Worksheet,
+  options: { maxBytes?: number; abandoned?: () => boolean; pollMs?: number } = {},
+): Promise<void> {
   const source = (sheet as unknown as { stream?: { pipes?: ZipEntryStream[] } }).stream;
   // The zip's entry stream is readable-stream 2 (archiver's dependency): its backlog is `_writableState.length`.
   const backlog = (pipe: ZipEntryStream) => pipe.writableLength ?? pipe._writableState?.length ?? 0;
@@ -93,7 +96,9 @@ export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
     const excel = await loadExcel();
     const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
     // The header stays in view and filters, as in the reports' workbooks.
-    const sheet = workbook.addWorksheet(options.sheet, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }] });
+    const sheet = workbook.addWorksheet(options.sheet, {
+      views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }],
+    });
     sheet.columns = options.columns;
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: options.columns.length } };
     sheet.getRow(1).font = { bold: true };

@@ -57,7 +57,12 @@ describe.each(ENGINES)('hostile input (%s)', (engine) => {
 
   it('answers a body nested thousands of levels deep with 400 naming the limit, not 500', async () => {
     const nested = `{"items":${'['.repeat(3_000)}${']'.repeat(3_000)}}`;
-    const response = await ctx.app.inject({ method: 'POST', url: '/api/profiles', headers: { ...admin, 'content-type': 'application/json' }, payload: nested });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/profiles',
+      headers: { ...admin, 'content-type': 'application/json' },
+      payload: nested,
+    });
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toMatchObject({ errors: [{ field: 'items.0.0', message: expect.stringContaining('más de 32 niveles') }] });
   });

@@ -102,20 +102,35 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     });
 
     // A draft pre-request of each company, captured by its own user (the demo seed may leave a company without one).
-    const loans = await ctx.system((db) => db
-      .select({ agreementId: agreements.id, productId: agreementProducts.id, code: agreements.code })
-      .from(agreements)
-      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(inArray(agreements.code, ['GOB-JAL', 'ACME-PRIV'])));
-    for (const [company, code, first17] of [['DEMO', 'GOB-JAL', 'GOMA800101MJCMRR0'], ['PLUS', 'ACME-PRIV', 'LOPJ750315HNLPRN0']] as const) {
+    const loans = await ctx.system((db) =>
+      db
+        .select({ agreementId: agreements.id, productId: agreementProducts.id, code: agreements.code })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(inArray(agreements.code, ['GOB-JAL', 'ACME-PRIV'])),
+    );
+    for (const [company, code, first17] of [
+      ['DEMO', 'GOB-JAL', 'GOMA800101MJCMRR0'],
+      ['PLUS', 'ACME-PRIV', 'LOPJ750315HNLPRN0'],
+    ] as const) {
       const loan = loans.find((row) => row.code === code)!;
       const draft = await ctx.app.inject({
         method: 'POST',
         url: '/api/pre-requests',
         headers: await ctx.as(company === 'DEMO' ? 'todo@demo.mx' : 'todo@plus.mx'),
         payload: {
-          curp: `${first17}${curpCheckDigit(first17)}`, rfc: '', firstNames: 'Prueba', lastName1: 'Aislamiento', lastName2: 'Empresa',
-          agreementId: loan.agreementId, productId: loan.productId, employeeNumber: 'A-1', netSalary: '30000', otherDeductions: '0', amount: '6000', term: 12,
+          curp: `${first17}${curpCheckDigit(first17)}`,
+          rfc: '',
+          firstNames: 'Prueba',
+          lastName1: 'Aislamiento',
+          lastName2: 'Empresa',
+          agreementId: loan.agreementId,
+          productId: loan.productId,
+          employeeNumber: 'A-1',
+          netSalary: '30000',
+          otherDeductions: '0',
+          amount: '6000',
+          term: 12,
         },
       });
       expect(draft.statusCode, draft.body).toBe(201);
@@ -124,17 +139,38 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     const pick = async (company: Company): Promise<Targets> =>
       ctx.system(async (db) => {
         const id = companyId[company];
-        const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, company === 'DEMO' ? 'objetivo@demo.mx' : 'objetivo@plus.mx'));
+        const [user] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.email, company === 'DEMO' ? 'objetivo@demo.mx' : 'objetivo@plus.mx'));
         // The company's own profile, held by its users only: Originación (DEMO) and Operación (PLUS).
-        const [profile] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.name, company === 'DEMO' ? 'Originación' : 'Operación'));
-        const [agreement] = await db.select({ id: agreements.id }).from(agreements).where(eq(agreements.code, company === 'DEMO' ? 'GOB-JAL' : 'ACME-PRIV'));
+        const [profile] = await db
+          .select({ id: profiles.id })
+          .from(profiles)
+          .where(eq(profiles.name, company === 'DEMO' ? 'Originación' : 'Operación'));
+        const [agreement] = await db
+          .select({ id: agreements.id })
+          .from(agreements)
+          .where(eq(agreements.code, company === 'DEMO' ? 'GOB-JAL' : 'ACME-PRIV'));
         const [preRequest] = await db.select({ id: preRequests.id }).from(preRequests).where(eq(preRequests.companyId, id)).limit(1);
         // Not disbursed: every status action can be tried on it.
-        const [request] = await db.select({ id: requests.id }).from(requests).where(sql`${requests.companyId} = ${id} and ${requests.status} <> 'dispersada'`).limit(1);
+        const [request] = await db
+          .select({ id: requests.id })
+          .from(requests)
+          .where(sql`${requests.companyId} = ${id} and ${requests.status} <> 'dispersada'`)
+          .limit(1);
         const [credit] = await db.select({ id: credits.id }).from(credits).where(eq(credits.companyId, id)).limit(1);
         const [run] = await db
           .insert(dayCloseRuns)
-          .values({ companyId: id, fromDate: today, throughDate: today, daysTotal: 1, daysDone: 1, status: 'completado', finishedAt: ctx.clock.now() })
+          .values({
+            companyId: id,
+            fromDate: today,
+            throughDate: today,
+            daysTotal: 1,
+            daysDone: 1,
+            status: 'completado',
+            finishedAt: ctx.clock.now(),
+          })
           .returning({ id: dayCloseRuns.id });
         const content = Buffer.from(`empleado,curp,importe\r\nA-1,${company},100.00\r\n`);
         const [file] = await db
@@ -153,20 +189,46 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
             status: 'validado',
           })
           .returning({ id: paymentFiles.id });
-        const [letter] = await db.select({ id: settlementLetters.id }).from(settlementLetters).where(eq(settlementLetters.companyId, id)).limit(1);
+        const [letter] = await db
+          .select({ id: settlementLetters.id })
+          .from(settlementLetters)
+          .where(eq(settlementLetters.companyId, id))
+          .limit(1);
         const [everyone] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.name, 'Todo sin SA'));
         const [definition] = await db
           .insert(reportDefinitions)
-          .values({ companyId: id, name: `Aislamiento ${company}`, dataset: 'cartera-al-dia', columns: ['folio'], filters: [], format: 'csv', profileIds: [everyone!.id] })
+          .values({
+            companyId: id,
+            name: `Aislamiento ${company}`,
+            dataset: 'cartera-al-dia',
+            columns: ['folio'],
+            filters: [],
+            format: 'csv',
+            profileIds: [everyone!.id],
+          })
           .returning();
-        const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, company === 'DEMO' ? 'todo@demo.mx' : 'todo@plus.mx'));
+        const [owner] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.email, company === 'DEMO' ? 'todo@demo.mx' : 'todo@plus.mx'));
         const csv = Buffer.from('\uFEFFFolio\r\n', 'utf8');
         const [reportRun] = await db
           .insert(reportRuns)
           .values({
-            companyId: id, definitionId: definition!.id, definitionVersion: 1, definition: { name: definition!.name, dataset: 'cartera-al-dia', columns: ['folio'], filters: [], sort: null, format: 'csv' },
-            parameters: {}, status: 'completado', rowsTotal: 0, rowsDone: 0, fileName: 'aislamiento.csv', contentType: 'text/csv; charset=utf-8', size: csv.length,
-            requestedBy: owner!.id, finishedAt: ctx.clock.now(), expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000),
+            companyId: id,
+            definitionId: definition!.id,
+            definitionVersion: 1,
+            definition: { name: definition!.name, dataset: 'cartera-al-dia', columns: ['folio'], filters: [], sort: null, format: 'csv' },
+            parameters: {},
+            status: 'completado',
+            rowsTotal: 0,
+            rowsDone: 0,
+            fileName: 'aislamiento.csv',
+            contentType: 'text/csv; charset=utf-8',
+            size: csv.length,
+            requestedBy: owner!.id,
+            finishedAt: ctx.clock.now(),
+            expiresAt: new Date(ctx.clock.now().getTime() + 86_400_000),
           })
           .returning({ id: reportRuns.id });
         await db.insert(reportRunChunks).values({ runId: reportRun!.id, seq: 0, companyId: id, data: csv });
@@ -219,23 +281,38 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     ctx.system(async (db: Tx) => {
       const row = await (async () => {
         switch (kind) {
-          case 'users': return db.select().from(users).where(eq(users.id, id));
-          case 'profiles': return db.select().from(profiles).where(eq(profiles.id, id));
-          case 'agreements': return db.select().from(agreements).where(eq(agreements.id, id));
-          case 'pre-requests': return db.select().from(preRequests).where(eq(preRequests.id, id));
-          case 'requests': return db.select().from(requests).where(eq(requests.id, id));
-          case 'credits': return db.select().from(credits).where(eq(credits.id, id));
-          case 'flow-date': return db.select().from(dayCloseRuns).where(eq(dayCloseRuns.id, id));
-          case 'payment-files': return db.select().from(paymentFiles).where(eq(paymentFiles.id, id));
-          case 'settlement-letters': return db.select().from(settlementLetters).where(eq(settlementLetters.id, id));
-          case 'report-definitions': return db.select().from(reportDefinitions).where(eq(reportDefinitions.id, id));
-          case 'report-runs': return db.select().from(reportRuns).where(eq(reportRuns.id, id));
+          case 'users':
+            return db.select().from(users).where(eq(users.id, id));
+          case 'profiles':
+            return db.select().from(profiles).where(eq(profiles.id, id));
+          case 'agreements':
+            return db.select().from(agreements).where(eq(agreements.id, id));
+          case 'pre-requests':
+            return db.select().from(preRequests).where(eq(preRequests.id, id));
+          case 'requests':
+            return db.select().from(requests).where(eq(requests.id, id));
+          case 'credits':
+            return db.select().from(credits).where(eq(credits.id, id));
+          case 'flow-date':
+            return db.select().from(dayCloseRuns).where(eq(dayCloseRuns.id, id));
+          case 'payment-files':
+            return db.select().from(paymentFiles).where(eq(paymentFiles.id, id));
+          case 'settlement-letters':
+            return db.select().from(settlementLetters).where(eq(settlementLetters.id, id));
+          case 'report-definitions':
+            return db.select().from(reportDefinitions).where(eq(reportDefinitions.id, id));
+          case 'report-runs':
+            return db.select().from(reportRuns).where(eq(reportRuns.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];
-      const documents = kind === 'requests'
-        ? await db.select({ kind: requestDocuments.kind, sha256: requestDocuments.sha256, uploadedAt: requestDocuments.uploadedAt }).from(requestDocuments).where(eq(requestDocuments.requestId, id))
-        : [];
+      const documents =
+        kind === 'requests'
+          ? await db
+              .select({ kind: requestDocuments.kind, sha256: requestDocuments.sha256, uploadedAt: requestDocuments.uploadedAt })
+              .from(requestDocuments)
+              .where(eq(requestDocuments.requestId, id))
+          : [];
       const madeCredits = kind === 'requests' ? await db.select({ total: count() }).from(credits).where(eq(credits.requestId, id)) : [];
       const [audit] = await db.select({ total: count() }).from(auditEvents).where(eq(auditEvents.entityId, id));
       const [mail] = await db.select({ total: count() }).from(outbox);
@@ -248,7 +325,8 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
       if (kind === 'users') await db.update(users).set({ active: true }).where(eq(users.id, id));
       if (kind === 'agreements') await db.update(agreements).set({ active: true }).where(eq(agreements.id, id));
       if (kind === 'report-definitions') await db.update(reportDefinitions).set({ active: true }).where(eq(reportDefinitions.id, id));
-      if (kind === 'payment-files') await db.update(paymentFiles).set({ status: 'validado', statusReason: null }).where(eq(paymentFiles.id, id));
+      if (kind === 'payment-files')
+        await db.update(paymentFiles).set({ status: 'validado', statusReason: null }).where(eq(paymentFiles.id, id));
       if (kind === 'pre-requests') await db.update(preRequests).set({ status: 'borrador', sentAt: null }).where(eq(preRequests.id, id));
       if (kind === 'requests') {
         const action = route.url.split('/').at(-1) as RequestAction;
@@ -267,9 +345,10 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
   async function bodyFor(route: Route, kind: keyof Targets, id: string): Promise<Json | undefined> {
     if (route.method === 'GET' || route.method === 'DELETE') return undefined;
     // Profiles have no detail route: the system reads the row.
-    const current: Json = kind === 'profiles'
-      ? (await ctx.system((db) => db.select().from(profiles).where(eq(profiles.id, id))))[0]!
-      : (await ctx.app.inject({ method: 'GET', url: `/api/${kind}/${id}`, headers: admin })).json<Json>();
+    const current: Json =
+      kind === 'profiles'
+        ? (await ctx.system((db) => db.select().from(profiles).where(eq(profiles.id, id))))[0]!
+        : (await ctx.app.inject({ method: 'GET', url: `/api/${kind}/${id}`, headers: admin })).json<Json>();
     const version = current.version as number;
     const last = route.url.split('/').at(-1)!;
     if (last === 'status') return { active: false, version };
@@ -292,7 +371,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     return ctx.app.inject({ method: route.method as 'GET', url, ...(body ? { payload: body } : {}), headers });
   }
 
-  it('refuses, with 403 or 404 and no change, every :id route called with the other company\'s row', async () => {
+  it("refuses, with 403 or 404 and no change, every :id route called with the other company's row", async () => {
     const routes = ctx.app.registeredRoutes.filter((route) => route.url.includes(':id'));
     expect(routes.length).toBeGreaterThan(15);
     const kinds = Object.keys(targets.DEMO);
@@ -304,14 +383,18 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
       const kind = moduleOf(route.url) as keyof Targets;
       for (const victim of ['DEMO', 'PLUS'] as const) {
         const id = targets[victim][kind];
-        const url = route.url.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? id : OTHER_PARAMS[name] ?? expect.fail(`no value for :${name} in ${route.url}`)));
+        const url = route.url.replace(/:(\w+)/g, (_, name: string) =>
+          name === 'id' ? id : (OTHER_PARAMS[name] ?? expect.fail(`no value for :${name} in ${route.url}`)),
+        );
         await prepare(route, kind, id);
         const body = await bodyFor(route, kind, id);
         const before = await snapshot(kind, id);
         for (const attacker of attackers[victim]) {
           const response = await call(route, url, body, attacker.headers);
           if (![403, 404].includes(response.statusCode)) {
-            failures.push(`${route.method} ${url} as ${attacker.email} (${other(victim)}) on ${victim}'s ${kind}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+            failures.push(
+              `${route.method} ${url} as ${attacker.email} (${other(victim)}) on ${victim}'s ${kind}: ${response.statusCode} ${response.body.slice(0, 300)}`,
+            );
           }
         }
         const after = await snapshot(kind, id);
@@ -330,35 +413,55 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     expect(failures).toEqual([]);
   }, 120_000);
 
-  const list = <T>(url: string, headers: Headers) => ctx.app.inject({ method: 'GET', url, headers }).then((response) => {
-    expect(response.statusCode, `${url}: ${response.body.slice(0, 300)}`).toBe(200);
-    return response.json<T>();
-  });
-
-  it('lists only the user\'s company rows, and both companies for role SA', async () => {
-    // Messages of both companies, to addresses that are nobody's (visible to whoever reads the outbox).
-    await ctx.system((db) => db.insert(outbox).values([
-      { companyId: companyId.DEMO, toEmail: 'aviso@demo.example.mx', subject: 'DEMO', body: 'DEMO' },
-      { companyId: companyId.PLUS, toEmail: 'aviso@plus.example.mx', subject: 'PLUS', body: 'PLUS' },
-    ]));
-    // /api/pre-requests lists one's own: each of these users captures one on each agreement it may use.
-    const [jal, acme] = await ctx.system((db) => db
-      .select({ agreementId: agreements.id, productId: agreementProducts.id, code: agreements.code })
-      .from(agreements)
-      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(inArray(agreements.code, ['GOB-JAL', 'ACME-PRIV']))
-      .orderBy(sql`${agreements.code} desc`));
-    const capture = (loan: { agreementId: string; productId: string }, curp: string) => ({
-      curp, rfc: '', firstNames: 'Enrique', lastName1: 'Peña', lastName2: 'Nieto', agreementId: loan.agreementId, productId: loan.productId,
-      employeeNumber: 'E-1', netSalary: '30000', otherDeductions: '0', amount: '6000', term: 12,
+  const list = <T>(url: string, headers: Headers) =>
+    ctx.app.inject({ method: 'GET', url, headers }).then((response) => {
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 300)}`).toBe(200);
+      return response.json<T>();
     });
-    for (const [headers, loan, curp] of [[admin, jal!, 'PXNE660720HMCXTN06'], [admin, acme!, 'PXNE660720HMCXTN06'], [plus, acme!, 'PXNE660720HMCXTN06']] as const) {
+
+  it("lists only the user's company rows, and both companies for role SA", async () => {
+    // Messages of both companies, to addresses that are nobody's (visible to whoever reads the outbox).
+    await ctx.system((db) =>
+      db.insert(outbox).values([
+        { companyId: companyId.DEMO, toEmail: 'aviso@demo.example.mx', subject: 'DEMO', body: 'DEMO' },
+        { companyId: companyId.PLUS, toEmail: 'aviso@plus.example.mx', subject: 'PLUS', body: 'PLUS' },
+      ]),
+    );
+    // /api/pre-requests lists one's own: each of these users captures one on each agreement it may use.
+    const [jal, acme] = await ctx.system((db) =>
+      db
+        .select({ agreementId: agreements.id, productId: agreementProducts.id, code: agreements.code })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(inArray(agreements.code, ['GOB-JAL', 'ACME-PRIV']))
+        .orderBy(sql`${agreements.code} desc`),
+    );
+    const capture = (loan: { agreementId: string; productId: string }, curp: string) => ({
+      curp,
+      rfc: '',
+      firstNames: 'Enrique',
+      lastName1: 'Peña',
+      lastName2: 'Nieto',
+      agreementId: loan.agreementId,
+      productId: loan.productId,
+      employeeNumber: 'E-1',
+      netSalary: '30000',
+      otherDeductions: '0',
+      amount: '6000',
+      term: 12,
+    });
+    for (const [headers, loan, curp] of [
+      [admin, jal!, 'PXNE660720HMCXTN06'],
+      [admin, acme!, 'PXNE660720HMCXTN06'],
+      [plus, acme!, 'PXNE660720HMCXTN06'],
+    ] as const) {
       const created = await ctx.app.inject({ method: 'POST', url: '/api/pre-requests', payload: capture(loan, curp), headers });
       expect(created.statusCode, created.body).toBe(201);
     }
 
     const idsOf = (company: Company) => new Set([companyId[company]]);
-    const companyOfAgreement = (id: string): Company | 'ninguna' => (agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna');
+    const companyOfAgreement = (id: string): Company | 'ninguna' =>
+      agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna';
 
     type Page<T> = { items: T[]; total: number };
     // The outbox's links take /user/user-new, which Operación lacks: its company's administrator reads it.
@@ -377,7 +480,11 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
         preRequests: set(preRequestsPage.items.map((item) => companyOfAgreement(item.agreementId))),
         users: set(usersPage.items.map((item) => company(item.companyId))),
         agreements: set(agreementsPage.items.map((item) => company(item.companyId))),
-        outbox: set(outboxPage.items.map((item) => (item.toEmail === 'aviso@demo.example.mx' ? 'DEMO' : item.toEmail === 'aviso@plus.example.mx' ? 'PLUS' : 'otro'))).filter((value) => value !== 'otro'),
+        outbox: set(
+          outboxPage.items.map((item) =>
+            item.toEmail === 'aviso@demo.example.mx' ? 'DEMO' : item.toEmail === 'aviso@plus.example.mx' ? 'PLUS' : 'otro',
+          ),
+        ).filter((value) => value !== 'otro'),
         companies: set(companiesList.items.map((item) => company(item.id))),
         catalog: set(catalog.agreements.map((item) => companyOfAgreement(item.id))),
         totals: { requests: requestsPage.total, users: usersPage.total, agreements: agreementsPage.total },
@@ -405,15 +512,19 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
       catalog: ['DEMO', 'PLUS'],
     });
     // The totals are the company's own rows, counted by the system.
-    const [plusRequests] = await ctx.system((db) => db.select({ total: count() }).from(requests).where(eq(requests.companyId, companyId.PLUS)));
+    const [plusRequests] = await ctx.system((db) =>
+      db.select({ total: count() }).from(requests).where(eq(requests.companyId, companyId.PLUS)),
+    );
     const [plusUsers] = await ctx.system((db) => db.select({ total: count() }).from(users).where(eq(users.companyId, companyId.PLUS)));
     const [allRequests] = await ctx.system((db) => db.select({ total: count() }).from(requests));
     expect(asPlus.totals).toMatchObject({ requests: plusRequests!.total, users: plusUsers!.total, agreements: agreementIds.PLUS.length });
     expect(asAdmin.totals).toMatchObject({ requests: allRequests!.total, agreements: agreementIds.DEMO.length + agreementIds.PLUS.length });
   });
 
-  it('shows Cartera (credits, their totals and filter, business dates, day closes) of the user\'s company only, and every company for role SA', async () => {
-    const [plusCredits] = await ctx.system((db) => db.select({ total: count() }).from(credits).where(eq(credits.companyId, companyId.PLUS)));
+  it("shows Cartera (credits, their totals and filter, business dates, day closes) of the user's company only, and every company for role SA", async () => {
+    const [plusCredits] = await ctx.system((db) =>
+      db.select({ total: count() }).from(credits).where(eq(credits.companyId, companyId.PLUS)),
+    );
     const [allCredits] = await ctx.system((db) => db.select({ total: count() }).from(credits));
     const cartera = async (headers: Headers) => {
       const page = await list<{ items: { company: string }[]; total: number }>('/api/credits?pageSize=100', headers);
@@ -430,17 +541,34 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
         closes: [...new Set(closes.items.map((row) => company(row.companyId)))],
       };
     };
-    const companyOfAgreement = (id: string) => (agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna');
-    expect(await cartera(owner.PLUS)).toEqual({ total: plusCredits!.total, counted: plusCredits!.total, agreements: ['PLUS'], dates: ['PLUS'], closes: [] });
-    expect(await cartera(admin)).toMatchObject({ total: allCredits!.total, counted: allCredits!.total, agreements: ['DEMO', 'PLUS'], dates: ['DEMO', 'PLUS'] });
+    const companyOfAgreement = (id: string) =>
+      agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna';
+    expect(await cartera(owner.PLUS)).toEqual({
+      total: plusCredits!.total,
+      counted: plusCredits!.total,
+      agreements: ['PLUS'],
+      dates: ['PLUS'],
+      closes: [],
+    });
+    expect(await cartera(admin)).toMatchObject({
+      total: allCredits!.total,
+      counted: allCredits!.total,
+      agreements: ['DEMO', 'PLUS'],
+      dates: ['DEMO', 'PLUS'],
+    });
     // "Cerrar día" naming the other company is refused as not found, and queues nothing.
-    const closing = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: owner.PLUS, payload: { companyId: companyId.DEMO } });
+    const closing = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/flow-date/day-closes',
+      headers: owner.PLUS,
+      payload: { companyId: companyId.DEMO },
+    });
     expect(closing.statusCode, closing.body).toBe(404);
     const [queued] = await ctx.system((db) => db.select({ total: count() }).from(dayCloseRuns).where(eq(dayCloseRuns.status, 'en espera')));
     expect(queued!.total).toBe(0);
   });
 
-  it('shows the payment files, their upload choices and the payments report of the user\'s company only, and every company for role SA', async () => {
+  it("shows the payment files, their upload choices and the payments report of the user's company only, and every company for role SA", async () => {
     const seen = async (headers: Headers) => {
       const files = await list<{ items: { agreementId: string }[]; total: number }>('/api/payment-files?pageSize=100', headers);
       const options = await list<{ agreementId: string }[]>('/api/payment-files/upload-options', headers);
@@ -449,12 +577,22 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
       const totals = await list<{ count: number }>('/api/payments/totals', headers);
       const standing = await list<{ total: number }>('/api/payments?pageSize=1&status=aplicado', headers);
       const companiesOf = (rows: { agreementId: string }[]) => [...new Set(rows.map((row) => companyOfAgreement(row.agreementId)))].sort();
-      return { files: companiesOf(files.items), options: companiesOf(options), payments: companiesOf(paid.items), counted: totals.count === standing.total };
+      return {
+        files: companiesOf(files.items),
+        options: companiesOf(options),
+        payments: companiesOf(paid.items),
+        counted: totals.count === standing.total,
+      };
     };
-    const companyOfAgreement = (id: string) => (agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna');
-    const [byCompany] = await ctx.system((db) =>
-      db.execute(sql`select count(*) filter (where company_id = ${companyId.PLUS})::int as plus, count(*) filter (where company_id = ${companyId.DEMO})::int as demo from payments`),
-    ).then((result) => (result as unknown as { rows: { plus: number; demo: number }[] }).rows);
+    const companyOfAgreement = (id: string) =>
+      agreementIds.DEMO.includes(id) ? 'DEMO' : agreementIds.PLUS.includes(id) ? 'PLUS' : 'ninguna';
+    const [byCompany] = await ctx
+      .system((db) =>
+        db.execute(
+          sql`select count(*) filter (where company_id = ${companyId.PLUS})::int as plus, count(*) filter (where company_id = ${companyId.DEMO})::int as demo from payments`,
+        ),
+      )
+      .then((result) => (result as unknown as { rows: { plus: number; demo: number }[] }).rows);
     // The seed pays the recent payroll of both companies by files: each has files and payments to hide from the other.
     expect(byCompany!.plus * byCompany!.demo).toBeGreaterThan(0);
     expect(await seen(owner.PLUS)).toEqual({ files: ['PLUS'], options: ['PLUS'], payments: ['PLUS'], counted: true });
@@ -462,10 +600,15 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     expect(await seen(admin)).toEqual({ files: ['DEMO', 'PLUS'], options: ['DEMO', 'PLUS'], payments: ['DEMO', 'PLUS'], counted: true });
   });
 
-  it('takes no payment file for another company\'s agreement, tells nothing of its files, and sums none of its payments', async () => {
+  it("takes no payment file for another company's agreement, tells nothing of its files, and sums none of its payments", async () => {
     const [applied] = await ctx.system((db) =>
       db
-        .select({ id: paymentFiles.id, agreementId: paymentFiles.agreementId, discountDate: paymentFiles.discountDate, fileName: paymentFiles.fileName })
+        .select({
+          id: paymentFiles.id,
+          agreementId: paymentFiles.agreementId,
+          discountDate: paymentFiles.discountDate,
+          fileName: paymentFiles.fileName,
+        })
         .from(paymentFiles)
         .where(sql`${paymentFiles.companyId} = ${companyId.DEMO} and ${paymentFiles.status} = 'aplicado'`)
         .limit(1),
@@ -478,7 +621,12 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
         part('agreementId', applied!.agreementId) +
         part('discountDate', applied!.discountDate) +
         `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="ajeno.csv"\r\ncontent-type: text/csv\r\n\r\nempleado,curp,importe\r\nX-${headers.authorization.slice(-8)},X,1.00\r\n--${boundary}--\r\n`;
-      return ctx.app.inject({ method: 'POST', url: '/api/payment-files', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      return ctx.app.inject({
+        method: 'POST',
+        url: '/api/payment-files',
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
     };
     // A user of the other company who may upload files: the agreement is not found, and nothing of its files is said.
     const refused = await upload(owner.PLUS);
@@ -488,12 +636,14 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     expect([403, 404]).not.toContain((await upload(owner.DEMO)).statusCode);
     // The payments report's totals of that file, with and without a status, add nothing of it for the other company.
     for (const status of ['', '&status=aplicado', '&status=revertido']) {
-      expect(await list<{ count: number; amount: string }>(`/api/payments/totals?fileId=${applied!.id}${status}`, owner.PLUS)).toMatchObject({ count: 0, amount: '0.00' });
+      expect(
+        await list<{ count: number; amount: string }>(`/api/payments/totals?fileId=${applied!.id}${status}`, owner.PLUS),
+      ).toMatchObject({ count: 0, amount: '0.00' });
     }
     expect((await list<{ count: number }>(`/api/payments/totals?fileId=${applied!.id}`, owner.DEMO)).count).toBeGreaterThan(0);
   });
 
-  it('exports only the user\'s company rows (the streamed exports read outside the request\'s transaction), and both for role SA', async () => {
+  it("exports only the user's company rows (the streamed exports read outside the request's transaction), and both for role SA", async () => {
     const exported = async (url: string, sheetName: string, headers: Headers) => {
       const response = await ctx.app.inject({ method: 'GET', url, headers });
       expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
@@ -507,26 +657,43 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     };
     const names = await ctx.system((db) => db.select({ id: companies.id, name: companies.name }).from(companies));
     const name = (company: Company) => names.find((row) => row.id === companyId[company])!.name;
-    for (const [url, sheet] of [['/api/users/export.xlsx', 'Usuarios'], ['/api/agreements/export.xlsx', 'Convenios'], ['/api/credits/export.xlsx', 'Créditos']] as const) {
+    for (const [url, sheet] of [
+      ['/api/users/export.xlsx', 'Usuarios'],
+      ['/api/agreements/export.xlsx', 'Convenios'],
+      ['/api/credits/export.xlsx', 'Créditos'],
+    ] as const) {
       expect(await exported(url, sheet, plus), `${url} as plus@demo.mx`).toEqual([name('PLUS')]);
       expect(await exported(url, sheet, admin), `${url} as admin@demo.mx`).toEqual([name('DEMO'), name('PLUS')].sort());
     }
   });
 
-  it('refuses with 400, writing nothing, a simulation or pre-request on another company\'s agreement', async () => {
-    const [jal] = await ctx.system((db) => db
-      .select({ agreementId: agreements.id, productId: agreementProducts.id })
-      .from(agreements)
-      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(eq(agreements.code, 'GOB-JAL')));
+  it("refuses with 400, writing nothing, a simulation or pre-request on another company's agreement", async () => {
+    const [jal] = await ctx.system((db) =>
+      db
+        .select({ agreementId: agreements.id, productId: agreementProducts.id })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(eq(agreements.code, 'GOB-JAL')),
+    );
     const input = {
-      curp: 'PXNE660720HMCXTN06', rfc: '', firstNames: 'Enrique', lastName1: 'Peña', lastName2: 'Nieto', ...jal!,
-      employeeNumber: 'X-1', netSalary: '30000', otherDeductions: '0', amount: '6000', term: 12,
+      curp: 'PXNE660720HMCXTN06',
+      rfc: '',
+      firstNames: 'Enrique',
+      lastName1: 'Peña',
+      lastName2: 'Nieto',
+      ...jal!,
+      employeeNumber: 'X-1',
+      netSalary: '30000',
+      otherDeductions: '0',
+      amount: '6000',
+      term: 12,
     };
-    const counts = () => ctx.system(async (db) => {
-      const total = async (table: typeof preRequests | typeof clients | typeof auditEvents) => (await db.select({ total: count() }).from(table))[0]!.total;
-      return { preRequests: await total(preRequests), clients: await total(clients), audit: await total(auditEvents) };
-    });
+    const counts = () =>
+      ctx.system(async (db) => {
+        const total = async (table: typeof preRequests | typeof clients | typeof auditEvents) =>
+          (await db.select({ total: count() }).from(table))[0]!.total;
+        return { preRequests: await total(preRequests), clients: await total(clients), audit: await total(auditEvents) };
+      });
     const before = await counts();
     for (const url of ['/api/pre-requests/simulate', '/api/pre-requests']) {
       const response = await ctx.app.inject({ method: 'POST', url, payload: input, headers: plus });
@@ -536,15 +703,22 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     expect(await counts()).toEqual(before);
   });
 
-  it('refuses to move a request to another company\'s agreement: its documents, client and history stay with it', async () => {
-    const [acme] = await ctx.system((db) => db
-      .select({ agreementId: agreements.id, productId: agreementProducts.id })
-      .from(agreements)
-      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(eq(agreements.code, 'ACME-PRIV')));
+  it("refuses to move a request to another company's agreement: its documents, client and history stay with it", async () => {
+    const [acme] = await ctx.system((db) =>
+      db
+        .select({ agreementId: agreements.id, productId: agreementProducts.id })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(eq(agreements.code, 'ACME-PRIV')),
+    );
     const [moving] = await ctx.system(async (db) => {
-      const [row] = await db.select({ id: requests.id }).from(requests)
-        .where(sql`${requests.companyId} = ${companyId.DEMO} and ${requests.status} <> 'dispersada' and ${requests.id} <> ${targets.DEMO.requests}`).limit(1);
+      const [row] = await db
+        .select({ id: requests.id })
+        .from(requests)
+        .where(
+          sql`${requests.companyId} = ${companyId.DEMO} and ${requests.status} <> 'dispersada' and ${requests.id} <> ${targets.DEMO.requests}`,
+        )
+        .limit(1);
       await db.update(requests).set({ status: 'capturada', decidedAt: null, decidedBy: null }).where(eq(requests.id, row!.id));
       return [row!];
     });
@@ -556,7 +730,9 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
       headers: admin,
     });
     expect(moved.statusCode, moved.body).toBe(400);
-    expect(moved.json()).toMatchObject({ errors: [{ field: 'agreementId', message: 'Elige un convenio de la misma empresa de la solicitud.' }] });
+    expect(moved.json()).toMatchObject({
+      errors: [{ field: 'agreementId', message: 'Elige un convenio de la misma empresa de la solicitud.' }],
+    });
 
     // DEMO keeps the request and its three documents; PLUS sees none of them.
     const demo = await ctx.as('originacion@demo.mx');

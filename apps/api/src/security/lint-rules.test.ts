@@ -21,13 +21,20 @@ describe('API lint rules', () => {
       const [result] = await eslint.lintText(code, { filePath: `${root}apps/api/src/${path}` });
       return result!.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
     };
-    expect(await zoneErrors("export { productRows } from '../../seed/seed-agreements';\n", 'modules/example/example.routes.ts')).toHaveLength(1);
+    expect(
+      await zoneErrors("export { productRows } from '../../seed/seed-agreements';\n", 'modules/example/example.routes.ts'),
+    ).toHaveLength(1);
     expect(await zoneErrors("export type { App } from '../../app';\n", 'modules/example/example.service.ts')).toHaveLength(1);
     expect(await zoneErrors("export { usersRoutes } from '../modules/users/users.routes';\n", 'db/example.ts')).toHaveLength(1);
     expect(await zoneErrors("export { sendProblem } from '../http/errors';\n", 'db/example.ts')).toHaveLength(1);
     expect(await zoneErrors("export { seedDemo } from '../seed/seed';\n", 'db/example.ts')).toHaveLength(1);
     // The allowed directions stay quiet: a module on http/ and db/, the seed on a module, db/ on itself.
-    expect(await zoneErrors("export { register } from '../../http/register';\nexport { users } from '../../db/schema/users';\n", 'modules/example/example.routes.ts')).toEqual([]);
+    expect(
+      await zoneErrors(
+        "export { register } from '../../http/register';\nexport { users } from '../../db/schema/users';\n",
+        'modules/example/example.routes.ts',
+      ),
+    ).toEqual([]);
     expect(await zoneErrors("export { productRows } from '../modules/agreements/products';\n", 'seed/example.ts')).toEqual([]);
     expect(await zoneErrors("export { users } from './schema/users';\n", 'db/example.ts')).toEqual([]);
   });

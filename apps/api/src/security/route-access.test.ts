@@ -15,7 +15,13 @@ type Answer = { status: number; body: string };
 function send(port: number, method: string, target: string, authorization?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: '127.0.0.1', port, method, path: target, headers: { ...(authorization ? { authorization } : {}), 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: target,
+        headers: { ...(authorization ? { authorization } : {}), 'content-type': 'application/json' },
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -32,7 +38,12 @@ function send(port: number, method: string, target: string, authorization?: stri
 const SAMPLE_ID = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
 /** The route's path with its parameters filled in. */
-const concrete = (url: string) => url.replace(/:kind/g, 'ine').replace(/:email/g, 'admin@demo.mx').replace(/:\w+/g, SAMPLE_ID).replace(/\*$/, 'x');
+const concrete = (url: string) =>
+  url
+    .replace(/:kind/g, 'ine')
+    .replace(/:email/g, 'admin@demo.mx')
+    .replace(/:\w+/g, SAMPLE_ID)
+    .replace(/\*$/, 'x');
 
 /** Ways of writing the same path that a router may still match. */
 function spellings(path: string, port: number): Record<string, string> {
@@ -58,7 +69,9 @@ describe.each(ENGINES.slice(0, 1))('access by matched route (%s)', (engine) => {
   afterAll(() => ctx.close());
 
   it('declares an access rule on every route the server registered, not only under /api', () => {
-    const undeclared = ctx.app.registeredRoutes.filter((route) => route.access === undefined).map((route) => `${route.method} ${route.url}`);
+    const undeclared = ctx.app.registeredRoutes
+      .filter((route) => route.access === undefined)
+      .map((route) => `${route.method} ${route.url}`);
     expect(undeclared).toEqual([]);
   });
 
@@ -73,7 +86,11 @@ describe.each(ENGINES.slice(0, 1))('access by matched route (%s)', (engine) => {
 
   it('refuses every protected route, however it is spelled, without a valid token or the permission', async () => {
     const noPermission = `Bearer ${await signToken('sinpermisos@demo.mx')}`;
-    const callers: Record<string, string | undefined> = { 'no token': undefined, 'garbage token': 'Bearer no-es-un-jwt', 'token without permission': noPermission };
+    const callers: Record<string, string | undefined> = {
+      'no token': undefined,
+      'garbage token': 'Bearer no-es-un-jwt',
+      'token without permission': noPermission,
+    };
     const protectedRoutes = ctx.app.registeredRoutes.filter((route) => route.access && !('public' in route.access));
     expect(protectedRoutes.length).toBeGreaterThan(30);
     const leaks: string[] = [];
@@ -83,7 +100,8 @@ describe.each(ENGINES.slice(0, 1))('access by matched route (%s)', (engine) => {
           // Any valid token passes a signed-in route by design (the sign-in lookup answers only about oneself).
           if (caller === 'token without permission' && route.access && 'signedIn' in route.access) continue;
           const answer = await send(port, route.method, target, authorization);
-          if (answer.status < 400 || answer.status >= 500) leaks.push(`${route.method} ${target} (${spelling}, ${caller}) → ${answer.status}`);
+          if (answer.status < 400 || answer.status >= 500)
+            leaks.push(`${route.method} ${target} (${spelling}, ${caller}) → ${answer.status}`);
         }
       }
     }

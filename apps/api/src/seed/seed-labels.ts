@@ -34,19 +34,42 @@ export async function seedLabels(tx: Tx, now: Date): Promise<void> {
     if (!clerk || portfolio.length < 6) continue;
     const actor = {
       id: 'seed',
-      principal: { userId: clerk.id, email: clerk.email, name: clerk.name, companyId: company.id, profileId: clerk.profileId, role: 'SEED', permissions: new Set<string>() },
+      principal: {
+        userId: clerk.id,
+        email: clerk.email,
+        name: clerk.name,
+        companyId: company.id,
+        profileId: clerk.profileId,
+        role: 'SEED',
+        permissions: new Set<string>(),
+      },
     } as unknown as Actor;
     const folios = portfolio.map((credit) => creditFolio(credit.number));
-    const row = (line: number, folio: string, label: string, action: 'agregar' | 'quitar'): LabelUpdateRowInput => ({ line, folio, label, action });
+    const row = (line: number, folio: string, label: string, action: 'agregar' | 'quitar'): LabelUpdateRowInput => ({
+      line,
+      folio,
+      label,
+      action,
+    });
 
-    await applyLabelUpdate(tx, actor, { source: 'selección', fileName: null, rows: folios.slice(0, 4).map((folio, index) => row(index + 1, folio, 'Cobranza', 'agregar')) }, new Date(now.getTime() - 7 * 86_400_000));
+    await applyLabelUpdate(
+      tx,
+      actor,
+      { source: 'selección', fileName: null, rows: folios.slice(0, 4).map((folio, index) => row(index + 1, folio, 'Cobranza', 'agregar')) },
+      new Date(now.getTime() - 7 * 86_400_000),
+    );
     await applyLabelUpdate(
       tx,
       actor,
       {
         source: 'archivo',
         fileName: 'etiquetas-juridico.csv',
-        rows: [row(2, folios[0]!, 'Cobranza', 'quitar'), row(3, folios[0]!, 'Jurídico', 'agregar'), row(4, folios[4]!, 'Reestructura', 'agregar'), row(5, folios[5]!, 'Defunción', 'agregar')],
+        rows: [
+          row(2, folios[0]!, 'Cobranza', 'quitar'),
+          row(3, folios[0]!, 'Jurídico', 'agregar'),
+          row(4, folios[4]!, 'Reestructura', 'agregar'),
+          row(5, folios[5]!, 'Defunción', 'agregar'),
+        ],
       },
       new Date(now.getTime() - 86_400_000),
     );

@@ -54,7 +54,13 @@ export function demoLayout(brand: Pick<Brand, 'amountsRight'>): LetterLayout {
     createdHour: { x: brand.amountsRight, y: 686, size: 9, align: 'right', bold: false },
   } as Partial<LetterLayout['fields']>;
   for (const row of ROWS) {
-    fields[row.field] = { x: row.figure ? brand.amountsRight : VALUES_X, y: row.y, size: row.size ?? 10, align: row.figure ? 'right' : 'left', bold: row.bold ?? false };
+    fields[row.field] = {
+      x: row.figure ? brand.amountsRight : VALUES_X,
+      y: row.y,
+      size: row.size ?? 10,
+      align: row.figure ? 'right' : 'left',
+      bold: row.bold ?? false,
+    };
   }
   for (const field of LETTER_FIELDS) if (!fields[field]) throw new Error(`demoLayout: ${field} sin posición`);
   return { fields: fields as LetterLayout['fields'] };
@@ -80,7 +86,13 @@ export async function demoBackground(brand: Brand): Promise<Buffer> {
   page.drawText('Carta de liquidación anticipada', { x: LABELS_X, y: 720, size: 16, font: bold, color });
   page.drawText('Emitida el', { x: 300, y: 700, size: 10, font: regular });
   page.drawText('a las', { x: 300, y: 686, size: 9, font: regular });
-  for (const row of ROWS) page.drawText(row.figure || row.bold ? row.label : `${row.label}:`, { x: LABELS_X, y: row.y, size: row.size ?? 10, font: row.bold ? bold : regular });
+  for (const row of ROWS)
+    page.drawText(row.figure || row.bold ? row.label : `${row.label}:`, {
+      x: LABELS_X,
+      y: row.y,
+      size: row.size ?? 10,
+      font: row.bold ? bold : regular,
+    });
   page.drawLine({ start: { x: LABELS_X, y: 445 }, end: { x: brand.amountsRight, y: 445 }, thickness: 0.5, color });
   page.drawLine({ start: { x: LABELS_X, y: 385 }, end: { x: brand.amountsRight, y: 385 }, thickness: 0.5, color });
   const fine = [
@@ -122,7 +134,10 @@ export async function seedLetterTemplates(tx: Tx, now: Date): Promise<void> {
 export async function seedLetters(tx: Tx, now: Date): Promise<void> {
   const today = mexicoToday(now);
   for (const company of await tx.select().from(companies).orderBy(asc(companies.name))) {
-    const [clerk] = await tx.select().from(users).where(and(eq(users.companyId, company.id), inArray(users.email, ['cartera@demo.mx', 'plus@demo.mx'])));
+    const [clerk] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.companyId, company.id), inArray(users.email, ['cartera@demo.mx', 'plus@demo.mx'])));
     const [credit] = await tx
       .select({ id: credits.id })
       .from(credits)
@@ -132,7 +147,15 @@ export async function seedLetters(tx: Tx, now: Date): Promise<void> {
     if (!clerk || !credit) continue;
     const actor = {
       id: 'seed',
-      principal: { userId: clerk.id, email: clerk.email, name: clerk.name, companyId: company.id, profileId: clerk.profileId, role: 'SEED', permissions: new Set<string>() },
+      principal: {
+        userId: clerk.id,
+        email: clerk.email,
+        name: clerk.name,
+        companyId: company.id,
+        profileId: clerk.profileId,
+        role: 'SEED',
+        permissions: new Set<string>(),
+      },
     } as unknown as Actor;
     await issueLetter(tx, actor, credit.id, today, new Date(now.getTime() - 3 * 3_600_000));
     await issueLetter(tx, actor, credit.id, today, new Date(now.getTime() - 3_600_000));

@@ -18,7 +18,15 @@ export interface FilePaid {
   period: number;
 }
 
-type Deduction = { agreement_id: string; discount_date: string; number: string; employee_number: string; curp: string; amount: string; period: number };
+type Deduction = {
+  agreement_id: string;
+  discount_date: string;
+  number: string;
+  employee_number: string;
+  curp: string;
+  amount: string;
+  period: number;
+};
 
 const EXTENSION = { csv: 'csv', xlsx: 'xlsx', fixed: 'txt' } as const;
 
@@ -35,7 +43,15 @@ export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today:
   if (!clerk) return;
   const actor = {
     id: 'seed',
-    principal: { userId: clerk.id, email: clerk.email, name: clerk.name, companyId: clerk.companyId, profileId: clerk.profileId, role: 'CARTERA', permissions: new Set<string>() },
+    principal: {
+      userId: clerk.id,
+      email: clerk.email,
+      name: clerk.name,
+      companyId: clerk.companyId,
+      profileId: clerk.profileId,
+      role: 'CARTERA',
+      permissions: new Set<string>(),
+    },
   } as unknown as Actor;
   const { rows } = (await tx.execute(sql`
     select c.agreement_id, e.discount_date::text as discount_date, c.number, c.employee_number, k.curp, e.amount::text as amount, e.period
@@ -59,9 +75,14 @@ export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today:
     const [discountDate, agreementId] = key.split('|') as [string, string];
     const agreement = catalog.find((candidate) => candidate.id === agreementId)!;
     const layout = layoutSchema.parse(agreement.layout);
-    const fields = deductions.map(
-      (d): FileFields => ({ creditId: String(d.number), employeeNumber: d.employee_number, curpRfc: d.curp, amount: String(d.amount), period: String(d.period), reference: `NOM${discountDate.replaceAll('-', '')}` }),
-    );
+    const fields = deductions.map((d): FileFields => ({
+      creditId: String(d.number),
+      employeeNumber: d.employee_number,
+      curpRfc: d.curp,
+      amount: String(d.amount),
+      period: String(d.period),
+      reference: `NOM${discountDate.replaceAll('-', '')}`,
+    }));
     const isLast = lastDateOf.get(agreementId) === discountDate;
     const stamp = (offset: number) => new Date(Date.parse(`${discountDate}T17:00:00Z`) + (minute++ + offset) * 60_000);
     const upload = async (rowsToWrite: FileFields[], name: string) =>
@@ -74,19 +95,30 @@ export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today:
         today,
         now: stamp(0) > now ? now : stamp(0),
       });
-    const apply = (fileId: string) => applyPaymentFile(tx, { fileId, companyId: agreement.companyId, appliedBy: clerk.id, now: stamp(5) > now ? now : stamp(5), today });
+    const apply = (fileId: string) =>
+      applyPaymentFile(tx, { fileId, companyId: agreement.companyId, appliedBy: clerk.id, now: stamp(5) > now ? now : stamp(5), today });
     const name = (suffix = '') => `${agreement.code.toLowerCase()}-${discountDate}${suffix}.${EXTENSION[layout.format]}`;
 
     if (isLast && agreementId === withRevert) {
       // The employer first sent the file with every amount doubled; it was applied, reverted, and the right one applied.
-      const wrong = await upload(fields.map((row) => ({ ...row, amount: (Number(row.amount) * 2).toFixed(2), reference: 'DUPLICADO' })), name('-duplicado'));
+      const wrong = await upload(
+        fields.map((row) => ({ ...row, amount: (Number(row.amount) * 2).toFixed(2), reference: 'DUPLICADO' })),
+        name('-duplicado'),
+      );
       await apply(wrong.id);
       await revertPaymentFile(tx, actor, wrong.id, 'El patrón envió los importes al doble; se carga el archivo corregido.', today, now);
       const right = await upload(fields, name('-corregido'));
       await apply(right.id);
     } else if (isLast && agreementId === withRejected) {
       const broken: FileFields[] = [
-        { creditId: '99999999', employeeNumber: 'E-00000', curpRfc: 'XAXX010101000', amount: '850.00', period: '1', reference: 'SIN-CREDITO' },
+        {
+          creditId: '99999999',
+          employeeNumber: 'E-00000',
+          curpRfc: 'XAXX010101000',
+          amount: '850.00',
+          period: '1',
+          reference: 'SIN-CREDITO',
+        },
         { ...fields[0]!, amount: '0.00', reference: 'IMPORTE-CERO' },
       ];
       const file = await upload([...fields, ...broken], name());

@@ -18,9 +18,13 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
   afterAll(() => ctx.close());
 
   it('has pre-requests and requests in every status, and the disbursed credits with documents', async () => {
-    const preByStatus = await ctx.system((db) => db.select({ status: preRequests.status, total: count() }).from(preRequests).groupBy(preRequests.status));
+    const preByStatus = await ctx.system((db) =>
+      db.select({ status: preRequests.status, total: count() }).from(preRequests).groupBy(preRequests.status),
+    );
     expect(preByStatus.map((row) => row.status).sort()).toEqual([...PRE_REQUEST_STATUSES].sort());
-    const byStatus = await ctx.system((db) => db.select({ status: requests.status, total: count() }).from(requests).groupBy(requests.status));
+    const byStatus = await ctx.system((db) =>
+      db.select({ status: requests.status, total: count() }).from(requests).groupBy(requests.status),
+    );
     expect(byStatus.map((row) => row.status).sort()).toEqual([...REQUEST_STATUSES].sort());
     expect(byStatus.find((row) => row.status === 'dispersada')!.total).toBe(DEMO_CREDITS);
     const [made] = await ctx.system((db) => db.select({ total: count() }).from(credits));
@@ -35,7 +39,9 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
   });
 
   it('gives every credit the schedule buildSchedule makes from its snapshot, and one expected deduction per installment', async () => {
-    const rows = await ctx.system((db) => db.select({ credit: credits, agreement: agreements }).from(credits).innerJoin(agreements, eq(agreements.id, credits.agreementId)));
+    const rows = await ctx.system((db) =>
+      db.select({ credit: credits, agreement: agreements }).from(credits).innerJoin(agreements, eq(agreements.id, credits.agreementId)),
+    );
     const [deductions] = await ctx.system((db) => db.select({ total: count() }).from(expectedDeductions));
     expect(deductions!.total).toBe(rows.reduce((sum, row) => sum + row.credit.term, 0));
     for (const { credit, agreement } of rows.slice(0, 40)) {
@@ -55,11 +61,21 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
       });
       // The schedule carries `days` on a first row charged by days; the table stores the amounts.
       expected.rows = expected.rows.map(({ days: _days, ...row }) => row);
-      const stored = await ctx.system((db) => db
-        .select({ number: installments.number, dueDate: installments.dueDate, principal: installments.principal, interest: installments.interest, iva: installments.iva, payment: installments.payment, balance: installments.balance })
-        .from(installments)
-        .where(eq(installments.creditId, credit.id))
-        .orderBy(asc(installments.number)));
+      const stored = await ctx.system((db) =>
+        db
+          .select({
+            number: installments.number,
+            dueDate: installments.dueDate,
+            principal: installments.principal,
+            interest: installments.interest,
+            iva: installments.iva,
+            payment: installments.payment,
+            balance: installments.balance,
+          })
+          .from(installments)
+          .where(eq(installments.creditId, credit.id))
+          .orderBy(asc(installments.number)),
+      );
       expect(stored).toEqual(expected.rows);
       expect(credit.installment).toBe(expected.installment);
     }

@@ -30,7 +30,28 @@ const OPEN_REQUESTS: Partial<Record<RequestStatus, number>> = { capturada: 4, 'e
 
 const MALE = ['José', 'Juan', 'Luis', 'Carlos', 'Jorge', 'Miguel', 'Raúl', 'Fernando', 'Ricardo', 'Alejandro', 'Roberto', 'Arturo'];
 const FEMALE = ['María', 'Guadalupe', 'Ana', 'Lucía', 'Sofía', 'Elena', 'Paola', 'Verónica', 'Patricia', 'Claudia', 'Adriana', 'Laura'];
-const SURNAMES = ['García', 'Hernández', 'López', 'Martínez', 'González', 'Pérez', 'Rodríguez', 'Sánchez', 'Ramírez', 'Torres', 'Flores', 'Rivera', 'Gómez', 'Díaz', 'Cruz', 'Morales', 'Reyes', 'Ortiz', 'Jiménez', 'Vázquez'];
+const SURNAMES = [
+  'García',
+  'Hernández',
+  'López',
+  'Martínez',
+  'González',
+  'Pérez',
+  'Rodríguez',
+  'Sánchez',
+  'Ramírez',
+  'Torres',
+  'Flores',
+  'Rivera',
+  'Gómez',
+  'Díaz',
+  'Cruz',
+  'Morales',
+  'Reyes',
+  'Ortiz',
+  'Jiménez',
+  'Vázquez',
+];
 const STREETS = ['Av. Juárez', 'Calle Hidalgo', 'Av. Revolución', 'Calle Morelos', 'Av. Independencia', 'Calle Allende'];
 const NEIGHBORHOODS = ['Centro', 'Americana', 'Chapultepec', 'Las Águilas', 'Del Valle', 'Jardines del Bosque'];
 const CURP_STATES = ['JC', 'DF', 'MC', 'NL', 'GT', 'PL', 'VZ', 'MN'];
@@ -51,12 +72,25 @@ function generator(seed: number) {
   };
 }
 
-const plain = (value: string) => value.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
-const firstInnerVowel = (value: string) => plain(value).slice(1).match(/[AEIOU]/)?.[0] ?? 'X';
-const firstInnerConsonant = (value: string) => plain(value).slice(1).match(/[B-DF-HJ-NP-TV-Z]/)?.[0] ?? 'X';
+const plain = (value: string) =>
+  value
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
+const firstInnerVowel = (value: string) =>
+  plain(value)
+    .slice(1)
+    .match(/[AEIOU]/)?.[0] ?? 'X';
+const firstInnerConsonant = (value: string) =>
+  plain(value)
+    .slice(1)
+    .match(/[B-DF-HJ-NP-TV-Z]/)?.[0] ?? 'X';
 
 /** A CURP built the way RENAPO builds one from the name and birth facts, with a valid check digit. */
-function curpFor(person: { firstNames: string; lastName1: string; lastName2: string; birthDate: string; sex: 'H' | 'M'; state: string }, homoclave: number): string {
+function curpFor(
+  person: { firstNames: string; lastName1: string; lastName2: string; birthDate: string; sex: 'H' | 'M'; state: string },
+  homoclave: number,
+): string {
   let initials = `${plain(person.lastName1)[0]}${firstInnerVowel(person.lastName1)}${plain(person.lastName2)[0]}${plain(person.firstNames)[0]}`;
   if (CURP_OFFENSIVE_WORDS.has(initials)) initials = `${initials[0]}X${initials.slice(2)}`;
   const [year, month, day] = person.birthDate.split('-');
@@ -102,7 +136,8 @@ function collectedHistory(built: CreditRows, today: string, random: ReturnType<t
   return byFile;
 }
 
-const addDaysIso = (isoDate: string, days: number) => new Date(Date.parse(`${isoDate}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDaysIso = (isoDate: string, days: number) =>
+  new Date(Date.parse(`${isoDate}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The demo portfolio: clients, pre-requests in every status, requests in every status with their documents, and
@@ -116,7 +151,10 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
 
   // The seed is the system's own work, across both companies.
   await asSystem(db, async (tx: Tx) => {
-    const catalog = await tx.select({ agreement: agreements, product: agreementProducts }).from(agreementProducts).innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId));
+    const catalog = await tx
+      .select({ agreement: agreements, product: agreementProducts })
+      .from(agreementProducts)
+      .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId));
     // Originación captures, Mesa de control decides, Tesorería disburses: three people, as maker-checker asks.
     const staff = await tx
       .select({ id: users.id, email: users.email })
@@ -148,11 +186,24 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         const steps = Math.floor((Math.min(Number(product.maxAmount), 90_000) - Number(product.minAmount)) / 500);
         const amount = (Number(product.minAmount) + 500 * random.int(0, steps)).toFixed(2);
         const otherDeductions = (100 * random.int(0, 15)).toFixed(2);
-        const input = { curp, rfc: '', ...person, agreementId: agreement.id, productId: product.id, employeeNumber: `E-${random.int(10_000, 99_999)}`, netSalary: '999999.00', otherDeductions, amount, term };
+        const input = {
+          curp,
+          rfc: '',
+          ...person,
+          agreementId: agreement.id,
+          productId: product.id,
+          employeeNumber: `E-${random.int(10_000, 99_999)}`,
+          netSalary: '999999.00',
+          otherDeductions,
+          amount,
+          term,
+        };
         const probe = judge(agreement, product, input, createdOn, DEFAULT_DAILY_MINIMUM_WAGE);
         // Salary so that the agreement's cap covers the installment with a margin, rounded up to the hundred.
         const cap = Number(agreement.maxDeductionPct) / 100;
-        const netSalary = (Math.ceil(((Number(probe.installment) + Number(otherDeductions)) / cap) * (1.05 + random.next() * 0.6) / 100) * 100).toFixed(2);
+        const netSalary = (
+          Math.ceil((((Number(probe.installment) + Number(otherDeductions)) / cap) * (1.05 + random.next() * 0.6)) / 100) * 100
+        ).toFixed(2);
         const simulation = judge(agreement, product, { ...input, netSalary }, createdOn, DEFAULT_DAILY_MINIMUM_WAGE);
         if (simulation.result !== 'pre-aprobada') continue;
         usedCurps.add(curp);
@@ -167,7 +218,12 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     const builtCredits: CreditRows[] = [];
     const preRequestRows: (typeof preRequests.$inferInsert)[] = [];
 
-    const captured = (entry: Applicant, status: RequestStatus, createdAt: Date, id: string): typeof requests.$inferInsert & { id: string } => {
+    const captured = (
+      entry: Applicant,
+      status: RequestStatus,
+      createdAt: Date,
+      id: string,
+    ): typeof requests.$inferInsert & { id: string } => {
       const { input, simulation, agreement } = entry;
       const number = random.int(1000, 9999);
       return {
@@ -186,8 +242,16 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         phone: `33${random.int(10_000_000, 99_999_999)}`,
         email: `${plain(input.firstNames).toLowerCase()}.${plain(input.lastName1).toLowerCase()}${number}@correo.mx`,
         references: [
-          { name: `${random.pick(FEMALE)} ${random.pick(SURNAMES)}`, relationship: 'Hermana', phone: `33${random.int(10_000_000, 99_999_999)}` },
-          { name: `${random.pick(MALE)} ${random.pick(SURNAMES)}`, relationship: 'Compañero de trabajo', phone: `33${random.int(10_000_000, 99_999_999)}` },
+          {
+            name: `${random.pick(FEMALE)} ${random.pick(SURNAMES)}`,
+            relationship: 'Hermana',
+            phone: `33${random.int(10_000_000, 99_999_999)}`,
+          },
+          {
+            name: `${random.pick(MALE)} ${random.pick(SURNAMES)}`,
+            relationship: 'Compañero de trabajo',
+            phone: `33${random.int(10_000_000, 99_999_999)}`,
+          },
         ],
         clabe: (() => {
           const first17 = `${random.pick(['002', '012', '014', '021', '072'])}320${String(random.int(0, 99_999_999_999)).padStart(11, '0')}`;
@@ -195,7 +259,9 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         })(),
         simulation: simulation as Simulation,
         installment: simulation.installment,
-        ...(status === 'aprobada' || status === 'dispersada' ? { acceptedTerms: acceptedTermsFor(entry.product, simulation, input.term) } : {}),
+        ...(status === 'aprobada' || status === 'dispersada'
+          ? { acceptedTerms: acceptedTermsFor(entry.product, simulation, input.term) }
+          : {}),
         status,
         createdBy: capturer,
         capturedBy: capturer ? [capturer] : [],
@@ -213,7 +279,12 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       const id = crypto.randomUUID();
       const createdAt = new Date(`${createdOn}T16:00:00Z`);
       const decidedAt = new Date(`${addDaysIso(createdOn, 1)}T17:00:00Z`);
-      requestRows.push({ ...captured(entry, 'dispersada', createdAt, id), decidedBy: approver, decidedAt, updatedAt: new Date(`${disbursementDate}T18:00:00Z`) });
+      requestRows.push({
+        ...captured(entry, 'dispersada', createdAt, id),
+        decidedBy: approver,
+        decidedAt,
+        updatedAt: new Date(`${disbursementDate}T18:00:00Z`),
+      });
       builtCredits.push(
         buildCredit({
           requestId: id,
@@ -253,7 +324,11 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     }
 
     // Pre-requests: drafts, sent ones within their 30 days, and expired ones.
-    for (const [status, total, daysAgo] of [['borrador', 3, [0, 5]], ['enviada', 3, [1, 20]], ['vencida', 2, [40, 70]]] as const) {
+    for (const [status, total, daysAgo] of [
+      ['borrador', 3, [0, 5]],
+      ['enviada', 3, [1, 20]],
+      ['vencida', 2, [40, 70]],
+    ] as const) {
       for (let index = 0; index < total; index++) {
         const createdOn = addDaysIso(today, -random.int(daysAgo[0], daysAgo[1]));
         const entry = applicant(createdOn);
@@ -315,7 +390,9 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     ].sort((left, right) => left.createdAt!.getTime() - right.createdAt!.getTime());
     await tx.insert(preRequests).values(allPreRequests);
 
-    const orderedRequests = [...converted, ...requestRows.slice(5)].sort((left, right) => left.createdAt!.getTime() - right.createdAt!.getTime());
+    const orderedRequests = [...converted, ...requestRows.slice(5)].sort(
+      (left, right) => left.createdAt!.getTime() - right.createdAt!.getTime(),
+    );
     for (let start = 0; start < orderedRequests.length; start += 200) {
       await tx.insert(requests).values(orderedRequests.slice(start, start + 200));
     }
@@ -333,7 +410,8 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
         uploadedAt: request.createdAt!,
       })),
     );
-    for (let start = 0; start < documentRows.length; start += 300) await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
+    for (let start = 0; start < documentRows.length; start += 300)
+      await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
 
     const creditsInOrder = builtCredits.sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
     const byFile = creditsInOrder.flatMap((built) => collectedHistory(built, today, random));
@@ -346,14 +424,20 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
     }
     await seedPaymentFiles(tx, byFile, today, now);
     // The home's figures as of the seed (the files above left them at their own, earlier, times).
-    for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId))) await refreshPortfolioFigures(tx, companyId, today, now);
+    for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId)))
+      await refreshPortfolioFigures(tx, companyId, today, now);
 
     await tx.insert(auditEvents).values({
       occurredAt: now,
       action: 'seed',
       entity: 'portfolio',
       entityId: capturer ?? 'demo',
-      after: { clients: applicants.length, preRequests: allPreRequests.length, requests: orderedRequests.length, credits: creditsInOrder.length },
+      after: {
+        clients: applicants.length,
+        preRequests: allPreRequests.length,
+        requests: orderedRequests.length,
+        credits: creditsInOrder.length,
+      },
     });
     await seedLabels(tx, now);
     await seedLetters(tx, now);

@@ -1,5 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { DEFAULT_REPORT_RETENTION_DAYS, type ReportDatasetKey, type ReportFilter, type ReportFormat, type ReportSort } from '@portal/contract';
+import {
+  DEFAULT_REPORT_RETENTION_DAYS,
+  type ReportDatasetKey,
+  type ReportFilter,
+  type ReportFormat,
+  type ReportSort,
+} from '@portal/contract';
 import type { Tx } from '../db/client';
 import { reportDefinitions, reportRuns } from '../db/schema/reports';
 import { companies, profiles, users } from '../db/schema/users';
@@ -23,7 +29,22 @@ const DEFINITIONS: SeedDefinition[] = [
     name: 'Cartera al día',
     description: 'Saldos, atraso y tramo de cada crédito a la fecha flujo.',
     dataset: 'cartera-al-dia',
-    columns: ['folio', 'client', 'curp', 'agreement', 'disbursementDate', 'principal', 'installment', 'outstandingBalance', 'overdueBalance', 'nextDiscountDate', 'daysPastDue', 'bucket', 'status', 'businessDate'],
+    columns: [
+      'folio',
+      'client',
+      'curp',
+      'agreement',
+      'disbursementDate',
+      'principal',
+      'installment',
+      'outstandingBalance',
+      'overdueBalance',
+      'nextDiscountDate',
+      'daysPastDue',
+      'bucket',
+      'status',
+      'businessDate',
+    ],
     filters: [
       { field: 'agreement', type: 'agreement' },
       { field: 'status', type: 'status' },
@@ -36,7 +57,21 @@ const DEFINITIONS: SeedDefinition[] = [
     name: 'Pagos aplicados del periodo',
     description: 'Pagos recibidos por fecha valor, con su reparto.',
     dataset: 'pagos-aplicados',
-    columns: ['valueDate', 'folio', 'client', 'agreement', 'fileName', 'amount', 'principal', 'interest', 'iva', 'moratory', 'fees', 'overpayment', 'status'],
+    columns: [
+      'valueDate',
+      'folio',
+      'client',
+      'agreement',
+      'fileName',
+      'amount',
+      'principal',
+      'interest',
+      'iva',
+      'moratory',
+      'fees',
+      'overpayment',
+      'status',
+    ],
     filters: [
       { field: 'agreement', type: 'agreement' },
       { field: 'valueDate', type: 'dateRange' },
@@ -49,7 +84,19 @@ const DEFINITIONS: SeedDefinition[] = [
     name: 'Archivos de pago por convenio',
     description: 'Archivos de los patrones con sus totales y su estado.',
     dataset: 'archivos-pago',
-    columns: ['agreement', 'discountDate', 'fileName', 'rowsTotal', 'rowsValid', 'rowsRejected', 'amountTotal', 'amountApplied', 'expectedAmount', 'missingCount', 'status'],
+    columns: [
+      'agreement',
+      'discountDate',
+      'fileName',
+      'rowsTotal',
+      'rowsValid',
+      'rowsRejected',
+      'amountTotal',
+      'amountApplied',
+      'expectedAmount',
+      'missingCount',
+      'status',
+    ],
     filters: [
       { field: 'agreement', type: 'agreement' },
       { field: 'discountDate', type: 'dateRange' },
@@ -94,7 +141,17 @@ const DEFINITIONS: SeedDefinition[] = [
     name: 'Cartera vencida por antigüedad',
     description: 'Créditos con atraso por tramo, del más atrasado al menos.',
     dataset: 'cartera-vencida',
-    columns: ['folio', 'client', 'agreement', 'daysPastDue', 'bucket', 'oldestUnpaidDueDate', 'overdueBalance', 'outstandingBalance', 'status'],
+    columns: [
+      'folio',
+      'client',
+      'agreement',
+      'daysPastDue',
+      'bucket',
+      'oldestUnpaidDueDate',
+      'overdueBalance',
+      'outstandingBalance',
+      'status',
+    ],
     filters: [
       { field: 'agreement', type: 'agreement' },
       { field: 'bucket', type: 'bucket' },
@@ -110,15 +167,35 @@ const DEFINITIONS: SeedDefinition[] = [
  */
 export async function seedReports(tx: Tx, now: Date): Promise<void> {
   const [company] = await tx.select().from(companies).where(eq(companies.code, 'DEMO'));
-  const allowed = await tx.select({ id: profiles.id }).from(profiles).where(inArray(profiles.name, ['Administrador', 'Cartera']));
-  const [cartera] = await tx.select().from(users).where(and(eq(users.email, 'cartera@demo.mx'), eq(users.companyId, company!.id)));
+  const allowed = await tx
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(inArray(profiles.name, ['Administrador', 'Cartera']));
+  const [cartera] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.email, 'cartera@demo.mx'), eq(users.companyId, company!.id)));
   if (!company || allowed.length === 0 || !cartera) return;
   const created = await tx
     .insert(reportDefinitions)
-    .values(DEFINITIONS.map((definition) => ({ ...definition, companyId: company.id, profileIds: allowed.map((profile) => profile.id), createdAt: now, updatedAt: now })))
+    .values(
+      DEFINITIONS.map((definition) => ({
+        ...definition,
+        companyId: company.id,
+        profileIds: allowed.map((profile) => profile.id),
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
     .returning();
   await tx.insert(auditEvents).values(
-    created.map((definition) => ({ occurredAt: now, action: 'report-definition.create', entity: 'report_definition', entityId: definition.id, after: { name: definition.name, dataset: definition.dataset } })),
+    created.map((definition) => ({
+      occurredAt: now,
+      action: 'report-definition.create',
+      entity: 'report_definition',
+      entityId: definition.id,
+      after: { name: definition.name, dataset: definition.dataset },
+    })),
   );
   const first = created.find((definition) => definition.dataset === 'cartera-al-dia')!;
   const requestedAt = new Date(now.getTime() - 60 * 60 * 1000);
@@ -128,7 +205,14 @@ export async function seedReports(tx: Tx, now: Date): Promise<void> {
       companyId: company.id,
       definitionId: first.id,
       definitionVersion: first.version,
-      definition: { name: first.name, dataset: first.dataset, columns: first.columns, filters: first.filters, sort: first.sort, format: first.format },
+      definition: {
+        name: first.name,
+        dataset: first.dataset,
+        columns: first.columns,
+        filters: first.filters,
+        sort: first.sort,
+        format: first.format,
+      },
       parameters: { status: { value: 'vigente' } },
       status: 'en curso',
       requestedBy: cartera.id,
@@ -137,5 +221,9 @@ export async function seedReports(tx: Tx, now: Date): Promise<void> {
     })
     .returning();
   let clock = requestedAt.getTime();
-  await produceReport(tx, run!.id, { now: () => new Date((clock += 700)), today: mexicoToday(now), retentionDays: DEFAULT_REPORT_RETENTION_DAYS });
+  await produceReport(tx, run!.id, {
+    now: () => new Date((clock += 700)),
+    today: mexicoToday(now),
+    retentionDays: DEFAULT_REPORT_RETENTION_DAYS,
+  });
 }

@@ -14,7 +14,8 @@ const LAST = ['García', 'Hernández', 'López', 'Martínez', 'González', 'Pér
 export async function seedSyntheticUsers(db: Db, total: number, batchSize = 1000): Promise<void> {
   const profileIds = (await db.select({ id: profiles.id }).from(profiles)).map((row) => row.id);
   const companyIds = (await asSystem(db, (tx) => tx.select({ id: companies.id }).from(companies))).map((row) => row.id);
-  if (profileIds.length === 0 || companyIds.length === 0) throw new Error('Primero siembra perfiles y empresas (npm start o SEED_DEMO=true).');
+  if (profileIds.length === 0 || companyIds.length === 0)
+    throw new Error('Primero siembra perfiles y empresas (npm start o SEED_DEMO=true).');
   const runId = randomUUID().slice(0, 8);
   const start = Date.UTC(2026, 0, 1);
   for (let offset = 0; offset < total; offset += batchSize) {
@@ -23,7 +24,10 @@ export async function seedSyntheticUsers(db: Db, total: number, batchSize = 1000
       const first = FIRST[n % FIRST.length]!;
       const last = LAST[Math.floor(n / FIRST.length) % LAST.length]!;
       return {
-        email: `${first.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()}.${n}.${runId}@carga.mx`,
+        email: `${first
+          .normalize('NFD')
+          .replace(/[\u0300-\u036f]/g, '')
+          .toLowerCase()}.${n}.${runId}@carga.mx`,
         name: `${first} ${last} ${n}`,
         profileId: profileIds[n % profileIds.length]!,
         companyId: companyIds[n % companyIds.length]!,

@@ -34,7 +34,12 @@ export const DEMO_PROFILES = [
   {
     name: 'Cartera',
     roleCode: 'CARTERA',
-    permissions: [...groupPermissionPaths('wallet'), '/creditos/update-labels', '/creditos/settlement-letter', '/actions/credit-tools/issue-letter'] satisfies PermissionPath[],
+    permissions: [
+      ...groupPermissionPaths('wallet'),
+      '/creditos/update-labels',
+      '/creditos/settlement-letter',
+      '/actions/credit-tools/issue-letter',
+    ] satisfies PermissionPath[],
   },
   // The second person of the two-person rule: validates and approves (or rejects) what Originación captured.
   {
@@ -52,7 +57,12 @@ export const DEMO_PROFILES = [
   {
     name: 'Operación',
     roleCode: 'OPERACION',
-    permissions: [...groupPermissionPaths('origination'), '/wallet/credits/credits-list', '/catalog/contract-list', '/user/user-list'] satisfies PermissionPath[],
+    permissions: [
+      ...groupPermissionPaths('origination'),
+      '/wallet/credits/credits-list',
+      '/catalog/contract-list',
+      '/user/user-list',
+    ] satisfies PermissionPath[],
   },
   // Shows what a user whose profile grants nothing sees at sign-in: "El usuario no tiene permisos".
   { name: 'Sin permisos', roleCode: 'CONSULTA', permissions: [] },
@@ -74,7 +84,12 @@ export async function seedDemo(db: Db): Promise<void> {
       .returning();
     const [secondBrand] = await tx
       .insert(companies)
-      .values({ code: 'PLUS', name: 'Crédito Nómina Plus', legalName: 'Crédito Nómina Plus, S.A.P.I. de C.V., SOFOM, E.N.R.', rfc: 'CNP180612KQ4' })
+      .values({
+        code: 'PLUS',
+        name: 'Crédito Nómina Plus',
+        legalName: 'Crédito Nómina Plus, S.A.P.I. de C.V., SOFOM, E.N.R.',
+        rfc: 'CNP180612KQ4',
+      })
       .returning();
     await seedDemoAgreements(tx, [company!.id, secondBrand!.id]);
     await seedLetterTemplates(tx, new Date());
@@ -112,10 +127,7 @@ export async function seedBootstrapAdmin(db: Db, email: string): Promise<void> {
       .values({ code: 'PRINCIPAL', name: 'Empresa principal', legalName: 'Empresa principal', rfc: 'XAXX010101000' })
       .returning();
     const [profile] = await tx.insert(profiles).values(DEMO_PROFILES[0]!).returning();
-    const [user] = await tx
-      .insert(users)
-      .values({ email, name: null, profileId: profile!.id, companyId: company!.id })
-      .returning();
+    const [user] = await tx.insert(users).values({ email, name: null, profileId: profile!.id, companyId: company!.id }).returning();
     await tx.insert(auditEvents).values({ action: 'bootstrap', entity: 'user', entityId: user!.id, after: { email } });
   });
 }

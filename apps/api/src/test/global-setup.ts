@@ -79,12 +79,11 @@ export default async function setup(project: TestProject) {
     if (!template) return;
     const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
     await admin.connect();
-    const { rows } = await admin.query<{ datname: string }>(
-      `select datname from pg_database where datname like $1 or datname = $2`,
-      [`portal_t_${process.pid}_%`, template],
-    );
+    const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like $1 or datname = $2`, [
+      `portal_t_${process.pid}_%`,
+      template,
+    ]);
     for (const row of rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
     await admin.end();
   };
 }
-

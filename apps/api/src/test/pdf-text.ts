@@ -6,7 +6,17 @@ export async function extractText(pdf: Uint8Array): Promise<{ text: string; x: n
   const page = await document.getPage(1);
   const content = await page.getTextContent();
   const runs = content.items.flatMap((item) =>
-    'str' in item && item.str.trim() !== '' ? [{ text: item.str, x: item.transform[4] as number, y: item.transform[5] as number, width: item.width, size: Math.hypot(item.transform[0] as number, item.transform[1] as number) }] : [],
+    'str' in item && item.str.trim() !== ''
+      ? [
+          {
+            text: item.str,
+            x: item.transform[4] as number,
+            y: item.transform[5] as number,
+            width: item.width,
+            size: Math.hypot(item.transform[0] as number, item.transform[1] as number),
+          },
+        ]
+      : [],
   );
   await document.destroy();
   return runs;

@@ -21,26 +21,38 @@ describe.each(ENGINES)('a test app reset between tests (%s)', (engine) => {
   afterAll(() => ctx.close());
   beforeEach(() => ctx.reset());
 
-  const counts = () => ctx.system(async (tx) => ({
-    users: (await tx.select({ total: count() }).from(users))[0]!.total,
-    auditEvents: (await tx.select({ total: count() }).from(auditEvents))[0]!.total,
-    outbox: (await tx.select({ total: count() }).from(outbox))[0]!.total,
-    preRequests: (await tx.select({ total: count() }).from(preRequests))[0]!.total,
-  }));
+  const counts = () =>
+    ctx.system(async (tx) => ({
+      users: (await tx.select({ total: count() }).from(users))[0]!.total,
+      auditEvents: (await tx.select({ total: count() }).from(auditEvents))[0]!.total,
+      outbox: (await tx.select({ total: count() }).from(outbox))[0]!.total,
+      preRequests: (await tx.select({ total: count() }).from(preRequests))[0]!.total,
+    }));
 
   async function createPreRequest(): Promise<string> {
-    const [product] = await ctx.system((tx) => tx
-      .select({ agreementId: agreements.id, productId: agreementProducts.id })
-      .from(agreements)
-      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(eq(agreements.code, 'GOB-JAL')));
+    const [product] = await ctx.system((tx) =>
+      tx
+        .select({ agreementId: agreements.id, productId: agreementProducts.id })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(eq(agreements.code, 'GOB-JAL')),
+    );
     const response = await ctx.app.inject({
       method: 'POST',
       url: '/api/pre-requests',
       headers: await ctx.as('originacion@demo.mx'),
       payload: {
-        curp: 'PXNE660720HMCXTN06', rfc: '', firstNames: 'Enrique', lastName1: 'Peña', lastName2: 'Nieto', ...product,
-        employeeNumber: 'J-1001', netSalary: '8000', otherDeductions: '500', amount: '20000', term: 24,
+        curp: 'PXNE660720HMCXTN06',
+        rfc: '',
+        firstNames: 'Enrique',
+        lastName1: 'Peña',
+        lastName2: 'Nieto',
+        ...product,
+        employeeNumber: 'J-1001',
+        netSalary: '8000',
+        otherDeductions: '500',
+        amount: '20000',
+        term: 24,
       },
     });
     expect(response.statusCode, response.body).toBe(201);
@@ -54,7 +66,13 @@ describe.each(ENGINES)('a test app reset between tests (%s)', (engine) => {
       method: 'POST',
       url: '/api/users',
       headers: await ctx.as('admin@demo.mx'),
-      payload: { email: 'deja.rastro@demo.mx', name: 'Deja Rastro', profileId: await profileId('Cartera'), companyId: await companyId(), active: true },
+      payload: {
+        email: 'deja.rastro@demo.mx',
+        name: 'Deja Rastro',
+        profileId: await profileId('Cartera'),
+        companyId: await companyId(),
+        active: true,
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     left.email = 'deja.rastro@demo.mx';

@@ -30,10 +30,14 @@ export async function takeSnapshot(db: Db): Promise<{ restore(): Promise<void> }
       select c.relname as name, string_agg(quote_ident(a.attname), ', ' order by a.attnum) as columns
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
-      where n.nspname = 'public' and c.relkind in ('r', 'p') group by c.relname order by 1`)) as unknown as { rows: { name: string; columns: string }[] };
+      where n.nspname = 'public' and c.relkind in ('r', 'p') group by c.relname order by 1`)) as unknown as {
+      rows: { name: string; columns: string }[];
+    };
     const { rows: sequences } = (await tx.execute(sql`
       select sequencename as name, coalesce(last_value, start_value)::text as value, last_value is not null as called
-      from pg_sequences where schemaname = 'public' order by 1`)) as unknown as { rows: { name: string; value: string; called: boolean }[] };
+      from pg_sequences where schemaname = 'public' order by 1`)) as unknown as {
+      rows: { name: string; value: string; called: boolean }[];
+    };
     await tx.execute(sql.raw(`create schema ${SNAPSHOT_SCHEMA}`));
     for (const { name } of tables) {
       await tx.execute(sql.raw(`create table ${SNAPSHOT_SCHEMA}.${quoted(name)} as table public.${quoted(name)}`));
@@ -43,11 +47,15 @@ export async function takeSnapshot(db: Db): Promise<{ restore(): Promise<void> }
       // TRUNCATE: for a few hundred rows it is ~20 ms against ~0.7 s on PostgreSQL (TRUNCATE makes new files per table).
       `perform set_config('session_replication_role', 'replica', true);`,
       ...tables.map(({ name }) => `delete from public.${quoted(name)};`),
-      ...tables.map(({ name, columns }) => `insert into public.${quoted(name)} (${columns}) select ${columns} from ${SNAPSHOT_SCHEMA}.${quoted(name)};`),
+      ...tables.map(
+        ({ name, columns }) => `insert into public.${quoted(name)} (${columns}) select ${columns} from ${SNAPSHOT_SCHEMA}.${quoted(name)};`,
+      ),
       // Folios are numbered by sequences: the next test draws the same numbers again.
       ...sequences.map(({ name, value, called }) => `perform setval('public.${quoted(name)}', ${value}, ${called});`),
     ].join('\n');
-    await tx.execute(sql.raw(`create function ${SNAPSHOT_SCHEMA}.restore() returns void language plpgsql as $body$ begin\n${body}\nend $body$`));
+    await tx.execute(
+      sql.raw(`create function ${SNAPSHOT_SCHEMA}.restore() returns void language plpgsql as $body$ begin\n${body}\nend $body$`),
+    );
   });
   return { restore: () => asOwner(db, (tx) => tx.execute(sql.raw(`select ${SNAPSHOT_SCHEMA}.restore()`))).then(() => undefined) };
 }

@@ -15,7 +15,8 @@ export interface ZipEntry {
  * to show the reader trusts no declared size. Built in streaming chunks: the test never holds the expanded text.
  */
 export async function xlsxBomb(megabytes: number, options: { lie?: boolean } = {}): Promise<Buffer> {
-  const head = '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>';
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>';
   const tail = '</t></is></c></row></sheetData></worksheet>';
   const deflate = createDeflateRaw({ level: 9 });
   const chunks: Buffer[] = [];
@@ -52,12 +53,18 @@ export function minimalXlsx(sheet: Omit<ZipEntry, 'name'> | string): Buffer {
       '[Content_Types].xml',
       '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
     ),
-    part('_rels/.rels', `<Relationships xmlns="${RELATIONSHIPS}"><Relationship Id="rId1" Type="${OFFICE}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
+    part(
+      '_rels/.rels',
+      `<Relationships xmlns="${RELATIONSHIPS}"><Relationship Id="rId1" Type="${OFFICE}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ),
     part(
       'xl/workbook.xml',
       `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${OFFICE}"><sheets><sheet name="Descuentos" sheetId="1" r:id="rId1"/></sheets></workbook>`,
     ),
-    part('xl/_rels/workbook.xml.rels', `<Relationships xmlns="${RELATIONSHIPS}"><Relationship Id="rId1" Type="${OFFICE}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`),
+    part(
+      'xl/_rels/workbook.xml.rels',
+      `<Relationships xmlns="${RELATIONSHIPS}"><Relationship Id="rId1" Type="${OFFICE}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+    ),
     typeof sheet === 'string' ? deflated('xl/worksheets/sheet1.xml', sheet) : { name: 'xl/worksheets/sheet1.xml', ...sheet },
   ]);
 }

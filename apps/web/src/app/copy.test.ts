@@ -4,11 +4,20 @@ import { describe, expect, it } from 'vitest';
  * The portal speaks to the clerk in one voice (tú) and never in the words of its machinery. Every screen's source
  * is read as text: a formal "usted" imperative or an internal word fails here before it reaches a user.
  */
-const sources = import.meta.glob(['../**/*.tsx', '../../../../packages/contract/src/*.ts', '../../../../packages/lending/src/*.ts', '!../**/*.test.*', '!../../../../packages/**/*.test.*'], {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-}) as Record<string, string>;
+const sources = import.meta.glob(
+  [
+    '../**/*.tsx',
+    '../../../../packages/contract/src/*.ts',
+    '../../../../packages/lending/src/*.ts',
+    '!../**/*.test.*',
+    '!../../../../packages/**/*.test.*',
+  ],
+  {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  },
+) as Record<string, string>;
 
 const INTERNAL = ['modo embebido', 'bandeja de salida', 'dictamen del servidor', 'outbox', 'payload', 'endpoint'];
 // Formal imperatives and possessives addressed to the reader ("revise", "verifique"…): the app says "revisa".
@@ -36,7 +45,11 @@ describe('Spanish copy', () => {
   });
 
   it('speaks as tú, not usted', () => {
-    const found = Object.entries(sources).flatMap(([file, source]) => userText(source).filter((text) => USTED.test(text)).map((text) => `${file}: ${text}`));
+    const found = Object.entries(sources).flatMap(([file, source]) =>
+      userText(source)
+        .filter((text) => USTED.test(text))
+        .map((text) => `${file}: ${text}`),
+    );
     expect(found).toEqual([]);
   });
 });

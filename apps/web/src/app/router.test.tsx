@@ -21,7 +21,13 @@ describe('router guards', () => {
         import('../features/session/signin.screen'),
         import('./shell/placeholder.screen'),
         import('../features/users/user-edit.screen'),
-        routerOptions.patchRoutesOnNavigation?.({ path: '/', matches: [], patch: () => undefined, signal: new AbortController().signal, fetcherKey: undefined }),
+        routerOptions.patchRoutesOnNavigation?.({
+          path: '/',
+          matches: [],
+          patch: () => undefined,
+          signal: new AbortController().signal,
+          fetcherKey: undefined,
+        }),
       ]),
     30_000,
   );

@@ -18,13 +18,11 @@ export const routes: RouteObject[] = [
         // The shell is its own chunk, so the sign-in page does not download it.
         id: 'shell',
         lazy: lazyScreen(() => import('./shell/guarded-layout')),
-        children: SCREEN_ROUTES.map(
-          (route): RouteObject => ({
-            path: route.path,
-            handle: { title: route.title, group: route.group, access: route.access } satisfies ScreenHandle,
-            lazy: lazyScreen(route.load),
-          }),
-        ),
+        children: SCREEN_ROUTES.map((route): RouteObject => ({
+          path: route.path,
+          handle: { title: route.title, group: route.group, access: route.access } satisfies ScreenHandle,
+          lazy: lazyScreen(route.load),
+        })),
       },
       { path: '*', element: <Navigate to={NOT_FOUND_PATH} replace /> },
     ],
@@ -33,7 +31,8 @@ export const routes: RouteObject[] = [
 
 /** The template's demo routes (apps/web/src/demo) are found on first visit, so none of their code ships with sign-in. */
 export const routerOptions: { patchRoutesOnNavigation?: PatchRoutesOnNavigationFunction } = {
-  patchRoutesOnNavigation: import.meta.env.VITE_DEMO === 'false' ? undefined : (args) => import('../demo/registry').then((demo) => demo.patchDemoRoutes(args)),
+  patchRoutesOnNavigation:
+    import.meta.env.VITE_DEMO === 'false' ? undefined : (args) => import('../demo/registry').then((demo) => demo.patchDemoRoutes(args)),
 };
 
 export const createRouter = () => createBrowserRouter(routes, routerOptions);

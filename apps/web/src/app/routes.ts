@@ -68,25 +68,21 @@ const groupOf = (path: string) => NAV_GROUPS.find((group) => group.items.some((e
 export const SCREEN_ROUTES: ScreenRoute[] = [
   { path: HOME_PATH, title: 'Inicio', load: () => import('../features/home/home.screen') },
   ...NAV_GROUPS.flatMap((group) =>
-    group.items.map(
-      (entry): ScreenRoute => ({
-        path: entry.path,
-        title: entry.label,
-        group: group.label,
-        ...(entry.requiresPermission ? { access: { permission: entry.path } } : {}),
-        load: SCREENS[entry.path] ?? placeholder,
-      }),
-    ),
+    group.items.map((entry): ScreenRoute => ({
+      path: entry.path,
+      title: entry.label,
+      group: group.label,
+      ...(entry.requiresPermission ? { access: { permission: entry.path } } : {}),
+      load: SCREENS[entry.path] ?? placeholder,
+    })),
   ),
-  ...Object.entries(DETAIL_ROUTE_PERMISSIONS).map(
-    ([path, listPath]): ScreenRoute => ({
-      path,
-      title: DETAIL_TITLES[path as keyof typeof DETAIL_TITLES],
-      group: groupOf(listPath),
-      access: { permission: listPath },
-      load: SCREENS[path] ?? placeholder,
-    }),
-  ),
+  ...Object.entries(DETAIL_ROUTE_PERMISSIONS).map(([path, listPath]): ScreenRoute => ({
+    path,
+    title: DETAIL_TITLES[path as keyof typeof DETAIL_TITLES],
+    group: groupOf(listPath),
+    access: { permission: listPath },
+    load: SCREENS[path] ?? placeholder,
+  })),
 ];
 
 export function canAccess(session: { user: { role: string }; permissions: { path: string }[] } | null, access?: RouteAccess): boolean {

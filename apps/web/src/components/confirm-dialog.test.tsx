@@ -8,7 +8,12 @@ function Probe({ destructive }: { destructive?: boolean }) {
   const confirm = useConfirm();
   const [answer, setAnswer] = useState('sin respuesta');
   return (
-    <button type="button" onClick={() => void confirm({ title: 'Desactivar usuario', message: '¿Seguro?', destructive }).then((yes) => setAnswer(yes ? 'sí' : 'no'))}>
+    <button
+      type="button"
+      onClick={() =>
+        void confirm({ title: 'Desactivar usuario', message: '¿Seguro?', destructive }).then((yes) => setAnswer(yes ? 'sí' : 'no'))
+      }
+    >
       {answer}
     </button>
   );

@@ -50,7 +50,12 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
           <Button onClick={() => answer(false)} autoFocus={Boolean(options?.destructive)}>
             No
           </Button>
-          <Button variant="contained" color={options?.destructive ? 'error' : 'primary'} onClick={() => answer(true)} autoFocus={!options?.destructive}>
+          <Button
+            variant="contained"
+            color={options?.destructive ? 'error' : 'primary'}
+            onClick={() => answer(true)}
+            autoFocus={!options?.destructive}
+          >
             Sí
           </Button>
         </DialogActions>

@@ -65,7 +65,12 @@ export function DateField(props: {
 }
 
 /** A DateField bound to react-hook-form, its error under it like every other form field. */
-export function DateFormField<Values extends FieldValues, Output = Values>(props: { control: Control<Values, unknown, Output>; name: FieldPath<Values>; label: string; helperText?: string }) {
+export function DateFormField<Values extends FieldValues, Output = Values>(props: {
+  control: Control<Values, unknown, Output>;
+  name: FieldPath<Values>;
+  label: string;
+  helperText?: string;
+}) {
   return (
     <Controller
       control={props.control}

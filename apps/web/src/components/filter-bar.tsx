@@ -49,7 +49,12 @@ export function FilterBar(props: {
       />
       {props.children}
       {/* Buttons wrap on a phone rather than widen the page. */}
-      <Stack direction="row" spacing={1} useFlexGap sx={{ ml: { md: 'auto' }, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ ml: { md: 'auto' }, flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}
+      >
         {props.actions}
       </Stack>
     </Stack>
@@ -62,12 +67,7 @@ export interface FilterOption {
 }
 
 /** A select filter whose first option ("Todos") clears it. */
-export function SelectFilter(props: {
-  label: string;
-  value: string;
-  options: FilterOption[];
-  onChange: (value: string) => void;
-}) {
+export function SelectFilter(props: { label: string; value: string; options: FilterOption[]; onChange: (value: string) => void }) {
   return (
     <TextField
       select
@@ -103,7 +103,9 @@ export function CompanyFilter(props: { value: string; onChange: (value: string) 
 /** A free-text filter (e.g. who captured), debounced like the search box. */
 export function TextFilter(props: { label: string; value: string; onChange: (value: string) => void }) {
   const [text, setText] = useDebouncedText(props.value, props.onChange);
-  return <TextField size="small" label={props.label} value={text} onChange={(event) => setText(event.target.value)} sx={{ minWidth: 180 }} />;
+  return (
+    <TextField size="small" label={props.label} value={text} onChange={(event) => setText(event.target.value)} sx={{ minWidth: 180 }} />
+  );
 }
 
 /**
@@ -128,7 +130,9 @@ export function DateFilter(props: { label: string; value: string; onChange: (val
     sent.current = next;
     props.onChange(next);
   };
-  return <DateField size="small" label={props.label} value={draft} onChange={change} error={props.error} sx={{ minWidth: 170, maxWidth: 190 }} />;
+  return (
+    <DateField size="small" label={props.label} value={draft} onChange={change} error={props.error} sx={{ minWidth: 170, maxWidth: 190 }} />
+  );
 }
 
 /** The earliest date a filter takes: a year being typed is below it until its last digit. */

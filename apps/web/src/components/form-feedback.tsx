@@ -53,13 +53,25 @@ export function errorMessages(errors: FieldErrors<FieldValues>): string[] {
  * message under it, and the first one has the focus), plus the API's refusal when it names no field. Announced to
  * screen readers as it appears.
  */
-export function ErrorSummary({ errors, submitCount, failure }: { errors: FieldErrors<FieldValues>; submitCount: number; failure?: string | null }) {
+export function ErrorSummary({
+  errors,
+  submitCount,
+  failure,
+}: {
+  errors: FieldErrors<FieldValues>;
+  submitCount: number;
+  failure?: string | null;
+}) {
   const count = submitCount > 0 ? errorMessages(errors).length : 0;
   if (count === 0 && !failure) return null;
   return (
     <Alert severity="error" role="alert" sx={{ mb: 2 }}>
       <AlertTitle>
-        {count === 0 ? 'No se pudo guardar' : count === 1 ? 'No se guardó: revisa el campo marcado' : `No se guardó: revisa los ${count} campos marcados`}
+        {count === 0
+          ? 'No se pudo guardar'
+          : count === 1
+            ? 'No se guardó: revisa el campo marcado'
+            : `No se guardó: revisa los ${count} campos marcados`}
       </AlertTitle>
       {count > 0 && 'Te llevamos al primero; cada uno dice qué le falta. '}
       {failure}

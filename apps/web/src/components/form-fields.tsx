@@ -130,7 +130,11 @@ export function placeSaveError<Values extends FieldValues>(
   fieldOf: (path: string) => string = (path) => path,
 ): string | null {
   if (!(error instanceof ApiError)) return 'No se pudo guardar. Inténtalo de nuevo.';
-  const unplaced = applyFieldErrors(error.fieldErrors.map((problem) => ({ ...problem, field: fieldOf(problem.field) })), fields, setError);
+  const unplaced = applyFieldErrors(
+    error.fieldErrors.map((problem) => ({ ...problem, field: fieldOf(problem.field) })),
+    fields,
+    setError,
+  );
   if (error.fieldErrors.length === 0) return error.message;
   // What no field of the form shows is said above it, each refusal in its own words.
   return unplaced.length > 0 ? [error.message, ...unplaced.map((problem) => problem.message)].join(' ') : null;

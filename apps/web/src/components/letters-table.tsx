@@ -63,7 +63,12 @@ export function LettersTable({ letters, label, onShow, shown = null }: LettersTa
                       Ver
                     </Button>
                   )}
-                  <Button size="small" startIcon={<FileDownloadOutlined />} onClick={() => void downloadLetter(letter)} aria-label={`Descargar la carta ${letter.reference}`}>
+                  <Button
+                    size="small"
+                    startIcon={<FileDownloadOutlined />}
+                    onClick={() => void downloadLetter(letter)}
+                    aria-label={`Descargar la carta ${letter.reference}`}
+                  >
                     Descargar
                   </Button>
                 </Stack>

@@ -150,7 +150,9 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
               return <TextFilter key={spec.key} label={spec.label} {...filter(spec.key)} />;
             case 'chip': {
               const { value, onChange } = filter(spec.key);
-              return value === '' ? null : <Chip key={spec.key} label={spec.label(value)} onDelete={() => onChange('')} sx={{ alignSelf: 'center' }} />;
+              return value === '' ? null : (
+                <Chip key={spec.key} label={spec.label(value)} onDelete={() => onChange('')} sx={{ alignSelf: 'center' }} />
+              );
             }
           }
         })}

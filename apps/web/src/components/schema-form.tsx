@@ -17,7 +17,8 @@ const isPlainList = (value: unknown) => Array.isArray(value) && value.every((ite
 export function fieldPaths(values: object, prefix = ''): string[] {
   return Object.entries(values).flatMap(([key, value]) => {
     const path = `${prefix}${key}`;
-    const nested = value !== null && typeof value === 'object' && !(value instanceof Blob) && !(value instanceof Date) && !isPlainList(value);
+    const nested =
+      value !== null && typeof value === 'object' && !(value instanceof Blob) && !(value instanceof Date) && !isPlainList(value);
     return nested ? fieldPaths(value as object, `${path}.`) : [path];
   });
 }
@@ -50,7 +51,12 @@ export function useSchemaForm<Input extends FieldValues, Output>(
   },
 ) {
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<Input, unknown, Output>({ resolver: zodResolver(schema), defaultValues: options.defaultValues as never, mode: 'onTouched', shouldFocusError: false });
+  const form = useForm<Input, unknown, Output>({
+    resolver: zodResolver(schema),
+    defaultValues: options.defaultValues as never,
+    mode: 'onTouched',
+    shouldFocusError: false,
+  });
   const { formRef, focusFirstInvalid } = useFocusFirstInvalid();
   const guard = useUnsavedChanges(form.formState.isDirty && !options.readOnly);
 

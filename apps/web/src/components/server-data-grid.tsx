@@ -85,7 +85,9 @@ function MoveColumnItems({ colDef, onClick }: GridColumnMenuItemProps) {
 }
 
 function ColumnMenu(props: GridColumnMenuProps) {
-  return <GridColumnMenu {...props} slots={{ columnMenuMoveItem: MoveColumnItems }} slotProps={{ columnMenuMoveItem: { displayOrder: 15 } }} />;
+  return (
+    <GridColumnMenu {...props} slots={{ columnMenuMoveItem: MoveColumnItems }} slotProps={{ columnMenuMoveItem: { displayOrder: 15 } }} />
+  );
 }
 
 const localeText = esES.components.MuiDataGrid.defaultProps.localeText;
@@ -154,7 +156,8 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
 
   const paging = cappedPaging(props.total, props.totalCapped ?? false, state, props.rows.length);
 
-  const move = (field: string, step: -1 | 1) => setPrefs((current) => ({ ...current, order: moveField(current.order, fields, field, step) }));
+  const move = (field: string, step: -1 | 1) =>
+    setPrefs((current) => ({ ...current, order: moveField(current.order, fields, field, step) }));
 
   return (
     <MoveContext.Provider value={move}>
@@ -219,7 +222,9 @@ export function ServerDataGrid<Row extends GridValidRowModel>(props: ServerDataG
               .map(([field]) => field),
           }))
         }
-        onColumnWidthChange={(params) => setPrefs((current) => ({ ...current, widths: { ...current.widths, [params.colDef.field]: Math.round(params.width) } }))}
+        onColumnWidthChange={(params) =>
+          setPrefs((current) => ({ ...current, widths: { ...current.widths, [params.colDef.field]: Math.round(params.width) } }))
+        }
         slots={{ columnMenu: ColumnMenu }}
         localeText={{
           ...localeText,

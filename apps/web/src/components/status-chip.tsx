@@ -49,6 +49,16 @@ const COLORS: Record<string, ChipProps['color']> = {
 };
 
 /** `status` as the API names it (lower case); shown as such, or as `label` when it needs saying more, with the colour of its meaning. */
-export function StatusChip({ status, label, size = 'small', 'aria-label': ariaLabel }: { status: string; label?: string; size?: ChipProps['size']; 'aria-label'?: string }) {
+export function StatusChip({
+  status,
+  label,
+  size = 'small',
+  'aria-label': ariaLabel,
+}: {
+  status: string;
+  label?: string;
+  size?: ChipProps['size'];
+  'aria-label'?: string;
+}) {
   return <Chip size={size} color={COLORS[status] ?? 'default'} label={label ?? status} aria-label={ariaLabel} />;
 }

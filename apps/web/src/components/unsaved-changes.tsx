@@ -29,10 +29,17 @@ function LeaveGuard({ dirty, leaving }: { dirty: boolean; leaving: RefObject<boo
   }, [dirty]);
 
   return (
-    <Dialog open={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} aria-labelledby="unsaved-title" aria-describedby="unsaved-message">
+    <Dialog
+      open={blocker.state === 'blocked'}
+      onClose={() => blocker.reset?.()}
+      aria-labelledby="unsaved-title"
+      aria-describedby="unsaved-message"
+    >
       <DialogTitle id="unsaved-title">¿Salir sin guardar?</DialogTitle>
       <DialogContent>
-        <DialogContentText id="unsaved-message">Tienes cambios sin guardar en este formulario. Si sales ahora, se pierden.</DialogContentText>
+        <DialogContentText id="unsaved-message">
+          Tienes cambios sin guardar en este formulario. Si sales ahora, se pierden.
+        </DialogContentText>
       </DialogContent>
       <DialogActions>
         {/* Leaving loses the clerk's input: the harmless answer has the focus. */}

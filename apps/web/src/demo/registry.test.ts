@@ -21,7 +21,22 @@ const SPEC_ROUTES = [
   '/invoice/:id',
   '/invoice/edit/:id',
   ...['shop', 'cart', 'checkout'].map((name) => `/ecommerce/${name}`),
-  ...['table', 'form', 'buttons', 'icons', 'progress', 'menu', 'checkbox', 'switch', 'radio', 'slider', 'autocomplete', 'expansion-panel', 'dialog', 'snackbar'].map((name) => `/material/${name}`),
+  ...[
+    'table',
+    'form',
+    'buttons',
+    'icons',
+    'progress',
+    'menu',
+    'checkbox',
+    'switch',
+    'radio',
+    'slider',
+    'autocomplete',
+    'expansion-panel',
+    'dialog',
+    'snackbar',
+  ].map((name) => `/material/${name}`),
   ...[1, 2, 3, 4].map((n) => `/others/pricing-${n}`),
   '/scrum-board',
   '/scrum-board/:id',
@@ -30,7 +45,9 @@ const SPEC_ROUTES = [
   '/page-layouts/Left-sidebar-card',
   '/page-layouts/user-profile',
   ...[1, 2, 3, 4].map((n) => `/pages/user-list-${n}`),
-  ...['faq-1', 'faq-2', 'customer-list', 'new-customer', 'view-customer', 'product-list', 'new-product', 'view-product', 'order-list'].map((name) => `/pages/${name}`),
+  ...['faq-1', 'faq-2', 'customer-list', 'new-customer', 'view-customer', 'product-list', 'new-product', 'view-product', 'order-list'].map(
+    (name) => `/pages/${name}`,
+  ),
 ];
 
 const routes = DEMO_AREAS.flatMap((area) => area.routes);
@@ -42,7 +59,9 @@ describe('demo registry', () => {
   });
 
   it('restricts dashboard/default to role SA and leaves the others open to any signed-in user', () => {
-    expect(routes.filter((route) => route.access)).toEqual([expect.objectContaining({ path: '/dashboard/default', access: { roles: ['SA'] } })]);
+    expect(routes.filter((route) => route.access)).toEqual([
+      expect.objectContaining({ path: '/dashboard/default', access: { roles: ['SA'] } }),
+    ]);
   });
 
   it('gives the sidebar one "Demo" group with one entry per area, never a detail route', () => {

@@ -22,7 +22,12 @@ export interface DemoArea {
   routes: DemoRoute[];
 }
 
-const route = (path: string, title: string, load: Screen, access?: DemoRoute['access']): DemoRoute => ({ path, title, load, ...(access ? { access } : {}) });
+const route = (path: string, title: string, load: Screen, access?: DemoRoute['access']): DemoRoute => ({
+  path,
+  title,
+  load,
+  ...(access ? { access } : {}),
+});
 
 /** Routes whose screens come from one module picked by a key: `pick(import(...), 'key')`. */
 const pick =
@@ -142,7 +147,10 @@ export const DEMO_AREAS: DemoArea[] = [
   {
     key: 'scrum-board',
     label: 'Tablero Scrum',
-    routes: [route('/scrum-board', 'Tableros Scrum', pick(scrum, 'boards')), route('/scrum-board/:id', 'Tablero Scrum', pick(scrum, 'board'))],
+    routes: [
+      route('/scrum-board', 'Tableros Scrum', pick(scrum, 'boards')),
+      route('/scrum-board/:id', 'Tablero Scrum', pick(scrum, 'board')),
+    ],
   },
   {
     key: 'todo',
@@ -166,7 +174,9 @@ export const DEMO_AREAS: DemoArea[] = [
     key: 'pages',
     label: 'Páginas',
     routes: [
-      ...([1, 2, 3, 4] as const).map((variant) => route(`/pages/user-list-${variant}`, `Lista de usuarios ${variant}`, pick(people, variant))),
+      ...([1, 2, 3, 4] as const).map((variant) =>
+        route(`/pages/user-list-${variant}`, `Lista de usuarios ${variant}`, pick(people, variant)),
+      ),
       ...([1, 2] as const).map((variant) => route(`/pages/faq-${variant}`, `Preguntas frecuentes ${variant}`, pick(faq, variant))),
       route('/pages/customer-list', 'Clientes', pick(records, 'customerList')),
       route('/pages/new-customer', 'Nuevo cliente', pick(records, 'newCustomer')),
@@ -204,7 +214,12 @@ export function patchDemoRoutes({ matches, patch }: Pick<PatchRoutesOnNavigation
         area.routes.map((demo) => ({
           path: demo.path,
           // The area's tabs travel with the route, so the layout needs nothing from this file (no import loop).
-          handle: { title: demo.title, group: area.label, access: demo.access, demoTabs: area.routes.filter(isMenuRoute).map(({ path, title }) => ({ path, title })) },
+          handle: {
+            title: demo.title,
+            group: area.label,
+            access: demo.access,
+            demoTabs: area.routes.filter(isMenuRoute).map(({ path, title }) => ({ path, title })),
+          },
           lazy: () => demo.load().then((module) => ({ Component: module.default })),
         })),
       ),

@@ -65,8 +65,10 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
   return body;
 }
 
-export const postJson = <T,>(path: string, body: unknown) => call<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-export const putJson = <T,>(path: string, body: unknown) => call<T>(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export const postJson = <T,>(path: string, body: unknown) =>
+  call<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export const putJson = <T,>(path: string, body: unknown) =>
+  call<T>(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** A GET on the fake API, cached under the path. */
 export const useDemoQuery = <T,>(path: string) => useQuery({ queryKey: ['demo', path], queryFn: () => call<T>(path) });

@@ -21,7 +21,8 @@ function answerWith(response: () => Response) {
   return request;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('the typed API client', () => {
   beforeEach(() => {
@@ -65,9 +66,17 @@ describe('the typed API client', () => {
   });
 
   it('turns a refusal into an ApiError with its field errors, and a 401 into a sign-out', async () => {
-    const problem = { type: 'about:blank', title: 'Datos inválidos', status: 400, detail: 'Revisa los campos marcados.', errors: [{ field: 'email', message: 'Ya existe.' }] };
+    const problem = {
+      type: 'about:blank',
+      title: 'Datos inválidos',
+      status: 400,
+      detail: 'Revisa los campos marcados.',
+      errors: [{ field: 'email', message: 'Ya existe.' }],
+    };
     answerWith(() => json(400, problem));
-    const refused = await call(userRoutes.create, { body: { email: 'a@b.mx', name: 'Ana', profileId: USER_ID, companyId: USER_ID, active: true } }).catch((error: unknown) => error);
+    const refused = await call(userRoutes.create, {
+      body: { email: 'a@b.mx', name: 'Ana', profileId: USER_ID, companyId: USER_ID, active: true },
+    }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).fieldErrors).toEqual([{ field: 'email', message: 'Ya existe.' }]);
     expect(expireSession).not.toHaveBeenCalled();

@@ -17,7 +17,12 @@ export class ApiError extends Error {
   }
 }
 
-const OFFLINE: Problem = { type: 'about:blank', title: 'Sin conexión', status: 0, detail: 'No se pudo conectar con el portal. Revisa tu conexión.' };
+const OFFLINE: Problem = {
+  type: 'about:blank',
+  title: 'Sin conexión',
+  status: 0,
+  detail: 'No se pudo conectar con el portal. Revisa tu conexión.',
+};
 
 /** The request could not reach the API at all. */
 export const offlineError = () => new ApiError(0, OFFLINE);

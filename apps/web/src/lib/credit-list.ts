@@ -31,7 +31,12 @@ export function useAgreementOptions(): FilterOption[] {
 export const creditListFilters = (agreements: FilterOption[]): ListFilter[] => [
   { kind: 'select', key: 'agreementId', label: 'Convenio', options: agreements },
   { kind: 'select', key: 'status', label: 'Estado', options: CREDIT_STATUSES.map((status) => ({ value: status, label: status })) },
-  { kind: 'select', key: 'bucket', label: 'Tramo de atraso', options: AGING_BUCKETS.map((bucket) => ({ value: bucket, label: AGING_BUCKET_LABELS[bucket] })) },
+  {
+    kind: 'select',
+    key: 'bucket',
+    label: 'Tramo de atraso',
+    options: AGING_BUCKETS.map((bucket) => ({ value: bucket, label: AGING_BUCKET_LABELS[bucket] })),
+  },
   { kind: 'text', key: 'label', label: 'Etiqueta' },
   { kind: 'date', key: 'disbursedFrom', label: 'Dispuesto desde' },
   { kind: 'date', key: 'disbursedTo', label: 'Dispuesto hasta' },

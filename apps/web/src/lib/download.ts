@@ -6,12 +6,20 @@ import { routeUrl } from './api-client';
  * Downloads a file the API builds (e.g. an .xlsx export of the current list filter). A plain link cannot carry the
  * bearer token, so the file is fetched and handed to the browser as a blob.
  */
-export async function downloadFromApi(route: RouteDefinition & { method: 'GET'; params?: never }, queryString: string, fallbackName: string): Promise<void> {
+export async function downloadFromApi(
+  route: RouteDefinition & { method: 'GET'; params?: never },
+  queryString: string,
+  fallbackName: string,
+): Promise<void> {
   await save(routeUrl(route, undefined, queryString), fallbackName);
 }
 
 /** Downloads one record's file (e.g. a payment file as it was uploaded), named by the API or `fallbackName`. */
-export async function downloadRecordFile<R extends RouteDefinition & { method: 'GET'; params: Schema }>(route: R, params: RouteParams<R>, fallbackName: string): Promise<void> {
+export async function downloadRecordFile<R extends RouteDefinition & { method: 'GET'; params: Schema }>(
+  route: R,
+  params: RouteParams<R>,
+  fallbackName: string,
+): Promise<void> {
   await save(routeUrl(route, params), fallbackName);
 }
 

@@ -4,7 +4,13 @@
  * all go through here, so a date reads the same everywhere.
  */
 const DAY = { day: '2-digit', month: '2-digit', year: 'numeric' } as const;
-const dateTime = new Intl.DateTimeFormat('es-MX', { ...DAY, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'America/Mexico_City' });
+const dateTime = new Intl.DateTimeFormat('es-MX', {
+  ...DAY,
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'America/Mexico_City',
+});
 
 // A calendar date ("2026-02-15") names a day, not an instant: shown as is, never shifted by a time zone.
 const date = new Intl.DateTimeFormat('es-MX', { ...DAY, timeZone: 'UTC' });

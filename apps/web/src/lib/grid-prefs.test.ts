@@ -11,7 +11,10 @@ describe('remembered grid columns', () => {
   });
 
   it('reads what was stored and ignores what is not a choice', () => {
-    window.localStorage.setItem('grid-columns:requests', JSON.stringify({ hidden: ['curp', 3], widths: { client: 240 }, order: ['status'] }));
+    window.localStorage.setItem(
+      'grid-columns:requests',
+      JSON.stringify({ hidden: ['curp', 3], widths: { client: 240 }, order: ['status'] }),
+    );
     expect(readGridPrefs('requests')).toEqual({ hidden: ['curp'], widths: { client: 240 }, order: ['status'] });
     window.localStorage.setItem('grid-columns:users', '{broken');
     expect(readGridPrefs('users')).toBeNull();

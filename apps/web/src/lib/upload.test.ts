@@ -60,7 +60,10 @@ describe('uploadWithProgress', () => {
     const progress: number[] = [];
     const form = new FormData();
     form.append('data', '{}');
-    const result = uploadWithProgress<{ id: string }>('/api/requests/r1/documents/ine', form, { method: 'PUT', onProgress: (fraction) => progress.push(fraction) });
+    const result = uploadWithProgress<{ id: string }>('/api/requests/r1/documents/ine', form, {
+      method: 'PUT',
+      onProgress: (fraction) => progress.push(fraction),
+    });
     const request = sent();
     expect(request.method).toBe('PUT');
     expect(request.url).toBe('/api/requests/r1/documents/ine');
@@ -76,7 +79,13 @@ describe('uploadWithProgress', () => {
   it('turns a Problem JSON refusal into an ApiError with its field errors', async () => {
     const result = uploadWithProgress('/api/requests', new FormData());
     expect(sent().method).toBe('POST');
-    sent().answer(400, { type: 'validation', title: 'Datos no válidos', status: 400, detail: 'Revisa los campos.', errors: [{ field: 'clabe', message: 'CLABE no válida.' }] });
+    sent().answer(400, {
+      type: 'validation',
+      title: 'Datos no válidos',
+      status: 400,
+      detail: 'Revisa los campos.',
+      errors: [{ field: 'clabe', message: 'CLABE no válida.' }],
+    });
     const error = await result.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);

@@ -1,5 +1,12 @@
 import { exportQuery, idParams } from '../common';
-import { agreementOptionSchema, creditListQuerySchema, creditListResponseSchema, creditTotalsSchema, payoffQuerySchema, payoffQuoteSchema } from '../portfolio';
+import {
+  agreementOptionSchema,
+  creditListQuerySchema,
+  creditListResponseSchema,
+  creditTotalsSchema,
+  payoffQuerySchema,
+  payoffQuoteSchema,
+} from '../portfolio';
 import { XLSX_CONTENT_TYPE, fileAnswer, route } from '../route-table';
 import { creditSchema } from '../requests';
 import { z } from 'zod';
@@ -9,7 +16,9 @@ const LIST = { permission: '/wallet/credits/credits-list' } as const;
  * The list and its totals also serve Actualizar Etiqueta's grid, which selects credits with the same filters, and the
  * Carta de Liquidación's search by folio, CURP or name.
  */
-const LIST_OR_LABELS = { anyPermission: ['/wallet/credits/credits-list', '/creditos/update-labels', '/creditos/settlement-letter'] } as const;
+const LIST_OR_LABELS = {
+  anyPermission: ['/wallet/credits/credits-list', '/creditos/update-labels', '/creditos/settlement-letter'],
+} as const;
 
 /** Cartera → Créditos: the portfolio list with its totals and export, one credit's full view, and its payoff quote. */
 export const creditRoutes = {
@@ -45,7 +54,15 @@ export const creditRoutes = {
     path: '/credits/agreement-options',
     summary: 'Convenios para los filtros de Cartera (créditos, archivos de pagos, reporte de pagos, reportes operativos)',
     tags: ['cartera'],
-    access: { anyPermission: ['/wallet/credits/credits-list', '/wallet/files-pay-list', '/wallet/application-pay-list', '/creditos/update-labels', '/wallet/operative-report'] },
+    access: {
+      anyPermission: [
+        '/wallet/credits/credits-list',
+        '/wallet/files-pay-list',
+        '/wallet/application-pay-list',
+        '/creditos/update-labels',
+        '/wallet/operative-report',
+      ],
+    },
     response: { 200: z.array(agreementOptionSchema) },
   }),
   get: route({

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { idParams } from '../common';
-import { businessDateSchema, dayCloseListQuerySchema, dayCloseListResponseSchema, dayCloseRequestSchema, dayCloseRunSchema } from '../portfolio';
+import {
+  businessDateSchema,
+  dayCloseListQuerySchema,
+  dayCloseListResponseSchema,
+  dayCloseRequestSchema,
+  dayCloseRunSchema,
+} from '../portfolio';
 import { route } from '../route-table';
 
 const SEE = { permission: '/wallet/admin-flow-date' } as const;

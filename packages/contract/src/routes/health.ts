@@ -26,7 +26,8 @@ export const healthRoutes = {
   metrics: route({
     method: 'GET',
     path: '/metrics',
-    summary: 'Métricas Prometheus: pública para el control de acceso del portal; el manejador exige el token METRICS_TOKEN (401 sin él o con otro)',
+    summary:
+      'Métricas Prometheus: pública para el control de acceso del portal; el manejador exige el token METRICS_TOKEN (401 sin él o con otro)',
     tags: ['health'],
     access: { public: true },
     response: fileAnswer('text/plain; version=0.0.4; charset=utf-8'),

@@ -1,5 +1,12 @@
 import { idParams, itemsResponse } from '../common';
-import { issueLetterSchema, letterQuoteQuerySchema, letterQuoteSchema, letterSchema, letterSummarySchema, letterTemplateBrandSchema } from '../letters';
+import {
+  issueLetterSchema,
+  letterQuoteQuerySchema,
+  letterQuoteSchema,
+  letterSchema,
+  letterSummarySchema,
+  letterTemplateBrandSchema,
+} from '../letters';
 import { fileAnswer, multipart, route } from '../route-table';
 
 const tags = ['creditos'] as const;

@@ -1,6 +1,13 @@
 import { idParams, listResponse, versionBody } from '../common';
 import { route } from '../route-table';
-import { originationCatalogSchema, preRequestInputSchema, preRequestListQuerySchema, preRequestSchema, preRequestUpdateSchema, simulationSchema } from '../origination';
+import {
+  originationCatalogSchema,
+  preRequestInputSchema,
+  preRequestListQuerySchema,
+  preRequestSchema,
+  preRequestUpdateSchema,
+  simulationSchema,
+} from '../origination';
 
 const tags = ['originación'] as const;
 const capture = { permission: '/origination/pre-request-new' } as const;

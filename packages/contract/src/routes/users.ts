@@ -1,6 +1,14 @@
 import { exportQuery, idParams } from '../common';
 import { XLSX_CONTENT_TYPE, fileAnswer, route } from '../route-table';
-import { accessLinkSchema, userDetailSchema, userInputSchema, userListQuerySchema, userListResponseSchema, userStatusSchema, userUpdateSchema } from '../users';
+import {
+  accessLinkSchema,
+  userDetailSchema,
+  userInputSchema,
+  userListQuerySchema,
+  userListResponseSchema,
+  userStatusSchema,
+  userUpdateSchema,
+} from '../users';
 
 const tags = ['usuarios'] as const;
 

@@ -28,10 +28,15 @@ export const agreements = pgTable(
     /** Days the employer needs between a disbursement and the payroll that first deducts it. */
     cutOffLeadDays: integer('cut_off_lead_days').notNull().default(0),
     /** The employer's non-working days (ISO dates, sorted): a payday on one is paid on the previous working day. */
-    nonWorkingDays: jsonb('non_working_days').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    nonWorkingDays: jsonb('non_working_days')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     validFrom: date('valid_from').notNull(),
     validTo: date('valid_to'),
-    contacts: jsonb('contacts').notNull().default(sql`'[]'::jsonb`),
+    contacts: jsonb('contacts')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** The payment-file layout, validated by packages/contract's layoutSchema. */
     layout: jsonb('layout').notNull(),
     active: boolean('active').notNull().default(true),

@@ -52,12 +52,19 @@ export const credits = pgTable(
     disbursementDate: date('disbursement_date').notNull(),
     firstDueDate: date('first_due_date').notNull(),
     lastDueDate: date('last_due_date').notNull(),
-    status: text('status', { enum: ['vigente', 'vencido', 'liquidado'] }).notNull().default('vigente'),
+    status: text('status', { enum: ['vigente', 'vencido', 'liquidado'] })
+      .notNull()
+      .default('vigente'),
     /** Days past due and aging bucket at the company's business date, as the last day close left them. */
     daysPastDue: integer('days_past_due').notNull().default(0),
-    agingBucket: text('aging_bucket', { enum: ['current', '1-30', '31-60', '61-89', '90+'] }).notNull().default('current'),
+    agingBucket: text('aging_bucket', { enum: ['current', '1-30', '31-60', '61-89', '90+'] })
+      .notNull()
+      .default('current'),
     /** Etiquetas (Jubilado, Defunción…): filled in by the labels feature; kept here so the list filters by them. */
-    labels: text('labels').array().notNull().default(sql`'{}'::text[]`),
+    labels: text('labels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Everything still owed, what of it is already due, and the next discount date: kept by the day close (and by
      * whatever changes the schedule) so the list sorts and totals on columns instead of summing schedules. */
     outstandingBalance: money('outstanding_balance').notNull().default('0'),
@@ -73,7 +80,13 @@ export const credits = pgTable(
     index('credits_agreement_idx').on(table.agreementId, table.employeeNumber),
     // The totals bar (count, balance, overdue balance) of a status or a bucket, or of the whole portfolio: read from
     // the index alone, without visiting the credits (an index-only scan, once autovacuum has passed after a close).
-    index('credits_company_totals_idx').on(table.companyId, table.status, table.agingBucket, table.outstandingBalance, table.overdueBalance),
+    index('credits_company_totals_idx').on(
+      table.companyId,
+      table.status,
+      table.agingBucket,
+      table.outstandingBalance,
+      table.overdueBalance,
+    ),
     // The credits list: each sort order with the folio as tie-breaker, within the company (row-level security).
     index('credits_company_number_idx').on(table.companyId, table.number),
     index('credits_company_bucket_idx').on(table.companyId, table.agingBucket, table.number),
@@ -155,7 +168,9 @@ export const expectedDeductions = pgTable(
     period: integer('period').notNull(),
     discountDate: date('discount_date').notNull(),
     amount: money('amount').notNull(),
-    state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado'] }).notNull().default('esperado'),
+    state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado'] })
+      .notNull()
+      .default('esperado'),
     /**
      * Still to be settled (esperado or en tránsito), kept by the database: what the indexes know of the state. The
      * state itself is in no index, so a payday's 600,000 moves from esperado to en tránsito are updates in place (HOT,
@@ -173,6 +188,8 @@ export const expectedDeductions = pgTable(
     index('expected_deductions_company_date_idx').on(table.companyId, table.discountDate, table.creditId, table.amount),
     // The open ones by date: a close's (esperado due by D, en tránsito past the lag: the open ones dated by D, one
     // range), the home's money en tránsito. The settled past of the portfolio is not in it.
-    index('expected_deductions_open_idx').on(table.companyId, table.discountDate).where(sql`open`),
+    index('expected_deductions_open_idx')
+      .on(table.companyId, table.discountDate)
+      .where(sql`open`),
   ],
 );

@@ -43,7 +43,10 @@ export const labelJobs = pgTable(
     createdByEmail: text('created_by_email'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.companyId, table.id] }), index('label_jobs_company_created_idx').on(table.companyId, table.createdAt)],
+  (table) => [
+    primaryKey({ columns: [table.companyId, table.id] }),
+    index('label_jobs_company_created_idx').on(table.companyId, table.createdAt),
+  ],
 );
 
 /** A label added to or removed from a credit: append-only, who, when and the job (and its line) it came from. */

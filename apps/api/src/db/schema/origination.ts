@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { agreementProducts, agreements } from './agreements';
 import { bytea, createdAt, money, updatedAt } from './columns';
 import { companies, users } from './users';
@@ -13,19 +26,19 @@ import { companies, users } from './users';
 export const clients = pgTable(
   'clients',
   {
-  id: uuid('id').primaryKey().defaultRandom(),
-  companyId: uuid('company_id')
-    .notNull()
-    .references(() => companies.id),
-  curp: text('curp').notNull(),
-  rfc: text('rfc'),
-  firstNames: text('first_names').notNull(),
-  lastName1: text('last_name_1').notNull(),
-  lastName2: text('last_name_2'),
-  birthDate: date('birth_date').notNull(),
-  sex: text('sex', { enum: ['H', 'M'] }).notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    curp: text('curp').notNull(),
+    rfc: text('rfc'),
+    firstNames: text('first_names').notNull(),
+    lastName1: text('last_name_1').notNull(),
+    lastName2: text('last_name_2'),
+    birthDate: date('birth_date').notNull(),
+    sex: text('sex', { enum: ['H', 'M'] }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp),
@@ -34,7 +47,10 @@ export const clients = pgTable(
     index('clients_curp_idx').on(table.curp),
     index('clients_rfc_idx').on(table.rfc),
     // Search by any part of the full name (ILIKE '%…%') through trigrams.
-    index('clients_name_trgm_idx').using('gin', sql`(${table.firstNames} || ' ' || ${table.lastName1} || ' ' || coalesce(${table.lastName2}, '')) gin_trgm_ops`),
+    index('clients_name_trgm_idx').using(
+      'gin',
+      sql`(${table.firstNames} || ' ' || ${table.lastName1} || ' ' || coalesce(${table.lastName2}, '')) gin_trgm_ops`,
+    ),
   ],
 );
 
@@ -65,8 +81,12 @@ export const preRequests = pgTable(
     installment: numeric('installment', { precision: 14, scale: 2 }).notNull(),
     cat: text('cat').notNull(),
     result: text('result', { enum: ['pre-aprobada', 'rechazada'] }).notNull(),
-    reasons: jsonb('reasons').notNull().default(sql`'[]'::jsonb`),
-    status: text('status', { enum: ['borrador', 'enviada', 'convertida', 'vencida'] }).notNull().default('borrador'),
+    reasons: jsonb('reasons')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    status: text('status', { enum: ['borrador', 'enviada', 'convertida', 'vencida'] })
+      .notNull()
+      .default('borrador'),
     /** When it was sent: a sent pre-request not converted within PRE_REQUEST_VALID_DAYS becomes vencida. */
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id),
@@ -78,7 +98,9 @@ export const preRequests = pgTable(
     index('pre_requests_client_idx').on(table.clientId),
     index('pre_requests_company_idx').on(table.companyId, table.createdAt),
     index('pre_requests_created_by_idx').on(table.createdBy, table.createdAt),
-    index('pre_requests_sent_idx').on(table.sentAt).where(sql`status = 'enviada'`),
+    index('pre_requests_sent_idx')
+      .on(table.sentAt)
+      .where(sql`status = 'enviada'`),
   ],
 );
 
@@ -141,7 +163,10 @@ export const requests = pgTable(
      * Everyone who captured the request or changed its capture (its data or its documents), the capturer first: none
      * of them may approve, reject or disburse it — the two-person rule binds whoever touched what the checker checks.
      */
-    capturedBy: uuid('captured_by').array().notNull().default(sql`'{}'::uuid[]`),
+    capturedBy: uuid('captured_by')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

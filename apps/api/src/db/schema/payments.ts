@@ -59,7 +59,9 @@ export const paymentFiles = pgTable(
     index('payment_files_company_idx').on(table.companyId, table.uploadedAt),
     index('payment_files_agreement_idx').on(table.agreementId, table.discountDate),
     // The same file twice is refused while the first one counts; a rejected or reverted file may be loaded again.
-    uniqueIndex('payment_files_live_sha_key').on(table.companyId, table.sha256).where(sql`status not in ('rechazado', 'revertido')`),
+    uniqueIndex('payment_files_live_sha_key')
+      .on(table.companyId, table.sha256)
+      .where(sql`status not in ('rechazado', 'revertido')`),
   ],
 );
 
@@ -160,7 +162,8 @@ export const payments = pgTable(
     index('payments_file_idx').on(table.fileId, table.fileLine),
     index('payments_company_date_idx').on(table.companyId, table.valueDate),
     // The home's month of collections, summed from the index (day-close/portfolio-figures.ts).
-    index('payments_applied_amount_idx').on(table.companyId, table.valueDate, table.amount).where(sql`status = 'aplicado'`),
+    index('payments_applied_amount_idx')
+      .on(table.companyId, table.valueDate, table.amount)
+      .where(sql`status = 'aplicado'`),
   ],
 );
-

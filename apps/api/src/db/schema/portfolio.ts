@@ -40,7 +40,9 @@ export const dayCloseRuns = pgTable(
   (table) => [
     index('day_close_runs_company_idx').on(table.companyId, table.requestedAt),
     // One close at a time per company: a second request while one waits or runs is refused.
-    uniqueIndex('day_close_runs_active_key').on(table.companyId).where(sql`status in ('en espera', 'en curso')`),
+    uniqueIndex('day_close_runs_active_key')
+      .on(table.companyId)
+      .where(sql`status in ('en espera', 'en curso')`),
   ],
 );
 

@@ -1,5 +1,12 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { REPORT_DATASET_KEYS, REPORT_FORMATS, REPORT_RUN_STATUSES, type ReportFilter, type ReportParameter, type ReportSort } from '@portal/contract';
+import {
+  REPORT_DATASET_KEYS,
+  REPORT_FORMATS,
+  REPORT_RUN_STATUSES,
+  type ReportFilter,
+  type ReportParameter,
+  type ReportSort,
+} from '@portal/contract';
 import { bytea, createdAt, updatedAt } from './columns';
 import { companies, users } from './users';
 

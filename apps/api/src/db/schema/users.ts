@@ -28,7 +28,10 @@ export const profiles = pgTable('profiles', {
   companyId: uuid('company_id').references(() => companies.id),
   name: text('name').notNull().unique(),
   roleCode: text('role_code').notNull(),
-  permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+  permissions: text('permissions')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   version: integer('version').notNull().default(1),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

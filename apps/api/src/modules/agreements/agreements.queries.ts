@@ -62,7 +62,14 @@ const agreementCount = fixedCount((select) => select.from(agreements));
 
 export function listAgreements(db: Db, query: AgreementListQuery): Promise<Paged<AgreementListItem>> {
   const where = agreementFilters(query);
-  return pagedList(query, agreementListSelect(db).where(where).orderBy(...agreementOrder(query.sort)), agreementCount.in(db).where(where), (row) => row);
+  return pagedList(
+    query,
+    agreementListSelect(db)
+      .where(where)
+      .orderBy(...agreementOrder(query.sort)),
+    agreementCount.in(db).where(where),
+    (row) => row,
+  );
 }
 
 export const AGREEMENT_NOT_FOUND = { title: 'Convenio no encontrado', detail: 'El convenio no existe.' };
@@ -86,7 +93,11 @@ export async function loadAgreementDetail(db: Db, id: string): Promise<Agreement
     warnings.push({ field: 'employerRfc', message: 'El dígito verificador del RFC no coincide; confírmalo con el patrón.' });
   }
   if (!layout.success) {
-    warnings.push({ field: 'layout', message: 'El layout de archivos de pagos guardado no es válido: defínelo de nuevo y guarda el convenio para poder cargar sus archivos de pagos.' });
+    warnings.push({
+      field: 'layout',
+      message:
+        'El layout de archivos de pagos guardado no es válido: defínelo de nuevo y guarda el convenio para poder cargar sus archivos de pagos.',
+    });
   }
   return {
     ...agreement,

@@ -40,7 +40,17 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
     validTo: null,
     contacts: [{ name: 'Nóminas SEV', email: 'nominas@sev.example.mx', phone: '' }],
     products: [
-      { name: 'Maestros 24', annualRatePct: '34.5', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false, terms: [24, 48], minAmount: '5000', maxAmount: '120000.5', maxAgeAtEnd: 75 },
+      {
+        name: 'Maestros 24',
+        annualRatePct: '34.5',
+        ivaRatePct: '16',
+        openingFeePct: '2',
+        openingFeeFinanced: false,
+        terms: [24, 48],
+        minAmount: '5000',
+        maxAmount: '120000.5',
+        maxAgeAtEnd: 75,
+      },
     ],
     layout: { format: 'csv', delimiter: ',', hasHeader: true, columns: { employeeNumber: 1, amount: 3 } },
     active: true,
@@ -48,11 +58,17 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
   });
 
   it('lists the seeded agreements, paged, filtered and sorted in SQL', async () => {
-    const all = (await call('GET', '/api/agreements?sort=code')).json<{ items: { code: string; activeProducts: number; company: string }[]; total: number }>();
+    const all = (await call('GET', '/api/agreements?sort=code')).json<{
+      items: { code: string; activeProducts: number; company: string }[];
+      total: number;
+    }>();
     expect(all.items.map((item) => item.code)).toEqual(['ACME-PRIV', 'GOB-JAL', 'IMSS-FED']);
     expect(all.items.find((item) => item.code === 'IMSS-FED')?.activeProducts).toBe(2);
     expect(new Set(all.items.map((item) => item.company)).size).toBe(2);
-    const filtered = (await call('GET', '/api/agreements?frequency=quincenal&sector=estatal')).json<{ items: { code: string }[]; total: number }>();
+    const filtered = (await call('GET', '/api/agreements?frequency=quincenal&sector=estatal')).json<{
+      items: { code: string }[];
+      total: number;
+    }>();
     expect(filtered).toMatchObject({ total: 1, items: [{ code: 'GOB-JAL' }] });
     expect((await call('GET', '/api/agreements?q=acme')).json<{ total: number }>().total).toBe(1);
   });
@@ -60,7 +76,13 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
   it('creates an agreement with its products and layout, normalising code and amounts, and audits it', async () => {
     const created = await call('POST', '/api/agreements', agreement());
     expect(created.statusCode).toBe(201);
-    const body = created.json<{ id: string; code: string; products: { minAmount: string; maxAmount: string; annualRatePct: string }[]; warnings: unknown[]; history: { action: string }[] }>();
+    const body = created.json<{
+      id: string;
+      code: string;
+      products: { minAmount: string; maxAmount: string; annualRatePct: string }[];
+      warnings: unknown[];
+      history: { action: string }[];
+    }>();
     expect(body.code).toBe('SEP-VER');
     expect(body.products[0]).toMatchObject({ minAmount: '5000.00', maxAmount: '120000.50', annualRatePct: '34.5' });
     expect(body.warnings).toEqual([expect.objectContaining({ field: 'employerRfc' })]);
@@ -70,16 +92,22 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
     expect(duplicate.json()).toMatchObject({ errors: [{ field: 'code', message: 'Ya existe un convenio con esa clave.' }] });
   });
 
-  it('keeps the payroll\'s non-working days in date order, none by default, and refuses a repeated one', async () => {
+  it("keeps the payroll's non-working days in date order, none by default, and refuses a repeated one", async () => {
     const plain = (await call('POST', '/api/agreements', agreement())).json<{ id: string; nonWorkingDays: string[] }>();
     expect(plain.nonWorkingDays).toEqual([]);
-    const withHolidays = await call('POST', '/api/agreements', agreement({ code: 'SEP-VER-2', nonWorkingDays: ['2026-12-25', '2026-09-16'] }));
+    const withHolidays = await call(
+      'POST',
+      '/api/agreements',
+      agreement({ code: 'SEP-VER-2', nonWorkingDays: ['2026-12-25', '2026-09-16'] }),
+    );
     expect(withHolidays.statusCode).toBe(201);
     const { id } = withHolidays.json<{ id: string }>();
     expect((await call('GET', `/api/agreements/${id}`)).json()).toMatchObject({ nonWorkingDays: ['2026-09-16', '2026-12-25'] });
     const repeated = await call('POST', '/api/agreements', agreement({ code: 'SEP-VER-3', nonWorkingDays: ['2026-09-16', '2026-09-16'] }));
     expect(repeated.statusCode).toBe(400);
-    expect(repeated.json()).toMatchObject({ errors: [{ field: 'nonWorkingDays', message: 'Días inhábiles de nómina: hay fechas repetidas.' }] });
+    expect(repeated.json()).toMatchObject({
+      errors: [{ field: 'nonWorkingDays', message: 'Días inhábiles de nómina: hay fechas repetidas.' }],
+    });
     const seeded = (await call('GET', '/api/agreements?q=GOB-JAL')).json<{ items: { id: string }[] }>().items[0]!;
     expect((await call('GET', `/api/agreements/${seeded.id}`)).json()).toMatchObject({ nonWorkingDays: [] });
   });
@@ -94,7 +122,19 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
         maxDeductionPct: '150',
         validFrom: '2026-05-01',
         validTo: '2026-01-01',
-        products: [{ name: 'P', annualRatePct: '0', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false, terms: [], minAmount: '9000', maxAmount: '100', maxAgeAtEnd: 120 }],
+        products: [
+          {
+            name: 'P',
+            annualRatePct: '0',
+            ivaRatePct: '16',
+            openingFeePct: '2',
+            openingFeeFinanced: false,
+            terms: [],
+            minAmount: '9000',
+            maxAmount: '100',
+            maxAgeAtEnd: 120,
+          },
+        ],
         layout: { format: 'csv', delimiter: ',', hasHeader: true, columns: { amount: 3 } },
       }),
     );
@@ -112,28 +152,75 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
       ]),
     );
     const badDate = await call('POST', '/api/agreements', agreement({ employerRfc: 'SEV851301AB1' }));
-    expect(badDate.json()).toMatchObject({ errors: [{ field: 'employerRfc', message: 'RFC del patrón no válido: revisa la fecha y las letras.' }] });
+    expect(badDate.json()).toMatchObject({
+      errors: [{ field: 'employerRfc', message: 'RFC del patrón no válido: revisa la fecha y las letras.' }],
+    });
     const badRange = await call('POST', '/api/agreements', agreement({ validFrom: '2026-05-01', validTo: '2026-01-01' }));
     expect(badRange.json()).toMatchObject({ errors: [{ message: 'La vigencia termina antes de empezar.' }] });
   });
 
   it('edits with versions, keeps product ids, retires removed products and refuses stale edits', async () => {
-    const created = (await call('POST', '/api/agreements', agreement())).json<{ id: string; version: number; products: { id: string }[] }>();
+    const created = (await call('POST', '/api/agreements', agreement())).json<{
+      id: string;
+      version: number;
+      products: { id: string }[];
+    }>();
     const keptId = created.products[0]!.id;
     const update = agreement({
       name: 'SEV — docentes',
       version: created.version,
       products: [
-        { id: keptId, name: 'Maestros 24', annualRatePct: '30', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false, terms: [24], minAmount: '5000', maxAmount: '120000', maxAgeAtEnd: 75 },
-        { name: 'Maestros 12', annualRatePct: '28', ivaRatePct: '16', openingFeePct: '0', openingFeeFinanced: false, terms: [12], minAmount: '1000', maxAmount: '20000', maxAgeAtEnd: 75 },
+        {
+          id: keptId,
+          name: 'Maestros 24',
+          annualRatePct: '30',
+          ivaRatePct: '16',
+          openingFeePct: '2',
+          openingFeeFinanced: false,
+          terms: [24],
+          minAmount: '5000',
+          maxAmount: '120000',
+          maxAgeAtEnd: 75,
+        },
+        {
+          name: 'Maestros 12',
+          annualRatePct: '28',
+          ivaRatePct: '16',
+          openingFeePct: '0',
+          openingFeeFinanced: false,
+          terms: [12],
+          minAmount: '1000',
+          maxAmount: '20000',
+          maxAgeAtEnd: 75,
+        },
       ],
     });
     const saved = await call('PUT', `/api/agreements/${created.id}`, update);
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toMatchObject({ name: 'SEV — docentes', version: 2, products: [{ id: keptId, annualRatePct: '30' }, { name: 'Maestros 12' }] });
+    expect(saved.json()).toMatchObject({
+      name: 'SEV — docentes',
+      version: 2,
+      products: [{ id: keptId, annualRatePct: '30' }, { name: 'Maestros 12' }],
+    });
     expect((await call('PUT', `/api/agreements/${created.id}`, update)).statusCode).toBe(409);
 
-    const fewer = agreement({ version: 2, products: [{ id: keptId, name: 'Maestros 24', annualRatePct: '30', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false, terms: [24], minAmount: '5000', maxAmount: '120000', maxAgeAtEnd: 75 }] });
+    const fewer = agreement({
+      version: 2,
+      products: [
+        {
+          id: keptId,
+          name: 'Maestros 24',
+          annualRatePct: '30',
+          ivaRatePct: '16',
+          openingFeePct: '2',
+          openingFeeFinanced: false,
+          terms: [24],
+          minAmount: '5000',
+          maxAmount: '120000',
+          maxAgeAtEnd: 75,
+        },
+      ],
+    });
     await call('PUT', `/api/agreements/${created.id}`, fewer);
     const rows = await ctx.system((db) => db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, created.id)));
     expect(rows.map((row) => [row.name, row.active]).sort()).toEqual([
@@ -154,12 +241,20 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
   it('opens an agreement whose stored layout cannot be read, saying so, and takes a new layout on saving', async () => {
     const created = (await call('POST', '/api/agreements', agreement())).json<{ id: string }>();
     // As written by hand or by an older version: a fixed-width layout without positions.
-    await ctx.system((db) => db.update(agreements).set({ layout: { format: 'fixed', amountInCents: true } as never }).where(eq(agreements.id, created.id)));
+    await ctx.system((db) =>
+      db
+        .update(agreements)
+        .set({ layout: { format: 'fixed', amountInCents: true } as never })
+        .where(eq(agreements.id, created.id)),
+    );
     const opened = await call('GET', `/api/agreements/${created.id}`);
     expect(opened.statusCode).toBe(200);
     const detail = opened.json<{ layout: unknown; version: number; warnings: { field: string; message: string }[] }>();
     expect(detail.layout).toBeNull();
-    expect(detail.warnings).toContainEqual({ field: 'layout', message: expect.stringContaining('layout de archivos de pagos guardado no es válido') });
+    expect(detail.warnings).toContainEqual({
+      field: 'layout',
+      message: expect.stringContaining('layout de archivos de pagos guardado no es válido'),
+    });
     // The list, which does not carry the layout, is unaffected.
     expect((await call('GET', '/api/agreements?q=SEP-VER')).json<{ items: unknown[] }>().items).toHaveLength(1);
 
@@ -195,7 +290,10 @@ describe.each(ENGINES)('Convenios API (%s)', (engine) => {
     expect(response.json()).toMatchObject({
       totalRows: 2,
       errorRows: 1,
-      rows: [{ line: 2, fields: { employeeNumber: '1001', amount: '1250.50' }, errors: [] }, { line: 3, errors: expect.arrayContaining(['Importe no válido: "abc".']) }],
+      rows: [
+        { line: 2, fields: { employeeNumber: '1001', amount: '1250.50' }, errors: [] },
+        { line: 3, errors: expect.arrayContaining(['Importe no válido: "abc".']) },
+      ],
     });
   });
 

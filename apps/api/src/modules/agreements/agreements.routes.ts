@@ -34,8 +34,20 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Productos activos', key: 'activeProducts', width: 16 },
             { header: 'Estado', key: 'status', width: 10 },
           ],
-          read: ({ offset }, limit) => request.inScope((tx) => agreementListSelect(tx).where(where).orderBy(...agreementOrder(request.query.sort)).limit(limit).offset(offset)),
-          toCells: (row) => ({ ...row, sector: SECTOR_LABELS[row.sector], frequency: FREQUENCY_LABELS[row.frequency], status: row.active ? 'Activo' : 'Inactivo' }),
+          read: ({ offset }, limit) =>
+            request.inScope((tx) =>
+              agreementListSelect(tx)
+                .where(where)
+                .orderBy(...agreementOrder(request.query.sort))
+                .limit(limit)
+                .offset(offset),
+            ),
+          toCells: (row) => ({
+            ...row,
+            sector: SECTOR_LABELS[row.sector],
+            frequency: FREQUENCY_LABELS[row.frequency],
+            status: row.active ? 'Activo' : 'Inactivo',
+          }),
         });
       },
       { streamsAnswer: true },
@@ -49,12 +61,17 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsync {
       return created;
     });
 
-    register(app, agreementRoutes.update, async (request) => updateAgreement(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body));
+    register(app, agreementRoutes.update, async (request) =>
+      updateAgreement(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body),
+    );
 
-    register(app, agreementRoutes.setStatus, async (request) => setAgreementStatus(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body));
+    register(app, agreementRoutes.setStatus, async (request) =>
+      setAgreementStatus(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body),
+    );
 
     register(app, agreementRoutes.layoutTest, async (request) => {
-      if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el layout y el archivo como formulario (multipart/form-data).');
+      if (!request.isMultipart())
+        throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el layout y el archivo como formulario (multipart/form-data).');
       const part = await readMultipart(() => request.file());
       if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta un archivo de muestra.');
       const layoutField = part.fields.layout;

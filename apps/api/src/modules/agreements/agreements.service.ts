@@ -36,7 +36,10 @@ const lockAgreement = (tx: Tx, id: string, version: number, staleMessage: string
 
 async function assertCompany(tx: Tx, companyId: string) {
   const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId));
-  if (!company) throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [{ field: 'companyId', message: 'La empresa elegida no existe.' }]);
+  if (!company)
+    throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [
+      { field: 'companyId', message: 'La empresa elegida no existe.' },
+    ]);
 }
 
 async function assertCodeFree(tx: Tx, code: string, exceptId?: string) {
@@ -52,24 +55,50 @@ export async function createAgreement(tx: Tx, actor: Actor, now: Date, input: Ag
   assertRfc(fields.employerRfc);
   await assertCompany(tx, fields.companyId);
   await assertCodeFree(tx, fields.code);
-  const [created] = await tx.insert(agreements).values({ ...fields, createdAt: now, updatedAt: now }).returning({ id: agreements.id });
-  await tx.insert(agreementProducts).values(productRows({ id: created!.id, companyId: fields.companyId }, products.map(({ id: _ignored, ...product }) => product)));
+  const [created] = await tx
+    .insert(agreements)
+    .values({ ...fields, createdAt: now, updatedAt: now })
+    .returning({ id: agreements.id });
+  await tx.insert(agreementProducts).values(
+    productRows(
+      { id: created!.id, companyId: fields.companyId },
+      products.map(({ id: _ignored, ...product }) => product),
+    ),
+  );
   await recordAudit(tx, actor, { action: 'agreement.create', entity: 'agreement', entityId: created!.id, after: input, occurredAt: now });
   return loadAgreementDetail(tx, created!.id);
 }
 
-export async function updateAgreement(tx: Tx, actor: Actor, now: Date, id: string, input: AgreementValues & { version: number }): Promise<AgreementDetail> {
+export async function updateAgreement(
+  tx: Tx,
+  actor: Actor,
+  now: Date,
+  id: string,
+  input: AgreementValues & { version: number },
+): Promise<AgreementDetail> {
   const { version, products, ...fields } = input;
   assertRfc(fields.employerRfc);
-  const current = await lockAgreement(tx, id, version, 'Otra persona modificó este convenio mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.');
+  const current = await lockAgreement(
+    tx,
+    id,
+    version,
+    'Otra persona modificó este convenio mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.',
+  );
   if (fields.companyId !== current.companyId) {
     // Its products, requests and credits belong to that company: an agreement does not change hands.
-    throw new HttpProblem(409, 'Cambio no permitido', 'La empresa de un convenio no se cambia; da de alta el convenio en la otra empresa.', [
-      { field: 'companyId', message: 'La empresa de un convenio no se cambia.' },
-    ]);
+    throw new HttpProblem(
+      409,
+      'Cambio no permitido',
+      'La empresa de un convenio no se cambia; da de alta el convenio en la otra empresa.',
+      [{ field: 'companyId', message: 'La empresa de un convenio no se cambia.' }],
+    );
   }
   // Read under the lock: the audit's "before" and the product reconciliation see the row as it is replaced.
-  const before = await tx.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)).orderBy(asc(agreementProducts.position));
+  const before = await tx
+    .select()
+    .from(agreementProducts)
+    .where(eq(agreementProducts.agreementId, id))
+    .orderBy(asc(agreementProducts.position));
   await assertCompany(tx, fields.companyId);
   await assertCodeFree(tx, fields.code, id);
   await tx
@@ -100,9 +129,18 @@ export async function updateAgreement(tx: Tx, actor: Actor, now: Date, id: strin
   return loadAgreementDetail(tx, id);
 }
 
-export async function setAgreementStatus(tx: Tx, actor: Actor, now: Date, id: string, { active, version }: { active: boolean; version: number }): Promise<AgreementDetail> {
+export async function setAgreementStatus(
+  tx: Tx,
+  actor: Actor,
+  now: Date,
+  id: string,
+  { active, version }: { active: boolean; version: number },
+): Promise<AgreementDetail> {
   const current = await lockAgreement(tx, id, version, 'Otra persona modificó este convenio. Recarga la página y vuelve a intentarlo.');
-  await tx.update(agreements).set({ active, updatedAt: now, version: sql`${agreements.version} + 1` }).where(eq(agreements.id, id));
+  await tx
+    .update(agreements)
+    .set({ active, updatedAt: now, version: sql`${agreements.version} + 1` })
+    .where(eq(agreements.id, id));
   await recordAudit(tx, actor, {
     action: active ? 'agreement.activate' : 'agreement.deactivate',
     entity: 'agreement',

@@ -38,18 +38,24 @@ const CHARS = [...'AZaz09 .,;|\t"=+-@$\'()áéíóúñÑüÁÉÍÓÚ\u00a0'];
 const pesos = (cents: bigint, style: number): string => {
   const whole = cents / 100n;
   const fraction = cents % 100n;
-  const decimals = style & 1 || fraction % 10n !== 0n ? `.${String(fraction).padStart(2, '0')}` : fraction === 0n ? '' : `.${fraction / 10n}`;
+  const decimals =
+    style & 1 || fraction % 10n !== 0n ? `.${String(fraction).padStart(2, '0')}` : fraction === 0n ? '' : `.${fraction / 10n}`;
   return `${style & 2 ? '$' : ''}${style & 4 ? whole.toLocaleString('en-US') : String(whole)}${decimals}`;
 };
 
-const junk = (maxLength: number) => fc.string({ unit: fc.constantFrom(...CHARS), maxLength }).map((text): Value => ({ text, state: 'junk' }));
-const formula = fc.constantFrom('=1+1', '+52 55 1234', '-2+3', '@SUMA(A1)', '=HYPERLINK("http://x","y")', ' =1', "=cmd|' /C calc'!A0").map((text): Value => ({ text, state: 'formula' }));
+const junk = (maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...CHARS), maxLength }).map((text): Value => ({ text, state: 'junk' }));
+const formula = fc
+  .constantFrom('=1+1', '+52 55 1234', '-2+3', '@SUMA(A1)', '=HYPERLINK("http://x","y")', ' =1', "=cmd|' /C calc'!A0")
+  .map((text): Value => ({ text, state: 'formula' }));
 const empty = fc.constantFrom('', '  ').map((text): Value => ({ text, state: 'empty' }));
 const identifier = fc.oneof(
   fc.integer({ min: 1, max: 999_999 }).map((n): Value => ({ text: `CR-${n}`, state: 'ok' })),
   fc.integer({ min: 1, max: 99_999 }).map((n): Value => ({ text: String(n), state: 'ok' })),
 );
-const name = fc.constantFrom('Núñez Peña', 'Ana Gómez', 'Íñigo', 'GORS800101HJCNMN09', '2026-21').map((text): Value => ({ text, state: 'ok' }));
+const name = fc
+  .constantFrom('Núñez Peña', 'Ana Gómez', 'Íñigo', 'GORS800101HJCNMN09', '2026-21')
+  .map((text): Value => ({ text, state: 'ok' }));
 
 /** The most one row may pay, $9,999,999.99: the rule stated again here, so that the parser is checked against it. */
 const MOST_CENTS = 999_999_999n;
@@ -59,10 +65,18 @@ function amount(inCents: boolean, maxCents: bigint, maxLength: number): fc.Arbit
   const cents = fc.bigInt({ min: 1n, max: MOST_CENTS });
   const tooMuch = fc.bigInt({ min: MOST_CENTS + 1n, max: maxCents });
   const valid = inCents
-    ? fc.tuple(cents, fc.boolean()).map(([value, padded]): Value => ({ text: padded ? String(value).padStart(maxLength, '0') : String(value), state: 'ok', cents: value }))
+    ? fc.tuple(cents, fc.boolean()).map(([value, padded]): Value => ({
+        text: padded ? String(value).padStart(maxLength, '0') : String(value),
+        state: 'ok',
+        cents: value,
+      }))
     : fc.tuple(cents, fc.nat(7)).map(([value, style]): Value => ({ text: pesos(value, style), state: 'ok', cents: value }));
   const bad = inCents
-    ? fc.oneof(fc.constantFrom('0', '000', '12.50', '1,250', 'abc', '1e5', '1'.padEnd(15, '0')), cents.map((value) => `-${value}`), tooMuch.map(String))
+    ? fc.oneof(
+        fc.constantFrom('0', '000', '12.50', '1,250', 'abc', '1e5', '1'.padEnd(15, '0')),
+        cents.map((value) => `-${value}`),
+        tooMuch.map(String),
+      )
     : fc.oneof(
         fc.constantFrom('0', '0.00', '$0', '1250,50', '1,25', '1.234', 'abc', '1e5', '12,3456.00', '1'.padEnd(14, '0')),
         cents.map((value) => `-${pesos(value, 1)}`),
@@ -78,7 +92,12 @@ function amount(inCents: boolean, maxCents: bigint, maxLength: number): fc.Arbit
 }
 
 const field = (clean: fc.Arbitrary<Value>, maxLength: number) =>
-  fc.oneof({ weight: 6, arbitrary: clean }, { weight: 1, arbitrary: empty }, { weight: 1, arbitrary: formula }, { weight: 1, arbitrary: junk(maxLength) });
+  fc.oneof(
+    { weight: 6, arbitrary: clean },
+    { weight: 1, arbitrary: empty },
+    { weight: 1, arbitrary: formula },
+    { weight: 1, arbitrary: junk(maxLength) },
+  );
 
 /** What the parser must make of a line whose fields the generator chose. */
 function expectation(values: Partial<Record<LayoutField, Value>>): Expected | undefined {
@@ -86,7 +105,11 @@ function expectation(values: Partial<Record<LayoutField, Value>>): Expected | un
   if (all.some((value) => value.state === 'junk')) return undefined;
   const amountOk = values.amount!.state === 'ok';
   const identified = values.creditId?.state === 'ok' || values.employeeNumber?.state === 'ok';
-  return { valid: amountOk && identified && !all.some((value) => value.state === 'formula'), amountInvalid: !amountOk, cents: values.amount!.cents };
+  return {
+    valid: amountOk && identified && !all.some((value) => value.state === 'formula'),
+    amountInvalid: !amountOk,
+    cents: values.amount!.cents,
+  };
 }
 
 const blank = fc.constantFrom('', ' ', '  \t ', '\u00a0').map((text): Line => ({ text }));
@@ -101,12 +124,19 @@ interface TextCase {
   encoding: 'utf8' | 'utf8-bom' | 'latin1';
 }
 
-const textFile = (layout: fc.Arbitrary<Layout>, header: (layout: Layout) => string | undefined, line: (layout: Layout) => fc.Arbitrary<Line>): fc.Arbitrary<TextCase> =>
+const textFile = (
+  layout: fc.Arbitrary<Layout>,
+  header: (layout: Layout) => string | undefined,
+  line: (layout: Layout) => fc.Arbitrary<Line>,
+): fc.Arbitrary<TextCase> =>
   layout.chain((chosen) =>
     fc.record({
       layout: fc.constant(chosen),
       header: fc.constant(header(chosen)),
-      leadingBlanks: fc.array(blank.map((row) => row.text), { maxLength: 2 }),
+      leadingBlanks: fc.array(
+        blank.map((row) => row.text),
+        { maxLength: 2 },
+      ),
       lines: fc.array(fc.oneof({ weight: 6, arbitrary: line(chosen) }, { weight: 1, arbitrary: blank }), { maxLength: 8 }),
       separator: fc.constantFrom('\n', '\r\n', '\r', 'mixed'),
       trailingBreak: fc.boolean(),
@@ -116,12 +146,19 @@ const textFile = (layout: fc.Arbitrary<Layout>, header: (layout: Layout) => stri
 
 /** The bytes, and each non-blank data line with the line number an editor shows for it. */
 function render(file: TextCase, breaks: boolean[]): { content: Buffer; data: (Line & { line: number })[]; ascii: boolean } {
-  const physical = [...file.leadingBlanks.map((text): Line => ({ text })), ...(file.header === undefined ? [] : [{ text: file.header }]), ...file.lines];
+  const physical = [
+    ...file.leadingBlanks.map((text): Line => ({ text })),
+    ...(file.header === undefined ? [] : [{ text: file.header }]),
+    ...file.lines,
+  ];
   const separator = (index: number) => (file.separator === 'mixed' ? (breaks[index % breaks.length] ? '\r\n' : '\n') : file.separator);
-  const text = physical.map((row, index) => (index < physical.length - 1 || file.trailingBreak ? row.text + separator(index) : row.text)).join('');
+  const text = physical
+    .map((row, index) => (index < physical.length - 1 || file.trailingBreak ? row.text + separator(index) : row.text))
+    .join('');
   const numbered = physical.map((row, index) => ({ ...row, line: index + 1 })).filter((row) => row.text.trim() !== '');
   const data = file.header === undefined ? numbered : numbered.slice(1);
-  const content = file.encoding === 'latin1' ? Buffer.from(text, 'latin1') : Buffer.from(file.encoding === 'utf8-bom' ? `\uFEFF${text}` : text, 'utf8');
+  const content =
+    file.encoding === 'latin1' ? Buffer.from(text, 'latin1') : Buffer.from(file.encoding === 'utf8-bom' ? `\uFEFF${text}` : text, 'utf8');
   return { content, data, ascii: [...text].every((char) => char.charCodeAt(0) < 0x80) };
 }
 
@@ -161,7 +198,8 @@ function expectLine(row: ParsedRow, expected: Expected | undefined): void {
   }
   expect(row.amountInvalid).toBe(expected.amountInvalid);
   expect(row.errors.length === 0).toBe(expected.valid);
-  if (expected.cents !== undefined) expect(row.fields.amount).toBe(`${expected.cents / 100n}.${String(expected.cents % 100n).padStart(2, '0')}`);
+  if (expected.cents !== undefined)
+    expect(row.fields.amount).toBe(`${expected.cents / 100n}.${String(expected.cents % 100n).padStart(2, '0')}`);
 }
 
 /** A line that falls short of the layout: fewer cells than its last column, or ending before the amount does. */
@@ -185,7 +223,10 @@ async function checkTextFile(file: TextCase, breaks: boolean[]): Promise<void> {
   // text read back is the text written unless a Latin-1 file happened to be valid UTF-8: then either may happen.
   const sure = file.encoding !== 'latin1' || ascii;
   if (data.every((row) => short(row.text, file.layout))) {
-    if (sure) await expect(parsePaymentFile(content, file.layout)).rejects.toThrow(/^El archivo no tiene la forma del layout del convenio en ninguna línea: /);
+    if (sure)
+      await expect(parsePaymentFile(content, file.layout)).rejects.toThrow(
+        /^El archivo no tiene la forma del layout del convenio en ninguna línea: /,
+      );
     return;
   }
   if (!sure && parsed === undefined) return;
@@ -219,7 +260,8 @@ const csvLayout: fc.Arbitrary<Layout> = fc
   });
 
 /** RFC 4180 as a spreadsheet writes it: a cell holding the delimiter or a quote is quoted, its quotes doubled. */
-const csvCell = (text: string, delimiter: string) => (text.includes(delimiter) || text.includes('"') ? `"${text.replaceAll('"', '""')}"` : text);
+const csvCell = (text: string, delimiter: string) =>
+  text.includes(delimiter) || text.includes('"') ? `"${text.replaceAll('"', '""')}"` : text;
 
 function csvLine(layout: Layout): fc.Arbitrary<Line> {
   if (layout.format !== 'csv') throw new Error('csv layout expected');
@@ -246,18 +288,36 @@ function csvLine(layout: Layout): fc.Arbitrary<Line> {
   });
   const otherDelimiter = fc.constantFrom(...DELIMITERS.filter((delimiter) => delimiter !== layout.delimiter));
   return fc.oneof(
-    { weight: 8, arbitrary: cells.map(({ values, texts }): Line => ({ text: texts.map((text) => csvCell(text, layout.delimiter)).join(layout.delimiter), expected: expectation(values) })) },
-    { weight: 1, arbitrary: cells.map(({ texts }): Line => ({ text: `${texts.map((text) => csvCell(text, layout.delimiter)).join(layout.delimiter)}${layout.delimiter}"abierta`, expected: { valid: false, amountInvalid: true, unclosedQuote: true } })) },
+    {
+      weight: 8,
+      arbitrary: cells.map(({ values, texts }): Line => ({
+        text: texts.map((text) => csvCell(text, layout.delimiter)).join(layout.delimiter),
+        expected: expectation(values),
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: cells.map(({ texts }): Line => ({
+        text: `${texts.map((text) => csvCell(text, layout.delimiter)).join(layout.delimiter)}${layout.delimiter}"abierta`,
+        expected: { valid: false, amountInvalid: true, unclosedQuote: true },
+      })),
+    },
     { weight: 1, arbitrary: fc.tuple(cells, otherDelimiter).map(([{ texts }, delimiter]): Line => ({ text: texts.join(delimiter) })) },
     { weight: 1, arbitrary: junk(40).map(({ text }): Line => ({ text })) },
   );
 }
 
-const csvHeader = (layout: Layout) => (layout.format === 'csv' && layout.hasHeader ? ['folio', 'empleado', 'importe'].join(layout.delimiter) : undefined);
+const csvHeader = (layout: Layout) =>
+  layout.format === 'csv' && layout.hasHeader ? ['folio', 'empleado', 'importe'].join(layout.delimiter) : undefined;
 
 /** Fixed width: folio, name, amount and period one after the other, the widths drawn per file. */
 const fixedLayout: fc.Arbitrary<Layout> = fc
-  .record({ creditWidth: fc.integer({ min: 10, max: 12 }), nameWidth: fc.integer({ min: 4, max: 14 }), amountWidth: fc.integer({ min: 15, max: 16 }), amountInCents: fc.boolean() })
+  .record({
+    creditWidth: fc.integer({ min: 10, max: 12 }),
+    nameWidth: fc.integer({ min: 4, max: 14 }),
+    amountWidth: fc.integer({ min: 15, max: 16 }),
+    amountInCents: fc.boolean(),
+  })
   .map(({ creditWidth, nameWidth, amountWidth, amountInCents }): Layout => ({
     format: 'fixed',
     amountInCents,
@@ -271,7 +331,11 @@ const fixedLayout: fc.Arbitrary<Layout> = fc
 
 function fixedLine(layout: Layout): fc.Arbitrary<Line> {
   if (layout.format !== 'fixed') throw new Error('fixed layout expected');
-  const { creditId, reference, amount: amountAt } = layout.positions as Record<'creditId' | 'reference' | 'amount', { start: number; length: number }>;
+  const {
+    creditId,
+    reference,
+    amount: amountAt,
+  } = layout.positions as Record<'creditId' | 'reference' | 'amount', { start: number; length: number }>;
   const values = fc.record({
     creditId: field(identifier, creditId.length),
     reference: field(name, reference.length),
@@ -282,7 +346,10 @@ function fixedLine(layout: Layout): fc.Arbitrary<Line> {
     const padded = money.state === 'ok' && padWithZeros ? money.text.padStart(amountAt.length, '0') : money.text.padStart(amountAt.length);
     const text = `${credit.text.padEnd(creditId.length)}${person.text.padEnd(reference.length).slice(0, reference.length)}${padded}202621`;
     // A name cut to its width keeps its first character, so a formula stays one.
-    const fits = credit.text.length <= creditId.length && money.text.length <= amountAt.length && !(padded.startsWith('0') && money.text.startsWith('$'));
+    const fits =
+      credit.text.length <= creditId.length &&
+      money.text.length <= amountAt.length &&
+      !(padded.startsWith('0') && money.text.startsWith('$'));
     return { text, expected: fits ? expectation({ creditId: credit, reference: person, amount: money }) : undefined };
   });
   const amountEnd = amountAt.start - 1 + amountAt.length;
@@ -309,7 +376,14 @@ describe('payment-file parser, fuzzed', () => {
   }, 120_000);
 
   it('keeps its promises on 10,000 generated fixed-width files, broken ones included', async () => {
-    await fc.assert(fc.asyncProperty(textFile(fixedLayout, () => undefined, fixedLine), fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }), checkTextFile), { numRuns: 10_000 });
+    await fc.assert(
+      fc.asyncProperty(
+        textFile(fixedLayout, () => undefined, fixedLine),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+        checkTextFile,
+      ),
+      { numRuns: 10_000 },
+    );
   }, 120_000);
 
   it('answers rows or a Spanish refusal for 10,000 files of random bytes, in order and each row sound', async () => {
@@ -336,7 +410,10 @@ describe('payment-file parser, fuzzed', () => {
   it('keeps its promises on 300 generated workbooks, formulas, dates and negative numbers included', async () => {
     const folio = fc.oneof(
       identifier.map((value): [ExcelJS.CellValue, Value] => [value.text, value]),
-      fc.constant<[ExcelJS.CellValue, Value]>([{ formula: '"CR-"&1', result: 'CR-1' }, { text: '', state: 'formula' }]),
+      fc.constant<[ExcelJS.CellValue, Value]>([
+        { formula: '"CR-"&1', result: 'CR-1' },
+        { text: '', state: 'formula' },
+      ]),
       formula.map((value): [ExcelJS.CellValue, Value] => [value.text, value]),
       fc.constant<[ExcelJS.CellValue, Value]>([null, { text: '', state: 'empty' }]),
     );
@@ -353,7 +430,10 @@ describe('payment-file parser, fuzzed', () => {
         [1e21, { text: '', state: 'bad' }],
         [new Date('2026-11-15T00:00:00Z'), { text: '', state: 'bad' }],
         [true, { text: '', state: 'bad' }],
-        [{ formula: 'C1*2', result: 10 }, { text: '', state: 'formula' }],
+        [
+          { formula: 'C1*2', result: 10 },
+          { text: '', state: 'formula' },
+        ],
         ['=1+1', { text: '', state: 'formula' }],
         [null, { text: '', state: 'empty' }],
       ),
@@ -362,10 +442,12 @@ describe('payment-file parser, fuzzed', () => {
       cells: ExcelJS.CellValue[];
       expected?: Expected;
     }
-    const dataRow = fc.tuple(folio, importe, fc.constantFrom<ExcelJS.CellValue>('Núñez Peña', 7, null, { formula: 'B1+1', result: 2 })).map(([[credit, creditValue], [money, moneyValue], other]): SheetRow => ({
-      cells: [credit, money, other],
-      expected: expectation({ creditId: creditValue, amount: moneyValue }),
-    }));
+    const dataRow = fc
+      .tuple(folio, importe, fc.constantFrom<ExcelJS.CellValue>('Núñez Peña', 7, null, { formula: 'B1+1', result: 2 }))
+      .map(([[credit, creditValue], [money, moneyValue], other]): SheetRow => ({
+        cells: [credit, money, other],
+        expected: expectation({ creditId: creditValue, amount: moneyValue }),
+      }));
     const blankRow = fc.constantFrom<SheetRow>({ cells: [] }, { cells: ['  ', null, ' '] });
     const workbookCase = fc.record({
       hasHeader: fc.boolean(),

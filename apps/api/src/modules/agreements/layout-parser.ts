@@ -197,7 +197,10 @@ function finish(row: RowText, amountInCents: boolean): ParsedRow {
     errors.push(row.amountProblem);
     delete fields.amount;
   } else if (!refused.has('amount')) {
-    const read = fields.amount === undefined ? { error: `Falta el ${LAYOUT_FIELD_LABELS.amount.toLowerCase()}.` } : readAmount(fields.amount, amountInCents);
+    const read =
+      fields.amount === undefined
+        ? { error: `Falta el ${LAYOUT_FIELD_LABELS.amount.toLowerCase()}.` }
+        : readAmount(fields.amount, amountInCents);
     if ('error' in read) errors.push(read.error);
     else {
       fields.amount = `${read.cents / 100n}.${String(read.cents % 100n).padStart(2, '0')}`;
@@ -229,7 +232,9 @@ function checkCellLengths(cells: string[]): void {
 function checkShape(short: readonly ({ line: number; has: string } | null)[], expected: string): void {
   const [first] = short;
   if (!first || short.some((line) => line === null)) return;
-  throw new LayoutFileError(`El archivo no tiene la forma del layout del convenio en ninguna línea: ${expected}, y la línea ${first.line} tiene ${first.has}. Revisa que sea el archivo de este convenio.`);
+  throw new LayoutFileError(
+    `El archivo no tiene la forma del layout del convenio en ninguna línea: ${expected}, y la línea ${first.line} tiene ${first.has}. Revisa que sea el archivo de este convenio.`,
+  );
 }
 
 /** "1 columna", "3 columnas". */
@@ -254,7 +259,8 @@ function parseCsv(text: string, layout: Extract<Layout, { format: 'csv' }>): Par
     const problems = unclosedQuote ? ['Hay comillas sin cerrar en la línea.'] : [];
     const row = finish({ line, raw, values, problems }, layout.amountInCents ?? false);
     // A short line's missing fields, said with why: "Falta el importe" alone hides that the line lacks columns.
-    if (row.errors.length > 0 && cells.length < needed) row.errors.push(`La línea tiene ${columnCount(cells.length)} y el layout lee ${needed}.`);
+    if (row.errors.length > 0 && cells.length < needed)
+      row.errors.push(`La línea tiene ${columnCount(cells.length)} y el layout lee ${needed}.`);
     return row;
   });
 }
@@ -275,7 +281,8 @@ function parseFixed(text: string, layout: Extract<Layout, { format: 'fixed' }>):
       if (position) values[key] = raw.slice(position.start - 1, position.start - 1 + position.length);
     }
     // A right-aligned amount cut short would read as a smaller one.
-    const amountProblem = raw.length < amountEnd ? `La línea termina antes del fin del importe (posiciones ${amount.start} a ${amountEnd}).` : undefined;
+    const amountProblem =
+      raw.length < amountEnd ? `La línea termina antes del fin del importe (posiciones ${amount.start} a ${amountEnd}).` : undefined;
     return finish({ line, raw, values, amountProblem }, layout.amountInCents ?? true);
   });
 }
@@ -308,7 +315,8 @@ function measureSpreadsheet(content: Buffer): Buffer {
   try {
     return openSpreadsheet(content, XLSX_LIMITS);
   } catch (error) {
-    if (error instanceof SpreadsheetLimitError && error.message === limitMessages(XLSX_LIMITS).rows) throw new SpreadsheetLimitError(ROW_LIMIT);
+    if (error instanceof SpreadsheetLimitError && error.message === limitMessages(XLSX_LIMITS).rows)
+      throw new SpreadsheetLimitError(ROW_LIMIT);
     if (error instanceof SpreadsheetError && !(error instanceof SpreadsheetLimitError)) throw new LayoutFileError(notXlsxMessage(content));
     throw error;
   }

@@ -69,6 +69,11 @@ export async function auditHistory(db: Db, entity: string, entityId: string, lim
 export const auditHistoryOf = (entity: string, entityId: SQLWrapper, limit = 50): JsonPart<AuditEntry[]> =>
   jsonList(
     auditEntryFields,
-    { from: sql`from ${auditEvents}`, where: and(eq(auditEvents.entity, entity), eq(auditEvents.entityId, sql`${entityId}::text`))!, orderBy: HISTORY_ORDER, limit },
+    {
+      from: sql`from ${auditEvents}`,
+      where: and(eq(auditEvents.entity, entity), eq(auditEvents.entityId, sql`${entityId}::text`))!,
+      orderBy: HISTORY_ORDER,
+      limit,
+    },
     toAuditEntry,
   );

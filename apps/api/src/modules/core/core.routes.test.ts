@@ -32,7 +32,8 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
   });
 
   it('keeps the sign-in to the minute: a lookup within it writes nothing, one past it records the new time', async () => {
-    const signedInAt = async () => (await ctx.system((db) => db.select().from(users).where(eq(users.email, 'originacion@demo.mx'))))[0]!.lastSignInAt?.toISOString();
+    const signedInAt = async () =>
+      (await ctx.system((db) => db.select().from(users).where(eq(users.email, 'originacion@demo.mx'))))[0]!.lastSignInAt?.toISOString();
     const headers = await ctx.as('originacion@demo.mx');
     await lookup('originacion@demo.mx', headers);
     const first = ctx.clock.now().toISOString();
@@ -91,7 +92,9 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
     const response = await lookup('originacion@demo.mx', await ctx.as('originacion@demo.mx'));
     expect(response.statusCode).toBe(403);
     expect(response.json().title).toBe('Usuario inactivo');
-    const [row] = await ctx.system((db) => db.select({ lastSignInAt: users.lastSignInAt }).from(users).where(eq(users.email, 'originacion@demo.mx')));
+    const [row] = await ctx.system((db) =>
+      db.select({ lastSignInAt: users.lastSignInAt }).from(users).where(eq(users.email, 'originacion@demo.mx')),
+    );
     expect(row!.lastSignInAt).toBeNull();
   });
 });

@@ -25,19 +25,19 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
       // One's own row is found whatever one's company (an inactive user is told so); anyone else's, only within scope.
       const lookup = (db: typeof request.db) =>
         db
-        .select({
-          id: users.id,
-          email: users.email,
-          name: users.name,
-          active: users.active,
-          companyId: users.companyId,
-          role: profiles.roleCode,
-          permissions: profiles.permissions,
-        })
-        .from(users)
-        .innerJoin(profiles, eq(profiles.id, users.profileId))
-        .where(sql`lower(${users.email}) = ${wanted}`)
-        .limit(1);
+          .select({
+            id: users.id,
+            email: users.email,
+            name: users.name,
+            active: users.active,
+            companyId: users.companyId,
+            role: profiles.roleCode,
+            permissions: profiles.permissions,
+          })
+          .from(users)
+          .innerJoin(profiles, eq(profiles.id, users.profileId))
+          .where(sql`lower(${users.email}) = ${wanted}`)
+          .limit(1);
       const [row] = own
         ? await acrossCompanies(request.db, async (db) => {
             const found = await lookup(db);
@@ -50,7 +50,12 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
               await db
                 .update(users)
                 .set({ lastSignInAt: now })
-                .where(and(eq(users.id, found[0].id), or(isNull(users.lastSignInAt), lt(users.lastSignInAt, new Date(now.getTime() - SIGN_IN_PRECISION_MS)))));
+                .where(
+                  and(
+                    eq(users.id, found[0].id),
+                    or(isNull(users.lastSignInAt), lt(users.lastSignInAt, new Date(now.getTime() - SIGN_IN_PRECISION_MS))),
+                  ),
+                );
             }
             return found;
           })

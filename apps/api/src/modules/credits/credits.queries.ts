@@ -70,7 +70,10 @@ export const creditOrder = (sort: string | undefined): SQL[] => listOrder(CREDIT
 
 /** The credits after `last` in `creditOrder(sort)`: the export reads the list a batch at a time through its index. */
 export const creditsAfter = (sort: string | undefined, last: Readonly<Record<string, unknown>>): SQL =>
-  listAfter(CREDIT_SORT, sort, DEFAULT_SORT, credits.number, { valueOf: (field) => (field === 'folio' ? last.number : last[field]), tie: last.number });
+  listAfter(CREDIT_SORT, sort, DEFAULT_SORT, credits.number, {
+    valueOf: (field) => (field === 'folio' ? last.number : last[field]),
+    tie: last.number,
+  });
 
 const creditList = fixedSelect(
   {
@@ -125,7 +128,8 @@ export async function creditTotals(tx: Tx, filters: CreditFilters): Promise<Cred
 }
 
 /** The agreements the user's company has (every company's for SA), for the list's filter. */
-export const agreementOptions = (tx: Tx) => tx.select({ id: agreements.id, name: agreements.name }).from(agreements).orderBy(asc(agreements.name));
+export const agreementOptions = (tx: Tx) =>
+  tx.select({ id: agreements.id, name: agreements.name }).from(agreements).orderBy(asc(agreements.name));
 
 /** A credit with its client, names and folios, schedule and expected deductions, as stored (db/json-list.ts). */
 const storedCredit = {
@@ -135,10 +139,23 @@ const storedCredit = {
   company: companies.name,
   requestNumber: requests.number,
   disbursedBy: users.email,
-  schedule: jsonList(getTableColumns(installments), { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)] }, (row) => row),
+  schedule: jsonList(
+    getTableColumns(installments),
+    { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)] },
+    (row) => row,
+  ),
   deductions: jsonList(
-    { period: expectedDeductions.period, discountDate: expectedDeductions.discountDate, amount: expectedDeductions.amount, state: expectedDeductions.state },
-    { from: sql`from ${expectedDeductions}`, where: eq(expectedDeductions.creditId, credits.id), orderBy: [asc(expectedDeductions.period)] },
+    {
+      period: expectedDeductions.period,
+      discountDate: expectedDeductions.discountDate,
+      amount: expectedDeductions.amount,
+      state: expectedDeductions.state,
+    },
+    {
+      from: sql`from ${expectedDeductions}`,
+      where: eq(expectedDeductions.creditId, credits.id),
+      orderBy: [asc(expectedDeductions.period)],
+    },
     (row) => row,
   ),
 };
@@ -157,7 +174,9 @@ const CREDIT_VIEW = jsonStatement(
   jsonObject({
     ...storedCredit,
     /** The company's business date; none for a company that never closed a day. */
-    businessDate: sql<string | null>`(select ${businessDates.businessDate}::text from ${businessDates} where ${businessDates.companyId} = ${credits.companyId})`,
+    businessDate: sql<
+      string | null
+    >`(select ${businessDates.businessDate}::text from ${businessDates} where ${businessDates.companyId} = ${credits.companyId})`,
     labelHistory: labelHistoryOf(credits.id),
     payments: paymentsOf(credits.id),
     letters: lettersOf(credits.id),
@@ -186,7 +205,15 @@ function summed(parts: Record<Component, string>): { text: CreditComponents; cen
 }
 
 const chargedOf = (i: Installment) =>
-  summed({ principal: i.principal, interest: i.interest, iva: i.iva, moratoryInterest: i.moratoryInterest, moratoryIva: i.moratoryIva, fees: i.fees, feesIva: i.feesIva });
+  summed({
+    principal: i.principal,
+    interest: i.interest,
+    iva: i.iva,
+    moratoryInterest: i.moratoryInterest,
+    moratoryIva: i.moratoryIva,
+    fees: i.fees,
+    feesIva: i.feesIva,
+  });
 const paidOf = (i: Installment) =>
   summed({
     principal: i.paidPrincipal,
@@ -218,7 +245,9 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
   const closedDay = addDays(businessDate, -1);
   const stateOf = new Map(deductions.map((d) => [d.period, d.state]));
   // Each row with the late charges that ran through the last closed day.
-  const installmentRows = schedule.map((stored) => chargedThrough(stored, credit, closedDay)).map((i) => ({ i, charged: chargedOf(i), paid: paidOf(i) }));
+  const installmentRows = schedule
+    .map((stored) => chargedThrough(stored, credit, closedDay))
+    .map((i) => ({ i, charged: chargedOf(i), paid: paidOf(i) }));
   return {
     id: credit.id,
     folio: creditFolio(credit.number),

@@ -57,11 +57,19 @@ describe.each(ENGINES)('Créditos API (%s)', (engine) => {
       const read: typeof all = [];
       for (;;) {
         const last = read.at(-1);
-        const batch = await ctx.system((tx) => creditListSelect(tx).where(last && creditsAfter(sort, last)).orderBy(...creditOrder(sort)).limit(7));
+        const batch = await ctx.system((tx) =>
+          creditListSelect(tx)
+            .where(last && creditsAfter(sort, last))
+            .orderBy(...creditOrder(sort))
+            .limit(7),
+        );
         read.push(...batch);
         if (batch.length < 7) break;
       }
-      expect(read.map((row) => row.id), `orden ${sort}`).toEqual(all.map((row) => row.id));
+      expect(
+        read.map((row) => row.id),
+        `orden ${sort}`,
+      ).toEqual(all.map((row) => row.id));
     }
   });
 
@@ -88,7 +96,9 @@ describe.each(ENGINES)('Créditos API (%s)', (engine) => {
     }
     expect(cents(view.body.balances.total)).toBe(sumOf(view.body.balances));
     expect(rows.some((row) => cents(row.paid.total) > 0)).toBe(true);
-    expect(cents(view.body.principal)).toBe(view.body.installments.reduce((sum: number, row: Row) => sum + cents(row.charged.principal), 0));
+    expect(cents(view.body.principal)).toBe(
+      view.body.installments.reduce((sum: number, row: Row) => sum + cents(row.charged.principal), 0),
+    );
     const payoff = await get(`/api/credits/${id}/payoff?date=${TODAY}`);
     expect(payoff.status).toBe(200);
     expect(payoff.body.outstandingPrincipal).toBe(view.body.balances.principal);

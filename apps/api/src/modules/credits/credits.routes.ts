@@ -7,7 +7,17 @@ import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
 import { sendXlsx } from '../../lib/xlsx-export';
 import { businessDateOf, mexicoToday } from '../shared/business-date';
-import { agreementOptions, creditCount, creditFilters, creditListSelect, creditOrder, creditsAfter, creditTotals, loadCredit, toCreditListItem } from './credits.queries';
+import {
+  agreementOptions,
+  creditCount,
+  creditFilters,
+  creditListSelect,
+  creditOrder,
+  creditsAfter,
+  creditTotals,
+  loadCredit,
+  toCreditListItem,
+} from './credits.queries';
 import { creditPayoff } from './credits.service';
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
@@ -21,7 +31,9 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
         const { page, pageSize, sort, ...filters } = request.query;
         return pagedList(
           { page, pageSize },
-          creditListSelect(request.db).where(creditFilters(filters)).orderBy(...creditOrder(sort)),
+          creditListSelect(request.db)
+            .where(creditFilters(filters))
+            .orderBy(...creditOrder(sort)),
           creditCount(request.db, filters),
           toCreditListItem,
         );
@@ -58,7 +70,12 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Fecha de disposición', key: 'disbursementDate', width: 14 },
           ],
           read: ({ last }, limit) =>
-            request.inScope((tx) => creditListSelect(tx).where(and(where, last && creditsAfter(sort, last))).orderBy(...order).limit(limit)),
+            request.inScope((tx) =>
+              creditListSelect(tx)
+                .where(and(where, last && creditsAfter(sort, last)))
+                .orderBy(...order)
+                .limit(limit),
+            ),
           toCells: (row) => {
             const item = toCreditListItem(row);
             return {

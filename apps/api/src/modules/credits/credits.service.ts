@@ -35,7 +35,8 @@ export async function creditPayoff(
       ...(query.validUntil ? { validUntil: query.validUntil } : {}),
     });
   } catch (error) {
-    if (error instanceof LendingInputError) throw new HttpProblem(400, 'Cotización no válida', error.message, [{ field: error.field, message: error.message }]);
+    if (error instanceof LendingInputError)
+      throw new HttpProblem(400, 'Cotización no válida', error.message, [{ field: error.field, message: error.message }]);
     throw error;
   }
 }

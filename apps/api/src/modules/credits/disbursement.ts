@@ -18,7 +18,15 @@ export interface DisbursementTerms {
   /** The agreement's payroll calendar: the first discount is derived from it and the disbursement date. */
   calendar: PayrollCalendar;
   /** The terms the client accepted (the request's snapshot at approval), never the product as edited since. */
-  product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean; moratoryRatePct: string; lateFee: string };
+  product: {
+    name: string;
+    annualRatePct: string;
+    ivaRatePct: string;
+    openingFeePct: string;
+    openingFeeFinanced: boolean;
+    moratoryRatePct: string;
+    lateFee: string;
+  };
   disbursementDate: string;
   disbursedBy: string | null;
   createdAt: Date;
@@ -50,7 +58,16 @@ export interface AcceptedTerms {
 
 /** The snapshot taken at approval from the product as it is then and the verdict the approver saw. */
 export function acceptedTermsFor(
-  product: { name: string; annualRatePct: string; ivaRatePct: string; openingFeePct: string; openingFeeFinanced: boolean; moratoryRatePct: string; lateFee: string; maxAgeAtEnd: number },
+  product: {
+    name: string;
+    annualRatePct: string;
+    ivaRatePct: string;
+    openingFeePct: string;
+    openingFeeFinanced: boolean;
+    moratoryRatePct: string;
+    lateFee: string;
+    maxAgeAtEnd: number;
+  },
   verdict: { installment: string; openingFee: string; openingFeeIva?: string | undefined; firstDueDate: string },
   term: number,
 ): AcceptedTerms {
@@ -135,7 +152,13 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
       balance: row.balance,
       days: row.days ?? null,
     })),
-    deductions: rows.map((row) => ({ creditId: id, companyId: terms.companyId, period: row.number, discountDate: row.dueDate, amount: row.payment })),
+    deductions: rows.map((row) => ({
+      creditId: id,
+      companyId: terms.companyId,
+      period: row.number,
+      discountDate: row.dueDate,
+      amount: row.payment,
+    })),
   };
 }
 
@@ -167,7 +190,14 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
     })),
   );
   const deductions = built.flatMap((entry) =>
-    entry.deductions.map((row) => ({ credit_id: row.creditId, company_id: row.companyId, period: row.period, discount_date: row.discountDate, amount: row.amount, state: row.state ?? 'esperado' })),
+    entry.deductions.map((row) => ({
+      credit_id: row.creditId,
+      company_id: row.companyId,
+      period: row.period,
+      discount_date: row.discountDate,
+      amount: row.amount,
+      state: row.state ?? 'esperado',
+    })),
   );
   await tx.execute(sql`
     with schedule as (
@@ -181,7 +211,10 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
   await tx.execute(sql`
     update ${credits} c set outstanding_balance = s.owed, next_discount_date = s.first_due
     from (select credit_id, sum(outstanding) as owed, min(due_date) as first_due from ${installments}
-          where credit_id in (${sql.join(created.map((c) => sql`${c.id}::uuid`), sql`, `)}) group by credit_id) s
+          where credit_id in (${sql.join(
+            created.map((c) => sql`${c.id}::uuid`),
+            sql`, `,
+          )}) group by credit_id) s
     where c.id = s.credit_id`);
   return created;
 }

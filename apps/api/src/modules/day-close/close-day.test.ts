@@ -48,7 +48,12 @@ const EXPECTED: Record<number, [string, string]> = {
   150: ['90+', 'vencido'],
 };
 
-const TO_LENDING: Record<string, DeductionState> = { esperado: 'esperado', 'en tránsito': 'en-transito', recibido: 'recibido', 'no aplicado': 'no-aplicado' };
+const TO_LENDING: Record<string, DeductionState> = {
+  esperado: 'esperado',
+  'en tránsito': 'en-transito',
+  recibido: 'recibido',
+  'no aplicado': 'no-aplicado',
+};
 const INSTALLMENT_STATUS = { paid: 'pagada', due: 'vencida', upcoming: 'pendiente' } as const;
 
 interface Shaped {
@@ -68,8 +73,16 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
   const companyId = rows[0]!.companyId;
   const mine = rows.filter((r) => r.companyId === companyId).slice(0, TARGETS.length * VARIANTS.length);
   const lags = [0, 2, 7];
-  const owned = await tx.select({ id: agreements.id }).from(agreements).where(eq(agreements.companyId, companyId)).orderBy(asc(agreements.code));
-  for (const [i, a] of owned.entries()) await tx.update(agreements).set({ remittanceLagDays: lags[i % lags.length]! }).where(eq(agreements.id, a.id));
+  const owned = await tx
+    .select({ id: agreements.id })
+    .from(agreements)
+    .where(eq(agreements.companyId, companyId))
+    .orderBy(asc(agreements.code));
+  for (const [i, a] of owned.entries())
+    await tx
+      .update(agreements)
+      .set({ remittanceLagDays: lags[i % lags.length]! })
+      .where(eq(agreements.id, a.id));
   const plan = new Map<string, { target: number; variant: Variant }>();
   for (const [k, credit] of mine.entries()) {
     const target = TARGETS[k % TARGETS.length]!;
@@ -77,7 +90,9 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
     plan.set(credit.id, { target, variant });
     const anchor = addDays(D, -target);
     // From a clean slate: nothing paid, every deduction expected (the demo seed brings a collected history).
-    await tx.execute(sql`update installments set paid_principal = 0, paid_interest = 0, paid_iva = 0, accrues_from = null where credit_id = ${credit.id}`);
+    await tx.execute(
+      sql`update installments set paid_principal = 0, paid_interest = 0, paid_iva = 0, accrues_from = null where credit_id = ${credit.id}`,
+    );
     await tx.execute(sql`update expected_deductions set state = 'esperado' where credit_id = ${credit.id}`);
     await tx.execute(sql`
       with shift as (select ${anchor}::date - due_date as days from installments where credit_id = ${credit.id} and number = 3)
@@ -93,7 +108,9 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
       update expected_deductions e set state = case when e.period <= ${paidThrough} or ${paidThrough} = -1 then 'recibido' else 'no aplicado' end
       where e.credit_id = ${credit.id} and e.discount_date < ${D}::date`);
     if (variant === 'partial') {
-      await tx.execute(sql`update installments set paid_interest = interest, paid_iva = iva, paid_principal = round(principal / 3, 2) where credit_id = ${credit.id} and number = 3`);
+      await tx.execute(
+        sql`update installments set paid_interest = interest, paid_iva = iva, paid_principal = round(principal / 3, 2) where credit_id = ${credit.id} and number = 3`,
+      );
     }
     if (variant === 'transit') {
       await tx.execute(sql`update expected_deductions set state = 'en tránsito' where credit_id = ${credit.id} and period = 3`);
@@ -104,7 +121,10 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
     const status = variant === 'reverted' ? 'liquidado' : target >= 90 && k % 2 === 0 ? 'vencido' : 'vigente';
     await tx.update(credits).set({ status }).where(eq(credits.id, credit.id));
   }
-  await tx.insert(businessDates).values({ companyId, businessDate: D }).onConflictDoUpdate({ target: businessDates.companyId, set: { businessDate: D } });
+  await tx
+    .insert(businessDates)
+    .values({ companyId, businessDate: D })
+    .onConflictDoUpdate({ target: businessDates.companyId, set: { businessDate: D } });
   // As every writer leaves them (the previous close, a payment's or a revert's refresh, the seed): the credits aged at
   // D − 1, the close's starting point. The installments and deductions stay as shaped, for the close to move.
   await ageCreditsAt(tx, companyId, addDays(D, -1));
@@ -114,7 +134,16 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
 interface Snapshot {
   credits: Map<
     string,
-    { status: string; daysPastDue: number; agingBucket: string; moratoryRatePct: string; lateFee: string; ivaRatePct: string; outstandingBalance: string; overdueBalance: string }
+    {
+      status: string;
+      daysPastDue: number;
+      agingBucket: string;
+      moratoryRatePct: string;
+      lateFee: string;
+      ivaRatePct: string;
+      outstandingBalance: string;
+      overdueBalance: string;
+    }
   >;
   byCredit: Map<string, (InstallmentState & { status: string })[]>;
   deductions: (ExpectedDeduction & { creditId: string; installment: number })[];
@@ -208,7 +237,11 @@ function owedCents(i: InstallmentState): bigint {
 }
 
 const lendingCredits = (s: Snapshot): DayCloseCredit[] =>
-  [...s.credits.entries()].map(([id, c]) => ({ id, status: c.status as DayCloseCredit['status'], installments: s.byCredit.get(id)!.map(({ status: _s, ...i }) => i) }));
+  [...s.credits.entries()].map(([id, c]) => ({
+    id,
+    status: c.status as DayCloseCredit['status'],
+    installments: s.byCredit.get(id)!.map(({ status: _s, ...i }) => i),
+  }));
 
 describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
   let ctx: TestContext;
@@ -232,7 +265,12 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
 
     for (const c of expected.credits) {
       const got = after.credits.get(c.id)!;
-      expect({ id: c.id, status: got.status, dpd: got.daysPastDue, bucket: got.agingBucket }).toEqual({ id: c.id, status: c.status, dpd: c.daysPastDue, bucket: c.agingBucket });
+      expect({ id: c.id, status: got.status, dpd: got.daysPastDue, bucket: got.agingBucket }).toEqual({
+        id: c.id,
+        status: c.status,
+        dpd: c.daysPastDue,
+        bucket: c.agingBucket,
+      });
       expect(after.byCredit.get(c.id)!.map((i) => i.status)).toEqual(c.installmentStatuses.map((i) => INSTALLMENT_STATUS[i.status]));
     }
     // Balances at D, summed here from the rows: everything owed, and of it what is due by D and not held (a deduction
@@ -249,8 +287,12 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     for (const d of expected.deductions) expect([d.id, gotDeductions.get(d.id)]).toEqual([d.id, d.state]);
     expect(figures.creditsProcessed).toBe(before.credits.size);
     expect(figures.newVencidos).toBe(expected.credits.filter((c) => c.status === 'vencido' && c.previousStatus !== 'vencido').length);
-    expect(figures.toTransit).toBe(expected.deductions.filter((d) => d.state === 'en-transito' && d.previousState !== 'en-transito').length);
-    expect(figures.toNotApplied).toBe(expected.deductions.filter((d) => d.state === 'no-aplicado' && d.previousState !== 'no-aplicado').length);
+    expect(figures.toTransit).toBe(
+      expected.deductions.filter((d) => d.state === 'en-transito' && d.previousState !== 'en-transito').length,
+    );
+    expect(figures.toNotApplied).toBe(
+      expected.deductions.filter((d) => d.state === 'no-aplicado' && d.previousState !== 'no-aplicado').length,
+    );
 
     // Late charges: lending's accrueLateCharges for the one day D, with the deductions en tránsito after the close, at
     // the credit's terms (the product's at disbursement).
@@ -270,7 +312,15 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
       feesTotal += parseCents(accrued.fees, 'fees');
       moratoryTotal += BigInt(accrued.moratoryInterest.replace('.', ''));
       const got = after.byCredit.get(id)!.map((i) => [i.number, i.moratoryInterest, i.moratoryIva, i.fees, i.feesIva]);
-      expect(got).toEqual(accrued.installments.map((i) => [i.number, i.moratoryInterest ?? '0.00', i.moratoryIva ?? '0.00', i.fees ?? '0.00', i.feesIva ?? '0.00']));
+      expect(got).toEqual(
+        accrued.installments.map((i) => [
+          i.number,
+          i.moratoryInterest ?? '0.00',
+          i.moratoryIva ?? '0.00',
+          i.fees ?? '0.00',
+          i.feesIva ?? '0.00',
+        ]),
+      );
     }
     expect(BigInt(figures.moratoryAccrued.replace('.', ''))).toBe(moratoryTotal);
     expect(moratoryTotal).toBeGreaterThan(0n);
@@ -296,10 +346,21 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     );
     await ctx.system(async (tx) => {
       await tx.update(agreements).set({ remittanceLagDays: 0 }).where(eq(agreements.id, credit!.agreementId));
-      await tx.update(expectedDeductions).set({ state: 'esperado', discountDate: D }).where(and(eq(expectedDeductions.creditId, credit!.id), eq(expectedDeductions.period, 5)));
+      await tx
+        .update(expectedDeductions)
+        .set({ state: 'esperado', discountDate: D })
+        .where(and(eq(expectedDeductions.creditId, credit!.id), eq(expectedDeductions.period, 5)));
     });
     const state = () =>
-      ctx.system(async (tx) => (await tx.select().from(expectedDeductions).where(and(eq(expectedDeductions.creditId, credit!.id), eq(expectedDeductions.period, 5))))[0]!.state);
+      ctx.system(
+        async (tx) =>
+          (
+            await tx
+              .select()
+              .from(expectedDeductions)
+              .where(and(eq(expectedDeductions.creditId, credit!.id), eq(expectedDeductions.period, 5)))
+          )[0]!.state,
+      );
     await closeDay(ctx.db, shaped.companyId, D);
     expect(await state()).toBe('en tránsito');
     await closeDay(ctx.db, shaped.companyId, addDays(D, 1));
@@ -311,10 +372,14 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     const moved = await ctx.system(async (tx) => {
       const counts = async () =>
         rowsOf<{ updated: number; hot: number }>(
-          await tx.execute(sql`select pg_stat_get_xact_tuples_updated('expected_deductions'::regclass)::int as updated, pg_stat_get_xact_tuples_hot_updated('expected_deductions'::regclass)::int as hot`),
+          await tx.execute(
+            sql`select pg_stat_get_xact_tuples_updated('expected_deductions'::regclass)::int as updated, pg_stat_get_xact_tuples_hot_updated('expected_deductions'::regclass)::int as hot`,
+          ),
         )[0]!;
       const indexes = rowsOf<{ definition: string }>(
-        await tx.execute(sql`select pg_get_indexdef(indexrelid) as definition from pg_index where indrelid = 'expected_deductions'::regclass`),
+        await tx.execute(
+          sql`select pg_get_indexdef(indexrelid) as definition from pg_index where indrelid = 'expected_deductions'::regclass`,
+        ),
       );
       // A new row goes to a page with the room the fill factor keeps, as a disbursement's do.
       const key = and(eq(expectedDeductions.creditId, creditId), eq(expectedDeductions.period, 999));
@@ -339,10 +404,16 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
     const through = addDays(D, 7);
     const closed = await closeDays(ctx.db, shaped.companyId, through);
     expect(closed.map((c) => c.businessDate)).toEqual(Array.from({ length: 8 }, (_, i) => addDays(D, i)));
-    const expected = closeBusinessDays({ lastClosedDate: addDays(D, -1), throughDate: through, credits: lendingCredits(before), deductions: before.deductions });
+    const expected = closeBusinessDays({
+      lastClosedDate: addDays(D, -1),
+      throughDate: through,
+      credits: lendingCredits(before),
+      deductions: before.deductions,
+    });
     const last = expected.days.at(-1)!;
     const after = await ctx.system((tx) => snapshot(tx, shaped.companyId));
-    for (const c of last.credits) expect([c.id, after.credits.get(c.id)!.status, after.credits.get(c.id)!.daysPastDue]).toEqual([c.id, c.status, c.daysPastDue]);
+    for (const c of last.credits)
+      expect([c.id, after.credits.get(c.id)!.status, after.credits.get(c.id)!.daysPastDue]).toEqual([c.id, c.status, c.daysPastDue]);
     // Late charges over the eight days: lending's accrueLateCharges once per day, with that day's deductions en
     // tránsito, against what the rows owe once the days their charges ran are counted.
     let ran = 0n;
@@ -363,7 +434,9 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
         ran += parseCents(accrued.moratoryInterest, 'moratory');
       }
       const got = after.byCredit.get(id)!.map((i) => [i.number, i.moratoryInterest, i.moratoryIva, i.fees, i.feesIva]);
-      expect(got).toEqual(rows.map((i) => [i.number, i.moratoryInterest ?? '0.00', i.moratoryIva ?? '0.00', i.fees ?? '0.00', i.feesIva ?? '0.00']));
+      expect(got).toEqual(
+        rows.map((i) => [i.number, i.moratoryInterest ?? '0.00', i.moratoryIva ?? '0.00', i.fees ?? '0.00', i.feesIva ?? '0.00']),
+      );
       expect([id, after.credits.get(id)!.outstandingBalance]).toEqual([id, formatCents(rows.reduce((sum, i) => sum + owedCents(i), 0n))]);
     }
     expect(closed.reduce((sum, day) => sum + parseCents(day.moratoryAccrued, 'moratory'), 0n)).toBe(ran);
@@ -377,8 +450,14 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
   it('ages only the credits a close can change: after it, aging every credit at the same day changes none', async () => {
     // A credit loaded without ever being aged (no next discount date yet) must be aged by the first close too.
     const raw = shaped.creditIds.find((id) => shaped.plan.get(id)!.target === 31 && shaped.plan.get(id)!.variant === 'plain')!;
-    await ctx.system((tx) => tx.update(credits).set({ daysPastDue: 0, agingBucket: 'current', overdueBalance: '0', nextDiscountDate: null }).where(eq(credits.id, raw)));
-    const everyCredit = () => ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, shaped.companyId)).orderBy(asc(credits.number)));
+    await ctx.system((tx) =>
+      tx
+        .update(credits)
+        .set({ daysPastDue: 0, agingBucket: 'current', overdueBalance: '0', nextDiscountDate: null })
+        .where(eq(credits.id, raw)),
+    );
+    const everyCredit = () =>
+      ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, shaped.companyId)).orderBy(asc(credits.number)));
     for (const day of [D, addDays(D, 1), addDays(D, 2)]) {
       await closeDay(ctx.db, shaped.companyId, day);
       const closed = await everyCredit();

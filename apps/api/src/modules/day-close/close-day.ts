@@ -107,7 +107,11 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
   } else {
     result = await tx.execute(sql`with moved as (${move(sql`${due} ${creditsIn(scope, 'e.credit_id')}`)}) ${counted}`);
     await tx.execute(
-      stopLateCharges(companyId, day, sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and ${inTransitBy('d', day)} ${creditsIn(scope, 'd.credit_id')}`),
+      stopLateCharges(
+        companyId,
+        day,
+        sql`select d.credit_id, d.period from expected_deductions d where d.company_id = ${companyId} and ${inTransitBy('d', day)} ${creditsIn(scope, 'd.credit_id')}`,
+      ),
     );
   }
   const [moved] = rowsOf<{ to_transit: number; to_not_applied: number }>(result);
@@ -282,7 +286,12 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope):
              (select coalesce(sum(day_moratory_iva), 0)::text from rows) as moratory_iva,
              (select coalesce(sum(fee), 0)::text from rows) as fees`),
   );
-  return { newVencidos: row?.new_vencidos ?? 0, moratory: row?.moratory ?? '0', moratoryIva: row?.moratory_iva ?? '0', fees: row?.fees ?? '0' };
+  return {
+    newVencidos: row?.new_vencidos ?? 0,
+    moratory: row?.moratory ?? '0',
+    moratoryIva: row?.moratory_iva ?? '0',
+    fees: row?.fees ?? '0',
+  };
 }
 
 /**
@@ -357,9 +366,13 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
     await lockCompanyPortfolio(tx, companyId);
     const [current] = await tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)).for('update');
     if (!current || current.businessDate !== day) {
-      throw new HttpProblem(409, 'Día ya cerrado', current && day < current.businessDate
-        ? `El día ${day} ya está cerrado: la fecha flujo es ${current.businessDate}.`
-        : `Solo se puede cerrar la fecha flujo actual${current ? ` (${current.businessDate})` : ''}, no el ${day}.`);
+      throw new HttpProblem(
+        409,
+        'Día ya cerrado',
+        current && day < current.businessDate
+          ? `El día ${day} ya está cerrado: la fecha flujo es ${current.businessDate}.`
+          : `Solo se puede cerrar la fecha flujo actual${current ? ` (${current.businessDate})` : ''}, no el ${day}.`,
+      );
     }
     await agingInMemory(tx);
     const close: Scope = { kind: 'close' };
@@ -369,7 +382,9 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
     const aging = await ageCredits(tx, companyId, day, close);
     await moveNextDiscountDates(tx, companyId, day);
     // Every credit of the company stands at D after the close, aged or left as it was.
-    const [counted] = rowsOf<{ total: number }>(await tx.execute(sql`select count(*)::int as total from credits where company_id = ${companyId}`));
+    const [counted] = rowsOf<{ total: number }>(
+      await tx.execute(sql`select count(*)::int as total from credits where company_id = ${companyId}`),
+    );
     const next = addDays(day, 1);
     await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
     await refreshPortfolioFigures(tx, companyId, next, now());
@@ -385,7 +400,9 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
       feesAccrued: aging.fees,
       durationMs: Date.now() - started,
     };
-    await tx.insert(dayCloses).values({ ...figures, companyId, runId: options.runId ?? null, closedBy: options.closedBy ?? null, closedAt: now() });
+    await tx
+      .insert(dayCloses)
+      .values({ ...figures, companyId, runId: options.runId ?? null, closedBy: options.closedBy ?? null, closedAt: now() });
     await tx.insert(auditEvents).values({
       occurredAt: now(),
       actorId: options.closedBy ?? null,

@@ -31,14 +31,14 @@ const dayCloseList = fixedSelect({ close: dayCloses, company: companies.name, cl
 const dayCloseCount = fixedCount((select) => select.from(dayCloses));
 
 /** Admin Fecha Flujo's history: the closed days, newest first, with who closed them. */
-export function dayCloseHistory(tx: Tx, query: { companyId?: string | undefined; page: number; pageSize: number }): Promise<Paged<DayClose>> {
+export function dayCloseHistory(
+  tx: Tx,
+  query: { companyId?: string | undefined; page: number; pageSize: number },
+): Promise<Paged<DayClose>> {
   const where = query.companyId ? eq(dayCloses.companyId, query.companyId) : undefined;
   return pagedList(
     query,
-    dayCloseList
-      .in(tx)
-      .where(where)
-      .orderBy(desc(dayCloses.businessDate), desc(dayCloses.id)),
+    dayCloseList.in(tx).where(where).orderBy(desc(dayCloses.businessDate), desc(dayCloses.id)),
     dayCloseCount.in(tx).where(where),
     ({ close, company, closedBy }) => ({ ...close, company, closedBy, closedAt: close.closedAt.toISOString() }),
   );

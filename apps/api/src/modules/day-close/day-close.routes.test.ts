@@ -33,11 +33,21 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
     expect(mine.businessDate).toBe(TODAY);
 
     // Nobody closed for two days: today is TODAY + 2, and the days since replay in order.
-    const tooSoon = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: addDays(TODAY, 1) } });
+    const tooSoon = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/flow-date/day-closes',
+      headers: cartera,
+      payload: { throughDate: addDays(TODAY, 1) },
+    });
     expect(tooSoon.statusCode).toBe(409);
     expect(tooSoon.json().detail).toBe(`El día ${addDays(TODAY, 1)} todavía no llega: hoy es ${TODAY}. Se cierra hasta el día de hoy.`);
     ctx.clock.advance(2 * 86_400_000);
-    const started = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: addDays(TODAY, 2) } });
+    const started = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/flow-date/day-closes',
+      headers: cartera,
+      payload: { throughDate: addDays(TODAY, 2) },
+    });
     expect(started.statusCode).toBe(202);
     const run = started.json();
     expect(run.jobId).toBeTruthy();
@@ -51,13 +61,20 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
     expect(history.body.items.map((c: { businessDate: string }) => c.businessDate)).toEqual([addDays(TODAY, 2), addDays(TODAY, 1), TODAY]);
     expect((await get('/api/flow-date/business-dates')).body[0].businessDate).toBe(addDays(TODAY, 3));
 
-    const again = await ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: { throughDate: TODAY } });
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/flow-date/day-closes',
+      headers: cartera,
+      payload: { throughDate: TODAY },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().detail).toBe(`El día ${TODAY} ya está cerrado: la fecha flujo es ${addDays(TODAY, 3)}.`);
   });
 
   it('queues one close when two "Cerrar día" arrive at the same moment, and refuses the other with 409', async () => {
-    const both = await Promise.all([0, 1].map(() => ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: {} })));
+    const both = await Promise.all(
+      [0, 1].map(() => ctx.app.inject({ method: 'POST', url: '/api/flow-date/day-closes', headers: cartera, payload: {} })),
+    );
     expect(both.map((r) => r.statusCode).sort()).toEqual([202, 409]);
     const [runs] = await ctx.system((tx) => tx.select({ total: count() }).from(dayCloseRuns));
     expect(runs!.total).toBe(1);

@@ -20,7 +20,12 @@ export function dayCloseRoutes(deps: AppDeps): FastifyPluginAsync {
       // The user's own company unless another is named (SA); the service refuses one the user cannot see.
       const companyId = request.body.companyId ?? actor.principal.companyId;
       reply.code(202);
-      return requestDayClose(request.db, deps.jobs, actor, { companyId, throughDate: request.body.throughDate, today: today(), now: deps.clock.now() });
+      return requestDayClose(request.db, deps.jobs, actor, {
+        companyId,
+        throughDate: request.body.throughDate,
+        today: today(),
+        now: deps.clock.now(),
+      });
     });
 
     register(app, flowDateRoutes.run, async (request) => loadDayCloseRun(request.db, request.params.id));

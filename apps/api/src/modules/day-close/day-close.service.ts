@@ -52,19 +52,40 @@ export async function requestDayClose(
   const through = input.throughDate ?? current;
   if (through < current) throw new HttpProblem(409, 'Día ya cerrado', `El día ${through} ya está cerrado: la fecha flujo es ${current}.`);
   // Missed days replay, days still to come do not: their payroll and payments have not happened yet.
-  if (through > input.today) throw new HttpProblem(409, 'Día por venir', `El día ${through} todavía no llega: hoy es ${input.today}. Se cierra hasta el día de hoy.`);
+  if (through > input.today)
+    throw new HttpProblem(
+      409,
+      'Día por venir',
+      `El día ${through} todavía no llega: hoy es ${input.today}. Se cierra hasta el día de hoy.`,
+    );
   // A company's first close pins its business date: from here on only closes move it.
   await tx.insert(businessDates).values({ companyId: input.companyId, businessDate: current }).onConflictDoNothing();
-  const [running] = await tx.select({ id: dayCloseRuns.id }).from(dayCloseRuns).where(and(eq(dayCloseRuns.companyId, input.companyId), inArray(dayCloseRuns.status, ACTIVE)));
+  const [running] = await tx
+    .select({ id: dayCloseRuns.id })
+    .from(dayCloseRuns)
+    .where(and(eq(dayCloseRuns.companyId, input.companyId), inArray(dayCloseRuns.status, ACTIVE)));
   if (running) throw new HttpProblem(409, 'Cierre en curso', 'Ya hay un cierre de día en curso para esta empresa; espera a que termine.');
   const [run] = await tx
     .insert(dayCloseRuns)
-    .values({ companyId: input.companyId, fromDate: current, throughDate: through, daysTotal: daysBetween(current, through) + 1, requestedBy: actor.principal.userId, requestedAt: input.now })
+    .values({
+      companyId: input.companyId,
+      fromDate: current,
+      throughDate: through,
+      daysTotal: daysBetween(current, through) + 1,
+      requestedBy: actor.principal.userId,
+      requestedAt: input.now,
+    })
     .returning();
   const job: DayCloseJob = { runId: run!.id, companyId: input.companyId, throughDate: through, requestedBy: run!.requestedBy };
   const jobId = await jobs.send(DAY_CLOSE_QUEUE, job, tx);
   const [queued] = await tx.update(dayCloseRuns).set({ jobId }).where(eq(dayCloseRuns.id, run!.id)).returning();
-  await recordAudit(tx, actor, { action: 'day.close.request', entity: 'business_date', entityId: input.companyId, after: { from: current, through, runId: run!.id }, occurredAt: input.now });
+  await recordAudit(tx, actor, {
+    action: 'day.close.request',
+    entity: 'business_date',
+    entityId: input.companyId,
+    after: { from: current, through, runId: run!.id },
+    occurredAt: input.now,
+  });
   return toDayCloseRun(queued!);
 }
 
@@ -89,4 +110,5 @@ export async function runDayCloseJob(db: Db, job: DayCloseJob, now: () => Date):
 }
 
 /** This process takes day-close jobs (main.ts; tests that run closes), whichever process queued them. */
-export const workDayCloses = (jobs: JobQueue, db: Db, now: () => Date) => jobs.work<DayCloseJob>(DAY_CLOSE_QUEUE, (job) => runDayCloseJob(db, job, now));
+export const workDayCloses = (jobs: JobQueue, db: Db, now: () => Date) =>
+  jobs.work<DayCloseJob>(DAY_CLOSE_QUEUE, (job) => runDayCloseJob(db, job, now));

@@ -87,8 +87,16 @@ export function combineFigures(all: readonly PortfolioFigures[], today: string):
       count: sum.portfolio.count + next.portfolio.count,
       outstandingBalance: add(sum.portfolio.outstandingBalance, next.portfolio.outstandingBalance),
       overdueBalance: add(sum.portfolio.overdueBalance, next.portfolio.overdueBalance),
-      byStatus: sum.portfolio.byStatus.map((row, i) => ({ ...row, count: row.count + next.portfolio.byStatus[i]!.count, balance: add(row.balance, next.portfolio.byStatus[i]!.balance) })),
-      byBucket: sum.portfolio.byBucket.map((row, i) => ({ ...row, count: row.count + next.portfolio.byBucket[i]!.count, balance: add(row.balance, next.portfolio.byBucket[i]!.balance) })),
+      byStatus: sum.portfolio.byStatus.map((row, i) => ({
+        ...row,
+        count: row.count + next.portfolio.byStatus[i]!.count,
+        balance: add(row.balance, next.portfolio.byStatus[i]!.balance),
+      })),
+      byBucket: sum.portfolio.byBucket.map((row, i) => ({
+        ...row,
+        count: row.count + next.portfolio.byBucket[i]!.count,
+        balance: add(row.balance, next.portfolio.byBucket[i]!.balance),
+      })),
     },
     collections: {
       from: sum.collections.from < next.collections.from ? sum.collections.from : next.collections.from,

@@ -28,7 +28,10 @@ export async function homeSummary(tx: Tx, today: string): Promise<HomeSummary> {
   }
 
   const requests = await tx.execute(sql`select status, count(*)::int as count from requests
-    where status in (${sql.join(PENDING_REQUEST_STATUSES.map((status) => sql`${status}`), sql`, `)}) group by status`);
+    where status in (${sql.join(
+      PENDING_REQUEST_STATUSES.map((status) => sql`${status}`),
+      sql`, `,
+    )}) group by status`);
   const files = await tx.execute(sql`
     select f.id, f.file_name as "fileName", a.name as agreement, f.discount_date::text as "discountDate", f.status,
            f.amount_applied::text as "appliedAmount", f.uploaded_at as "uploadedAt"
@@ -38,7 +41,10 @@ export async function homeSummary(tx: Tx, today: string): Promise<HomeSummary> {
     ...combineFigures(perCompany, today),
     businessDates: visible.map((company) => ({ company: company.name, businessDate: company.businessDate ?? today })),
     figuresAt: figuresAt?.toISOString() ?? null,
-    pendingRequests: PENDING_REQUEST_STATUSES.map((status) => ({ status, count: pending.find((row) => row.status === status)?.count ?? 0 })),
+    pendingRequests: PENDING_REQUEST_STATUSES.map((status) => ({
+      status,
+      count: pending.find((row) => row.status === status)?.count ?? 0,
+    })),
     lastFiles: rowsOf<HomeSummary['lastFiles'][number] & { uploadedAt: Date | string }>(files).map((file) => ({
       ...file,
       uploadedAt: new Date(file.uploadedAt).toISOString(),

@@ -132,7 +132,9 @@ describe.each(ENGINES)('Inicio: the portfolio figures (%s)', (engine) => {
     expect(all.body.figuresAt).toBe(seeded);
     expect(all.body.portfolio.count).toBe(after.body.portfolio.count + plus.body.portfolio.count);
     const cents = (value: string) => parseCents(value, 'saldo');
-    expect(cents(all.body.portfolio.outstandingBalance)).toBe(cents(after.body.portfolio.outstandingBalance) + cents(plus.body.portfolio.outstandingBalance));
+    expect(cents(all.body.portfolio.outstandingBalance)).toBe(
+      cents(after.body.portfolio.outstandingBalance) + cents(plus.body.portfolio.outstandingBalance),
+    );
   });
 
   it.each(['originacion@demo.mx', 'sinpermisos@demo.mx'])('refuses %s, who holds no Cartera permission', async (email) => {

@@ -15,10 +15,17 @@ type Column = keyof typeof COLUMNS;
 /** Where each column is, from the header row; the columns may come in any order, with others between them. */
 function columnsOf(header: string[]): Record<Column, number> {
   const names = header.map(plainText);
-  const found = Object.fromEntries((Object.keys(COLUMNS) as Column[]).map((column) => [column, names.findIndex((name) => (COLUMNS[column] as readonly string[]).includes(name))]));
+  const found = Object.fromEntries(
+    (Object.keys(COLUMNS) as Column[]).map((column) => [
+      column,
+      names.findIndex((name) => (COLUMNS[column] as readonly string[]).includes(name)),
+    ]),
+  );
   const missing = (Object.keys(found) as Column[]).filter((column) => found[column] === -1);
   if (missing.length > 0) {
-    throw new LabelFileError(`La primera fila debe nombrar las columnas folio, etiqueta y acción; falta ${missing.map((column) => COLUMN_NAMES[column]).join(', ')}.`);
+    throw new LabelFileError(
+      `La primera fila debe nombrar las columnas folio, etiqueta y acción; falta ${missing.map((column) => COLUMN_NAMES[column]).join(', ')}.`,
+    );
   }
   return found as Record<Column, number>;
 }
@@ -27,7 +34,10 @@ function toRows(table: { line: number; cells: string[] }[]): LabelUpdateRowInput
   const [header, ...data] = table;
   if (!header) throw new LabelFileError('El archivo está vacío.');
   if (data.length === 0) throw new LabelFileError('El archivo no tiene filas de datos después de los encabezados.');
-  if (data.length > LABEL_UPDATE_MAX_ROWS) throw new LabelFileError(`El archivo tiene ${data.length.toLocaleString('es-MX')} filas; se leen hasta ${LABEL_UPDATE_MAX_ROWS.toLocaleString('es-MX')}. Divídelo en varios.`);
+  if (data.length > LABEL_UPDATE_MAX_ROWS)
+    throw new LabelFileError(
+      `El archivo tiene ${data.length.toLocaleString('es-MX')} filas; se leen hasta ${LABEL_UPDATE_MAX_ROWS.toLocaleString('es-MX')}. Divídelo en varios.`,
+    );
   const at = columnsOf(header.cells);
   return data.map(({ line, cells }) => ({
     line,

@@ -63,8 +63,12 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
     const response = await ctx.app.inject({ method: 'POST', url, headers, payload: body as object });
     return { status: response.statusCode, body: response.json() as T };
   };
-  const labelsOf = (id: string) => ctx.system(async (tx) => (await tx.select({ labels: credits.labels }).from(credits).where(eq(credits.id, id)))[0]!.labels);
-  const selection = (rows: [string, string, string][]) => ({ source: 'selección', rows: rows.map(([folio, label, action], index) => ({ line: index + 1, folio, label, action })) });
+  const labelsOf = (id: string) =>
+    ctx.system(async (tx) => (await tx.select({ labels: credits.labels }).from(credits).where(eq(credits.id, id)))[0]!.labels);
+  const selection = (rows: [string, string, string][]) => ({
+    source: 'selección',
+    rows: rows.map(([folio, label, action], index) => ({ line: index + 1, folio, label, action })),
+  });
 
   it('previews every row with its outcome and changes nothing', async () => {
     const [a, b] = demo;
@@ -114,24 +118,74 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
       ]),
     );
     expect(applied.status).toBe(201);
-    expect(applied.body.job).toMatchObject({ source: 'selección', rowsTotal: 4, applied: 3, createdBy: 'cartera@demo.mx', createdAt: ctx.clock.now().toISOString() });
+    expect(applied.body.job).toMatchObject({
+      source: 'selección',
+      rowsTotal: 4,
+      applied: 3,
+      createdBy: 'cartera@demo.mx',
+      createdAt: ctx.clock.now().toISOString(),
+    });
     expect(await labelsOf(a!.id)).toEqual(['Cobranza', 'Reestructura']);
     expect(await labelsOf(b!.id)).toEqual(['Defunción']);
     expect(await labelsOf(foreign!.id)).toEqual([]);
 
     // Remove one: the history keeps both changes, newest first, each naming its job.
     ctx.clock.advance(60_000);
-    const removed = await post<LabelUpdateResult>('/api/label-updates', { source: 'archivo', fileName: 'quitar.csv', rows: [{ line: 2, folio: a!.folio, label: 'Cobranza', action: 'quitar' }] });
+    const removed = await post<LabelUpdateResult>('/api/label-updates', {
+      source: 'archivo',
+      fileName: 'quitar.csv',
+      rows: [{ line: 2, folio: a!.folio, label: 'Cobranza', action: 'quitar' }],
+    });
     expect(removed.status).toBe(201);
     const credit = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${a!.id}`, headers: cartera })).json() as Credit;
     expect(credit.labels).toEqual(['Reestructura']);
-    expect(credit.labelHistory.map(({ label, action, actorEmail, occurredAt, jobId, source, fileName }) => ({ label, action, actorEmail, occurredAt, jobId, source, fileName }))).toEqual([
-      { label: 'Cobranza', action: 'quitar', actorEmail: 'cartera@demo.mx', occurredAt: ctx.clock.now().toISOString(), jobId: removed.body.job.id, source: 'archivo', fileName: 'quitar.csv' },
-      { label: 'Reestructura', action: 'agregar', actorEmail: 'cartera@demo.mx', occurredAt: applied.body.job.createdAt, jobId: applied.body.job.id, source: 'selección', fileName: null },
-      { label: 'Cobranza', action: 'agregar', actorEmail: 'cartera@demo.mx', occurredAt: applied.body.job.createdAt, jobId: applied.body.job.id, source: 'selección', fileName: null },
+    expect(
+      credit.labelHistory.map(({ label, action, actorEmail, occurredAt, jobId, source, fileName }) => ({
+        label,
+        action,
+        actorEmail,
+        occurredAt,
+        jobId,
+        source,
+        fileName,
+      })),
+    ).toEqual([
+      {
+        label: 'Cobranza',
+        action: 'quitar',
+        actorEmail: 'cartera@demo.mx',
+        occurredAt: ctx.clock.now().toISOString(),
+        jobId: removed.body.job.id,
+        source: 'archivo',
+        fileName: 'quitar.csv',
+      },
+      {
+        label: 'Reestructura',
+        action: 'agregar',
+        actorEmail: 'cartera@demo.mx',
+        occurredAt: applied.body.job.createdAt,
+        jobId: applied.body.job.id,
+        source: 'selección',
+        fileName: null,
+      },
+      {
+        label: 'Cobranza',
+        action: 'agregar',
+        actorEmail: 'cartera@demo.mx',
+        occurredAt: applied.body.job.createdAt,
+        jobId: applied.body.job.id,
+        source: 'selección',
+        fileName: null,
+      },
     ]);
     // The list filters by the current labels.
-    const listed = (await ctx.app.inject({ method: 'GET', url: `/api/credits?label=${encodeURIComponent('Reestructura')}&pageSize=100`, headers: cartera })).json() as { items: { id: string }[] };
+    const listed = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/credits?label=${encodeURIComponent('Reestructura')}&pageSize=100`,
+        headers: cartera,
+      })
+    ).json() as { items: { id: string }[] };
     expect(listed.items.map((item) => item.id)).toContain(a!.id);
 
     // Nothing left to change is refused, and writes nothing.
@@ -141,19 +195,33 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
     expect(jobs.map((job) => job.applied)).toEqual([3]);
   });
 
-  it('keeps an administrator\'s update across companies as one job in each company, each seeing only its part', async () => {
+  it("keeps an administrator's update across companies as one job in each company, each seeing only its part", async () => {
     const admin = await ctx.as('admin@demo.mx');
     const [a] = demo;
     const [foreign] = plus;
-    const applied = await post<LabelUpdateResult>('/api/label-updates', selection([[a!.folio, 'Jurídico', 'agregar'], [foreign!.folio, 'Jurídico', 'agregar']]), admin);
+    const applied = await post<LabelUpdateResult>(
+      '/api/label-updates',
+      selection([
+        [a!.folio, 'Jurídico', 'agregar'],
+        [foreign!.folio, 'Jurídico', 'agregar'],
+      ]),
+      admin,
+    );
     expect(applied.status).toBe(201);
     expect(applied.body.job.applied).toBe(2);
     expect(await labelsOf(foreign!.id)).toEqual(['Jurídico']);
-    const jobs = await ctx.system((tx) => tx.select({ companyId: labelJobs.companyId, applied: labelJobs.applied }).from(labelJobs).where(eq(labelJobs.id, applied.body.job.id)));
+    const jobs = await ctx.system((tx) =>
+      tx
+        .select({ companyId: labelJobs.companyId, applied: labelJobs.applied })
+        .from(labelJobs)
+        .where(eq(labelJobs.id, applied.body.job.id)),
+    );
     expect(jobs.map((job) => job.applied)).toEqual([1, 1]);
     const plusUser = await ctx.as('plus@demo.mx');
     const seen = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${foreign!.id}`, headers: plusUser })).json() as Credit;
-    expect(seen.labelHistory).toMatchObject([{ label: 'Jurídico', action: 'agregar', actorEmail: 'admin@demo.mx', jobId: applied.body.job.id }]);
+    expect(seen.labelHistory).toMatchObject([
+      { label: 'Jurídico', action: 'agregar', actorEmail: 'admin@demo.mx', jobId: applied.body.job.id },
+    ]);
   });
 
   /** Runs DDL as the tables' owner (the application's role is not), as db/scope.test.ts does. */
@@ -181,24 +249,33 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
 
   it('leaves nothing behind when a write fails half way', async () => {
     const [a, b] = demo;
-    const before = await ctx.system(async (tx) => ({ events: (await tx.select().from(creditLabelEvents)).length, jobs: (await tx.select().from(labelJobs)).length }));
+    const before = await ctx.system(async (tx) => ({
+      events: (await tx.select().from(creditLabelEvents)).length,
+      jobs: (await tx.select().from(labelJobs)).length,
+    }));
     // The second change's history entry fails, after the credits and the job were written.
     await asOwner(
       `create function label_test_failure() returns trigger language plpgsql as $$ begin if new.line = 2 then raise exception 'falla de prueba'; end if; return new; end $$`,
       `create trigger label_test_failure before insert on credit_label_events for each row execute function label_test_failure()`,
     );
     try {
-      const failed = await post('/api/label-updates', selection([
-        [a!.folio, 'Cobranza', 'agregar'],
-        [b!.folio, 'Cobranza', 'agregar'],
-      ]));
+      const failed = await post(
+        '/api/label-updates',
+        selection([
+          [a!.folio, 'Cobranza', 'agregar'],
+          [b!.folio, 'Cobranza', 'agregar'],
+        ]),
+      );
       expect(failed.status).toBe(500);
     } finally {
       await asOwner('drop trigger label_test_failure on credit_label_events', 'drop function label_test_failure()');
     }
     expect(await labelsOf(a!.id)).toEqual([]);
     expect(await labelsOf(b!.id)).toEqual([]);
-    const after = await ctx.system(async (tx) => ({ events: (await tx.select().from(creditLabelEvents)).length, jobs: (await tx.select().from(labelJobs)).length }));
+    const after = await ctx.system(async (tx) => ({
+      events: (await tx.select().from(creditLabelEvents)).length,
+      jobs: (await tx.select().from(labelJobs)).length,
+    }));
     expect(after).toEqual(before);
   });
 
@@ -206,7 +283,12 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
     const [a] = demo;
     const read = async (content: string | Buffer, name = 'etiquetas.csv') => {
       const body = form({ name, content });
-      const response = await ctx.app.inject({ method: 'POST', url: '/api/label-updates/file', headers: { ...cartera, ...body.headers }, payload: body.payload });
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/label-updates/file',
+        headers: { ...cartera, ...body.headers },
+        payload: body.payload,
+      });
       return { status: response.statusCode, body: response.json() };
     };
     const ok = await read(`Acción;Folio;ETIQUETA\r\nagregar;${a!.folio};Jurídico\r\n\r\nquitar;CR-1;Cobranza\r\n`);
@@ -237,7 +319,10 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
     expect((await post('/api/label-updates/preview', body, mesa)).status).toBe(403);
     expect((await post('/api/label-updates', body, mesa)).status).toBe(403);
     expect(await labelsOf(a!.id)).toEqual([]);
-    const catalogue = (headers: Headers) => ctx.app.inject({ method: 'GET', url: '/api/labels', headers }).then((response) => response.json() as { items: { name: string; company: string }[] });
+    const catalogue = (headers: Headers) =>
+      ctx.app
+        .inject({ method: 'GET', url: '/api/labels', headers })
+        .then((response) => response.json() as { items: { name: string; company: string }[] });
     const own = await catalogue(cartera);
     expect(own.items.map((label) => label.name).sort()).toEqual(['Cobranza', 'Defunción', 'Jurídico', 'Reestructura']);
     expect(new Set(own.items.map((label) => label.company)).size).toBe(1);
@@ -245,7 +330,9 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
   });
 
   it('seeds labelled credits through the same service, so their history exists', async () => {
-    const listed = (await ctx.app.inject({ method: 'GET', url: '/api/credits?label=Jur%C3%ADdico', headers: cartera })).json() as { items: { id: string; labels: string[] }[] };
+    const listed = (await ctx.app.inject({ method: 'GET', url: '/api/credits?label=Jur%C3%ADdico', headers: cartera })).json() as {
+      items: { id: string; labels: string[] }[];
+    };
     expect(listed.items).toHaveLength(1);
     expect(listed.items[0]!.labels).toEqual(['Jurídico']);
     const credit = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${listed.items[0]!.id}`, headers: cartera })).json() as Credit;

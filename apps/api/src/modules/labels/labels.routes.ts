@@ -18,11 +18,17 @@ export function labelsRoutes(deps: AppDeps): FastifyPluginAsync {
     register(app, labelRoutes.catalogue, async (request) => ({ items: await labelCatalogue(request.db) }));
 
     register(app, labelRoutes.readFile, async (request) => {
-      if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el archivo como formulario (multipart/form-data).');
+      if (!request.isMultipart())
+        throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el archivo como formulario (multipart/form-data).');
       const part = await readMultipart(() => request.file());
       if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta el archivo con las columnas folio, etiqueta y acción.');
       const content = await readMultipart(() => part.toBuffer());
-      if (part.file.truncated) throw new HttpProblem(413, 'Archivo demasiado grande', `El archivo de etiquetas puede pesar hasta ${LABEL_FILE_MAX_BYTES / (1024 * 1024)} MB.`);
+      if (part.file.truncated)
+        throw new HttpProblem(
+          413,
+          'Archivo demasiado grande',
+          `El archivo de etiquetas puede pesar hasta ${LABEL_FILE_MAX_BYTES / (1024 * 1024)} MB.`,
+        );
       try {
         return { fileName: uploadedFileName(part.filename, 'archivo'), rows: await readLabelFile(content) };
       } catch (error) {

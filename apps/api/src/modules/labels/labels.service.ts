@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { LabelAction, LabelSource, LabelUpdatePreview, LabelUpdateResult, LabelUpdateRow, LabelUpdateRowInput } from '@portal/contract';
+import type {
+  LabelAction,
+  LabelSource,
+  LabelUpdatePreview,
+  LabelUpdateResult,
+  LabelUpdateRow,
+  LabelUpdateRowInput,
+} from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { credits } from '../../db/schema/credits';
 import { creditLabelEvents, labelJobs, labels } from '../../db/schema/labels';
@@ -34,8 +41,6 @@ interface Evaluated {
   change: { credit: FoundCredit; label: string; action: LabelAction } | null;
 }
 
-
-
 const actionOf = (text: string): LabelAction | null => {
   const word = plainText(text);
   return word === 'agregar' || word === 'quitar' ? word : null;
@@ -66,7 +71,10 @@ async function findCredits(tx: Tx, numbers: number[], lock: boolean): Promise<Ma
 async function catalogues(tx: Tx, companyIds: string[]): Promise<Map<string, Map<string, string>>> {
   const byCompany = new Map<string, Map<string, string>>();
   if (companyIds.length === 0) return byCompany;
-  const rows = await tx.select({ companyId: labels.companyId, name: labels.name }).from(labels).where(inArray(labels.companyId, companyIds));
+  const rows = await tx
+    .select({ companyId: labels.companyId, name: labels.name })
+    .from(labels)
+    .where(inArray(labels.companyId, companyIds));
   for (const row of rows) {
     const names = byCompany.get(row.companyId) ?? new Map<string, string>();
     names.set(plainText(row.name), row.name);
@@ -100,10 +108,21 @@ async function evaluate(tx: Tx, rows: LabelUpdateRowInput[], lock: boolean): Pro
       clientName: credit?.clientName ?? null,
       company: credit?.company ?? null,
     };
-    const reject = (outcome: LabelUpdateRow['outcome'], message: string): Evaluated => ({ row: { ...base, outcome, message }, change: null });
-    if (number === null) return reject('dato no válido', input.folio.trim() === '' ? 'Falta el folio del crédito.' : `«${input.folio}» no es un folio de crédito (CR-00000042).`);
+    const reject = (outcome: LabelUpdateRow['outcome'], message: string): Evaluated => ({
+      row: { ...base, outcome, message },
+      change: null,
+    });
+    if (number === null)
+      return reject(
+        'dato no válido',
+        input.folio.trim() === '' ? 'Falta el folio del crédito.' : `«${input.folio}» no es un folio de crédito (CR-00000042).`,
+      );
     if (input.label.trim() === '') return reject('dato no válido', 'Falta la etiqueta.');
-    if (action === null) return reject('dato no válido', input.action.trim() === '' ? 'Falta la acción (agregar o quitar).' : `La acción «${input.action}» no es agregar ni quitar.`);
+    if (action === null)
+      return reject(
+        'dato no válido',
+        input.action.trim() === '' ? 'Falta la acción (agregar o quitar).' : `La acción «${input.action}» no es agregar ni quitar.`,
+      );
     const key = `${number}|${plainText(input.label)}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) return reject('duplicado', `La línea ${earlier} ya cambia esta etiqueta de este crédito.`);
@@ -138,7 +157,12 @@ export async function previewLabelUpdate(tx: Tx, request: Request): Promise<Labe
 export async function applyLabelUpdate(tx: Tx, actor: Actor, request: Request, now: Date): Promise<LabelUpdateResult> {
   const evaluated = await evaluate(tx, request.rows, true);
   const changes = evaluated.flatMap((entry) => (entry.change ? [{ ...entry.change, line: entry.row.line }] : []));
-  if (changes.length === 0) throw new HttpProblem(409, 'Nada que aplicar', 'Ninguna fila cambia una etiqueta: revisa el resultado de cada fila en la vista previa.');
+  if (changes.length === 0)
+    throw new HttpProblem(
+      409,
+      'Nada que aplicar',
+      'Ninguna fila cambia una etiqueta: revisa el resultado de cada fila en la vista previa.',
+    );
 
   const jobId = randomUUID();
   const byCompany = new Map<string, number>();
@@ -186,7 +210,13 @@ export async function applyLabelUpdate(tx: Tx, actor: Actor, request: Request, n
     action: 'labels.update',
     entity: 'label_job',
     entityId: jobId,
-    after: { source: request.source, fileName: request.fileName, rows: request.rows.length, applied: changes.length, credits: finalLabels.size },
+    after: {
+      source: request.source,
+      fileName: request.fileName,
+      rows: request.rows.length,
+      applied: changes.length,
+      credits: finalLabels.size,
+    },
     occurredAt: now,
   });
   return {

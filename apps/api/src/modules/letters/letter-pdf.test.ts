@@ -8,7 +8,13 @@ import { extractText } from '../../test/pdf-text';
 import { longDate, pesos } from '../shared/es-mx';
 import { letterTexts, mexicoDateAndHour } from './letter-texts';
 
-const brand = { name: 'Financiera Demo', legalName: 'Financiera Demo, S.A. de C.V., SOFOM, E.N.R.', rfc: 'FDE150101AB1', color: [0.1, 0.4, 0.7] as [number, number, number], amountsRight: 523 };
+const brand = {
+  name: 'Financiera Demo',
+  legalName: 'Financiera Demo, S.A. de C.V., SOFOM, E.N.R.',
+  rfc: 'FDE150101AB1',
+  color: [0.1, 0.4, 0.7] as [number, number, number],
+  amountsRight: 523,
+};
 
 /** A payoff as the lending package answers it (figures chosen by hand, not computed here). */
 const payoff: LetterPayoff = {
@@ -61,9 +67,18 @@ describe('letter texts in es-MX', () => {
 
 describe('letter PDF', () => {
   const issuedAt = new Date('2027-01-08T16:45:00Z');
-  const texts: LetterTexts = letterTexts({ folio: 'CR-00000042', clientName: 'María Guadalupe Núñez Peña', agreement: 'Gobierno de Jalisco', reference: '00000042000322', issuedAt }, payoff);
+  const texts: LetterTexts = letterTexts(
+    {
+      folio: 'CR-00000042',
+      clientName: 'María Guadalupe Núñez Peña',
+      agreement: 'Gobierno de Jalisco',
+      reference: '00000042000322',
+      issuedAt,
+    },
+    payoff,
+  );
 
-  it('prints every field, where the layout says, with the quote\'s figures', async () => {
+  it("prints every field, where the layout says, with the quote's figures", async () => {
     const background = await demoBackground(brand);
     const layout = demoLayout(brand);
     const pdf = await renderLetter({ background, layout, texts, issuedAt, title: 'Carta' });
@@ -154,17 +169,32 @@ describe('template check', () => {
       ]),
     );
     // The page check runs on a layout that parses: checked apart.
-    const outside = await problems(demoBackground(brand), layoutText((fields) => void (fields.cliente!.x = 700)));
-    expect(outside).toEqual([{ field: 'layout.fields.cliente', message: 'El campo cliente (Cliente) queda fuera de la página (595.28 × 841.89 puntos): x 700, y 620, tamaño 10.' }]);
-    const tooHigh = await problems(demoBackground(brand), layoutText((fields) => void (fields.vigencia!.y = 835)));
+    const outside = await problems(
+      demoBackground(brand),
+      layoutText((fields) => void (fields.cliente!.x = 700)),
+    );
+    expect(outside).toEqual([
+      {
+        field: 'layout.fields.cliente',
+        message: 'El campo cliente (Cliente) queda fuera de la página (595.28 × 841.89 puntos): x 700, y 620, tamaño 10.',
+      },
+    ]);
+    const tooHigh = await problems(
+      demoBackground(brand),
+      layoutText((fields) => void (fields.vigencia!.y = 835)),
+    );
     expect(tooHigh.map((e) => e.field)).toEqual(['layout.fields.vigencia']);
   });
 
   it('refuses what is not a PDF, a damaged PDF and a layout that is not JSON', async () => {
-    expect(await problems(Buffer.from('hola'), layoutText())).toEqual([{ field: 'background', message: 'El fondo no es un PDF (no empieza con %PDF-).' }]);
+    expect(await problems(Buffer.from('hola'), layoutText())).toEqual([
+      { field: 'background', message: 'El fondo no es un PDF (no empieza con %PDF-).' },
+    ]);
     const damaged = Buffer.from('%PDF-1.7\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF');
     expect((await problems(damaged, layoutText())).map((e) => e.field)).toEqual(['background']);
     expect(await problems(demoBackground(brand), '{ "fields": ')).toEqual([{ field: 'layout', message: 'El layout no es JSON válido.' }]);
-    expect(await problems(demoBackground(brand), '[]')).toEqual([{ field: 'layout', message: 'El layout debe tener un objeto "fields" con la posición de cada campo.' }]);
+    expect(await problems(demoBackground(brand), '[]')).toEqual([
+      { field: 'layout', message: 'El layout debe tener un objeto "fields" con la posición de cada campo.' },
+    ]);
   });
 });

@@ -1,6 +1,13 @@
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPdfLib } from '../../lib/libraries';
-import { LETTER_FIELDS, LETTER_FIELD_LABELS, letterLayoutSchema, type FieldError, type LetterLayout, type LetterTexts } from '@portal/contract';
+import {
+  LETTER_FIELDS,
+  LETTER_FIELD_LABELS,
+  letterLayoutSchema,
+  type FieldError,
+  type LetterLayout,
+  type LetterTexts,
+} from '@portal/contract';
 
 /**
  * The letter's PDF: the template's background (its first page) with each field drawn where the layout places it, in
@@ -37,7 +44,8 @@ export async function checkTemplate(background: Buffer, layoutText: string): Pro
   const errors: FieldError[] = [];
   let page: { width: number; height: number } | null = null;
   if (background.length === 0) errors.push({ field: 'background', message: 'Falta el PDF de fondo.' });
-  else if (!background.subarray(0, 1024).includes('%PDF-')) errors.push({ field: 'background', message: 'El fondo no es un PDF (no empieza con %PDF-).' });
+  else if (!background.subarray(0, 1024).includes('%PDF-'))
+    errors.push({ field: 'background', message: 'El fondo no es un PDF (no empieza con %PDF-).' });
   else {
     try {
       const pdf = await loadPdf(background);
@@ -46,7 +54,10 @@ export async function checkTemplate(background: Buffer, layoutText: string): Pro
       else page = first.getSize();
     } catch (error) {
       const encrypted = error instanceof Error && /encrypt/i.test(error.message);
-      errors.push({ field: 'background', message: encrypted ? 'El PDF de fondo está cifrado o protegido con contraseña.' : 'El PDF de fondo está dañado o no se puede leer.' });
+      errors.push({
+        field: 'background',
+        message: encrypted ? 'El PDF de fondo está cifrado o protegido con contraseña.' : 'El PDF de fondo está dañado o no se puede leer.',
+      });
     }
   }
 
@@ -58,11 +69,15 @@ export async function checkTemplate(background: Buffer, layoutText: string): Pro
   }
   let layout: LetterLayout | null = null;
   if (raw !== null) {
-    const fields = typeof raw === 'object' && raw !== null && 'fields' in raw && typeof raw.fields === 'object' && raw.fields !== null ? (raw.fields as Record<string, unknown>) : null;
+    const fields =
+      typeof raw === 'object' && raw !== null && 'fields' in raw && typeof raw.fields === 'object' && raw.fields !== null
+        ? (raw.fields as Record<string, unknown>)
+        : null;
     if (!fields) errors.push({ field: 'layout', message: 'El layout debe tener un objeto "fields" con la posición de cada campo.' });
     else {
       for (const field of LETTER_FIELDS) {
-        if (!(field in fields)) errors.push({ field: `layout.fields.${field}`, message: `Falta el campo ${field} (${LETTER_FIELD_LABELS[field]}).` });
+        if (!(field in fields))
+          errors.push({ field: `layout.fields.${field}`, message: `Falta el campo ${field} (${LETTER_FIELD_LABELS[field]}).` });
       }
       for (const unknown of Object.keys(fields).filter((key) => !(LETTER_FIELDS as readonly string[]).includes(key))) {
         errors.push({ field: `layout.fields.${unknown}`, message: `El campo ${unknown} no es de la carta.` });
@@ -73,7 +88,10 @@ export async function checkTemplate(background: Buffer, layoutText: string): Pro
         for (const issue of parsed.error.issues) {
           const [, field, property] = issue.path.map(String);
           if (field && !(field in fields)) continue; // already reported as missing
-          errors.push({ field: `layout.${issue.path.join('.')}`, message: `${field ?? 'layout'}${property ? `.${property}` : ''}: ${issue.message}` });
+          errors.push({
+            field: `layout.${issue.path.join('.')}`,
+            message: `${field ?? 'layout'}${property ? `.${property}` : ''}: ${issue.message}`,
+          });
         }
       }
     }
@@ -89,7 +107,8 @@ export async function checkTemplate(background: Buffer, layoutText: string): Pro
       }
     }
   }
-  if (errors.length > 0 || !layout || !page) throw new TemplateError(`La plantilla no es válida: ${errors.length} ${errors.length === 1 ? 'problema' : 'problemas'}.`, errors);
+  if (errors.length > 0 || !layout || !page)
+    throw new TemplateError(`La plantilla no es válida: ${errors.length} ${errors.length === 1 ? 'problema' : 'problemas'}.`, errors);
   return { pageWidth: page.width, pageHeight: page.height, layout };
 }
 
@@ -107,7 +126,12 @@ function drawable(text: string): string {
 }
 
 /** Where a field's text starts and at which size: shrunk, if needed, so it ends inside the page. */
-export function placeText(text: string, field: LetterLayout['fields'][keyof LetterLayout['fields']], font: PDFFont, pageWidth: number): { x: number; size: number } {
+export function placeText(
+  text: string,
+  field: LetterLayout['fields'][keyof LetterLayout['fields']],
+  font: PDFFont,
+  pageWidth: number,
+): { x: number; size: number } {
   let size = field.size;
   const room = field.align === 'right' ? field.x : pageWidth - field.x;
   while (size > 6 && font.widthOfTextAtSize(text, size) > room) size = Math.max(6, size - 0.5);

@@ -46,7 +46,9 @@ export function letterTexts(subject: LetterSubject, payoff: LetterPayoff): Lette
     transito: pesos(payoff.inTransit),
     saldoFinal: pesos(payoff.finalBalance),
     vigencia: longDate(payoff.validUntil),
-    fechaDescuento: payoff.discountDate ? `${longDate(payoff.discountDate)} (${pesos(payoff.pendingDeduction)})` : 'Sin descuento en la vigencia',
+    fechaDescuento: payoff.discountDate
+      ? `${longDate(payoff.discountDate)} (${pesos(payoff.pendingDeduction)})`
+      : 'Sin descuento en la vigencia',
     referencia: subject.reference,
     montoTotal: pesos(payoff.totalAmount),
   };

@@ -43,7 +43,11 @@ export async function creditLetters(tx: Tx, creditId: string): Promise<LetterSum
 
 /** The same letters as a column of an outer select that holds the credit's id (db/json-list.ts): the credit view. */
 export const lettersOf = (creditId: SQLWrapper): JsonPart<LetterSummary[]> =>
-  jsonList(summaryColumns, { from: sql`from ${settlementLetters}`, where: eq(settlementLetters.creditId, creditId), orderBy: LETTER_ORDER }, toLetterSummary);
+  jsonList(
+    summaryColumns,
+    { from: sql`from ${settlementLetters}`, where: eq(settlementLetters.creditId, creditId), orderBy: LETTER_ORDER },
+    toLetterSummary,
+  );
 
 /** A letter's stored PDF and the name it downloads as; 404 when it is not the user's to see. */
 export async function letterPdf(tx: Tx, id: string): Promise<{ fileName: string; pdf: Buffer }> {
@@ -94,6 +98,11 @@ export async function letterTemplateBrands(tx: Tx, companyId?: string): Promise<
 
 /** The company's newest template version (what a new letter uses), with its background; null when it has none. */
 export async function currentTemplate(tx: Tx, companyId: string) {
-  const [row] = await tx.select().from(letterTemplates).where(eq(letterTemplates.companyId, companyId)).orderBy(desc(letterTemplates.version)).limit(1);
+  const [row] = await tx
+    .select()
+    .from(letterTemplates)
+    .where(eq(letterTemplates.companyId, companyId))
+    .orderBy(desc(letterTemplates.version))
+    .limit(1);
   return row ?? null;
 }

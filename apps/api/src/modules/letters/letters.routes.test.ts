@@ -58,7 +58,13 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
         const [row] = await tx
           .select({ id: credits.id })
           .from(credits)
-          .where(and(eq(credits.companyId, company), eq(credits.status, 'vigente'), sql`not exists (select 1 from settlement_letters l where l.credit_id = ${credits.id})`))
+          .where(
+            and(
+              eq(credits.companyId, company),
+              eq(credits.status, 'vigente'),
+              sql`not exists (select 1 from settlement_letters l where l.credit_id = ${credits.id})`,
+            ),
+          )
           .orderBy(asc(credits.number))
           .limit(1);
         return row!.id;
@@ -69,7 +75,12 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
 
   const get = async <T>(url: string, headers: Headers = cartera) => {
     const response = await ctx.app.inject({ method: 'GET', url, headers });
-    return { status: response.statusCode, body: (/json/.test(String(response.headers['content-type'])) ? response.json() : null) as T, raw: response.rawPayload, headers: response.headers };
+    return {
+      status: response.statusCode,
+      body: (/json/.test(String(response.headers['content-type'])) ? response.json() : null) as T,
+      raw: response.rawPayload,
+      headers: response.headers,
+    };
   };
   const post = async <T>(url: string, body: object, headers: Headers = cartera) => {
     const response = await ctx.app.inject({ method: 'POST', url, headers, payload: body });
@@ -85,7 +96,9 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
     expect(quote.body.payoff.validUntil).toBe(quote.body.defaultValidUntil);
     expect(quote.body.template).toMatchObject({ version: 1 });
     // The same payoff the credit view quotes (DOMAIN 3): one rule, two screens.
-    const payoff = await get<Record<string, string>>(`/api/credits/${demoCredit}/payoff?date=${today}&validUntil=${quote.body.defaultValidUntil}`);
+    const payoff = await get<Record<string, string>>(
+      `/api/credits/${demoCredit}/payoff?date=${today}&validUntil=${quote.body.defaultValidUntil}`,
+    );
     expect(quote.body.payoff).toMatchObject(payoff.body);
     // The identity the letter prints: total = gross − en tránsito − the deductions still to be taken (never below 0).
     const cents = (value: string) => BigInt(value.replace('.', ''));
@@ -109,7 +122,14 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
     const issued = await post<Letter>(`/api/credits/${demoCredit}/settlement-letters`, {});
     expect(issued.status).toBe(201);
     const letter = issued.body;
-    expect(letter).toMatchObject({ number: 1, creditId: demoCredit, brand: 'Financiera Demo', templateVersion: 1, issuedBy: 'cartera@demo.mx', validUntil: quote.body.defaultValidUntil });
+    expect(letter).toMatchObject({
+      number: 1,
+      creditId: demoCredit,
+      brand: 'Financiera Demo',
+      templateVersion: 1,
+      issuedBy: 'cartera@demo.mx',
+      validUntil: quote.body.defaultValidUntil,
+    });
     expect(letter.totalAmount).toBe(quote.body.payoff.totalAmount);
     expect(isValidPaymentReference(letter.reference)).toBe(true);
     expect(letter.texts.referencia).toBe(letter.reference);
@@ -139,17 +159,27 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
     const list = await get<{ items: LetterSummary[] }>(`/api/credits/${demoCredit}/settlement-letters`);
     expect(list.body.items.map((item) => item.id)).toEqual([letter.id]);
     const view = await get<{ letters: LetterSummary[] }>(`/api/credits/${demoCredit}`);
-    expect(view.body.letters.map((item) => [item.id, item.totalAmount, item.templateVersion])).toEqual([[letter.id, letter.totalAmount, 1]]);
+    expect(view.body.letters.map((item) => [item.id, item.totalAmount, item.templateVersion])).toEqual([
+      [letter.id, letter.totalAmount, 1],
+    ]);
 
-    const [audit] = await ctx.system((tx) => tx.select().from(auditEvents).where(and(eq(auditEvents.entityId, demoCredit), eq(auditEvents.action, 'letter.issue'))));
-    expect(audit).toMatchObject({ actorEmail: 'cartera@demo.mx', after: expect.objectContaining({ letterId: letter.id, pdfSha256: letter.pdfSha256 }) });
+    const [audit] = await ctx.system((tx) =>
+      tx
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.entityId, demoCredit), eq(auditEvents.action, 'letter.issue'))),
+    );
+    expect(audit).toMatchObject({
+      actorEmail: 'cartera@demo.mx',
+      after: expect.objectContaining({ letterId: letter.id, pdfSha256: letter.pdfSha256 }),
+    });
 
     const second = await post<Letter>(`/api/credits/${demoCredit}/settlement-letters`, { validUntil: addBusinessDays(today, 2) });
     expect(second.body.number).toBe(2);
     expect(second.body.reference).not.toBe(letter.reference);
   });
 
-  it('answers 404 for another company\'s credit or letter, and 403 without the permission', async () => {
+  it("answers 404 for another company's credit or letter, and 403 without the permission", async () => {
     const plusLetter = await post<Letter>(`/api/credits/${plusCredit}/settlement-letters`, {}, admin);
     expect(plusLetter.status).toBe(201);
     expect(plusLetter.body.brand).toBe('Crédito Nómina Plus');
@@ -159,7 +189,12 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
     expect((await get(`/api/settlement-letters/${plusLetter.body.id}/pdf`)).status).toBe(404);
     const brands = await get<{ items: LetterTemplateBrand[] }>('/api/letter-templates');
     expect(brands.body.items.map((brand) => brand.company)).toEqual(['Financiera Demo']);
-    const [count] = await ctx.system((tx) => tx.select({ total: sql<number>`count(*)::int` }).from(settlementLetters).where(eq(settlementLetters.creditId, plusCredit)));
+    const [count] = await ctx.system((tx) =>
+      tx
+        .select({ total: sql<number>`count(*)::int` })
+        .from(settlementLetters)
+        .where(eq(settlementLetters.creditId, plusCredit)),
+    );
     expect(count!.total).toBe(1);
 
     // Mesa de control sees credits (and their letters) but may neither quote nor issue; Sin permisos not even download.
@@ -167,21 +202,40 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
     expect((await get(`/api/credits/${demoCredit}/settlement-quote`, mesa)).status).toBe(403);
     expect((await post(`/api/credits/${demoCredit}/settlement-letters`, {}, mesa)).status).toBe(403);
     expect((await get(`/api/credits/${demoCredit}/settlement-letters`, mesa)).status).toBe(200);
-    const seeded = await ctx.system((tx) => tx.select({ id: settlementLetters.id }).from(settlementLetters).where(eq(settlementLetters.companyId, companyId.DEMO)).limit(1));
+    const seeded = await ctx.system((tx) =>
+      tx.select({ id: settlementLetters.id }).from(settlementLetters).where(eq(settlementLetters.companyId, companyId.DEMO)).limit(1),
+    );
     expect((await get(`/api/settlement-letters/${seeded[0]!.id}/pdf`, await ctx.as('sinpermisos@demo.mx'))).status).toBe(403);
     // Cartera issues letters but does not upload templates.
-    const form = await templateForm({ background: await demoBackground({ name: 'X', legalName: 'X', rfc: 'X', color: [0, 0, 0], amountsRight: 500 }), layout: JSON.stringify(demoLayout({ amountsRight: 500 })) });
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/letter-templates', ...form, headers: { ...cartera, ...form.headers } })).statusCode).toBe(403);
+    const form = await templateForm({
+      background: await demoBackground({ name: 'X', legalName: 'X', rfc: 'X', color: [0, 0, 0], amountsRight: 500 }),
+      layout: JSON.stringify(demoLayout({ amountsRight: 500 })),
+    });
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/api/letter-templates', ...form, headers: { ...cartera, ...form.headers } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('versions templates: new letters use the newest, old letters keep theirs byte for byte', async () => {
     const first = await post<Letter>(`/api/credits/${demoCredit}/settlement-letters`, {});
     const before = await get(`/api/settlement-letters/${first.body.id}/pdf`);
 
-    const look = { name: 'Financiera Demo', legalName: 'Financiera Demo 2027', rfc: 'FDE150101AB1', color: [0.6, 0.1, 0.1] as [number, number, number], amountsRight: 540 };
+    const look = {
+      name: 'Financiera Demo',
+      legalName: 'Financiera Demo 2027',
+      rfc: 'FDE150101AB1',
+      color: [0.6, 0.1, 0.1] as [number, number, number],
+      amountsRight: 540,
+    };
     const layout = demoLayout(look);
     const form = await templateForm({ companyId: companyId.DEMO, background: await demoBackground(look), layout: JSON.stringify(layout) });
-    const uploaded = await ctx.app.inject({ method: 'POST', url: '/api/letter-templates', ...form, headers: { ...admin, ...form.headers } });
+    const uploaded = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/letter-templates',
+      ...form,
+      headers: { ...admin, ...form.headers },
+    });
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     expect(uploaded.json<LetterTemplateBrand>().versions.map((version) => [version.version, version.letters])).toEqual([
       [2, 0],
@@ -209,15 +263,28 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
     layout.fields.cliente!.x = 900;
     const upload = async (parts: Parameters<typeof templateForm>[0], headers: Headers = admin) => {
       const form = await templateForm(parts);
-      const response = await ctx.app.inject({ method: 'POST', url: '/api/letter-templates', ...form, headers: { ...headers, ...form.headers } });
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/letter-templates',
+        ...form,
+        headers: { ...headers, ...form.headers },
+      });
       return { status: response.statusCode, body: response.json<{ title: string; errors?: { field: string; message: string }[] }>() };
     };
-    const missing = await upload({ companyId: companyId.DEMO, background: await demoBackground({ name: 'D', legalName: 'D', rfc: 'D', color: [0, 0, 0], amountsRight: 523 }), layout: JSON.stringify(layout) });
+    const missing = await upload({
+      companyId: companyId.DEMO,
+      background: await demoBackground({ name: 'D', legalName: 'D', rfc: 'D', color: [0, 0, 0], amountsRight: 523 }),
+      layout: JSON.stringify(layout),
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.title).toBe('Plantilla no válida');
     expect(missing.body.errors?.map((error) => error.message)).toEqual(['Falta el campo referencia (Referencia de pago).']);
 
-    const notPdf = await upload({ companyId: companyId.DEMO, background: Buffer.from('no soy un pdf'), layout: JSON.stringify(demoLayout({ amountsRight: 523 })) });
+    const notPdf = await upload({
+      companyId: companyId.DEMO,
+      background: Buffer.from('no soy un pdf'),
+      layout: JSON.stringify(demoLayout({ amountsRight: 523 })),
+    });
     expect(notPdf.status).toBe(400);
     expect(notPdf.body.errors).toEqual([{ field: 'background', message: 'El fondo no es un PDF (no empieza con %PDF-).' }]);
     const nothing = await upload({ companyId: companyId.DEMO });
@@ -226,16 +293,26 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
 
     // A user of Crédito Nómina Plus holding every permission (not SA) cannot add a version to Financiera Demo's brand.
     await ctx.system(async (tx) => {
-      const [everything] = await tx.insert(profiles).values({ name: 'Todo sin SA', roleCode: 'OPERACION_TOTAL', permissions: [...ALL_PERMISSION_PATHS] }).returning();
+      const [everything] = await tx
+        .insert(profiles)
+        .values({ name: 'Todo sin SA', roleCode: 'OPERACION_TOTAL', permissions: [...ALL_PERMISSION_PATHS] })
+        .returning();
       await tx.insert(users).values({ email: 'todo@plus.mx', name: 'Todo Plus', profileId: everything!.id, companyId: companyId.PLUS });
     });
     const foreign = await upload(
-      { companyId: companyId.DEMO, background: await demoBackground({ name: 'D', legalName: 'D', rfc: 'D', color: [0, 0, 0], amountsRight: 523 }), layout: JSON.stringify(demoLayout({ amountsRight: 523 })) },
+      {
+        companyId: companyId.DEMO,
+        background: await demoBackground({ name: 'D', legalName: 'D', rfc: 'D', color: [0, 0, 0], amountsRight: 523 }),
+        layout: JSON.stringify(demoLayout({ amountsRight: 523 })),
+      },
       await ctx.as('todo@plus.mx'),
     );
     expect(foreign.status).toBe(404);
     const own = await upload(
-      { background: await demoBackground({ name: 'P', legalName: 'P', rfc: 'P', color: [0, 0, 0], amountsRight: 523 }), layout: JSON.stringify(demoLayout({ amountsRight: 523 })) },
+      {
+        background: await demoBackground({ name: 'P', legalName: 'P', rfc: 'P', color: [0, 0, 0], amountsRight: 523 }),
+        layout: JSON.stringify(demoLayout({ amountsRight: 523 })),
+      },
       await ctx.as('todo@plus.mx'),
     );
     expect(own.status).toBe(201);
@@ -243,7 +320,13 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
   });
 
   it('shows the seeded letters on the credit view of their credit', async () => {
-    const [seeded] = await ctx.system((tx) => tx.select({ creditId: settlementLetters.creditId }).from(settlementLetters).where(eq(settlementLetters.companyId, companyId.DEMO)).limit(1));
+    const [seeded] = await ctx.system((tx) =>
+      tx
+        .select({ creditId: settlementLetters.creditId })
+        .from(settlementLetters)
+        .where(eq(settlementLetters.companyId, companyId.DEMO))
+        .limit(1),
+    );
     const view = await get<{ letters: LetterSummary[] }>(`/api/credits/${seeded!.creditId}`);
     expect(view.body.letters.map((letter) => letter.number)).toEqual([2, 1]);
   });

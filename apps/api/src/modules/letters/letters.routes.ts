@@ -16,7 +16,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function lettersRoutes(deps: AppDeps): FastifyPluginAsync {
   const today = () => mexicoToday(deps.clock.now());
   return async (app) => {
-    await app.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: LETTER_TEMPLATE_MAX_BYTES, files: 2, fields: 2, fieldSize: LETTER_LAYOUT_MAX_BYTES } });
+    await app.register(fastifyMultipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: LETTER_TEMPLATE_MAX_BYTES, files: 2, fields: 2, fieldSize: LETTER_LAYOUT_MAX_BYTES },
+    });
 
     register(app, letterRoutes.quote, async (request) => letterQuote(request.db, request.params.id, today(), request.query.validUntil));
 
@@ -43,7 +46,8 @@ export function lettersRoutes(deps: AppDeps): FastifyPluginAsync {
     register(app, letterRoutes.templates, async (request) => ({ items: await letterTemplateBrands(request.db) }));
 
     register(app, letterRoutes.uploadTemplate, async (request, reply) => {
-      if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el PDF y el layout como formulario (multipart/form-data).');
+      if (!request.isMultipart())
+        throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el PDF y el layout como formulario (multipart/form-data).');
       const received: { companyId?: string; background?: { name: string; content: Buffer }; layout?: string } = {};
       await readMultipart(async () => {
         for await (const part of request.parts()) {
@@ -53,17 +57,27 @@ export function lettersRoutes(deps: AppDeps): FastifyPluginAsync {
             continue;
           }
           const content = await part.toBuffer();
-          if (part.file.truncated) throw new HttpProblem(413, 'Archivo demasiado grande', `El PDF de fondo puede pesar hasta ${LETTER_TEMPLATE_MAX_BYTES / (1024 * 1024)} MB y el layout ${LETTER_LAYOUT_MAX_BYTES / 1024} KB.`);
-          if (part.fieldname === 'background') received.background = { name: uploadedFileName(part.filename, 'plantilla.pdf', 'background'), content };
+          if (part.file.truncated)
+            throw new HttpProblem(
+              413,
+              'Archivo demasiado grande',
+              `El PDF de fondo puede pesar hasta ${LETTER_TEMPLATE_MAX_BYTES / (1024 * 1024)} MB y el layout ${LETTER_LAYOUT_MAX_BYTES / 1024} KB.`,
+            );
+          if (part.fieldname === 'background')
+            received.background = { name: uploadedFileName(part.filename, 'plantilla.pdf', 'background'), content };
           if (part.fieldname === 'layout') {
-            if (content.length > LETTER_LAYOUT_MAX_BYTES) throw new HttpProblem(413, 'Layout demasiado grande', `El layout puede pesar hasta ${LETTER_LAYOUT_MAX_BYTES / 1024} KB.`);
+            if (content.length > LETTER_LAYOUT_MAX_BYTES)
+              throw new HttpProblem(413, 'Layout demasiado grande', `El layout puede pesar hasta ${LETTER_LAYOUT_MAX_BYTES / 1024} KB.`);
             received.layout = content.toString('utf8');
           }
         }
       });
       const principal = actorOf(request).principal;
       const companyId = received.companyId?.trim() || principal.companyId;
-      if (!UUID.test(companyId)) throw new HttpProblem(400, 'Marca no válida', 'La empresa (companyId) no es un identificador válido.', [{ field: 'companyId', message: 'Empresa no válida.' }]);
+      if (!UUID.test(companyId))
+        throw new HttpProblem(400, 'Marca no válida', 'La empresa (companyId) no es un identificador válido.', [
+          { field: 'companyId', message: 'Empresa no válida.' },
+        ]);
       const brand = await uploadTemplate(request.db, actorOf(request), deps.clock.now(), {
         companyId,
         fileName: received.background?.name ?? 'plantilla.pdf',

@@ -29,16 +29,22 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** The credit, its company's setting and the payoff at the validity date (default: the company's business days). */
 export async function letterQuote(tx: Tx, creditId: string, today: string, validUntil?: string): Promise<LetterQuote> {
   const { credit, client, agreement, company } = await loadCreditRows(tx, creditId);
-  const [settings] = await tx.select({ validityDays: companies.letterValidityDays }).from(companies).where(eq(companies.id, credit.companyId));
+  const [settings] = await tx
+    .select({ validityDays: companies.letterValidityDays })
+    .from(companies)
+    .where(eq(companies.id, credit.companyId));
   const businessDate = await businessDateOf(tx, credit.companyId, today);
   const validityBusinessDays = settings?.validityDays ?? 5;
   const defaultValidUntil = addBusinessDays(businessDate, validityBusinessDays);
   const until = validUntil ?? defaultValidUntil;
   // Compared as ISO dates: counting the days to a date centuries away would leave the lending calendar's range.
   if (until > addDays(businessDate, MAX_VALIDITY_DAYS)) {
-    throw new HttpProblem(400, 'Vigencia no válida', `La vigencia de la carta puede ser de hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo (${businessDate}).`, [
-      { field: 'validUntil', message: `Elige una fecha hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo.` },
-    ]);
+    throw new HttpProblem(
+      400,
+      'Vigencia no válida',
+      `La vigencia de la carta puede ser de hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo (${businessDate}).`,
+      [{ field: 'validUntil', message: `Elige una fecha hasta ${MAX_VALIDITY_DAYS} días después de la fecha flujo.` }],
+    );
   }
   const payoff: LetterPayoff = await creditPayoff(tx, creditId, async () => businessDate, { date: businessDate, validUntil: until });
   const template = await currentTemplate(tx, credit.companyId);
@@ -69,16 +75,33 @@ export async function issueLetter(tx: Tx, actor: Actor, creditId: string, today:
   if (!locked) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
   const quote = await letterQuote(tx, creditId, today, validUntil);
   if (quote.status === 'liquidado' || quote.payoff.totalAmount === '0.00') {
-    throw new HttpProblem(409, 'Nada que liquidar', `El crédito ${quote.folio} no tiene saldo por liquidar a la vigencia elegida: no se emite carta.`);
+    throw new HttpProblem(
+      409,
+      'Nada que liquidar',
+      `El crédito ${quote.folio} no tiene saldo por liquidar a la vigencia elegida: no se emite carta.`,
+    );
   }
   const template = await currentTemplate(tx, quote.companyId);
-  if (!template) throw new HttpProblem(409, 'Sin plantilla', `${quote.company} no tiene plantilla de carta: un administrador debe subir una.`);
+  if (!template)
+    throw new HttpProblem(409, 'Sin plantilla', `${quote.company} no tiene plantilla de carta: un administrador debe subir una.`);
 
-  const [last] = await tx.select({ number: max(settlementLetters.number) }).from(settlementLetters).where(eq(settlementLetters.creditId, creditId));
+  const [last] = await tx
+    .select({ number: max(settlementLetters.number) })
+    .from(settlementLetters)
+    .where(eq(settlementLetters.creditId, creditId));
   const number = (last?.number ?? 0) + 1;
   const reference = paymentReference(locked.number, number);
-  const texts = letterTexts({ folio: quote.folio, clientName: quote.clientName, agreement: quote.agreement, reference, issuedAt: now }, quote.payoff);
-  const pdf = await renderLetter({ background: template.background, layout: template.layout, texts, issuedAt: now, title: `Carta de liquidación anticipada ${quote.folio}` });
+  const texts = letterTexts(
+    { folio: quote.folio, clientName: quote.clientName, agreement: quote.agreement, reference, issuedAt: now },
+    quote.payoff,
+  );
+  const pdf = await renderLetter({
+    background: template.background,
+    layout: template.layout,
+    texts,
+    issuedAt: now,
+    title: `Carta de liquidación anticipada ${quote.folio}`,
+  });
   const pdfSha256 = sha256(pdf);
   const { payoff } = quote;
   const [stored] = await tx
@@ -117,7 +140,14 @@ export async function issueLetter(tx: Tx, actor: Actor, creditId: string, today:
     action: 'letter.issue',
     entity: 'credit',
     entityId: creditId,
-    after: { letterId: letter.id, reference, validUntil: payoff.validUntil, totalAmount: payoff.totalAmount, template: template.version, pdfSha256 },
+    after: {
+      letterId: letter.id,
+      reference,
+      validUntil: payoff.validUntil,
+      totalAmount: payoff.totalAmount,
+      template: template.version,
+      pdfSha256,
+    },
     occurredAt: now,
   });
   return { ...toLetterSummary(letter), folio: quote.folio, texts, payoff, pdfSize: letter.pdfSize };
@@ -139,10 +169,14 @@ export async function uploadTemplate(
   try {
     checked = await checkTemplate(input.background, input.layoutText);
   } catch (error) {
-    if (error instanceof TemplateError) throw new HttpProblem(400, 'Plantilla no válida', error.errors.map((e) => e.message).join(' '), error.errors);
+    if (error instanceof TemplateError)
+      throw new HttpProblem(400, 'Plantilla no válida', error.errors.map((e) => e.message).join(' '), error.errors);
     throw error;
   }
-  const [last] = await tx.select({ version: max(letterTemplates.version) }).from(letterTemplates).where(eq(letterTemplates.companyId, company.id));
+  const [last] = await tx
+    .select({ version: max(letterTemplates.version) })
+    .from(letterTemplates)
+    .where(eq(letterTemplates.companyId, company.id));
   const version = (last?.version ?? 0) + 1;
   const [created] = await tx
     .insert(letterTemplates)
@@ -162,7 +196,12 @@ export async function uploadTemplate(
     })
     .onConflictDoNothing()
     .returning({ id: letterTemplates.id });
-  if (!created) throw new HttpProblem(409, 'Versión en conflicto', 'Otra persona subió una versión de esta plantilla al mismo tiempo: vuelve a intentarlo.');
+  if (!created)
+    throw new HttpProblem(
+      409,
+      'Versión en conflicto',
+      'Otra persona subió una versión de esta plantilla al mismo tiempo: vuelve a intentarlo.',
+    );
   await recordAudit(tx, actor, {
     action: 'letter-template.upload',
     entity: 'letter_template',

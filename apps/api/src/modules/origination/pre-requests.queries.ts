@@ -23,7 +23,12 @@ const preRequestList = fixedSelect(
 );
 const select = (db: Db) => preRequestList.in(db);
 
-const SORT: SortMap = { folio: preRequests.number, createdAt: preRequests.createdAt, amount: preRequests.amount, status: preRequests.status };
+const SORT: SortMap = {
+  folio: preRequests.number,
+  createdAt: preRequests.createdAt,
+  amount: preRequests.amount,
+  status: preRequests.status,
+};
 
 type Row = Awaited<ReturnType<typeof select>>[number];
 
@@ -63,7 +68,14 @@ export function listPreRequests(
 ): Promise<Paged<PreRequest>> {
   const where: SQL | undefined = and(eq(preRequests.createdBy, userId), query.status ? eq(preRequests.status, query.status) : undefined);
   const order = listOrder(SORT, query.sort, { field: 'createdAt', descending: true }, preRequests.number);
-  return pagedList(query, select(db).where(where).orderBy(...order), preRequestCount.in(db).where(where), toPreRequest);
+  return pagedList(
+    query,
+    select(db)
+      .where(where)
+      .orderBy(...order),
+    preRequestCount.in(db).where(where),
+    toPreRequest,
+  );
 }
 
 /** The agreements in force today and their active products: what a clerk may quote. */

@@ -15,11 +15,13 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   let acme: { agreementId: string; productId: string };
 
   const productOf = async (code: string) => {
-    const [row] = await ctx.system((db) => db
-      .select({ agreementId: agreements.id, productId: agreementProducts.id })
-      .from(agreements)
-      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(eq(agreements.code, code)));
+    const [row] = await ctx.system((db) =>
+      db
+        .select({ agreementId: agreements.id, productId: agreementProducts.id })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(eq(agreements.code, code)),
+    );
     return row!;
   };
 
@@ -34,7 +36,8 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     acme = await productOf('ACME-PRIV');
   });
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers = originacion) => ctx.app.inject({ method, url, payload, headers });
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers = originacion) =>
+    ctx.app.inject({ method, url, payload, headers });
 
   const input = (overrides: Json = {}) => ({
     curp: 'pxne660720hmcxtn06',
@@ -51,8 +54,11 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     ...overrides,
   });
 
-  it('offers the agreements in force of the user\'s company with their active products', async () => {
-    const catalog = (await call('GET', '/api/pre-requests/catalog')).json<{ today: string; agreements: { code: string; products: { name: string }[] }[] }>();
+  it("offers the agreements in force of the user's company with their active products", async () => {
+    const catalog = (await call('GET', '/api/pre-requests/catalog')).json<{
+      today: string;
+      agreements: { code: string; products: { name: string }[] }[];
+    }>();
     expect(catalog.today).toBe('2026-11-23');
     // ACME-PRIV belongs to the second brand: only a role-SA user captures for every company.
     expect(catalog.agreements.map((agreement) => agreement.code)).toEqual(['GOB-JAL', 'IMSS-FED']);
@@ -81,7 +87,15 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
       openingFeeIva: '64.00',
       netDisbursement: '19536.00',
     });
-    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30', disbursementDate: '2026-11-23' });
+    const expected = buildSchedule({
+      principal: '20000.00',
+      annualRate: '0.36',
+      ivaRate: '0.16',
+      term: 24,
+      frequency: 'quincenal',
+      firstDueDate: '2026-11-30',
+      disbursementDate: '2026-11-23',
+    });
     expect(simulation.installment).toBe(expected.installment);
     expect(simulation.schedule).toEqual(expected.rows);
     expect(simulation.schedule[0]).toMatchObject({ interest: '140.00', iva: '22.40', days: 7 });
@@ -89,12 +103,25 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
 
   it('rejects with every reason, and refuses a bad CURP or a product of another agreement', async () => {
     // ACME is Crédito Nómina Plus's agreement: judged for its own staff.
-    const rejected = await call('POST', '/api/pre-requests/simulate', input({ curp: 'LOOA531113HTCPBN07', ...acme, amount: '1000', term: 30, netSalary: '3000', otherDeductions: '700' }), await ctx.as('plus@demo.mx'));
+    const rejected = await call(
+      'POST',
+      '/api/pre-requests/simulate',
+      input({ curp: 'LOOA531113HTCPBN07', ...acme, amount: '1000', term: 30, netSalary: '3000', otherDeductions: '700' }),
+      await ctx.as('plus@demo.mx'),
+    );
     // 3,000.00 a month less 700.00 and the installment leaves far less than 30 × 315.04 = 9,451.20.
-    expect(rejected.json<{ reasons: { code: string }[] }>().reasons.map((reason) => reason.code)).toEqual(['capacity', 'minimum-wage', 'amount', 'term', 'age']);
+    expect(rejected.json<{ reasons: { code: string }[] }>().reasons.map((reason) => reason.code)).toEqual([
+      'capacity',
+      'minimum-wage',
+      'amount',
+      'term',
+      'age',
+    ]);
     const badCurp = await call('POST', '/api/pre-requests/simulate', input({ curp: 'PXNE661320HMCXTN06' }));
     expect(badCurp.statusCode).toBe(400);
-    expect(badCurp.json()).toMatchObject({ errors: [{ field: 'curp', message: 'La fecha de nacimiento de la CURP no existe en el calendario.' }] });
+    expect(badCurp.json()).toMatchObject({
+      errors: [{ field: 'curp', message: 'La fecha de nacimiento de la CURP no existe en el calendario.' }],
+    });
     const mixed = await call('POST', '/api/pre-requests/simulate', input({ productId: acme.productId }));
     expect(mixed.json()).toMatchObject({ errors: [{ field: 'productId', message: 'El producto no pertenece al convenio elegido.' }] });
   });
@@ -109,12 +136,17 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     const higher = await createTestApp(engine, { dailyMinimumWage: '450.00' });
     try {
       const headers = await higher.as('originacion@demo.mx');
-      const judged = (await higher.app.inject({ method: 'POST', url: '/api/pre-requests/simulate', payload: input(), headers })).json<{ result: string; reasons: { code: string; message: string }[] }>();
+      const judged = (await higher.app.inject({ method: 'POST', url: '/api/pre-requests/simulate', payload: input(), headers })).json<{
+        result: string;
+        reasons: { code: string; message: string }[];
+      }>();
       expect(judged.result).toBe('rechazada');
       expect(judged.reasons.map((reason) => reason.code)).toEqual(['minimum-wage']);
       expect(judged.reasons[0]!.message).toContain('6,750.00');
       // The browser's live verdict judges with the same figure.
-      expect((await higher.app.inject({ method: 'GET', url: '/api/pre-requests/catalog', headers })).json()).toMatchObject({ dailyMinimumWage: '450.00' });
+      expect((await higher.app.inject({ method: 'GET', url: '/api/pre-requests/catalog', headers })).json()).toMatchObject({
+        dailyMinimumWage: '450.00',
+      });
     } finally {
       await higher.close();
     }
@@ -124,7 +156,12 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     const created = await call('POST', '/api/pre-requests', input());
     expect(created.statusCode).toBe(201);
     const draft = created.json<{ id: string; folio: string; status: string; version: number }>();
-    expect(draft).toMatchObject({ status: 'borrador', result: 'pre-aprobada', curp: 'PXNE660720HMCXTN06', createdBy: 'originacion@demo.mx' });
+    expect(draft).toMatchObject({
+      status: 'borrador',
+      result: 'pre-aprobada',
+      curp: 'PXNE660720HMCXTN06',
+      createdBy: 'originacion@demo.mx',
+    });
     expect(draft.folio).toMatch(/^PS-\d{6}$/);
 
     expect((await call('GET', '/api/pre-requests')).json<{ total: number }>().total).toBe(1);
@@ -137,7 +174,10 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
     expect(again.json<{ detail: string }>().detail).toBe('No se puede enviar una pre-solicitud en estado enviada; solo los borradores.');
 
     const second = await call('POST', '/api/pre-requests/simulate', input({ amount: '5000' }));
-    expect(second.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${draft.folio}).` }] });
+    expect(second.json()).toMatchObject({
+      result: 'rechazada',
+      reasons: [{ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${draft.folio}).` }],
+    });
     const audit = await ctx.system((db) => db.select().from(auditEvents).where(eq(auditEvents.entityId, draft.id)));
     expect(audit.map((event) => event.action).sort()).toEqual(['pre-request.create', 'pre-request.send']);
   });
@@ -145,7 +185,12 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   it('re-judges a draft on edit, refuses stale edits and refuses to send a rejected one', async () => {
     const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string; version: number }>();
     const edited = await call('PUT', `/api/pre-requests/${draft.id}`, { ...input({ amount: '150000', term: 12 }), version: draft.version });
-    expect(edited.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'capacity' }, { code: 'minimum-wage' }], amount: '150000.00', version: draft.version + 1 });
+    expect(edited.json()).toMatchObject({
+      result: 'rechazada',
+      reasons: [{ code: 'capacity' }, { code: 'minimum-wage' }],
+      amount: '150000.00',
+      version: draft.version + 1,
+    });
     expect((await call('PUT', `/api/pre-requests/${draft.id}`, { ...input(), version: draft.version })).statusCode).toBe(409);
     const send = await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version + 1 });
     expect(send.statusCode).toBe(409);
@@ -173,8 +218,15 @@ describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
 
   it('lets a user who only captures requests read the catalog and their sent pre-requests, and nothing more', async () => {
     const [admin] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'admin@demo.mx')));
-    const [profile] = await ctx.system((db) => db.insert(profiles).values({ name: 'Solo solicitudes', roleCode: 'SOLICITUDES', permissions: ['/origination/request-new'] }).returning());
-    await ctx.system((db) => db.insert(users).values({ email: 'solicitudes@demo.mx', profileId: profile!.id, companyId: admin!.companyId }));
+    const [profile] = await ctx.system((db) =>
+      db
+        .insert(profiles)
+        .values({ name: 'Solo solicitudes', roleCode: 'SOLICITUDES', permissions: ['/origination/request-new'] })
+        .returning(),
+    );
+    await ctx.system((db) =>
+      db.insert(users).values({ email: 'solicitudes@demo.mx', profileId: profile!.id, companyId: admin!.companyId }),
+    );
     const draft = (await call('POST', '/api/pre-requests', input())).json<{ id: string }>();
     const clerk = await ctx.as('solicitudes@demo.mx');
     for (const url of ['/api/pre-requests/catalog', '/api/pre-requests?status=enviada', `/api/pre-requests/${draft.id}`]) {

@@ -10,11 +10,19 @@ import { mexicoToday } from '../shared/business-date';
 /** Pre-solicitudes over HTTP: simulate, save as draft, edit a draft, send. Conversion into a request comes with requests. */
 export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    const context = (request: FastifyRequest) => ({ actor: actorOf(request), now: deps.clock.now(), dailyMinimumWage: deps.dailyMinimumWage });
+    const context = (request: FastifyRequest) => ({
+      actor: actorOf(request),
+      now: deps.clock.now(),
+      dailyMinimumWage: deps.dailyMinimumWage,
+    });
 
-    register(app, preRequestRoutes.catalog, async (request) => originationCatalog(request.db, mexicoToday(deps.clock.now()), deps.dailyMinimumWage));
+    register(app, preRequestRoutes.catalog, async (request) =>
+      originationCatalog(request.db, mexicoToday(deps.clock.now()), deps.dailyMinimumWage),
+    );
 
-    register(app, preRequestRoutes.simulate, async (request) => simulate(request.db, request.body, deps.clock.now(), deps.dailyMinimumWage));
+    register(app, preRequestRoutes.simulate, async (request) =>
+      simulate(request.db, request.body, deps.clock.now(), deps.dailyMinimumWage),
+    );
 
     register(app, preRequestRoutes.list, async (request) => {
       await expirePreRequests(request.db, deps.clock.now());
@@ -32,8 +40,12 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsync {
       return created;
     });
 
-    register(app, preRequestRoutes.update, async (request) => updatePreRequest(request.db, context(request), request.params.id, request.body));
+    register(app, preRequestRoutes.update, async (request) =>
+      updatePreRequest(request.db, context(request), request.params.id, request.body),
+    );
 
-    register(app, preRequestRoutes.send, async (request) => sendPreRequest(request.db, context(request), request.params.id, request.body.version));
+    register(app, preRequestRoutes.send, async (request) =>
+      sendPreRequest(request.db, context(request), request.params.id, request.body.version),
+    );
   };
 }

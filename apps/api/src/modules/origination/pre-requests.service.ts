@@ -1,6 +1,13 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import { LAST_DAY_OF_MONTH, LendingInputError, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
-import { PRE_REQUEST_VALID_DAYS, percentToFraction, preRequestInputOf, type PreRequest, type PreRequestInput, type Simulation } from '@portal/contract';
+import {
+  PRE_REQUEST_VALID_DAYS,
+  percentToFraction,
+  preRequestInputOf,
+  type PreRequest,
+  type PreRequestInput,
+  type Simulation,
+} from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
@@ -19,7 +26,8 @@ type Values = {
   [K in keyof PreRequestInput]: K extends 'term' ? number : string;
 };
 
-const invalid = (field: string, message: string) => new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [{ field, message }]);
+const invalid = (field: string, message: string) =>
+  new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [{ field, message }]);
 
 type AgreementRow = typeof agreements.$inferSelect;
 type ProductRow = typeof agreementProducts.$inferSelect;
@@ -109,15 +117,31 @@ export async function simulate(
     .select({ number: preRequests.number })
     .from(preRequests)
     .innerJoin(clients, eq(clients.id, preRequests.clientId))
-    .where(and(eq(clients.curp, input.curp), eq(preRequests.status, 'enviada'), except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined));
-  if (open) reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${preRequestFolio(open.number)}).` });
+    .where(
+      and(
+        eq(clients.curp, input.curp),
+        eq(preRequests.status, 'enviada'),
+        except.preRequestId ? ne(preRequests.id, except.preRequestId) : undefined,
+      ),
+    );
+  if (open)
+    reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una pre-solicitud enviada (${preRequestFolio(open.number)}).` });
   const [inProgress] = await db
     .select({ number: requests.number, status: requests.status })
     .from(requests)
     .innerJoin(clients, eq(clients.id, requests.clientId))
-    .where(and(eq(clients.curp, input.curp), inArray(requests.status, OPEN_REQUEST_STATUSES), except.requestId ? ne(requests.id, except.requestId) : undefined));
+    .where(
+      and(
+        eq(clients.curp, input.curp),
+        inArray(requests.status, OPEN_REQUEST_STATUSES),
+        except.requestId ? ne(requests.id, except.requestId) : undefined,
+      ),
+    );
   if (inProgress) {
-    reasons.push({ code: 'open-request', message: `Esta CURP ya tiene una solicitud en curso (${requestFolio(inProgress.number)}, ${inProgress.status}).` });
+    reasons.push({
+      code: 'open-request',
+      message: `Esta CURP ya tiene una solicitud en curso (${requestFolio(inProgress.number)}, ${inProgress.status}).`,
+    });
   }
   const [active] = await db
     .select({ number: credits.number })
@@ -218,10 +242,17 @@ export async function upsertClient(tx: Db | Tx, companyId: string, input: Values
 async function lockDraft(tx: Tx, id: string, version: number, action: string) {
   const current = await lockAtVersion(tx.select().from(preRequests).where(eq(preRequests.id, id)), version, {
     notFound: { title: 'Pre-solicitud no encontrada', detail: 'La pre-solicitud no existe.' },
-    stale: { title: 'La pre-solicitud cambió', detail: 'Otra persona modificó esta pre-solicitud. Recarga la página y vuelve a intentarlo.' },
+    stale: {
+      title: 'La pre-solicitud cambió',
+      detail: 'Otra persona modificó esta pre-solicitud. Recarga la página y vuelve a intentarlo.',
+    },
   });
   if (current.status !== 'borrador') {
-    throw new HttpProblem(409, 'Acción no permitida', `No se puede ${action} una pre-solicitud en estado ${current.status}; solo los borradores.`);
+    throw new HttpProblem(
+      409,
+      'Acción no permitida',
+      `No se puede ${action} una pre-solicitud en estado ${current.status}; solo los borradores.`,
+    );
   }
   return current;
 }
@@ -244,12 +275,23 @@ export async function createPreRequest(tx: Tx, context: Context, input: Values):
     .insert(preRequests)
     .values({ ...columns, createdBy: actor.principal.userId, createdAt: now, updatedAt: now })
     .returning({ id: preRequests.id });
-  await recordAudit(tx, actor, { action: 'pre-request.create', entity: 'pre-request', entityId: created!.id, after: { ...input, result: result.result, reasons: result.reasons }, occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'pre-request.create',
+    entity: 'pre-request',
+    entityId: created!.id,
+    after: { ...input, result: result.result, reasons: result.reasons },
+    occurredAt: now,
+  });
   return loadPreRequest(tx, created!.id);
 }
 
 /** Edits a draft; the verdict is taken again. */
-export async function updatePreRequest(tx: Tx, context: Context, id: string, { version, ...input }: Values & { version: number }): Promise<PreRequest> {
+export async function updatePreRequest(
+  tx: Tx,
+  context: Context,
+  id: string,
+  { version, ...input }: Values & { version: number },
+): Promise<PreRequest> {
   const { actor, now } = context;
   const current = await lockDraft(tx, id, version, 'editar');
   const { result, columns } = await judgedColumns(tx, context, input, id);
@@ -257,7 +299,14 @@ export async function updatePreRequest(tx: Tx, context: Context, id: string, { v
     .update(preRequests)
     .set({ ...columns, updatedAt: now, version: sql`${preRequests.version} + 1` })
     .where(eq(preRequests.id, id));
-  await recordAudit(tx, actor, { action: 'pre-request.update', entity: 'pre-request', entityId: id, before: current, after: { ...input, result: result.result }, occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'pre-request.update',
+    entity: 'pre-request',
+    entityId: id,
+    before: current,
+    after: { ...input, result: result.result },
+    occurredAt: now,
+  });
   return loadPreRequest(tx, id);
 }
 
@@ -268,9 +317,23 @@ export async function sendPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: C
   // The draft stores the loan; its client, the CURP and names.
   const result = await simulate(tx, preRequestInputOf({ ...current, ...client! }), now, dailyMinimumWage, { preRequestId: id });
   if (result.result !== 'pre-aprobada') {
-    throw new HttpProblem(409, 'Pre-solicitud rechazada', `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`);
+    throw new HttpProblem(
+      409,
+      'Pre-solicitud rechazada',
+      `Solo se envían pre-solicitudes pre-aprobadas. ${result.reasons.map((reason) => reason.message).join(' ')}`,
+    );
   }
-  await tx.update(preRequests).set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` }).where(eq(preRequests.id, id));
-  await recordAudit(tx, actor, { action: 'pre-request.send', entity: 'pre-request', entityId: id, before: { status: 'borrador' }, after: { status: 'enviada' }, occurredAt: now });
+  await tx
+    .update(preRequests)
+    .set({ status: 'enviada', sentAt: now, updatedAt: now, version: sql`${preRequests.version} + 1` })
+    .where(eq(preRequests.id, id));
+  await recordAudit(tx, actor, {
+    action: 'pre-request.send',
+    entity: 'pre-request',
+    entityId: id,
+    before: { status: 'borrador' },
+    after: { status: 'enviada' },
+    occurredAt: now,
+  });
   return loadPreRequest(tx, id);
 }

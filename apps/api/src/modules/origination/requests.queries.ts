@@ -2,7 +2,14 @@ import { and, asc, eq, gte, ilike, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { bankForCode } from '@portal/lending';
-import { preRequestInputOf, simulationSchema, type DocumentKind, type Request, type RequestSummary, type requestListQuerySchema } from '@portal/contract';
+import {
+  preRequestInputOf,
+  simulationSchema,
+  type DocumentKind,
+  type Request,
+  type RequestSummary,
+  type requestListQuerySchema,
+} from '@portal/contract';
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern, prefixPattern } from '../../db/like';
@@ -70,8 +77,9 @@ const summaryList = fixedSelect({ request: summaryColumns, ...summaryFields }, (
 type SummaryRow = Awaited<ReturnType<typeof summaryList.in>>[number];
 
 /** Who captured the request or changed its capture (data or documents), the capturer first: none of them may decide it. */
-export const capturersOf = (request: { createdBy: string | null; capturedBy: string[] }): string[] =>
-  [...new Set([request.createdBy, ...request.capturedBy].filter((id): id is string => id !== null))];
+export const capturersOf = (request: { createdBy: string | null; capturedBy: string[] }): string[] => [
+  ...new Set([request.createdBy, ...request.capturedBy].filter((id): id is string => id !== null)),
+];
 
 function toSummary({ request, curp, agreement, product, createdBy, documents }: SummaryRow): RequestSummary {
   return {
@@ -95,7 +103,14 @@ function toSummary({ request, curp, agreement, product, createdBy, documents }: 
 
 export async function loadRequest(db: Db, id: string): Promise<Request> {
   const [row] = await db
-    .select({ request: requests, ...summaryFields, decidedBy: decider.email, preRequestNumber: preRequests.number, creditId: credits.id, creditNumber: credits.number })
+    .select({
+      request: requests,
+      ...summaryFields,
+      decidedBy: decider.email,
+      preRequestNumber: preRequests.number,
+      creditId: credits.id,
+      creditNumber: credits.number,
+    })
     .from(requests)
     .innerJoin(clients, eq(clients.id, requests.clientId))
     .innerJoin(agreements, eq(agreements.id, requests.agreementId))
@@ -191,7 +206,9 @@ export function listRequests(db: Db, query: RequestListValues): Promise<Paged<Re
     .in(db)
     .where(where)
     .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
-  const total = REQUEST_COUNTS[search ? (capturedBy ? 'clientAndCapturer' : 'client') : capturedBy ? 'capturer' : 'requests'].in(db).where(where);
+  const total = REQUEST_COUNTS[search ? (capturedBy ? 'clientAndCapturer' : 'client') : capturedBy ? 'capturer' : 'requests']
+    .in(db)
+    .where(where);
   return pagedList(query, rows, total, toSummary);
 }
 

@@ -12,7 +12,15 @@ import { companies } from '../../db/schema/users';
 
 type Json = Record<string, unknown>;
 type Headers = { authorization: string };
-type Detail = { id: string; folio: string; status: RequestStatus; version: number; documents: number; creditId: string | null; creditFolio: string | null };
+type Detail = {
+  id: string;
+  folio: string;
+  status: RequestStatus;
+  version: number;
+  documents: number;
+  creditId: string | null;
+  creditFolio: string | null;
+};
 
 const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
 const curp = (first17: string) => withCheckDigit(first17, curpCheckDigit);
@@ -48,15 +56,18 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     originacion = await ctx.as('originacion@demo.mx');
     admin = await ctx.as('admin@demo.mx');
     tesoreria = await ctx.as('tesoreria@demo.mx');
-    const [row] = await ctx.system((db) => db
-      .select({ agreementId: agreements.id, productId: agreementProducts.id })
-      .from(agreements)
-      .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
-      .where(eq(agreements.code, 'GOB-JAL')));
+    const [row] = await ctx.system((db) =>
+      db
+        .select({ agreementId: agreements.id, productId: agreementProducts.id })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(eq(agreements.code, 'GOB-JAL')),
+    );
     jal = row!;
   });
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers: Headers = originacion) => ctx.app.inject({ method, url, payload, headers });
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers: Headers = originacion) =>
+    ctx.app.inject({ method, url, payload, headers });
 
   const capture = (overrides: Json = {}) => ({
     curp: 'PXNE660720HMCXTN06',
@@ -90,7 +101,12 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
   async function post(data: Json, files: Record<string, readonly [string, Buffer]> = ALL_DOCUMENTS, headers: Headers = originacion) {
     const body = await multipart({ data: JSON.stringify(data) }, files);
-    return ctx.app.inject({ method: 'POST', url: '/api/requests', payload: body.payload, headers: { ...headers, 'content-type': body.contentType } });
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: body.payload,
+      headers: { ...headers, 'content-type': body.contentType },
+    });
   }
 
   async function created(overrides: Json = {}): Promise<Detail> {
@@ -122,7 +138,11 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
   }
 
   it('converts a sent pre-request into a captured request with its three documents, in one transaction', async () => {
-    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }))).json<{ id: string; version: number; folio: string }>();
+    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }))).json<{
+      id: string;
+      version: number;
+      folio: string;
+    }>();
     await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version });
 
     const request = await created({ preRequestId: draft.id });
@@ -133,7 +153,17 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
       email: 'enrique@correo.mx',
       bank: 'Banamex',
       createdBy: 'originacion@demo.mx',
-      simulation: { result: 'pre-aprobada', installment: buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30' }).installment },
+      simulation: {
+        result: 'pre-aprobada',
+        installment: buildSchedule({
+          principal: '20000.00',
+          annualRate: '0.36',
+          ivaRate: '0.16',
+          term: 24,
+          frequency: 'quincenal',
+          firstDueDate: '2026-11-30',
+        }).installment,
+      },
     });
     expect(request.folio).toMatch(/^SOL-\d{6}$/);
     expect((await call('GET', `/api/pre-requests/${draft.id}`)).json()).toMatchObject({ status: 'convertida' });
@@ -144,13 +174,25 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
     const again = await post(capture({ preRequestId: draft.id }));
     expect(again.statusCode).toBe(409);
-    expect(again.json<{ detail: string }>().detail).toBe(`No se puede convertir la pre-solicitud ${draft.folio} en estado convertida; solo las enviadas.`);
-    const audit = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
-    expect(audit.map((event) => event.action).sort()).toEqual(['request.create', 'request.document.upload', 'request.document.upload', 'request.document.upload']);
+    expect(again.json<{ detail: string }>().detail).toBe(
+      `No se puede convertir la pre-solicitud ${draft.folio} en estado convertida; solo las enviadas.`,
+    );
+    const audit = await ctx.system((db) =>
+      db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)),
+    );
+    expect(audit.map((event) => event.action).sort()).toEqual([
+      'request.create',
+      'request.document.upload',
+      'request.document.upload',
+      'request.document.upload',
+    ]);
   });
 
   it('counts the author of the pre-request a request was converted from among its capturers: it may not decide it', async () => {
-    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }), admin)).json<{ id: string; version: number }>();
+    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }), admin)).json<{
+      id: string;
+      version: number;
+    }>();
     expect((await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version }, admin)).statusCode).toBe(200);
     let request = await created({ preRequestId: draft.id });
     request = (await act(request, 'submit', originacion)).json<Detail>();
@@ -166,13 +208,24 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(badClabe.statusCode).toBe(400);
     expect(badClabe.json()).toMatchObject({ errors: [{ field: 'clabe', message: expect.stringMatching(/dígito verificador/) }] });
 
-    const badFields = await post(capture({ postalCode: '441', references: [{ name: 'Ana', relationship: 'Hermana', phone: '33-1111' }, { name: 'Luis', relationship: 'Amigo', phone: '3333334444' }] }));
+    const badFields = await post(
+      capture({
+        postalCode: '441',
+        references: [
+          { name: 'Ana', relationship: 'Hermana', phone: '33-1111' },
+          { name: 'Luis', relationship: 'Amigo', phone: '3333334444' },
+        ],
+      }),
+    );
     expect(badFields.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
       { field: 'postalCode', message: 'Código postal: 5 dígitos.' },
       { field: 'references.0.phone', message: 'Teléfono de la referencia: escribe los 10 dígitos, por ejemplo 33 1234 5678.' },
     ]);
 
-    const disguised = await post(capture(), { ine: ['ine.pdf', Buffer.from('MZ\x90\x00 not a pdf')], recibo: ['vacio.pdf', Buffer.alloc(0)] });
+    const disguised = await post(capture(), {
+      ine: ['ine.pdf', Buffer.from('MZ\x90\x00 not a pdf')],
+      recibo: ['vacio.pdf', Buffer.alloc(0)],
+    });
     expect(disguised.statusCode).toBe(400);
     expect(disguised.json<{ errors: unknown[] }>().errors).toEqual([
       { field: 'documents.ine', message: 'INE: solo se aceptan PDF, JPG, PNG; «ine.pdf» no es ninguno de ellos.' },
@@ -181,7 +234,9 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
     const huge = await post(capture(), { comprobante: ['escaneo.pdf', Buffer.concat([PDF, Buffer.alloc(5 * 1024 * 1024)])] });
     expect(huge.statusCode).toBe(400);
-    expect(huge.json()).toMatchObject({ errors: [{ field: 'documents.comprobante', message: 'Comprobante de domicilio: el archivo pesa más de 5 MB.' }] });
+    expect(huge.json()).toMatchObject({
+      errors: [{ field: 'documents.comprobante', message: 'Comprobante de domicilio: el archivo pesa más de 5 MB.' }],
+    });
 
     const [stored] = await ctx.system((db) => db.select({ total: count() }).from(requests));
     expect(stored!.total).toBe(0);
@@ -195,11 +250,16 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
     const ownApproval = await act(request, 'approve', originacion);
     expect(ownApproval.statusCode).toBe(403);
-    expect(ownApproval.json<{ detail: string }>().detail).toMatch(/^Quien capturó o modificó la solicitud \(sus datos o documentos\) no puede aprobarla/);
+    expect(ownApproval.json<{ detail: string }>().detail).toMatch(
+      /^Quien capturó o modificó la solicitud \(sus datos o documentos\) no puede aprobarla/,
+    );
     const ownRejection = await act(request, 'reject', originacion, { reason: 'Me equivoqué de monto.' });
     expect(ownRejection.statusCode).toBe(403);
     const openRequest = await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined, amount: '5000' }));
-    expect(openRequest.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'open-request', message: `Esta CURP ya tiene una solicitud en curso (${request.folio}, en validación).` }] });
+    expect(openRequest.json()).toMatchObject({
+      result: 'rechazada',
+      reasons: [{ code: 'open-request', message: `Esta CURP ya tiene una solicitud en curso (${request.folio}, en validación).` }],
+    });
 
     request = (await act(request, 'approve', admin)).json<Detail>();
     expect(request).toMatchObject({ status: 'aprobada', decidedBy: 'admin@demo.mx' });
@@ -211,7 +271,11 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     );
 
     const tooEarly = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-22' });
-    expect(tooEarly.json()).toMatchObject({ errors: [{ field: 'disbursementDate', message: 'La fecha de dispersión debe estar entre la aprobación (2026-11-23) y hoy (2026-11-23).' }] });
+    expect(tooEarly.json()).toMatchObject({
+      errors: [
+        { field: 'disbursementDate', message: 'La fecha de dispersión debe estar entre la aprobación (2026-11-23) y hoy (2026-11-23).' },
+      ],
+    });
 
     const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
     expect(disbursed.statusCode, disbursed.body).toBe(200);
@@ -221,8 +285,17 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
     const credit = (await call('GET', `/api/credits/${result.creditId}`, undefined, admin)).json<{ installments: Json[] } & Json>();
     // Disbursed 2026-11-23, first discount 2026-11-30 (GOB-JAL needs 5 days before its payroll closes): 7 days by days.
-    const expected = buildSchedule({ principal: '20000.00', annualRate: '0.36', ivaRate: '0.16', term: 24, frequency: 'quincenal', firstDueDate: '2026-11-30', disbursementDate: '2026-11-23' });
-    const columnSum = (rows: { interest: string; iva: string }[], key: 'interest' | 'iva') => formatCents(rows.reduce((sum, row) => sum + parseCents(row[key], key), 0n));
+    const expected = buildSchedule({
+      principal: '20000.00',
+      annualRate: '0.36',
+      ivaRate: '0.16',
+      term: 24,
+      frequency: 'quincenal',
+      firstDueDate: '2026-11-30',
+      disbursementDate: '2026-11-23',
+    });
+    const columnSum = (rows: { interest: string; iva: string }[], key: 'interest' | 'iva') =>
+      formatCents(rows.reduce((sum, row) => sum + parseCents(row[key], key), 0n));
     expected.rows = expected.rows.map(({ days: _days, ...row }) => row);
     expect(credit).toMatchObject({
       status: 'vigente',
@@ -237,36 +310,66 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
       firstDueDate: '2026-11-30',
       lastDueDate: expected.rows[23]!.dueDate,
       // Nothing paid yet: all the principal is owed, and every row's interest with its IVA.
-      balances: { principal: '20000.00', interest: columnSum(expected.rows, 'interest'), iva: columnSum(expected.rows, 'iva'), moratoryInterest: '0.00', fees: '0.00' },
+      balances: {
+        principal: '20000.00',
+        interest: columnSum(expected.rows, 'interest'),
+        iva: columnSum(expected.rows, 'iva'),
+        moratoryInterest: '0.00',
+        fees: '0.00',
+      },
       product: { name: expect.any(String), annualRatePct: '36', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false },
     });
-    expect(credit.installments.map(({ number, dueDate, principal, interest, iva, payment, balance }) => ({ number, dueDate, principal, interest, iva, payment, balance }))).toEqual(expected.rows);
+    expect(
+      credit.installments.map(({ number, dueDate, principal, interest, iva, payment, balance }) => ({
+        number,
+        dueDate,
+        principal,
+        interest,
+        iva,
+        payment,
+        balance,
+      })),
+    ).toEqual(expected.rows);
     expect(credit.installments.every((row) => row.status === 'pendiente' && row.deductionState === 'esperado')).toBe(true);
-    const [deductions] = await ctx.system((db) => db.select({ total: count() }).from(expectedDeductions).where(eq(expectedDeductions.creditId, result.creditId)));
+    const [deductions] = await ctx.system((db) =>
+      db.select({ total: count() }).from(expectedDeductions).where(eq(expectedDeductions.creditId, result.creditId)),
+    );
     expect(deductions!.total).toBe(24);
 
     const again = await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined, amount: '5000' }));
-    expect(again.json()).toMatchObject({ result: 'rechazada', reasons: [{ code: 'active-credit', message: `Esta CURP ya tiene un crédito activo (${result.creditFolio}).` }] });
+    expect(again.json()).toMatchObject({
+      result: 'rechazada',
+      reasons: [{ code: 'active-credit', message: `Esta CURP ya tiene un crédito activo (${result.creditFolio}).` }],
+    });
 
     const twice = await act(result.request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
     expect(twice.statusCode).toBe(409);
     expect(twice.json<{ detail: string }>().detail).toBe('No se puede dispersar una solicitud en estado dispersada.');
-    const actions = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
+    const actions = await ctx.system((db) =>
+      db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)),
+    );
     expect(actions.map((event) => event.action)).toEqual(expect.arrayContaining(['request.submit', 'request.approve', 'request.disburse']));
   });
 
-  it('moves a payday that falls on one of the agreement\'s non-working days to the previous working day, in the quote and the credit', async () => {
+  it("moves a payday that falls on one of the agreement's non-working days to the previous working day, in the quote and the credit", async () => {
     // GOB-JAL pays on the 15th and the month end. Its payroll does not pay on the weekend of 28–29 Nov 2026 nor on
     // Monday 30 Nov (and not on 31 Dec), and it needs 2 days before its payroll closes: disbursed on Monday 23 Nov, the
     // 30 Nov payday is paid on Friday 27 Nov (the previous working day, still ≥ 25 Nov), a first period of 4 days by
     // days: 20,000.00 × 0.36 × 4 / 360 = 80.00 interest, 12.80 IVA. The series continues from the nominal dates:
     // 15 Dec, then 31 Dec paid on 30 Dec.
-    await ctx.system((db) => db
-      .update(agreements)
-      .set({ cutOffLeadDays: 2, nonWorkingDays: ['2026-11-28', '2026-11-29', '2026-11-30', '2026-12-31'] })
-      .where(eq(agreements.id, jal.agreementId)));
+    await ctx.system((db) =>
+      db
+        .update(agreements)
+        .set({ cutOffLeadDays: 2, nonWorkingDays: ['2026-11-28', '2026-11-29', '2026-11-30', '2026-12-31'] })
+        .where(eq(agreements.id, jal.agreementId)),
+    );
 
-    const quote = (await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined }))).json<{ firstDueDate: string; firstPeriodDays: number; result: string; schedule: Json[] }>();
+    const quote = (await call('POST', '/api/pre-requests/simulate', capture({ preRequestId: undefined }))).json<{
+      firstDueDate: string;
+      firstPeriodDays: number;
+      result: string;
+      schedule: Json[];
+    }>();
     expect(quote).toMatchObject({ result: 'pre-aprobada', firstDueDate: '2026-11-27', firstPeriodDays: 4, firstPeriodByDays: true });
     expect(quote.schedule.slice(0, 3)).toMatchObject([
       { dueDate: '2026-11-27', interest: '80.00', iva: '12.80', days: 4 },
@@ -287,8 +390,18 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
       { dueDate: '2026-12-15' },
       { dueDate: '2026-12-30' },
     ]);
-    const deductions = await ctx.system((db) => db.select({ period: expectedDeductions.period, discountDate: expectedDeductions.discountDate }).from(expectedDeductions).where(eq(expectedDeductions.creditId, creditId)));
-    expect(deductions.sort((a, b) => a.period - b.period).slice(0, 3).map((row) => row.discountDate)).toEqual(['2026-11-27', '2026-12-15', '2026-12-30']);
+    const deductions = await ctx.system((db) =>
+      db
+        .select({ period: expectedDeductions.period, discountDate: expectedDeductions.discountDate })
+        .from(expectedDeductions)
+        .where(eq(expectedDeductions.creditId, creditId)),
+    );
+    expect(
+      deductions
+        .sort((a, b) => a.period - b.period)
+        .slice(0, 3)
+        .map((row) => row.discountDate),
+    ).toEqual(['2026-11-27', '2026-12-15', '2026-12-30']);
   });
 
   it('issue 13 #5: disburses with the terms accepted at approval, not the product as edited since', async () => {
@@ -304,27 +417,57 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(disbursed.statusCode, disbursed.body).toBe(200);
     const credit = (await call('GET', `/api/credits/${disbursed.json<{ creditId: string }>().creditId}`, undefined, admin)).json<Json>();
     expect(credit).toMatchObject({ installment: '1026.53', product: { annualRatePct: '36' } });
-    const [snapshot] = await ctx.system((db) => db.select({ acceptedTerms: requests.acceptedTerms }).from(requests).where(eq(requests.id, request.id)));
-    expect(snapshot!.acceptedTerms).toMatchObject({ annualRatePct: '36.0000', ivaRatePct: '16.0000', openingFee: '400.00', openingFeeIva: '64.00', term: 24, installment: '1026.53', firstDueDate: '2026-11-30' });
+    const [snapshot] = await ctx.system((db) =>
+      db.select({ acceptedTerms: requests.acceptedTerms }).from(requests).where(eq(requests.id, request.id)),
+    );
+    expect(snapshot!.acceptedTerms).toMatchObject({
+      annualRatePct: '36.0000',
+      ivaRatePct: '16.0000',
+      openingFee: '400.00',
+      openingFeeIva: '64.00',
+      term: 24,
+      installment: '1026.53',
+      firstDueDate: '2026-11-30',
+    });
   });
 
   it('property: whatever the product becomes after approval, disbursement prices the credit with the approval snapshot', async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 0, max: 10 }), fc.boolean(), async (ratePct, feePct, financed) => {
-        run += 1;
-        await ctx.system((db) => db.update(agreementProducts).set({ annualRatePct: '36', openingFeePct: '2', openingFeeFinanced: false }).where(eq(agreementProducts.id, jal.productId)));
-        let request = await created({ curp: curp(`PXNE6607${10 + run}HMCXTN0`), otherDeductions: '1350' });
-        request = (await act(request, 'submit', originacion)).json<Detail>();
-        request = (await act(request, 'approve', admin)).json<Detail>();
-        await ctx.system((db) => db
-          .update(agreementProducts)
-          .set({ annualRatePct: String(ratePct), openingFeePct: String(feePct), openingFeeFinanced: financed })
-          .where(eq(agreementProducts.id, jal.productId)));
-        const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
-        const credit = (await call('GET', `/api/credits/${disbursed.json<{ creditId: string }>().creditId}`, undefined, admin)).json<Json>();
-        expect(credit).toMatchObject({ installment: '1026.53', openingFee: '400.00', openingFeeIva: '64.00', netDisbursed: '19536.00', product: { annualRatePct: '36', openingFeePct: '2', openingFeeFinanced: false } });
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.boolean(),
+        async (ratePct, feePct, financed) => {
+          run += 1;
+          await ctx.system((db) =>
+            db
+              .update(agreementProducts)
+              .set({ annualRatePct: '36', openingFeePct: '2', openingFeeFinanced: false })
+              .where(eq(agreementProducts.id, jal.productId)),
+          );
+          let request = await created({ curp: curp(`PXNE6607${10 + run}HMCXTN0`), otherDeductions: '1350' });
+          request = (await act(request, 'submit', originacion)).json<Detail>();
+          request = (await act(request, 'approve', admin)).json<Detail>();
+          await ctx.system((db) =>
+            db
+              .update(agreementProducts)
+              .set({ annualRatePct: String(ratePct), openingFeePct: String(feePct), openingFeeFinanced: financed })
+              .where(eq(agreementProducts.id, jal.productId)),
+          );
+          const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
+          const credit = (
+            await call('GET', `/api/credits/${disbursed.json<{ creditId: string }>().creditId}`, undefined, admin)
+          ).json<Json>();
+          expect(credit).toMatchObject({
+            installment: '1026.53',
+            openingFee: '400.00',
+            openingFeeIva: '64.00',
+            netDisbursed: '19536.00',
+            product: { annualRatePct: '36', openingFeePct: '2', openingFeeFinanced: false },
+          });
+        },
+      ),
       { numRuns: 4 },
     );
   });
@@ -343,7 +486,8 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(byCapturer.statusCode).toBe(403);
     expect(byCapturer.json()).toMatchObject({
       title: 'Se requiere otra persona',
-      detail: 'Quien capturó o modificó la solicitud no puede dispersarla: debe hacerlo una tercera persona con el permiso de dispersión (por ejemplo, Tesorería).',
+      detail:
+        'Quien capturó o modificó la solicitud no puede dispersarla: debe hacerlo una tercera persona con el permiso de dispersión (por ejemplo, Tesorería).',
     });
     // Mesa de control approves but holds no disbursement permission at all.
     expect((await act(request, 'disburse', mesa, { disbursementDate: '2026-11-23' })).statusCode).toBe(403);
@@ -355,24 +499,37 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
 
   it('maker-checker binds whoever changed the capture: an editor or a document replacer may neither decide nor disburse', async () => {
     const mesa = await ctx.as('mesa@demo.mx');
-    const userId = async (email: string) => (await call('GET', `/api/core/user/by_email/${email}`, undefined, admin)).json<{ data: string[] }>().data.map((text) => JSON.parse(text) as { id: string })[0]!.id;
+    const userId = async (email: string) =>
+      (await call('GET', `/api/core/user/by_email/${email}`, undefined, admin))
+        .json<{ data: string[] }>()
+        .data.map((text) => JSON.parse(text) as { id: string })[0]!.id;
     let request = await created();
     // Another person rewrites where the money goes, then would approve what they wrote.
     const otherClabe = withCheckDigit('01218099999999999', clabeCheckDigit);
     const edited = await call('PUT', `/api/requests/${request.id}`, { ...capture({ clabe: otherClabe }), version: request.version }, admin);
     expect(edited.statusCode, edited.body).toBe(200);
     request = edited.json<Detail>();
-    expect(edited.json()).toMatchObject({ clabe: otherClabe, capturedByIds: [await userId('originacion@demo.mx'), await userId('admin@demo.mx')] });
+    expect(edited.json()).toMatchObject({
+      clabe: otherClabe,
+      capturedByIds: [await userId('originacion@demo.mx'), await userId('admin@demo.mx')],
+    });
     request = (await act(request, 'submit', originacion)).json<Detail>();
     for (const action of ['approve', 'reject'] as const) {
       const byEditor = await act(request, action, admin, { reason: 'Revisado.' });
       expect(byEditor.statusCode).toBe(403);
-      expect(byEditor.json<{ detail: string }>().detail).toMatch(/^Quien capturó o modificó la solicitud \(sus datos o documentos\) no puede (aprobarla|rechazarla)/);
+      expect(byEditor.json<{ detail: string }>().detail).toMatch(
+        /^Quien capturó o modificó la solicitud \(sus datos o documentos\) no puede (aprobarla|rechazarla)/,
+      );
     }
 
     // Tesorería replaces a document while it waits for approval: it may not disburse it afterwards.
     const form = await multipart({}, { file: ['ine-tesoreria.pdf', PDF] });
-    const replaced = await ctx.app.inject({ method: 'PUT', url: `/api/requests/${request.id}/documents/ine`, payload: form.payload, headers: { ...tesoreria, 'content-type': form.contentType } });
+    const replaced = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/requests/${request.id}/documents/ine`,
+      payload: form.payload,
+      headers: { ...tesoreria, 'content-type': form.contentType },
+    });
     expect(replaced.statusCode, replaced.body).toBe(200);
     request = replaced.json<Detail>();
     // Mesa de control touched nothing: it decides.
@@ -394,12 +551,26 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(refused.json<{ detail: string }>().detail).toBe('Para enviar a validación faltan: Comprobante de domicilio, Recibo de nómina.');
 
     const form = await multipart({}, { file: ALL_DOCUMENTS.recibo });
-    const uploaded = await ctx.app.inject({ method: 'PUT', url: `/api/requests/${request.id}/documents/recibo`, payload: form.payload, headers: { ...originacion, 'content-type': form.contentType } });
+    const uploaded = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/requests/${request.id}/documents/recibo`,
+      payload: form.payload,
+      headers: { ...originacion, 'content-type': form.contentType },
+    });
     expect(uploaded.json()).toMatchObject({ documents: 2, version: request.version + 1 });
     const replace = await multipart({}, { file: ['ine-nueva.pdf', PDF] });
-    const replaced = await ctx.app.inject({ method: 'PUT', url: `/api/requests/${request.id}/documents/ine`, payload: replace.payload, headers: { ...originacion, 'content-type': replace.contentType } });
-    expect(replaced.json<{ documentList: { kind: string; fileName: string }[] }>().documentList).toContainEqual(expect.objectContaining({ kind: 'ine', fileName: 'ine-nueva.pdf' }));
-    const audit = await ctx.system((db) => db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)));
+    const replaced = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/requests/${request.id}/documents/ine`,
+      payload: replace.payload,
+      headers: { ...originacion, 'content-type': replace.contentType },
+    });
+    expect(replaced.json<{ documentList: { kind: string; fileName: string }[] }>().documentList).toContainEqual(
+      expect.objectContaining({ kind: 'ine', fileName: 'ine-nueva.pdf' }),
+    );
+    const audit = await ctx.system((db) =>
+      db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.entityId, request.id)),
+    );
     expect(audit.map((event) => event.action)).toContain('request.document.replace');
   });
 
@@ -438,10 +609,11 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(rows!.total).toBe(24);
   });
 
-  it('lists requests in SQL with filters, and hides another company\'s from a user of this one', async () => {
+  it("lists requests in SQL with filters, and hides another company's from a user of this one", async () => {
     await inStatus('capturada', 'GOMA800101HJCRRN0');
     await inStatus('rechazada', 'LOPA750505MJCPRN0');
-    const list = (query: string, headers = originacion) => call('GET', `/api/requests?${query}`, undefined, headers).then((response) => response.json<{ total: number; items: Detail[] }>());
+    const list = (query: string, headers = originacion) =>
+      call('GET', `/api/requests?${query}`, undefined, headers).then((response) => response.json<{ total: number; items: Detail[] }>());
     expect((await list('page=1&pageSize=10')).total).toBe(2);
     expect((await list('status=rechazada')).items.map((item) => item.status)).toEqual(['rechazada']);
     expect((await list('q=lopa75')).total).toBe(1);
@@ -450,19 +622,38 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     expect((await list('from=2026-11-24')).total).toBe(0);
     expect((await list('sort=folio')).items[0]!.status).toBe('capturada');
 
-    const acme = (await call('GET', '/api/pre-requests/catalog', undefined, admin)).json<{ agreements: { id: string; code: string; products: { id: string }[] }[] }>().agreements.find((agreement) => agreement.code === 'ACME-PRIV')!;
-    const foreign = await post(capture({ curp: curp('RARM700303HJCMRR0'), lastName2: '', agreementId: acme.id, productId: acme.products[0]!.id, amount: '10000', term: 12 }));
+    const acme = (await call('GET', '/api/pre-requests/catalog', undefined, admin))
+      .json<{ agreements: { id: string; code: string; products: { id: string }[] }[] }>()
+      .agreements.find((agreement) => agreement.code === 'ACME-PRIV')!;
+    const foreign = await post(
+      capture({
+        curp: curp('RARM700303HJCMRR0'),
+        lastName2: '',
+        agreementId: acme.id,
+        productId: acme.products[0]!.id,
+        amount: '10000',
+        term: 12,
+      }),
+    );
     expect(foreign.json()).toMatchObject({ errors: [{ field: 'agreementId', message: 'El convenio no existe o no es de tu empresa.' }] });
   });
 
   it('expires a sent pre-request after 30 days, after which it cannot be converted', async () => {
-    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }))).json<{ id: string; version: number; folio: string }>();
+    const draft = (await call('POST', '/api/pre-requests', capture({ preRequestId: undefined }))).json<{
+      id: string;
+      version: number;
+      folio: string;
+    }>();
     await call('POST', `/api/pre-requests/${draft.id}/send`, { version: draft.version });
     ctx.clock.advance(31 * 86_400_000);
     expect((await call('GET', `/api/pre-requests/${draft.id}`)).json()).toMatchObject({ status: 'vencida' });
     const convert = await post(capture({ preRequestId: draft.id }));
-    expect(convert.json<{ detail: string }>().detail).toBe(`No se puede convertir la pre-solicitud ${draft.folio} en estado vencida; solo las enviadas.`);
-    const [expired] = await ctx.system((db) => db.select({ status: preRequests.status }).from(preRequests).where(eq(preRequests.id, draft.id)));
+    expect(convert.json<{ detail: string }>().detail).toBe(
+      `No se puede convertir la pre-solicitud ${draft.folio} en estado vencida; solo las enviadas.`,
+    );
+    const [expired] = await ctx.system((db) =>
+      db.select({ status: preRequests.status }).from(preRequests).where(eq(preRequests.id, draft.id)),
+    );
     expect(expired!.status).toBe('vencida');
   });
 
@@ -487,7 +678,12 @@ describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
     }
     for (const method of ['POST', 'PUT'] as const) {
       const url = method === 'POST' ? '/api/requests' : `/api/requests/${request.id}/documents/ine`;
-      const response = await ctx.app.inject({ method, url, payload: form.payload, headers: { ...cartera, 'content-type': form.contentType } });
+      const response = await ctx.app.inject({
+        method,
+        url,
+        payload: form.payload,
+        headers: { ...cartera, 'content-type': form.contentType },
+      });
       expect(response.statusCode, `${method} ${url}`).toBe(403);
     }
     expect((await call('GET', `/api/credits/${request.id}`, undefined, originacion)).statusCode).toBe(403);

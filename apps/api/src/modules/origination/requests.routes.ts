@@ -7,11 +7,20 @@ import { assertSafeText } from '../../http/input-hygiene';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { listRequests, loadDocument, loadRequest } from './requests.queries';
-import { checkDocument, createRequest, isDocumentKind, replaceDocument, runAction, updateRequest, type UploadedDocument } from './requests.service';
+import {
+  checkDocument,
+  createRequest,
+  isDocumentKind,
+  replaceDocument,
+  runAction,
+  updateRequest,
+  type UploadedDocument,
+} from './requests.service';
 
 /** Reads the multipart parts into the `data` field and the checked documents; every bad file is reported. */
 async function readCapture(request: FastifyRequest): Promise<{ data: unknown; documents: UploadedDocument[] }> {
-  if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía la solicitud como formulario (multipart/form-data).');
+  if (!request.isMultipart())
+    throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía la solicitud como formulario (multipart/form-data).');
   let data: unknown = undefined;
   const documents: UploadedDocument[] = [];
   const errors: FieldError[] = [];
@@ -33,7 +42,10 @@ async function readCapture(request: FastifyRequest): Promise<{ data: unknown; do
 async function readFilePart(part: MultipartFile, kind: string): Promise<UploadedDocument | FieldError> {
   if (!isDocumentKind(kind)) {
     await part.toBuffer().catch(() => undefined);
-    return { field: `documents.${kind}`, message: `«${kind}» no es un documento de la solicitud (INE, comprobante de domicilio o recibo de nómina).` };
+    return {
+      field: `documents.${kind}`,
+      message: `«${kind}» no es un documento de la solicitud (INE, comprobante de domicilio o recibo de nómina).`,
+    };
   }
   const content = await part.toBuffer();
   return checkDocument(kind, part.filename, content, part.file.truncated);
@@ -46,7 +58,8 @@ function parseData(data: unknown) {
   } catch {
     json = undefined;
   }
-  if (json === undefined) throw new HttpProblem(400, 'Datos inválidos', 'Envía los datos de la solicitud (campo "data", JSON) antes de los documentos.');
+  if (json === undefined)
+    throw new HttpProblem(400, 'Datos inválidos', 'Envía los datos de la solicitud (campo "data", JSON) antes de los documentos.');
   assertSafeText(json);
   const parsed = requestCreateSchema.safeParse(json);
   if (!parsed.success) {
@@ -64,7 +77,10 @@ function parseData(data: unknown) {
 export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
     // A file over the limit arrives truncated and is refused with its document's name, instead of a bare 413.
-    await app.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_KINDS.length, fields: 2, fieldSize: 64 * 1024 } });
+    await app.register(fastifyMultipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_KINDS.length, fields: 2, fieldSize: 64 * 1024 },
+    });
 
     register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query), { readsInOneTurn: true });
 
@@ -87,7 +103,8 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
     });
 
     register(app, requestRoutes.putDocument, async (request) => {
-      if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el documento como formulario (multipart/form-data).');
+      if (!request.isMultipart())
+        throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el documento como formulario (multipart/form-data).');
       const checked = await readMultipart(async () => {
         const part = await request.file();
         if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta el documento.');

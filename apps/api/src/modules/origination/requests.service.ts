@@ -30,7 +30,13 @@ import { mexicoToday } from '../shared/business-date';
 import { capturersOf } from './requests.queries';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
-export type RequestValues = { [K in keyof RequestInput]: K extends 'term' ? number : K extends 'references' ? { name: string; relationship: string; phone: string }[] : string };
+export type RequestValues = {
+  [K in keyof RequestInput]: K extends 'term'
+    ? number
+    : K extends 'references'
+      ? { name: string; relationship: string; phone: string }[]
+      : string;
+};
 
 export interface UploadedDocument {
   kind: DocumentKind;
@@ -59,11 +65,18 @@ export function checkDocument(kind: DocumentKind, fileName: string, content: Buf
   const field = `documents.${kind}`;
   const limit = `${DOCUMENT_MAX_BYTES / 1024 / 1024} MB`;
   if (truncated || content.length > DOCUMENT_MAX_BYTES) return { field, message: `${label}: el archivo pesa más de ${limit}.` };
-  if (unsafeTextFields(fileName).length > 0) return { field, message: `${label}: el nombre del archivo tiene un carácter que no se puede guardar (nulo o Unicode incompleto); renómbralo.` };
+  if (unsafeTextFields(fileName).length > 0)
+    return {
+      field,
+      message: `${label}: el nombre del archivo tiene un carácter que no se puede guardar (nulo o Unicode incompleto); renómbralo.`,
+    };
   if (content.length === 0) return { field, message: `${label}: el archivo «${fileName}» está vacío.` };
   const contentType = sniff(content);
   if (!contentType) {
-    return { field, message: `${label}: solo se aceptan ${Object.values(DOCUMENT_TYPES).join(', ')}; «${fileName}» no es ninguno de ellos.` };
+    return {
+      field,
+      message: `${label}: solo se aceptan ${Object.values(DOCUMENT_TYPES).join(', ')}; «${fileName}» no es ninguno de ellos.`,
+    };
   }
   return { kind, fileName: keptFileName(fileName, kind), contentType, content };
 }
@@ -73,7 +86,6 @@ function assertClabe(clabe: string): void {
   const check = checkClabe(clabe);
   if (!check.ok) throw invalid([{ field: 'clabe', message: check.message }]);
 }
-
 
 function refuseIneligible(reasons: { message: string }[]): never {
   throw new HttpProblem(409, 'Solicitud no elegible', `El dictamen la rechaza: ${reasons.map((reason) => reason.message).join(' ')}`);
@@ -95,7 +107,13 @@ const captured = (input: RequestValues) => ({
   clabe: input.clabe,
 });
 
-async function storeDocument(tx: Tx, actor: Actor, owner: { requestId: string; companyId: string }, document: UploadedDocument, now: Date): Promise<{ replaced: boolean }> {
+async function storeDocument(
+  tx: Tx,
+  actor: Actor,
+  owner: { requestId: string; companyId: string },
+  document: UploadedDocument,
+  now: Date,
+): Promise<{ replaced: boolean }> {
   const { requestId, companyId } = owner;
   const values = {
     fileName: document.fileName,
@@ -150,9 +168,14 @@ export async function createRequest(
       .for('update', { of: preRequests });
     if (!source) throw invalid([{ field: 'preRequestId', message: 'La pre-solicitud no existe.' }]);
     if (source.status !== 'enviada') {
-      throw new HttpProblem(409, 'Acción no permitida', `No se puede convertir la pre-solicitud ${preRequestFolio(source.number)} en estado ${source.status}; solo las enviadas.`);
+      throw new HttpProblem(
+        409,
+        'Acción no permitida',
+        `No se puede convertir la pre-solicitud ${preRequestFolio(source.number)} en estado ${source.status}; solo las enviadas.`,
+      );
     }
-    if (source.curp !== input.curp) throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
+    if (source.curp !== input.curp)
+      throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
     quotedBy = source.createdBy;
   }
   const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: input.preRequestId });
@@ -205,13 +228,17 @@ type RequestRow = typeof requests.$inferSelect;
 const REQUEST_NOT_FOUND = { title: 'Solicitud no encontrada', detail: 'La solicitud no existe.' };
 
 /** The request locked for a change; another company's is as missing as one that does not exist. */
-const lockVisible = (tx: Tx, id: string): Promise<RequestRow> => lockForUpdate(tx.select().from(requests).where(eq(requests.id, id)), REQUEST_NOT_FOUND);
+const lockVisible = (tx: Tx, id: string): Promise<RequestRow> =>
+  lockForUpdate(tx.select().from(requests).where(eq(requests.id, id)), REQUEST_NOT_FOUND);
 
 /** The request locked for a change: refused when missing (or another company's), edited since `version`, or in a status the action does not start from. */
 async function lockRequest(tx: Tx, id: string, version: number, allowed: readonly RequestStatus[], verb: string): Promise<RequestRow> {
   const current = await lockAtVersion(tx.select().from(requests).where(eq(requests.id, id)), version, {
     notFound: REQUEST_NOT_FOUND,
-    stale: (row) => ({ title: 'La solicitud cambió', detail: `Otra persona modificó esta solicitud (ahora está ${row.status}). Recarga la página y vuelve a intentarlo.` }),
+    stale: (row) => ({
+      title: 'La solicitud cambió',
+      detail: `Otra persona modificó esta solicitud (ahora está ${row.status}). Recarga la página y vuelve a intentarlo.`,
+    }),
   });
   if (!allowed.includes(current.status)) {
     throw new HttpProblem(409, 'Acción no permitida', `No se puede ${verb} una solicitud en estado ${current.status}.`);
@@ -224,7 +251,15 @@ const touchedBy = (actor: Actor) =>
   sql`case when ${actor.principal.userId}::uuid = any(${requests.capturedBy}) then ${requests.capturedBy} else array_append(${requests.capturedBy}, ${actor.principal.userId}::uuid) end`;
 
 /** Edits a captured request (only while capturada); the verdict is taken again. */
-export async function updateRequest(tx: Tx, actor: Actor, id: string, version: number, input: RequestValues, now: Date, dailyMinimumWage: string): Promise<void> {
+export async function updateRequest(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  version: number,
+  input: RequestValues,
+  now: Date,
+  dailyMinimumWage: string,
+): Promise<void> {
   const current = await lockRequest(tx, id, version, ['capturada'], 'editar');
   assertClabe(input.clabe);
   const companyId = await agreementCompany(tx, input.agreementId);
@@ -233,16 +268,32 @@ export async function updateRequest(tx: Tx, actor: Actor, id: string, version: n
     throw invalid([{ field: 'agreementId', message: 'Elige un convenio de la misma empresa de la solicitud.' }]);
   }
   const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
-  if (client!.curp !== input.curp) throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
+  if (client!.curp !== input.curp)
+    throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
   const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
     .update(requests)
-    .set({ ...captured(input), clientId, simulation, installment: simulation.installment, capturedBy: touchedBy(actor), updatedAt: now, version: sql`${requests.version} + 1` })
+    .set({
+      ...captured(input),
+      clientId,
+      simulation,
+      installment: simulation.installment,
+      capturedBy: touchedBy(actor),
+      updatedAt: now,
+      version: sql`${requests.version} + 1`,
+    })
     .where(eq(requests.id, id));
   const { simulation: _before, ...before } = current;
-  await recordAudit(tx, actor, { action: 'request.update', entity: 'request', entityId: id, before, after: captured(input), occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'request.update',
+    entity: 'request',
+    entityId: id,
+    before,
+    after: captured(input),
+    occurredAt: now,
+  });
 }
 
 /** Uploads or replaces one document, while the request is capturada or en validación. */
@@ -252,7 +303,10 @@ export async function replaceDocument(tx: Tx, actor: Actor, id: string, document
     throw new HttpProblem(409, 'Acción no permitida', `No se pueden cambiar los documentos de una solicitud en estado ${current.status}.`);
   }
   await storeDocument(tx, actor, { requestId: id, companyId: current.companyId }, document, now);
-  await tx.update(requests).set({ capturedBy: touchedBy(actor), updatedAt: now, version: sql`${requests.version} + 1` }).where(eq(requests.id, id));
+  await tx
+    .update(requests)
+    .set({ capturedBy: touchedBy(actor), updatedAt: now, version: sql`${requests.version} + 1` })
+    .where(eq(requests.id, id));
 }
 
 /** Whether the user captured the request or changed its capture: its data or its documents. */
@@ -263,7 +317,10 @@ const capturedBy = (request: RequestRow, userId: string) => capturersOf(request)
  * neither who captured or changed the request nor who approved it.
  */
 async function assertSeparateDisburser(tx: Tx, request: RequestRow, userId: string): Promise<void> {
-  const [company] = await tx.select({ separate: companies.separateDisbursement }).from(companies).where(eq(companies.id, request.companyId));
+  const [company] = await tx
+    .select({ separate: companies.separateDisbursement })
+    .from(companies)
+    .where(eq(companies.id, request.companyId));
   if (!company?.separate) return;
   const role = capturedBy(request, userId) ? 'capturó o modificó' : request.decidedBy === userId ? 'aprobó' : null;
   if (role) {
@@ -283,7 +340,15 @@ export type ActionBody = { version: number; reason?: string; disbursementDate?: 
  * the change and its audit event. Disbursing creates the credit, its schedule and its expected deductions here too,
  * so all of it exists or none of it does; the row lock and the unique request id make a second disbursement fail.
  */
-export async function runAction(tx: Tx, actor: Actor, id: string, action: RequestAction, body: ActionBody, now: Date, dailyMinimumWage: string): Promise<{ creditId?: string; creditFolio?: string }> {
+export async function runAction(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  action: RequestAction,
+  body: ActionBody,
+  now: Date,
+  dailyMinimumWage: string,
+): Promise<{ creditId?: string; creditFolio?: string }> {
   const step = REQUEST_ACTIONS[action];
   const current = await lockRequest(tx, id, body.version, step.from, step.verb);
   const userId = actor.principal.userId;
@@ -302,12 +367,19 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
     const present = await tx.select({ kind: requestDocuments.kind }).from(requestDocuments).where(eq(requestDocuments.requestId, id));
     const missing = DOCUMENT_KINDS.filter((kind) => !present.some((document) => document.kind === kind));
     if (missing.length > 0) {
-      throw new HttpProblem(409, 'Faltan documentos', `Para enviar a validación faltan: ${missing.map((kind) => DOCUMENT_LABELS[kind]).join(', ')}.`);
+      throw new HttpProblem(
+        409,
+        'Faltan documentos',
+        `Para enviar a validación faltan: ${missing.map((kind) => DOCUMENT_LABELS[kind]).join(', ')}.`,
+      );
     }
   }
   if (action === 'approve') {
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
-    const simulation = await simulate(tx, preRequestInputOf({ ...current, curp: client!.curp }), now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
+    const simulation = await simulate(tx, preRequestInputOf({ ...current, curp: client!.curp }), now, dailyMinimumWage, {
+      preRequestId: current.preRequestId,
+      requestId: id,
+    });
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
     // The accepted terms are frozen here: disbursement uses them, never the product as edited since (docs/domain.md, "Origination").
     const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));
@@ -330,10 +402,24 @@ export async function runAction(tx: Tx, actor: Actor, id: string, action: Reques
       entity: 'request',
       entityId: id,
       before: { status: current.status },
-      after: { status: step.to, ...(body.reason ? { reason: body.reason } : {}), ...(body.disbursementDate ? { disbursementDate: body.disbursementDate, ...result } : {}) },
+      after: {
+        status: step.to,
+        ...(body.reason ? { reason: body.reason } : {}),
+        ...(body.disbursementDate ? { disbursementDate: body.disbursementDate, ...result } : {}),
+      },
       occurredAt: now,
     },
-    ...(result.creditId ? [{ action: 'credit.create', entity: 'credit', entityId: result.creditId, after: { requestId: id, folio: result.creditFolio }, occurredAt: now }] : []),
+    ...(result.creditId
+      ? [
+          {
+            action: 'credit.create',
+            entity: 'credit',
+            entityId: result.creditId,
+            after: { requestId: id, folio: result.creditFolio },
+            occurredAt: now,
+          },
+        ]
+      : []),
   );
   return result;
 }
@@ -342,7 +428,9 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
   const today = mexicoToday(now);
   const approvedOn = request.decidedAt ? mexicoToday(request.decidedAt) : today;
   if (disbursementDate < approvedOn || disbursementDate > today) {
-    throw invalid([{ field: 'disbursementDate', message: `La fecha de dispersión debe estar entre la aprobación (${approvedOn}) y hoy (${today}).` }]);
+    throw invalid([
+      { field: 'disbursementDate', message: `La fecha de dispersión debe estar entre la aprobación (${approvedOn}) y hoy (${today}).` },
+    ]);
   }
   const [row] = await tx
     .select({ agreement: agreements, product: agreementProducts })
@@ -351,14 +439,25 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
     .where(eq(agreementProducts.id, request.productId));
   const { agreement, product } = row!;
   const accepted = request.acceptedTerms as AcceptedTerms | null;
-  if (!accepted) throw new HttpProblem(409, 'Sin condiciones aceptadas', 'La solicitud no guardó las condiciones aprobadas; vuelve a validarla y aprobarla.');
+  if (!accepted)
+    throw new HttpProblem(
+      409,
+      'Sin condiciones aceptadas',
+      'La solicitud no guardó las condiciones aprobadas; vuelve a validarla y aprobarla.',
+    );
   // Age is checked again on the disbursement date: at least 18 now, at most the product's maximum at the end (docs/domain.md, "Origination").
   const birthDate = (request.simulation as { birthDate: string }).birthDate;
-  if (ageOn(birthDate, disbursementDate) < 18) throw new HttpProblem(409, 'Edad fuera de política', 'El acreditado aún no cumple 18 años a la fecha de dispersión.');
+  if (ageOn(birthDate, disbursementDate) < 18)
+    throw new HttpProblem(409, 'Edad fuera de política', 'El acreditado aún no cumple 18 años a la fecha de dispersión.');
   if (!agreement.active || agreement.validFrom > disbursementDate || (agreement.validTo !== null && agreement.validTo < disbursementDate)) {
-    throw new HttpProblem(409, 'Convenio no vigente', `El convenio ${agreement.code} no está vigente o está desactivado; no se puede dispersar.`);
+    throw new HttpProblem(
+      409,
+      'Convenio no vigente',
+      `El convenio ${agreement.code} no está vigente o está desactivado; no se puede dispersar.`,
+    );
   }
-  if (!product.active) throw new HttpProblem(409, 'Producto retirado', `El producto ${product.name} ya no se ofrece; cancela la solicitud y captura otra.`);
+  if (!product.active)
+    throw new HttpProblem(409, 'Producto retirado', `El producto ${product.name} ya no se ofrece; cancela la solicitud y captura otra.`);
   const built = buildCredit({
     calendar: payrollCalendarOf(agreement),
     requestId: request.id,
@@ -385,10 +484,18 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
     createdAt: now,
   });
   if (ageOn(birthDate, built.credit.lastDueDate) > accepted.maxAgeAtEnd) {
-    throw new HttpProblem(409, 'Edad fuera de política', `Al terminar el plazo (${built.credit.lastDueDate}) superaría la edad máxima de ${accepted.maxAgeAtEnd} años.`);
+    throw new HttpProblem(
+      409,
+      'Edad fuera de política',
+      `Al terminar el plazo (${built.credit.lastDueDate}) superaría la edad máxima de ${accepted.maxAgeAtEnd} años.`,
+    );
   }
   if (built.credit.installment !== accepted.installment) {
-    throw new HttpProblem(409, 'Condiciones distintas', `El descuento calculado (${built.credit.installment}) no es el aprobado (${accepted.installment}); vuelve a aprobar la solicitud.`);
+    throw new HttpProblem(
+      409,
+      'Condiciones distintas',
+      `El descuento calculado (${built.credit.installment}) no es el aprobado (${accepted.installment}); vuelve a aprobar la solicitud.`,
+    );
   }
   const [credit] = await insertCredits(tx, [built]);
   return { creditId: credit!.id, creditFolio: creditFolio(credit!.number) };

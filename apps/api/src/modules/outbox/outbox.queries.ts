@@ -13,7 +13,10 @@ import { fixedCount, type Paged, pagedList } from '../../http/pagination';
  * users whose profile grants nothing the reader lacks (privileges.ts), never a more privileged colleague's link.
  */
 function withinReach(reader: Principal): SQL {
-  const held = sql`array[${sql.join([...reader.permissions].map((path) => sql`${path}`), sql`, `)}]::text[]`;
+  const held = sql`array[${sql.join(
+    [...reader.permissions].map((path) => sql`${path}`),
+    sql`, `,
+  )}]::text[]`;
   const roleOk = reader.role === ALL_COMPANIES_ROLE ? sql`true` : sql`${profiles.roleCode} <> ${ALL_COMPANIES_ROLE}`;
   return sql`(${profiles.id} is null or (${profiles.permissions} <@ ${held} and ${roleOk}))`;
 }
@@ -44,10 +47,7 @@ const outboxCount = fixedCount((select) =>
 /** The embedded mode's mail the reader may see, newest first. */
 export function listOutbox(db: Db, reader: Principal, page: { page: number; pageSize: number }): Promise<Paged<OutboxMessage>> {
   const where = withinReach(reader);
-  const rows = outboxList
-    .in(db)
-    .where(where)
-    .orderBy(desc(outbox.createdAt), desc(outbox.id));
+  const rows = outboxList.in(db).where(where).orderBy(desc(outbox.createdAt), desc(outbox.id));
   const total = outboxCount.in(db).where(where);
   return pagedList(page, rows, total, (row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }

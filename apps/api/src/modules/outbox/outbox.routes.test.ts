@@ -9,16 +9,18 @@ describe.each(ENGINES)('GET /api/outbox (%s)', (engine) => {
   beforeAll(async () => {
     ctx = await createTestApp(engine);
     const [company] = await ctx.system((db) => db.select().from(companies).where(eq(companies.code, 'DEMO')));
-    await ctx.system((db) => db.insert(outbox).values(
-      Array.from({ length: 3 }, (_, index) => ({
-        companyId: company!.id,
-        toEmail: `persona${index}@demo.mx`,
-        subject: 'Restablece tu contraseña del portal',
-        body: 'enlace',
-        link: `https://portal.test/oidc/reset-password?token=t${index}`,
-        createdAt: new Date(Date.UTC(2026, 10, 20, 10, index)),
-      })),
-    ));
+    await ctx.system((db) =>
+      db.insert(outbox).values(
+        Array.from({ length: 3 }, (_, index) => ({
+          companyId: company!.id,
+          toEmail: `persona${index}@demo.mx`,
+          subject: 'Restablece tu contraseña del portal',
+          body: 'enlace',
+          link: `https://portal.test/oidc/reset-password?token=t${index}`,
+          createdAt: new Date(Date.UTC(2026, 10, 20, 10, index)),
+        })),
+      ),
+    );
   });
   afterAll(() => ctx.close());
 

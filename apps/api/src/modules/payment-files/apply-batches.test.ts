@@ -41,7 +41,15 @@ describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) =>
     appliedBy = principal.userId;
     const open = await ctx.system((tx) =>
       tx
-        .select({ id: credits.id, companyId: credits.companyId, agreementId: credits.agreementId, employeeNumber: credits.employeeNumber, curp: clients.curp, installment: credits.installment, balance: credits.outstandingBalance })
+        .select({
+          id: credits.id,
+          companyId: credits.companyId,
+          agreementId: credits.agreementId,
+          employeeNumber: credits.employeeNumber,
+          curp: clients.curp,
+          installment: credits.installment,
+          balance: credits.outstandingBalance,
+        })
         .from(credits)
         .innerJoin(clients, eq(clients.id, credits.clientId))
         .innerJoin(agreements, eq(agreements.id, credits.agreementId))
@@ -52,17 +60,24 @@ describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) =>
     companyId = open[0]!.companyId;
     const [current] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
     today = current!.businessDate;
-    const lines = open.map((credit, index) => `${credit.employeeNumber},${credit.curp},${index === 3 ? (Number(credit.balance) + 500).toFixed(2) : credit.installment},22,R${index}`);
+    const lines = open.map(
+      (credit, index) =>
+        `${credit.employeeNumber},${credit.curp},${index === 3 ? (Number(credit.balance) + 500).toFixed(2) : credit.installment},22,R${index}`,
+    );
     const file = await ctx.system((tx) =>
-      uploadPaymentFile(tx, { id: 'test', identity: null, principal }, {
-        agreementId: open[0]!.agreementId,
-        discountDate: DISCOUNT_DATE,
-        fileName: 'jalisco.csv',
-        contentType: 'text/csv',
-        content: Buffer.from(['empleado,curp,importe,periodo,referencia', ...lines].join('\r\n')),
-        today,
-        now,
-      }),
+      uploadPaymentFile(
+        tx,
+        { id: 'test', identity: null, principal },
+        {
+          agreementId: open[0]!.agreementId,
+          discountDate: DISCOUNT_DATE,
+          fileName: 'jalisco.csv',
+          contentType: 'text/csv',
+          content: Buffer.from(['empleado,curp,importe,periodo,referencia', ...lines].join('\r\n')),
+          today,
+          now,
+        },
+      ),
     );
     expect(file.rowsValid).toBe(open.length);
     return { fileId: file.id, rows: open.length, overpaid: open[3]!.id };
@@ -118,7 +133,9 @@ describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) =>
     // The refusal itself, not the "current transaction is aborted" of the statements queued behind it.
     expect(String(error?.cause?.message ?? error?.message)).toMatch(/numeric field overflow/);
     expect(await state()).toEqual(before);
-    const [file] = await ctx.system((tx) => tx.select({ status: paymentFiles.status }).from(paymentFiles).where(eq(paymentFiles.id, fileId)));
+    const [file] = await ctx.system((tx) =>
+      tx.select({ status: paymentFiles.status }).from(paymentFiles).where(eq(paymentFiles.id, fileId)),
+    );
     expect(file!.status).toBe('validado');
     // Nothing of it stays in the way: with the saldo a favor back within bounds the file applies whole.
     await ctx.system((tx) => tx.update(credits).set({ creditBalance: '0' }).where(eq(credits.id, overpaid)));
@@ -145,9 +162,17 @@ describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) =>
           };
         },
       });
-      return applyPaymentFile(watched, { fileId, companyId, appliedBy, now, today, batchSize: 2, onProgress: async (done) => {
-        if (done >= 4) throw failure;
-      } }).finally(() => {
+      return applyPaymentFile(watched, {
+        fileId,
+        companyId,
+        appliedBy,
+        now,
+        today,
+        batchSize: 2,
+        onProgress: async (done) => {
+          if (done >= 4) throw failure;
+        },
+      }).finally(() => {
         answered = true;
       });
     });

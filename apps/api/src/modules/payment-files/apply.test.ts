@@ -11,12 +11,35 @@ import { splitOf, storedAfter } from './apply';
  */
 
 const OWED = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
-const PAID = { principal: 'paidPrincipal', interest: 'paidInterest', iva: 'paidIva', moratoryInterest: 'paidMoratoryInterest', moratoryIva: 'paidMoratoryIva', fees: 'paidFees', feesIva: 'paidFeesIva' } as const;
-const STORED = { principal: ['principal', 'paid_principal'], interest: ['interest', 'paid_interest'], iva: ['iva', 'paid_iva'], moratoryInterest: ['moratory_interest', 'paid_moratory_interest'], moratoryIva: ['moratory_iva', 'paid_moratory_iva'], fees: ['fees', 'paid_fees'], feesIva: ['fees_iva', 'paid_fees_iva'] } as const;
+const PAID = {
+  principal: 'paidPrincipal',
+  interest: 'paidInterest',
+  iva: 'paidIva',
+  moratoryInterest: 'paidMoratoryInterest',
+  moratoryIva: 'paidMoratoryIva',
+  fees: 'paidFees',
+  feesIva: 'paidFeesIva',
+} as const;
+const STORED = {
+  principal: ['principal', 'paid_principal'],
+  interest: ['interest', 'paid_interest'],
+  iva: ['iva', 'paid_iva'],
+  moratoryInterest: ['moratory_interest', 'paid_moratory_interest'],
+  moratoryIva: ['moratory_iva', 'paid_moratory_iva'],
+  fees: ['fees', 'paid_fees'],
+  feesIva: ['fees_iva', 'paid_fees_iva'],
+} as const;
 const c = (value: string) => parseCents(value, 'x');
 
 function rowsFor(principal: number, term: number, paidRows: number, lateCharge: number): InstallmentRow[] {
-  const schedule = buildSchedule({ principal: (principal / 100).toFixed(2), annualRate: '0.36', ivaRate: '0.16', term, frequency: 'quincenal', firstDueDate: '2026-01-15' });
+  const schedule = buildSchedule({
+    principal: (principal / 100).toFixed(2),
+    annualRate: '0.36',
+    ivaRate: '0.16',
+    term,
+    frequency: 'quincenal',
+    firstDueDate: '2026-01-15',
+  });
   return schedule.rows.map((row, index) => {
     const paid = index < paidRows;
     const late = index === paidRows && lateCharge > 0 ? formatCents(BigInt(lateCharge)) : '0.00';
@@ -90,7 +113,10 @@ describe('storedAfter (the schedule written back after a payment)', () => {
           }
           // Principal charged over the schedule stays the principal lent; a payoff leaves nothing owed.
           expect(after.reduce((sum, row) => sum + c(row.principal), 0n)).toBe(BigInt(principal));
-          const owed = after.reduce((sum, row) => sum + OWED.reduce((s, component) => s + c(row[STORED[component][0]]) - c(row[STORED[component][1]]), 0n), 0n);
+          const owed = after.reduce(
+            (sum, row) => sum + OWED.reduce((s, component) => s + c(row[STORED[component][0]]) - c(row[STORED[component][1]]), 0n),
+            0n,
+          );
           if (result.paidOff) expect(owed).toBe(0n);
           else expect(c(split.overpayment)).toBe(0n);
           expect(after.at(-1)!.balance).toBe('0.00');

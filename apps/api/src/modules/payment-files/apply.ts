@@ -1,5 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { addDays, allocatePayment, formatCents, parseCents, type AllocationResult, type Component, type Frequency, type InstallmentState } from '@portal/lending';
+import {
+  addDays,
+  allocatePayment,
+  formatCents,
+  parseCents,
+  type AllocationResult,
+  type Component,
+  type Frequency,
+  type InstallmentState,
+} from '@portal/lending';
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
@@ -73,7 +82,10 @@ const CHARGED: readonly [keyof StoredRow, Component][] = [
   ['fees', 'fees'],
   ['fees_iva', 'feesIva'],
 ];
-const PAID: readonly [keyof StoredRow, Component][] = CHARGED.map(([column, component]) => [`paid_${column}` as keyof StoredRow, component]);
+const PAID: readonly [keyof StoredRow, Component][] = CHARGED.map(([column, component]) => [
+  `paid_${column}` as keyof StoredRow,
+  component,
+]);
 
 const cents = (value: string | undefined) => (value === undefined ? 0n : parseCents(value, 'importe'));
 const ZERO = '0.00';
@@ -132,13 +144,27 @@ export function storedAfter(before: readonly InstallmentRow[], after: readonly I
   return rows;
 }
 
-const WRITTEN_COLUMNS: readonly (keyof StoredRow)[] = [...CHARGED.map(([column]) => column), ...PAID.map(([column]) => column), 'payment', 'balance', 'accrues_from'];
+const WRITTEN_COLUMNS: readonly (keyof StoredRow)[] = [
+  ...CHARGED.map(([column]) => column),
+  ...PAID.map(([column]) => column),
+  'payment',
+  'balance',
+  'accrues_from',
+];
 /** Amounts are compared as text: numeric(14,2) reads and formatCents writes the same canonical form ("1234.50"). */
 const changed = (a: StoredRow, b: StoredRow) => WRITTEN_COLUMNS.some((key) => a[key] !== b[key]);
 
 /** How a payment's money was split, by component, plus the sobrepago. */
 export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>): Record<Component | 'overpayment', string> {
-  const sums: Record<Component, bigint> = { principal: 0n, interest: 0n, iva: 0n, moratoryInterest: 0n, moratoryIva: 0n, fees: 0n, feesIva: 0n };
+  const sums: Record<Component, bigint> = {
+    principal: 0n,
+    interest: 0n,
+    iva: 0n,
+    moratoryInterest: 0n,
+    moratoryIva: 0n,
+    fees: 0n,
+    feesIva: 0n,
+  };
   for (const line of result.lines) sums[line.component] += cents(line.amount);
   return {
     principal: formatCents(sums.principal),
@@ -182,7 +208,9 @@ const LATE_CHARGES: readonly Component[] = ['moratoryInterest', 'moratoryIva', '
 type LateChargesWaived = Partial<Record<Component, string>>;
 
 /** What a payment waived of each row's late charges, by installment number (its allocation's waiver lines). */
-export function lateChargesWaived(waived: readonly { installment: number; component: Component; amount: string }[]): Map<number, LateChargesWaived> {
+export function lateChargesWaived(
+  waived: readonly { installment: number; component: Component; amount: string }[],
+): Map<number, LateChargesWaived> {
   const byRow = new Map<number, LateChargesWaived>();
   for (const line of waived) {
     if (!LATE_CHARGES.includes(line.component)) continue;
@@ -218,7 +246,12 @@ export async function restoreScheduleRows(tx: Tx, companyId: string, closedDay: 
 }
 
 /** The application's record (progress, outcome), written in its own short transaction so the screen sees it move. */
-export async function markApplication(db: Db, companyId: string, applicationId: string, values: Partial<typeof paymentApplications.$inferInsert>): Promise<void> {
+export async function markApplication(
+  db: Db,
+  companyId: string,
+  applicationId: string,
+  values: Partial<typeof paymentApplications.$inferInsert>,
+): Promise<void> {
   await withScope(db, { companyId }, (tx) => tx.update(paymentApplications).set(values).where(eq(paymentApplications.id, applicationId)));
 }
 
@@ -252,7 +285,9 @@ const SCHEDULE_COLUMNS = [
  * decimals as the driver reads them — a column without a value as nothing; the rows joined by semicolons.
  */
 export const SCHEDULE_TEXT = sql`concat_ws(',', ${sql.join(
-  SCHEDULE_COLUMNS.map((key) => (installments[key].notNull ? sql`${installments[key]}::text` : sql`coalesce(${installments[key]}::text, '')`)),
+  SCHEDULE_COLUMNS.map((key) =>
+    installments[key].notNull ? sql`${installments[key]}::text` : sql`coalesce(${installments[key]}::text, '')`,
+  ),
   sql`, `,
 )})`;
 /** Each column's value from its text in SCHEDULE_TEXT. */
@@ -273,7 +308,17 @@ export function scheduleFromText(text: string | null, creditId: string, companyI
 }
 
 interface BatchCredit {
-  credit: { id: string; number: number; status: string; disbursementDate: string; frequency: Frequency; installment: string; annualRatePct: string; ivaRatePct: string; moratoryRatePct: string };
+  credit: {
+    id: string;
+    number: number;
+    status: string;
+    disbursementDate: string;
+    frequency: Frequency;
+    installment: string;
+    annualRatePct: string;
+    ivaRatePct: string;
+    moratoryRatePct: string;
+  };
   /** Its schedule, parsed when its row is allocated. */
   schedule: () => InstallmentRow[];
   /** Its expected deduction of the file's discount date, if it has one. */
@@ -288,21 +333,38 @@ interface BatchCredit {
  * allocated, so the schedules' objects die young: a batch's 48,000 rows parsed at once outlived V8's young
  * generation, and collecting them took more of the process than allocating (bench/payment-file.bench.ts; README).
  */
-async function readBatch(pipeline: Pipeline, tx: Tx, companyId: string, ids: readonly string[], discountDate: string): Promise<Map<string, BatchCredit>> {
-  const result = await pipeline.send(() => tx.execute(sql`
+async function readBatch(
+  pipeline: Pipeline,
+  tx: Tx,
+  companyId: string,
+  ids: readonly string[],
+  discountDate: string,
+): Promise<Map<string, BatchCredit>> {
+  const result = await pipeline.send(() =>
+    tx.execute(sql`
     select c.id, c.number, c.status, c.disbursement_date::text as "disbursementDate", c.frequency, c.installment::text as installment,
            c.annual_rate_pct::text as "annualRatePct", c.iva_rate_pct::text as "ivaRatePct", c.moratory_rate_pct::text as "moratoryRatePct",
            d.period, d.state,
            (select string_agg(${SCHEDULE_TEXT}, ';' order by ${installments.number}) from ${installments}
             where ${installments.creditId} = c.id) as schedule
     from credits c left join expected_deductions d on d.credit_id = c.id and d.discount_date = ${discountDate}::date
-    where ${anyOf(sql`c.id`, ids)}`));
+    where ${anyOf(sql`c.id`, ids)}`),
+  );
   // node-postgres reads a bigint (the folio's number) as text.
-  type Row = Omit<BatchCredit['credit'], 'number'> & { number: string; period: number | null; state: string | null; schedule: string | null };
+  type Row = Omit<BatchCredit['credit'], 'number'> & {
+    number: string;
+    period: number | null;
+    state: string | null;
+    schedule: string | null;
+  };
   const batch = new Map<string, BatchCredit>();
   for (const { period, state, schedule, number, ...stored } of rowsOf<Row>(result)) {
     const credit = { ...stored, number: Number(number) };
-    batch.set(credit.id, { credit, schedule: () => scheduleFromText(schedule, credit.id, companyId), deduction: period === null ? null : { period, state: state! } });
+    batch.set(credit.id, {
+      credit,
+      schedule: () => scheduleFromText(schedule, credit.id, companyId),
+      deduction: period === null ? null : { period, state: state! },
+    });
   }
   return batch;
 }
@@ -345,7 +407,13 @@ interface FileContext {
  * (`asStored`), with the late charges that ran through `closedDay` written in — what the allocation pays from, and
  * what the write keeps, the charges running again from the next day.
  */
-function allocateRow(credit: BatchCredit['credit'], asStored: readonly InstallmentRow[], amount: string, valueDate: string, closedDay: string) {
+function allocateRow(
+  credit: BatchCredit['credit'],
+  asStored: readonly InstallmentRow[],
+  amount: string,
+  valueDate: string,
+  closedDay: string,
+) {
   const schedule = asStored.map((stored) => chargedThrough(stored, credit, closedDay));
   const result = allocatePayment({
     amount,
@@ -379,7 +447,13 @@ export async function allocationsAt(
   const pipeline = new Pipeline();
   for (let start = 0; start < rows.length; start += BATCH) {
     const batch = rows.slice(start, start + BATCH);
-    const creditOf = await readBatch(pipeline, tx, companyId, batch.map((row) => row.creditId), discountDate);
+    const creditOf = await readBatch(
+      pipeline,
+      tx,
+      companyId,
+      batch.map((row) => row.creditId),
+      discountDate,
+    );
     for (const row of batch) {
       const { credit, schedule } = creditOf.get(row.creditId)!;
       results.set(row.creditId, allocateRow(credit, schedule(), row.amount, discountDate, closedDay).result);
@@ -394,14 +468,22 @@ export async function allocationsAt(
  * the event loop turn every BREATHE_EVERY rows so that the connection's answers are taken and its next statements
  * sent meanwhile.
  */
-async function allocateBatch(batch: readonly AcceptedRow[], creditOf: Map<string, BatchCredit>, { file, companyId, closedDay, options }: FileContext): Promise<BatchWrites> {
+async function allocateBatch(
+  batch: readonly AcceptedRow[],
+  creditOf: Map<string, BatchCredit>,
+  { file, companyId, closedDay, options }: FileContext,
+): Promise<BatchWrites> {
   const writes: BatchWrites = { rowUpdates: [], paymentRecords: [], creditUpdates: [], received: [], outcomes: [], paidIds: [] };
   for (const [position, row] of batch.entries()) {
     if (position % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
     const { credit, schedule: scheduleOf, deduction } = creditOf.get(row.creditId!)!;
     // Under the lock, as it is now: another file may have paid it off since the preview.
     if (credit.status === 'liquidado') {
-      writes.outcomes.push({ line: row.line, outcome: 'crédito liquidado', message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.` });
+      writes.outcomes.push({
+        line: row.line,
+        outcome: 'crédito liquidado',
+        message: `El crédito ${creditFolio(credit.number)} ya estaba liquidado al aplicar.`,
+      });
       continue;
     }
     const asStored = scheduleOf();
@@ -416,28 +498,34 @@ async function allocateBatch(batch: readonly AcceptedRow[], creditOf: Map<string
     });
     if (deduction && deduction.state !== 'recibido') writes.received.push({ credit_id: credit.id, period: deduction.period });
     const split = splitOf(result);
-    const record: PaymentBefore = { installment: credit.installment, rows: before, deduction: deduction && deduction.state !== 'recibido' ? { period: deduction.period, state: deduction.state } : null };
-    writes.paymentRecords.push(JSON.stringify({
-      id: crypto.randomUUID(),
-      company_id: companyId,
-      credit_id: credit.id,
-      file_id: file.id,
-      file_line: row.line,
-      value_date: file.discountDate,
-      amount: result.amount,
-      principal: split.principal,
-      interest: split.interest,
-      iva: split.iva,
-      moratory_interest: split.moratoryInterest,
-      moratory_iva: split.moratoryIva,
-      fees: split.fees,
-      fees_iva: split.feesIva,
-      overpayment: split.overpayment,
-      allocation: { lines: result.lines, waived: result.waived },
-      before: record,
-      applied_by: options.appliedBy,
-      applied_at: options.now.toISOString(),
-    }));
+    const record: PaymentBefore = {
+      installment: credit.installment,
+      rows: before,
+      deduction: deduction && deduction.state !== 'recibido' ? { period: deduction.period, state: deduction.state } : null,
+    };
+    writes.paymentRecords.push(
+      JSON.stringify({
+        id: crypto.randomUUID(),
+        company_id: companyId,
+        credit_id: credit.id,
+        file_id: file.id,
+        file_line: row.line,
+        value_date: file.discountDate,
+        amount: result.amount,
+        principal: split.principal,
+        interest: split.interest,
+        iva: split.iva,
+        moratory_interest: split.moratoryInterest,
+        moratory_iva: split.moratoryIva,
+        fees: split.fees,
+        fees_iva: split.feesIva,
+        overpayment: split.overpayment,
+        allocation: { lines: result.lines, waived: result.waived },
+        before: record,
+        applied_by: options.appliedBy,
+        applied_at: options.now.toISOString(),
+      }),
+    );
     if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
       writes.creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
     }
@@ -456,30 +544,38 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
   const { rowUpdates, paymentRecords, received, creditUpdates, outcomes, paidIds } = writes;
   if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
   if (paymentRecords.length > 0) {
-    pipeline.queue(() => tx.execute(sql`
+    pipeline.queue(() =>
+      tx.execute(sql`
       insert into payments (id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
                             moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at)
       select id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
              moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at
-      from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`));
+      from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`),
+    );
   }
   if (received.length > 0) {
-    pipeline.queue(() => tx.execute(sql`
+    pipeline.queue(() =>
+      tx.execute(sql`
       update expected_deductions e set state = 'recibido'
       from json_populate_recordset(null::expected_deductions, ${json(received)}) x
-      where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`));
+      where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`),
+    );
   }
   if (creditUpdates.length > 0) {
-    pipeline.queue(() => tx.execute(sql`
+    pipeline.queue(() =>
+      tx.execute(sql`
       update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
       from json_to_recordset(${json(creditUpdates)}) as x(id uuid, installment numeric, overpayment numeric)
-      where c.company_id = ${companyId} and c.id = x.id`));
+      where c.company_id = ${companyId} and c.id = x.id`),
+    );
   }
   if (outcomes.length > 0) {
-    pipeline.queue(() => tx.execute(sql`
+    pipeline.queue(() =>
+      tx.execute(sql`
       update payment_file_rows r set outcome = x.outcome, message = x.message
       from json_to_recordset(${json(outcomes)}) as x(line int, outcome text, message text)
-      where r.file_id = ${file.id} and r.line = x.line`));
+      where r.file_id = ${file.id} and r.line = x.line`),
+    );
   }
   // Installment statuses, days past due, bucket, balances and status (liquidado) of the paid credits, as the last
   // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
@@ -493,7 +589,11 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   const { fileId, companyId } = options;
   // The file's row first, then the company's lock: while the application waits behind a day close or another file,
   // "Aplicar" again finds the row held (still applying), not an application 'en curso' that nothing holds (interrupted).
-  const [file] = await tx.select().from(paymentFiles).where(and(eq(paymentFiles.id, fileId), eq(paymentFiles.companyId, companyId))).for('update');
+  const [file] = await tx
+    .select()
+    .from(paymentFiles)
+    .where(and(eq(paymentFiles.id, fileId), eq(paymentFiles.companyId, companyId)))
+    .for('update');
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   await lockCompanyPortfolio(tx, companyId);
   if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
@@ -504,20 +604,33 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   // order 12.7–18.2 → 10.9–11.4 s; bench/payment-file.bench.ts, BENCH_FILE_ORDER=shuffled). Rows never share a
   // credit, so the order changes nothing of what each is paid.
   const accepted: AcceptedRow[] = await tx
-    .select({ line: paymentFileRows.line, creditId: paymentFileRows.creditId, amount: paymentFileRows.amount, outcome: paymentFileRows.outcome, message: paymentFileRows.message })
+    .select({
+      line: paymentFileRows.line,
+      creditId: paymentFileRows.creditId,
+      amount: paymentFileRows.amount,
+      outcome: paymentFileRows.outcome,
+      message: paymentFileRows.message,
+    })
     .from(paymentFileRows)
     .innerJoin(credits, eq(credits.id, paymentFileRows.creditId))
     .where(and(eq(paymentFileRows.fileId, fileId), inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)))
     .orderBy(asc(credits.number));
   // What lets batches overlap: the upload rejects a credit's second row ("duplicado en archivo").
-  if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length) throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
+  if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length)
+    throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
 
   const size = options.batchSize ?? BATCH;
   const batches: AcceptedRow[][] = [];
   for (let start = 0; start < accepted.length; start += size) batches.push(accepted.slice(start, start + size));
   const pipeline = new Pipeline();
   const read = (batch: readonly AcceptedRow[]) => {
-    const reading = readBatch(pipeline, tx, companyId, batch.map((row) => row.creditId!), file.discountDate);
+    const reading = readBatch(
+      pipeline,
+      tx,
+      companyId,
+      batch.map((row) => row.creditId!),
+      file.discountDate,
+    );
     reading.catch(() => undefined); // Awaited in its turn; a failure meanwhile is the pipeline's to report.
     return reading;
   };
@@ -549,7 +662,13 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   const figures = rowsOf<{ amount: string; overpayment: string }>(sums)[0]!;
   await tx
     .update(paymentFiles)
-    .set({ status: 'aplicado', amountApplied: figures.amount, overpayment: figures.overpayment, appliedBy: options.appliedBy, appliedAt: options.now })
+    .set({
+      status: 'aplicado',
+      amountApplied: figures.amount,
+      overpayment: figures.overpayment,
+      appliedBy: options.appliedBy,
+      appliedAt: options.now,
+    })
     .where(eq(paymentFiles.id, fileId));
   await tx.insert(auditEvents).values({
     occurredAt: options.now,

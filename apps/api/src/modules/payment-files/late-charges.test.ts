@@ -35,7 +35,12 @@ import { revertPaymentFile } from './revert';
  * the payment reverted and closed again: every row's charges, payments and the credit's balance must agree.
  */
 
-const TO_LENDING: Record<string, DeductionState> = { esperado: 'esperado', 'en tránsito': 'en-transito', recibido: 'recibido', 'no aplicado': 'no-aplicado' };
+const TO_LENDING: Record<string, DeductionState> = {
+  esperado: 'esperado',
+  'en tránsito': 'en-transito',
+  recibido: 'recibido',
+  'no aplicado': 'no-aplicado',
+};
 const COMPONENTS = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
 const c = (value: string | undefined) => parseCents(value ?? '0', 'importe');
 
@@ -98,19 +103,36 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
           },
         };
       }),
-      deductions: deductions.map(({ d, lag }) => ({ id: String(d.period), installment: d.period, discountDate: d.discountDate, remittanceLagDays: lag, state: TO_LENDING[d.state]! })),
+      deductions: deductions.map(({ d, lag }) => ({
+        id: String(d.period),
+        installment: d.period,
+        discountDate: d.discountDate,
+        remittanceLagDays: lag,
+        state: TO_LENDING[d.state]!,
+      })),
     };
   }
 
   const canonical = (rows: InstallmentState[]) =>
-    rows.map((row) => [row.number, ...COMPONENTS.map((k) => formatCents(c(row[k]))), ...COMPONENTS.map((k) => formatCents(c(row.paid?.[k])))]);
-  const owed = (rows: InstallmentState[]) => formatCents(rows.reduce((sum, row) => sum + COMPONENTS.reduce((s, k) => s + c(row[k]) - c(row.paid?.[k]), 0n), 0n));
+    rows.map((row) => [
+      row.number,
+      ...COMPONENTS.map((k) => formatCents(c(row[k]))),
+      ...COMPONENTS.map((k) => formatCents(c(row.paid?.[k]))),
+    ]);
+  const owed = (rows: InstallmentState[]) =>
+    formatCents(rows.reduce((sum, row) => sum + COMPONENTS.reduce((s, k) => s + c(row[k]) - c(row.paid?.[k]), 0n), 0n));
 
   /** Late Jalisco credits with late charges running (more than 20 days past due, a moratory rate), in `order`. */
   const lateJaliscoCredits = (order: SQL) =>
     ctx.system((tx) =>
       tx
-        .select({ id: credits.id, companyId: credits.companyId, agreementId: credits.agreementId, employeeNumber: credits.employeeNumber, curp: clients.curp })
+        .select({
+          id: credits.id,
+          companyId: credits.companyId,
+          agreementId: credits.agreementId,
+          employeeNumber: credits.employeeNumber,
+          curp: clients.curp,
+        })
         .from(credits)
         .innerJoin(clients, eq(clients.id, credits.clientId))
         .innerJoin(agreements, eq(agreements.id, credits.agreementId))
@@ -125,7 +147,11 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
     expect(candidates.length).toBeGreaterThan(0);
     const credit = candidates[0]!;
     const [terms] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id)));
-    const rates = { moratoryAnnualRate: percentToFraction(terms!.moratoryRatePct), ivaRate: percentToFraction(terms!.ivaRatePct), lateFee: terms!.lateFee };
+    const rates = {
+      moratoryAnnualRate: percentToFraction(terms!.moratoryRatePct),
+      ivaRate: percentToFraction(terms!.ivaRatePct),
+      lateFee: terms!.lateFee,
+    };
 
     // The second implementation, from the credit as stored now.
     const start = await ctx.system((tx) => stored(tx, credit.id));
@@ -135,10 +161,20 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
       for (let k = 0; k < days; k++) {
         const day = addDays(closedDay, 1);
         await closeDay(db, credit.companyId, day);
-        const closed = closeBusinessDay({ businessDate: day, credits: [{ id: credit.id, status: 'vigente', installments: model.rows }], deductions: model.deductions });
+        const closed = closeBusinessDay({
+          businessDate: day,
+          credits: [{ id: credit.id, status: 'vigente', installments: model.rows }],
+          deductions: model.deductions,
+        });
         model.deductions = closed.deductions.map(({ previousState: _p, ...d }) => d);
         const held = model.deductions.filter((d) => d.state === 'en-transito').map((d) => d.installment!);
-        model.rows = accrueLateCharges({ installments: model.rows, accruedThrough: closedDay, asOf: day, ...rates, inTransit: held }).installments;
+        model.rows = accrueLateCharges({
+          installments: model.rows,
+          accruedThrough: closedDay,
+          asOf: day,
+          ...rates,
+          inTransit: held,
+        }).installments;
         closedDay = day;
       }
     };
@@ -169,14 +205,18 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
         discountDate,
         fileName: 'parcial.csv',
         contentType: 'text/csv',
-        content: Buffer.from(`empleado,curp,importe,periodo,referencia\r\n${credit.employeeNumber},${credit.curp},${amount},${oldest.number},P1`),
+        content: Buffer.from(
+          `empleado,curp,importe,periodo,referencia\r\n${credit.employeeNumber},${credit.curp},${amount},${oldest.number},P1`,
+        ),
         today,
         now,
       }),
     );
     expect(file.rowsValid).toBe(1);
     const beforePayment = { rows: model.rows, deductions: model.deductions };
-    await ctx.system((tx) => applyPaymentFile(tx, { fileId: file.id, companyId: credit.companyId, appliedBy: principal.userId, now, today }));
+    await ctx.system((tx) =>
+      applyPaymentFile(tx, { fileId: file.id, companyId: credit.companyId, appliedBy: principal.userId, now, today }),
+    );
     const paid = allocatePayment({
       amount,
       valueDate: discountDate,
@@ -190,28 +230,42 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
     expect(paid.overpayment).toBe('0.00');
     expect(paid.prepaidPrincipal).toBe('0.00');
     model.rows = paid.installments;
-    model.deductions = model.deductions.map((d) => (d.discountDate === discountDate && d.state !== 'recibido' ? { ...d, state: 'recibido' } : d));
+    model.deductions = model.deductions.map((d) =>
+      d.discountDate === discountDate && d.state !== 'recibido' ? { ...d, state: 'recibido' } : d,
+    );
     await compare();
 
     await closeBoth(4);
     await compare();
 
     // The revert: what the payment changed comes back; what the closes charged since stays.
-    await ctx.system((tx: Tx) => revertPaymentFile(tx, actor, file.id, 'Importe equivocado', addDays(closedDay, 1), new Date(`${addDays(closedDay, 1)}T18:00:00Z`)));
+    await ctx.system((tx: Tx) =>
+      revertPaymentFile(tx, actor, file.id, 'Importe equivocado', addDays(closedDay, 1), new Date(`${addDays(closedDay, 1)}T18:00:00Z`)),
+    );
     model.rows = beforePayment.rows.map((row, k) => {
       const charged = model.rows[k]!;
-      return { ...row, moratoryInterest: charged.moratoryInterest, moratoryIva: charged.moratoryIva, fees: charged.fees, feesIva: charged.feesIva };
+      return {
+        ...row,
+        moratoryInterest: charged.moratoryInterest,
+        moratoryIva: charged.moratoryIva,
+        fees: charged.fees,
+        feesIva: charged.feesIva,
+      };
     });
-    model.deductions = closeBusinessDay({ businessDate: closedDay, credits: [{ id: credit.id, status: 'vigente', installments: model.rows }], deductions: beforePayment.deductions }).deductions.map(
-      ({ previousState: _p, ...d }) => d,
-    );
+    model.deductions = closeBusinessDay({
+      businessDate: closedDay,
+      credits: [{ id: credit.id, status: 'vigente', installments: model.rows }],
+      deductions: beforePayment.deductions,
+    }).deductions.map(({ previousState: _p, ...d }) => d);
     await compare();
 
     await closeBoth(3);
     await compare();
     // The charges did run, and on a principal the payment changed and the revert put back.
     expect(c(model.rows.find((row) => row.number === oldest.number)!.moratoryInterest)).toBeGreaterThan(c(oldest.moratoryInterest));
-    const sums = await ctx.system((tx) => tx.execute(sql`select count(*)::int as n from installments where credit_id = ${credit.id} and accrues_from is not null`));
+    const sums = await ctx.system((tx) =>
+      tx.execute(sql`select count(*)::int as n from installments where credit_id = ${credit.id} and accrues_from is not null`),
+    );
     expect((sums as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(0);
   });
 
@@ -219,10 +273,13 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
     const db = ctx.db;
     // A late Jalisco credit whose oldest late row is not its first: a file dated at the discount before it pays it off.
     const candidates = await lateJaliscoCredits(desc(credits.number));
-    const [business] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, candidates[0]!.companyId)));
+    const [business] = await ctx.system((tx) =>
+      tx.select().from(businessDates).where(eq(businessDates.companyId, candidates[0]!.companyId)),
+    );
     // One close: the late rows' fees are charged by the first close they run in.
     await closeDay(db, candidates[0]!.companyId, business!.businessDate);
-    let chosen: { credit: (typeof candidates)[number]; start: Model & { balance: string; closedDay: string }; late: InstallmentState } | undefined;
+    let chosen:
+      { credit: (typeof candidates)[number]; start: Model & { balance: string; closedDay: string }; late: InstallmentState } | undefined;
     for (const credit of candidates) {
       const start = await ctx.system((tx) => stored(tx, credit.id));
       const late = start.rows.find((row) => COMPONENTS.some((k) => c(row[k]) > c(row.paid?.[k])));
@@ -261,12 +318,16 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
         discountDate: discount.discountDate,
         fileName: 'liquidacion-atrasada.csv',
         contentType: 'text/csv',
-        content: Buffer.from(`empleado,curp,importe,periodo,referencia\r\n${credit.employeeNumber},${credit.curp},${amount},${discount.installment},L1`),
+        content: Buffer.from(
+          `empleado,curp,importe,periodo,referencia\r\n${credit.employeeNumber},${credit.curp},${amount},${discount.installment},L1`,
+        ),
         today,
         now,
       }),
     );
-    await ctx.system((tx) => applyPaymentFile(tx, { fileId: file.id, companyId: credit.companyId, appliedBy: principal.userId, now, today }));
+    await ctx.system((tx) =>
+      applyPaymentFile(tx, { fileId: file.id, companyId: credit.companyId, appliedBy: principal.userId, now, today }),
+    );
     const [afterPayment] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id)));
     expect(afterPayment).toMatchObject({ status: 'liquidado', outstandingBalance: '0.00', overdueBalance: '0.00', daysPastDue: 0 });
     expect(c(afterPayment!.creditBalance) - c(terms!.creditBalance)).toBe(c(paid.overpayment));

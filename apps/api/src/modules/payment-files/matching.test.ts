@@ -15,7 +15,12 @@ const credit = (overrides: Partial<CandidateCredit>): CandidateCredit => ({
   installment: '500.00',
   ...overrides,
 });
-const row = (line: number, fields: ReadRow['fields'], errors: string[] = [], amountInvalid = false): ReadRow => ({ line, fields, errors, amountInvalid });
+const row = (line: number, fields: ReadRow['fields'], errors: string[] = [], amountInvalid = false): ReadRow => ({
+  line,
+  fields,
+  errors,
+  amountInvalid,
+});
 
 function lookupOf(credits: CandidateCredit[]): CreditLookup {
   const byEmployee = new Map<string, CandidateCredit[]>();
@@ -73,7 +78,10 @@ describe('classifyRows', () => {
   });
 
   it('accepts more than the balance as a sobrepago, and exactly the balance as valid', () => {
-    const credits = [credit({ number: 1, outstandingBalance: '1000.00' }), credit({ number: 2, employeeNumber: 'E-2', outstandingBalance: '1000.00' })];
+    const credits = [
+      credit({ number: 1, outstandingBalance: '1000.00' }),
+      credit({ number: 2, employeeNumber: 'E-2', outstandingBalance: '1000.00' }),
+    ];
     expect(classify([row(1, { creditId: '1', amount: '1000.01' }), row(2, { creditId: '2', amount: '1000.00' })], credits)).toEqual([
       [1, 'sobrepago', 'credit-1'],
       [2, 'válido', 'credit-2'],
@@ -87,7 +95,13 @@ describe('classifyRows', () => {
       credit({ number: 6, employeeNumber: 'E-9', status: 'liquidado' }),
       credit({ number: 8, employeeNumber: 'E-8', status: 'liquidado' }),
     ];
-    const rows = [row(1, { employeeNumber: 'E-9', amount: '1.00' }), row(2, { employeeNumber: 'E-9', amount: '2.00' }), row(3, { employeeNumber: 'E-9', amount: '3.00' }), row(4, { employeeNumber: 'E-8', amount: '1.00' }), row(5, { employeeNumber: 'E-0', amount: '1.00' })];
+    const rows = [
+      row(1, { employeeNumber: 'E-9', amount: '1.00' }),
+      row(2, { employeeNumber: 'E-9', amount: '2.00' }),
+      row(3, { employeeNumber: 'E-9', amount: '3.00' }),
+      row(4, { employeeNumber: 'E-8', amount: '1.00' }),
+      row(5, { employeeNumber: 'E-0', amount: '1.00' }),
+    ];
     expect(classify(rows, credits)).toEqual([
       [1, 'válido', 'credit-5'],
       [2, 'válido', 'credit-7'],
@@ -105,7 +119,14 @@ describe('classifyRows', () => {
   });
 
   it('asks the database only for the folios and employee numbers the rows name', () => {
-    expect(referencesOf([row(1, { creditId: 'CR-00000004' }), row(2, { creditId: '4' }), row(3, { employeeNumber: 'E-1' }), row(4, { creditId: 'nada', employeeNumber: 'E-2' })])).toEqual({
+    expect(
+      referencesOf([
+        row(1, { creditId: 'CR-00000004' }),
+        row(2, { creditId: '4' }),
+        row(3, { employeeNumber: 'E-1' }),
+        row(4, { creditId: 'nada', employeeNumber: 'E-2' }),
+      ]),
+    ).toEqual({
       numbers: [4],
       employeeNumbers: ['E-1', 'E-2'],
     });

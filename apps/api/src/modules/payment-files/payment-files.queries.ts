@@ -167,7 +167,11 @@ interface StoredAllocation {
 const linesOf = (allocation: unknown) => (allocation as StoredAllocation | null)?.lines ?? [];
 
 const fileRowList = fixedSelect(
-  { row: paymentFileRows, creditNumber: credits.number, payment: { id: payments.id, status: payments.status, allocation: payments.allocation, ...splitColumns } },
+  {
+    row: paymentFileRows,
+    creditNumber: credits.number,
+    payment: { id: payments.id, status: payments.status, allocation: payments.allocation, ...splitColumns },
+  },
   (select) =>
     select
       .from(paymentFileRows)
@@ -193,10 +197,7 @@ export async function paymentFileRowsPage(
   const where = and(eq(paymentFileRows.fileId, fileId), group);
   return pagedList(
     query,
-    fileRowList
-      .in(tx)
-      .where(where)
-      .orderBy(asc(paymentFileRows.line)),
+    fileRowList.in(tx).where(where).orderBy(asc(paymentFileRows.line)),
     fileRowCount.in(tx).where(where),
     ({ row, creditNumber, payment }) => ({
       line: row.line,
@@ -278,7 +279,15 @@ export async function summarize(tx: Tx, fileId: string, agreementId: string, dis
 export async function missingDeductions(tx: Tx, fileId: string, query: { page: number; pageSize: number }) {
   const file = await loadPaymentFile(tx, fileId);
   const base = sql`${EXPECTED_FROM} join clients k on k.id = c.client_id where ${expectedOn(file.agreementId, file.discountDate)} and ${unpaid(fileId, file.agreementId, file.discountDate)}`;
-  const items = rowsOf<{ credit_id: string; number: string; client_name: string; employee_number: string; period: number; amount: string; state: string }>(
+  const items = rowsOf<{
+    credit_id: string;
+    number: string;
+    client_name: string;
+    employee_number: string;
+    period: number;
+    amount: string;
+    state: string;
+  }>(
     await tx.execute(sql`
       select c.id as credit_id, c.number, trim(concat_ws(' ', k.first_names, k.last_name_1, k.last_name_2)) as client_name, c.employee_number,
              e.period, e.amount::text as amount, e.state
@@ -320,7 +329,10 @@ export async function uploadOptions(tx: Tx, today: string): Promise<UploadOption
     const businessDate = dates.get(agreement.companyId) ?? (await businessDateOf(tx, agreement.companyId, today));
     dates.set(agreement.companyId, businessDate);
     const calendar = payrollCalendar(payrollCalendarOf(agreement), addDays(businessDate, -120), 40);
-    const discountDates = calendar.filter((date) => date <= businessDate).reverse().slice(0, 8);
+    const discountDates = calendar
+      .filter((date) => date <= businessDate)
+      .reverse()
+      .slice(0, 8);
     options.push({
       agreementId: agreement.id,
       agreement: agreement.name,
@@ -356,7 +368,8 @@ export function paymentFilters(query: PaymentFilters): SQL | undefined {
 }
 
 const PAYMENT_SORT = { valueDate: payments.valueDate, appliedAt: payments.appliedAt, amount: payments.amount, folio: credits.number };
-export const paymentOrder = (sort: string | undefined) => listOrder(PAYMENT_SORT, sort, { field: 'appliedAt', descending: true }, payments.sequence);
+export const paymentOrder = (sort: string | undefined) =>
+  listOrder(PAYMENT_SORT, sort, { field: 'appliedAt', descending: true }, payments.sequence);
 
 const paymentList = fixedSelect(
   {
@@ -446,7 +459,11 @@ export const paymentsOf = (creditId: SQLWrapper): JsonPart<Credit['payments']> =
       allocation: payments.allocation,
       ...splitColumns,
     },
-    { from: sql`from ${payments} left join ${paymentFiles} on ${paymentFiles.id} = ${payments.fileId}`, where: eq(payments.creditId, creditId), orderBy: [desc(payments.sequence)] },
+    {
+      from: sql`from ${payments} left join ${paymentFiles} on ${paymentFiles.id} = ${payments.fileId}`,
+      where: eq(payments.creditId, creditId),
+      orderBy: [desc(payments.sequence)],
+    },
     (payment) => ({
       id: payment.id,
       valueDate: payment.valueDate,
@@ -472,4 +489,3 @@ export function resultRows(tx: Tx, fileId: string, offset: number, limit: number
     .limit(limit)
     .offset(offset);
 }
-

@@ -48,19 +48,25 @@ const SPLIT_COLUMNS = [
   money('Sobrepago', 'overpayment'),
 ];
 const splitCells = (split: Record<string, string | null> | null) =>
-  Object.fromEntries(SPLIT_COLUMNS.map(({ key }) => [key, split?.[key] === null || split?.[key] === undefined ? null : Number(split[key])]));
+  Object.fromEntries(
+    SPLIT_COLUMNS.map(({ key }) => [key, split?.[key] === null || split?.[key] === undefined ? null : Number(split[key])]),
+  );
 
 /** Carga y listado de archivos de pagos, and the Reporte de pagos, over HTTP. */
 export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
   const today = () => mexicoToday(deps.clock.now());
   return async (app) => {
     // A file over the limit arrives truncated and is refused with the limit, instead of a bare 413.
-    await app.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fileSize: PAYMENT_FILE_MAX_BYTES, files: 1, fields: 2, fieldSize: 1024 } });
+    await app.register(fastifyMultipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: PAYMENT_FILE_MAX_BYTES, files: 1, fields: 2, fieldSize: 1024 },
+    });
 
     register(app, paymentFileRoutes.uploadOptions, async (request) => uploadOptions(request.db, today()));
 
     register(app, paymentFileRoutes.upload, async (request, reply) => {
-      if (!request.isMultipart()) throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el archivo como formulario (multipart/form-data).');
+      if (!request.isMultipart())
+        throw new HttpProblem(415, 'Tipo de contenido no admitido', 'Envía el archivo como formulario (multipart/form-data).');
       const part = await readMultipart(() => request.file());
       if (!part) throw new HttpProblem(400, 'Falta el archivo', 'Adjunta el archivo de pagos.');
       const fileName = uploadedFileName(part.filename, 'archivo');
@@ -71,10 +77,20 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
       };
       const fields = uploadFields.safeParse({ agreementId: value('agreementId'), discountDate: value('discountDate') });
       if (!fields.success) {
-        throw new HttpProblem(400, 'Datos inválidos', 'Envía el convenio y la fecha de descuento antes del archivo.', fields.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })));
+        throw new HttpProblem(
+          400,
+          'Datos inválidos',
+          'Envía el convenio y la fecha de descuento antes del archivo.',
+          fields.error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message })),
+        );
       }
       const content = await readMultipart(() => part.toBuffer());
-      if (part.file.truncated) throw new HttpProblem(413, 'Archivo demasiado grande', `El archivo de pagos puede pesar hasta ${PAYMENT_FILE_MAX_BYTES / (1024 * 1024)} MB.`);
+      if (part.file.truncated)
+        throw new HttpProblem(
+          413,
+          'Archivo demasiado grande',
+          `El archivo de pagos puede pesar hasta ${PAYMENT_FILE_MAX_BYTES / (1024 * 1024)} MB.`,
+        );
       const created = await uploadPaymentFile(request.db, actorOf(request), {
         ...fields.data,
         fileName,
@@ -100,9 +116,13 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
       return requestApply(request.db, deps.jobs, actorOf(request), request.params.id, deps.clock.now());
     });
 
-    register(app, paymentFileRoutes.reject, async (request) => rejectPaymentFile(request.db, actorOf(request), request.params.id, request.body.reason, deps.clock.now()));
+    register(app, paymentFileRoutes.reject, async (request) =>
+      rejectPaymentFile(request.db, actorOf(request), request.params.id, request.body.reason, deps.clock.now()),
+    );
 
-    register(app, paymentFileRoutes.revert, async (request) => revertPaymentFile(request.db, actorOf(request), request.params.id, request.body.reason, today(), deps.clock.now()));
+    register(app, paymentFileRoutes.revert, async (request) =>
+      revertPaymentFile(request.db, actorOf(request), request.params.id, request.body.reason, today(), deps.clock.now()),
+    );
 
     register(app, paymentFileRoutes.laterPayments, async (request) => revertCheck(request.db, request.params.id));
 
@@ -165,7 +185,14 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, paymentRoutes.list, async (request) => {
       const { page, pageSize, sort, ...filters } = request.query;
-      return pagedList({ page, pageSize }, paymentListSelect(request.db).where(paymentFilters(filters)).orderBy(...paymentOrder(sort)), paymentCount(request.db, filters), toPayment);
+      return pagedList(
+        { page, pageSize },
+        paymentListSelect(request.db)
+          .where(paymentFilters(filters))
+          .orderBy(...paymentOrder(sort)),
+        paymentCount(request.db, filters),
+        toPayment,
+      );
     });
 
     register(app, paymentRoutes.totals, async (request) => paymentTotals(request.db, request.query));
@@ -190,10 +217,22 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
             ...SPLIT_COLUMNS,
             { header: 'Estado', key: 'status', width: 12 },
           ],
-          read: ({ offset }, limit) => request.inScope((tx) => paymentListSelect(tx).where(where).orderBy(...paymentOrder(sort)).limit(limit).offset(offset)),
+          read: ({ offset }, limit) =>
+            request.inScope((tx) =>
+              paymentListSelect(tx)
+                .where(where)
+                .orderBy(...paymentOrder(sort))
+                .limit(limit)
+                .offset(offset),
+            ),
           toCells: (row) => {
             const payment = toPayment(row);
-            return { ...payment, valueDate: excelSerialDay(payment.valueDate), amount: Number(payment.amount), ...splitCells(payment.split) };
+            return {
+              ...payment,
+              valueDate: excelSerialDay(payment.valueDate),
+              amount: Number(payment.amount),
+              ...splitCells(payment.split),
+            };
           },
         });
       },

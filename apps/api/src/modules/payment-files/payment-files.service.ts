@@ -44,7 +44,8 @@ const ROW_BATCH = 5_000;
 const SET_ASIDE: PaymentFileStatus[] = ['rechazado', 'revertido'];
 
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
-const mexicanDate = (date: Date) => date.toLocaleString('es-MX', { timeZone: 'America/Mexico_City', dateStyle: 'long', timeStyle: 'short' });
+const mexicanDate = (date: Date) =>
+  date.toLocaleString('es-MX', { timeZone: 'America/Mexico_City', dateStyle: 'long', timeStyle: 'short' });
 
 /**
  * The preview's sobrepago, exact. The credit's balance that classifyRows compares with counts interest not yet earned,
@@ -52,19 +53,32 @@ const mexicanDate = (date: Date) => date.toLocaleString('es-MX', { timeZone: 'Am
  * may pay off (above the credit's installment, or above its balance) are allocated as the application will allocate
  * them, at the discount date over the credit as the last close left it; the rest pay at most an installment.
  */
-async function settlePayoffs(tx: Tx, companyId: string, lookup: CreditLookup, classified: ClassifiedRow[], rows: readonly ReadRow[], discountDate: string, closedDay: string): Promise<void> {
+async function settlePayoffs(
+  tx: Tx,
+  companyId: string,
+  lookup: CreditLookup,
+  classified: ClassifiedRow[],
+  rows: readonly ReadRow[],
+  discountDate: string,
+  closedDay: string,
+): Promise<void> {
   const creditOf = new Map([...lookup.byNumber.values(), ...[...lookup.byEmployee.values()].flat()].map((credit) => [credit.id, credit]));
   const candidates = classified.flatMap((row, index) => {
     if ((row.outcome !== 'válido' && row.outcome !== 'sobrepago') || row.creditId === null) return [];
     const amount = rows[index]!.fields.amount!;
-    const mayPayOff = row.outcome === 'sobrepago' || parseCents(amount, 'importe') > parseCents(creditOf.get(row.creditId)!.installment, 'pago');
+    const mayPayOff =
+      row.outcome === 'sobrepago' || parseCents(amount, 'importe') > parseCents(creditOf.get(row.creditId)!.installment, 'pago');
     return mayPayOff ? [{ index, creditId: row.creditId, amount }] : [];
   });
   const allocations = await allocationsAt(tx, companyId, candidates, discountDate, closedDay);
   for (const { index, creditId } of candidates) {
     const result = allocations.get(creditId)!;
     const paysOff = parseCents(result.overpayment, 'sobrepago') > 0n;
-    classified[index] = { ...classified[index]!, outcome: paysOff ? 'sobrepago' : 'válido', message: paysOff ? overpaymentMessage(result, discountDate) : null };
+    classified[index] = {
+      ...classified[index]!,
+      outcome: paysOff ? 'sobrepago' : 'válido',
+      message: paysOff ? overpaymentMessage(result, discountDate) : null,
+    };
   }
 }
 
@@ -74,7 +88,12 @@ async function settlePayoffs(tx: Tx, companyId: string, lookup: CreditLookup, cl
  * received, so that a file sent twice is seen before it is applied and rejected.
  */
 async function noteReceivedElsewhere(tx: Tx, agreementId: string, discountDate: string, classified: ClassifiedRow[]): Promise<void> {
-  const paid = new Map(rowsOf<{ credit_id: string; file_name: string }>(await tx.execute(paidByOtherFiles(null, agreementId, discountDate))).map((row) => [row.credit_id, row.file_name]));
+  const paid = new Map(
+    rowsOf<{ credit_id: string; file_name: string }>(await tx.execute(paidByOtherFiles(null, agreementId, discountDate))).map((row) => [
+      row.credit_id,
+      row.file_name,
+    ]),
+  );
   if (paid.size === 0) return;
   classified.forEach((row, index) => {
     const fileName = row.creditId === null ? undefined : paid.get(row.creditId);
@@ -120,19 +139,30 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   const [agreement] = await tx.select().from(agreements).where(eq(agreements.id, input.agreementId));
   if (!agreement) throw new HttpProblem(404, 'Convenio no encontrado', 'El convenio no existe o no es de tu empresa.');
   if (input.content.length === 0) throw new HttpProblem(400, 'Archivo vacío', 'El archivo no tiene contenido.');
-  if (input.content.length > PAYMENT_FILE_MAX_BYTES) throw new HttpProblem(413, 'Archivo demasiado grande', `El archivo de pagos puede pesar hasta ${PAYMENT_FILE_MAX_BYTES / (1024 * 1024)} MB.`);
+  if (input.content.length > PAYMENT_FILE_MAX_BYTES)
+    throw new HttpProblem(
+      413,
+      'Archivo demasiado grande',
+      `El archivo de pagos puede pesar hasta ${PAYMENT_FILE_MAX_BYTES / (1024 * 1024)} MB.`,
+    );
   const businessDate = await businessDateOf(tx, agreement.companyId, input.today);
   if (input.discountDate > businessDate) {
-    throw new HttpProblem(400, 'Fecha de descuento por venir', `La fecha de descuento (${longDate(input.discountDate)}) es posterior a la fecha flujo (${longDate(businessDate)}): esa nómina todavía no se paga.`, [
-      { field: 'discountDate', message: 'Elige una fecha de descuento que ya pasó.' },
-    ]);
+    throw new HttpProblem(
+      400,
+      'Fecha de descuento por venir',
+      `La fecha de descuento (${longDate(input.discountDate)}) es posterior a la fecha flujo (${longDate(businessDate)}): esa nómina todavía no se paga.`,
+      [{ field: 'discountDate', message: 'Elige una fecha de descuento que ya pasó.' }],
+    );
   }
   // A file pays the deductions of one payday: on another date it would find none of them, every row would be taken as a
   // prepayment, and the payday's deductions would stay unpaid. A payday is one of the agreement's calendar or, the
   // calendar changed since, a date its credits' deductions still fall on.
   const calendar = payrollCalendarOf(agreement);
   if (!onCalendar(calendar, input.discountDate) && !(await deductsOn(tx, agreement, input.discountDate))) {
-    const recent = payrollCalendar(calendar, addDays(businessDate, -62), 12).filter((date) => date <= businessDate).reverse().slice(0, 3);
+    const recent = payrollCalendar(calendar, addDays(businessDate, -62), 12)
+      .filter((date) => date <= businessDate)
+      .reverse()
+      .slice(0, 3);
     throw new HttpProblem(
       400,
       'Fecha fuera del calendario del convenio',
@@ -146,7 +176,11 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   // The agreement screens keep a layout valid; one stored by an older version or by hand is the agreement's to fix.
   const stored = layoutSchema.safeParse(agreement.layout);
   if (!stored.success) {
-    throw new HttpProblem(409, 'Layout del convenio no válido', `El layout de archivos de pagos del convenio ${agreement.name} no es válido; corrígelo en el convenio y vuelve a cargar el archivo.`);
+    throw new HttpProblem(
+      409,
+      'Layout del convenio no válido',
+      `El layout de archivos de pagos del convenio ${agreement.name} no es válido; corrígelo en el convenio y vuelve a cargar el archivo.`,
+    );
   }
   const layout = stored.data;
   let parsed: Awaited<ReturnType<typeof parsePaymentFile>>;
@@ -186,7 +220,12 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
       .returning()) as [typeof paymentFiles.$inferSelect];
   } catch (error) {
     // Two uploads of the same bytes at the same moment: the unique index lets one through.
-    if (pgErrorCode(error) === '23505') throw new HttpProblem(409, 'Archivo ya cargado', 'Este mismo archivo se acaba de cargar; búscalo en el Listado de archivos de pagos.');
+    if (pgErrorCode(error) === '23505')
+      throw new HttpProblem(
+        409,
+        'Archivo ya cargado',
+        'Este mismo archivo se acaba de cargar; búscalo en el Listado de archivos de pagos.',
+      );
     throw error;
   }
   const records = rows.map((row, index) => {
@@ -227,7 +266,13 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
 /** 409 naming the earlier upload of the same bytes, while it still counts (not rejected, not reverted). */
 async function refuseSameFile(tx: Tx, companyId: string, hash: string): Promise<void> {
   const [earlier] = await tx
-    .select({ fileName: paymentFiles.fileName, uploadedAt: paymentFiles.uploadedAt, discountDate: paymentFiles.discountDate, status: paymentFiles.status, agreement: agreements.name })
+    .select({
+      fileName: paymentFiles.fileName,
+      uploadedAt: paymentFiles.uploadedAt,
+      discountDate: paymentFiles.discountDate,
+      status: paymentFiles.status,
+      agreement: agreements.name,
+    })
     .from(paymentFiles)
     .innerJoin(agreements, eq(agreements.id, paymentFiles.agreementId))
     .where(and(eq(paymentFiles.companyId, companyId), eq(paymentFiles.sha256, hash), notInArray(paymentFiles.status, SET_ASIDE)));
@@ -249,11 +294,19 @@ export async function requestApply(tx: Tx, jobs: JobQueue | undefined, actor: Ac
   const [visible] = await tx.select({ id: paymentFiles.id }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
   if (!visible) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   const file = await lockFileNow(tx, fileId);
-  if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo está ${file.status}: solo se aplica un archivo validado.`);
-  if (file.rowsValid === 0) throw new HttpProblem(409, 'Nada que aplicar', 'El archivo no tiene filas válidas: recházalo y carga uno corregido.');
+  if (file.status !== 'validado')
+    throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo está ${file.status}: solo se aplica un archivo validado.`);
+  if (file.rowsValid === 0)
+    throw new HttpProblem(409, 'Nada que aplicar', 'El archivo no tiene filas válidas: recházalo y carga uno corregido.');
   if (!jobs) throw new HttpProblem(503, 'Cola de trabajos no disponible', 'El servidor no tiene cola de trabajos; intenta más tarde.');
-  const [last] = await tx.select().from(paymentApplications).where(eq(paymentApplications.fileId, fileId)).orderBy(desc(paymentApplications.requestedAt)).limit(1);
-  if (last?.state === 'en espera') throw new HttpProblem(409, 'Aplicación en espera', 'La aplicación de este archivo ya está en la cola; espera a que empiece.');
+  const [last] = await tx
+    .select()
+    .from(paymentApplications)
+    .where(eq(paymentApplications.fileId, fileId))
+    .orderBy(desc(paymentApplications.requestedAt))
+    .limit(1);
+  if (last?.state === 'en espera')
+    throw new HttpProblem(409, 'Aplicación en espera', 'La aplicación de este archivo ya está en la cola; espera a que empiece.');
   if (last?.state === 'en curso') {
     await tx
       .update(paymentApplications)
@@ -267,7 +320,13 @@ export async function requestApply(tx: Tx, jobs: JobQueue | undefined, actor: Ac
   const job: ApplyJob = { applicationId: application!.id, fileId, companyId: file.companyId, requestedBy: actor.principal.userId };
   const jobId = await jobs.send(PAYMENT_APPLY_QUEUE, job, tx);
   await tx.update(paymentApplications).set({ jobId }).where(eq(paymentApplications.id, application!.id));
-  await recordAudit(tx, actor, { action: 'payment-file.apply.request', entity: 'payment_file', entityId: fileId, after: { applicationId: application!.id }, occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'payment-file.apply.request',
+    entity: 'payment_file',
+    entityId: fileId,
+    after: { applicationId: application!.id },
+    occurredAt: now,
+  });
   return loadPaymentFile(tx, fileId);
 }
 
@@ -277,7 +336,8 @@ async function lockFileNow(tx: Tx, fileId: string): Promise<typeof paymentFiles.
     const [file] = await tx.select().from(paymentFiles).where(eq(paymentFiles.id, fileId)).for('update', { noWait: true });
     return file!;
   } catch (error) {
-    if (pgErrorCode(error) === '55P03') throw new HttpProblem(409, 'Aplicación en curso', 'El archivo se está aplicando en este momento; espera a que termine.');
+    if (pgErrorCode(error) === '55P03')
+      throw new HttpProblem(409, 'Aplicación en curso', 'El archivo se está aplicando en este momento; espera a que termine.');
     throw error;
   }
 }
@@ -287,14 +347,26 @@ export async function rejectPaymentFile(tx: Tx, actor: Actor, fileId: string, re
   const [visible] = await tx.select({ id: paymentFiles.id }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
   if (!visible) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
   const file = await lockFileNow(tx, fileId);
-  if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede rechazar', `El archivo está ${file.status}: solo se rechaza un archivo validado sin aplicar.`);
+  if (file.status !== 'validado')
+    throw new HttpProblem(
+      409,
+      'El archivo no se puede rechazar',
+      `El archivo está ${file.status}: solo se rechaza un archivo validado sin aplicar.`,
+    );
   const [waiting] = await tx
     .select({ id: paymentApplications.id })
     .from(paymentApplications)
     .where(and(eq(paymentApplications.fileId, fileId), inArray(paymentApplications.state, ['en espera'])));
   if (waiting) throw new HttpProblem(409, 'Aplicación en espera', 'El archivo está en la cola para aplicarse; espera a que termine.');
   await tx.update(paymentFiles).set({ status: 'rechazado', statusReason: reason }).where(eq(paymentFiles.id, fileId));
-  await recordAudit(tx, actor, { action: 'payment-file.reject', entity: 'payment_file', entityId: fileId, before: { status: file.status }, after: { status: 'rechazado', reason }, occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'payment-file.reject',
+    entity: 'payment_file',
+    entityId: fileId,
+    before: { status: file.status },
+    after: { status: 'rechazado', reason },
+    occurredAt: now,
+  });
   return loadPaymentFile(tx, fileId);
 }
 
@@ -303,7 +375,11 @@ export async function rejectPaymentFile(tx: Tx, actor: Actor, fileId: string, re
  * progress to the application's record. A failure marks it fallido with the reason; the file stays validado and no
  * credit changed (one transaction).
  */
-export async function runApplyJob(db: Db, job: ApplyJob, clock: { now: () => Date; today: () => string; concurrentProgress: boolean }): Promise<void> {
+export async function runApplyJob(
+  db: Db,
+  job: ApplyJob,
+  clock: { now: () => Date; today: () => string; concurrentProgress: boolean },
+): Promise<void> {
   const mark = (values: Partial<typeof paymentApplications.$inferInsert>) => markApplication(db, job.companyId, job.applicationId, values);
   await mark({ state: 'en curso' });
   try {
@@ -326,5 +402,8 @@ export async function runApplyJob(db: Db, job: ApplyJob, clock: { now: () => Dat
 }
 
 /** This process takes application jobs (main.ts; tests that apply files), whichever process queued them. */
-export const workPaymentApplications = (jobs: JobQueue, db: Db, clock: { now: () => Date; today: () => string; concurrentProgress: boolean }) =>
-  jobs.work<ApplyJob>(PAYMENT_APPLY_QUEUE, (job) => runApplyJob(db, job, clock));
+export const workPaymentApplications = (
+  jobs: JobQueue,
+  db: Db,
+  clock: { now: () => Date; today: () => string; concurrentProgress: boolean },
+) => jobs.work<ApplyJob>(PAYMENT_APPLY_QUEUE, (job) => runApplyJob(db, job, clock));

@@ -26,7 +26,9 @@ function cellsOf(layout: Extract<Layout, { format: 'csv' | 'xlsx' }>, fields: Fi
 }
 
 function headerOf(layout: Extract<Layout, { format: 'csv' | 'xlsx' }>): string[] {
-  return cellsOf(layout, Object.fromEntries(LAYOUT_FIELDS.map((key) => [key, LAYOUT_FIELD_LABELS[key]])) as FileFields).map((cell, index) => cell || `Columna ${index + 1}`);
+  return cellsOf(layout, Object.fromEntries(LAYOUT_FIELDS.map((key) => [key, LAYOUT_FIELD_LABELS[key]])) as FileFields).map(
+    (cell, index) => cell || `Columna ${index + 1}`,
+  );
 }
 
 export async function renderPaymentFile(layout: Layout, rows: readonly FileFields[]): Promise<Buffer> {
@@ -37,7 +39,10 @@ export async function renderPaymentFile(layout: Layout, rows: readonly FileField
         const position = layout.positions[key];
         if (!position) continue;
         const raw = key === 'amount' && (layout.amountInCents ?? true) ? toCents(fields.amount ?? '0') : (fields[key] ?? '');
-        const value = key === 'amount' || (key === 'creditId' && /^\d+$/.test(raw)) ? raw.padStart(position.length, '0') : raw.padEnd(position.length, ' ');
+        const value =
+          key === 'amount' || (key === 'creditId' && /^\d+$/.test(raw))
+            ? raw.padStart(position.length, '0')
+            : raw.padEnd(position.length, ' ');
         line = line.padEnd(position.start - 1, ' ') + value.slice(0, position.length) + line.slice(position.start - 1 + position.length);
       }
       return line;

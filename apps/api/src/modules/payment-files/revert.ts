@@ -38,7 +38,15 @@ export async function revertCheck(tx: Tx, fileId: string): Promise<LaterPayments
  * planner walked every credit of the company, 11 s on a million, when none was found).
  */
 async function laterPayments(tx: Tx, fileId: string): Promise<Omit<LaterPayments, 'refusedAsPaidOff'>> {
-  const rows = rowsOf<{ file_id: string | null; file_name: string | null; value_date: string; credits: number; credit_id: string; number: string; total: number }>(
+  const rows = rowsOf<{
+    file_id: string | null;
+    file_name: string | null;
+    value_date: string;
+    credits: number;
+    credit_id: string;
+    number: string;
+    total: number;
+  }>(
     await tx.execute(sql`
       with later as materialized (
         select p2.id, p2.credit_id, p2.file_id, p2.value_date, p2.sequence
@@ -83,14 +91,23 @@ async function refusedAsPaidOff(tx: Tx, fileId: string): Promise<LaterPayments['
       group by f.id, f.file_name, f.uploaded_at
       order by f.uploaded_at`),
   );
-  return rows.map((row) => ({ fileId: row.file_id, fileName: row.file_name, rows: row.rows, amount: row.amount, creditFolio: creditFolio(Number(row.number)) }));
+  return rows.map((row) => ({
+    fileId: row.file_id,
+    fileName: row.file_name,
+    rows: row.rows,
+    amount: row.amount,
+    creditFolio: creditFolio(Number(row.number)),
+  }));
 }
 
 /** "archivo nomina.csv (30 de noviembre de 2026; 2 créditos, entre ellos CR-00000001); …", and how many more. */
 const laterPaymentsNamed = ({ payments: later, total }: Omit<LaterPayments, 'refusedAsPaidOff'>) =>
   later
     .map((row) => {
-      const credits = row.credits === 1 ? `crédito ${row.creditFolio}` : `${row.credits.toLocaleString('es-MX')} créditos, entre ellos ${row.creditFolio}`;
+      const credits =
+        row.credits === 1
+          ? `crédito ${row.creditFolio}`
+          : `${row.credits.toLocaleString('es-MX')} créditos, entre ellos ${row.creditFolio}`;
       return `${row.fileName ? `archivo ${row.fileName}` : 'pago sin archivo'} (${longDate(row.valueDate)}; ${credits})`;
     })
     .join('; ') + (total > later.length ? ` y ${total - later.length === 1 ? 'otro' : `${total - later.length} más`}` : '');
@@ -102,10 +119,21 @@ const laterPaymentsNamed = ({ payments: later, total }: Omit<LaterPayments, 'ref
  * stands: that one was allocated on top of this one, so it is reverted first. One transaction, under the company's
  * portfolio lock, audited with the reason.
  */
-export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, reason: string, today: string, now: Date): Promise<PaymentFile> {
-  const [visible] = await tx.select({ companyId: paymentFiles.companyId, status: paymentFiles.status }).from(paymentFiles).where(eq(paymentFiles.id, fileId));
+export async function revertPaymentFile(
+  tx: Tx,
+  actor: Actor,
+  fileId: string,
+  reason: string,
+  today: string,
+  now: Date,
+): Promise<PaymentFile> {
+  const [visible] = await tx
+    .select({ companyId: paymentFiles.companyId, status: paymentFiles.status })
+    .from(paymentFiles)
+    .where(eq(paymentFiles.id, fileId));
   if (!visible) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
-  const notApplied = (status: string) => new HttpProblem(409, 'El archivo no se puede revertir', `El archivo está ${status}: solo se revierte un archivo aplicado.`);
+  const notApplied = (status: string) =>
+    new HttpProblem(409, 'El archivo no se puede revertir', `El archivo está ${status}: solo se revierte un archivo aplicado.`);
   // Before any lock: an application holds a validado file's row while it waits for the company's lock (apply.ts), which
   // this takes first; a revert of a file not applied must not wait in between.
   if (visible.status !== 'aplicado') throw notApplied(visible.status);
@@ -116,7 +144,11 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
 
   const later = await laterPayments(tx, fileId);
   if (later.payments.length > 0) {
-    throw new HttpProblem(409, 'Hay pagos posteriores', `Revierte primero los pagos posteriores sobre los mismos créditos, del más reciente al más antiguo: ${laterPaymentsNamed(later)}.`);
+    throw new HttpProblem(
+      409,
+      'Hay pagos posteriores',
+      `Revierte primero los pagos posteriores sobre los mismos créditos, del más reciente al más antiguo: ${laterPaymentsNamed(later)}.`,
+    );
   }
 
   const businessDate = await businessDateOf(tx, companyId, today);
@@ -125,7 +157,13 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
   const creditIds: string[] = [];
   for (;;) {
     const batch = await tx
-      .select({ id: payments.id, creditId: payments.creditId, overpayment: payments.overpayment, before: payments.before, allocation: payments.allocation })
+      .select({
+        id: payments.id,
+        creditId: payments.creditId,
+        overpayment: payments.overpayment,
+        before: payments.before,
+        allocation: payments.allocation,
+      })
       .from(payments)
       .where(and(eq(payments.fileId, fileId), eq(payments.status, 'aplicado')))
       .orderBy(desc(payments.sequence))
@@ -141,7 +179,9 @@ export async function revertPaymentFile(tx: Tx, actor: Actor, fileId: string, re
         return payment.before.rows.map((row) => ({ ...row, waived: waived.get(row.number) ?? {} }));
       }),
     );
-    const deductions = befores.filter((payment) => payment.before.deduction).map((payment) => ({ credit_id: payment.creditId, ...payment.before.deduction! }));
+    const deductions = befores
+      .filter((payment) => payment.before.deduction)
+      .map((payment) => ({ credit_id: payment.creditId, ...payment.before.deduction! }));
     if (deductions.length > 0) {
       await tx.execute(sql`
         update expected_deductions e set state = x.state

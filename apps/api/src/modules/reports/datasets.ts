@@ -1,5 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { reportDataset, type ReportDatasetKey, type ReportField, type ReportFilter, type ReportParameter, type ReportSort } from '@portal/contract';
+import {
+  reportDataset,
+  type ReportDatasetKey,
+  type ReportField,
+  type ReportFilter,
+  type ReportParameter,
+  type ReportSort,
+} from '@portal/contract';
 import { HttpProblem } from '../../http/errors';
 import { inTransitBy } from '../day-close/open-deductions';
 
@@ -35,12 +42,17 @@ const MEXICO_DAY = (column: string) => sql.raw(`(${column} at time zone 'America
 const asDate = (expression: SQL): FieldSql => ({ value: sql`to_char(${expression}, 'YYYY-MM-DD')`, raw: expression });
 const dateColumn = (column: string) => asDate(sql.raw(column));
 const timestampDay = (column: string) => asDate(MEXICO_DAY(column));
-const moneyColumn = (expression: string): FieldSql => ({ value: sql.raw(`(${expression})::numeric(14,2)::text`), raw: sql.raw(`(${expression})`) });
+const moneyColumn = (expression: string): FieldSql => ({
+  value: sql.raw(`(${expression})::numeric(14,2)::text`),
+  raw: sql.raw(`(${expression})`),
+});
 const textColumn = (expression: string): FieldSql => ({ value: sql.raw(expression) });
 const integerColumn = (expression: string): FieldSql => ({ value: sql.raw(`(${expression})::int`) });
 
-const folio = (prefix: string, column: string, width: number) => textColumn(`'${prefix}' || lpad(${column}::text, greatest(${width}, length(${column}::text)), '0')`);
-const clientName = (alias: string) => textColumn(`${alias}.first_names || ' ' || ${alias}.last_name_1 || coalesce(' ' || ${alias}.last_name_2, '')`);
+const folio = (prefix: string, column: string, width: number) =>
+  textColumn(`'${prefix}' || lpad(${column}::text, greatest(${width}, length(${column}::text)), '0')`);
+const clientName = (alias: string) =>
+  textColumn(`${alias}.first_names || ' ' || ${alias}.last_name_1 || coalesce(' ' || ${alias}.last_name_2, '')`);
 const agreementField: FieldSql = { value: sql.raw('a.name'), raw: sql.raw('a.id') };
 const BUCKET_TEXT = sql.raw(
   `case c.aging_bucket when 'current' then 'Al corriente' when '1-30' then '1 a 30 días' when '31-60' then '31 a 60 días' when '61-89' then '61 a 89 días' else '90 días o más' end`,
@@ -161,7 +173,10 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
       period: integerColumn('d.period'),
       discountDate: dateColumn('d.discount_date'),
       amount: moneyColumn('d.amount'),
-      daysInTransit: (businessDate) => ({ value: sql`(${businessDate}::date - d.discount_date)::int`, raw: sql`(${businessDate}::date - d.discount_date)` }),
+      daysInTransit: (businessDate) => ({
+        value: sql`(${businessDate}::date - d.discount_date)::int`,
+        raw: sql`(${businessDate}::date - d.discount_date)`,
+      }),
       status: creditStatus,
     },
     tieBreaker: sql.raw('c.number, d.period'),
@@ -178,7 +193,9 @@ const DATASETS: Record<ReportDatasetKey, DatasetSql> = {
       daysPastDue: integerColumn('c.days_past_due'),
       bucket: bucketField,
       oldestUnpaidDueDate: (businessDate) =>
-        asDate(sql`(select min(i.due_date) from installments i where i.company_id = c.company_id and i.credit_id = c.id and i.outstanding > 0 and i.due_date < ${businessDate}::date)`),
+        asDate(
+          sql`(select min(i.due_date) from installments i where i.company_id = c.company_id and i.credit_id = c.id and i.outstanding > 0 and i.due_date < ${businessDate}::date)`,
+        ),
       overdueBalance: moneyColumn('c.overdue_balance'),
       outstandingBalance: moneyColumn('c.outstanding_balance'),
       status: creditStatus,
@@ -206,7 +223,8 @@ export interface DatasetQuery {
   fields: ReportField[];
 }
 
-const invalid = (field: string, message: string) => new HttpProblem(400, 'Parámetros inválidos', 'Revisa los parámetros del reporte.', [{ field: `parameters.${field}`, message }]);
+const invalid = (field: string, message: string) =>
+  new HttpProblem(400, 'Parámetros inválidos', 'Revisa los parámetros del reporte.', [{ field: `parameters.${field}`, message }]);
 
 /**
  * Builds the run's SQL. The definition was validated when saved; the parameters are checked here against each filter's
@@ -233,7 +251,8 @@ export function datasetQuery(input: DatasetQueryInput): DatasetQuery {
     const target = fieldSql(filter.field);
     const raw = target.raw ?? target.value;
     if (filter.type === 'dateRange') {
-      if (parameter.from && parameter.to && parameter.from > parameter.to) throw invalid(filter.field, `«${field.label}»: la fecha inicial es posterior a la final.`);
+      if (parameter.from && parameter.to && parameter.from > parameter.to)
+        throw invalid(filter.field, `«${field.label}»: la fecha inicial es posterior a la final.`);
       if (parameter.from) conditions.push(sql`${raw} >= ${parameter.from}::date`);
       if (parameter.to) conditions.push(sql`${raw} <= ${parameter.to}::date`);
       continue;
@@ -241,10 +260,12 @@ export function datasetQuery(input: DatasetQueryInput): DatasetQuery {
     const value = parameter.value?.trim();
     if (!value) continue;
     if (filter.type === 'agreement') {
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw invalid(filter.field, 'Convenio no válido.');
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+        throw invalid(filter.field, 'Convenio no válido.');
       conditions.push(sql`${raw} = ${value}::uuid`);
     } else {
-      if (!field.options?.includes(value)) throw invalid(filter.field, `«${field.label}»: «${value}» no es un valor válido (${(field.options ?? []).join(', ')}).`);
+      if (!field.options?.includes(value))
+        throw invalid(filter.field, `«${field.label}»: «${value}» no es un valor válido (${(field.options ?? []).join(', ')}).`);
       conditions.push(sql`${raw} = ${value}`);
     }
   }

@@ -36,7 +36,12 @@ async function exceljsReference(fields: readonly ReportField[], rows: readonly R
   const stream = new PassThrough();
   stream.on('data', (data: Buffer) => pieces.push(data));
   const ended = new Promise((resolve) => stream.on('end', resolve));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream,
+    useStyles: true,
+    useSharedStrings: false,
+    zip: { zlib: { level: 1 } },
+  });
   const sheet = workbook.addWorksheet('Hoja', { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }] });
   sheet.columns = sheetColumns(fields);
   const header = sheet.addRow(fields.map((item) => item.label));
@@ -64,7 +69,9 @@ async function exceljsReference(fields: readonly ReportField[], rows: readonly R
 
 async function parts(file: Buffer): Promise<Record<string, string>> {
   const zip = await JSZip.loadAsync(file);
-  const names = Object.keys(zip.files).filter((name) => !zip.files[name]!.dir).sort();
+  const names = Object.keys(zip.files)
+    .filter((name) => !zip.files[name]!.dir)
+    .sort();
   return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await zip.file(name)!.async('string')] as const)));
 }
 
@@ -83,7 +90,16 @@ describe('the xlsx report writer', () => {
 
   it('writes the same workbook as exceljs row by row: text to escape, nulls in every type, an empty row, 30 columns (AA…AD), rows across batches', async () => {
     const fields = Array.from({ length: 30 }, (_, index) => field(TYPES[index % 4]!, index));
-    const texts = ['CR-00000001', 'Ñandú & «Pérez» <S.A.>', `O'Brien "el güero"`, 'tab\there\nline', 'bell\u0007 and \u001f gone', '=SUMA(A1)', '  espacios  ', '😀 emoji'];
+    const texts = [
+      'CR-00000001',
+      'Ñandú & «Pérez» <S.A.>',
+      `O'Brien "el güero"`,
+      'tab\there\nline',
+      'bell\u0007 and \u001f gone',
+      '=SUMA(A1)',
+      '  espacios  ',
+      '😀 emoji',
+    ];
     const rows: RawRow[] = Array.from({ length: 23 }, (_, row) =>
       Object.fromEntries(
         fields.map((item, index) => {
@@ -119,8 +135,16 @@ describe('the xlsx report writer', () => {
     const fields = TYPES.map(field);
     const row = fc.record({
       c0: fc.option(fc.string({ unit: 'binary', maxLength: 12 }), { nil: null }),
-      c1: fc.option(fc.integer({ min: -1e12, max: 1e12 }).map((cents) => (cents / 100).toFixed(2)), { nil: null }),
-      c2: fc.option(fc.date({ min: new Date('1900-03-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)), { nil: null }),
+      c1: fc.option(
+        fc.integer({ min: -1e12, max: 1e12 }).map((cents) => (cents / 100).toFixed(2)),
+        { nil: null },
+      ),
+      c2: fc.option(
+        fc
+          .date({ min: new Date('1900-03-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+          .map((date) => date.toISOString().slice(0, 10)),
+        { nil: null },
+      ),
       c3: fc.option(fc.integer({ min: -1e9, max: 1e9 }), { nil: null }),
     });
     await fc.assert(

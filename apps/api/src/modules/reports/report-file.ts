@@ -12,7 +12,6 @@ import { DATE_FORMAT, INTEGER_FORMAT, MONEY_FORMAT, excelSerialDay, zipCaughtUp 
 
 export const CHUNK_BYTES = 1024 * 1024;
 
-
 export const CONTENT_TYPES: Record<ReportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   csv: 'text/csv; charset=utf-8',
@@ -32,7 +31,6 @@ export interface WriteReportOptions {
   onProgress?: (rows: number) => Promise<void>;
 }
 
-
 /** A value as its cell holds it: money, integers and dates (serial days) as numbers, the rest as text. */
 function cellValue(field: ReportField, value: unknown): number | string | null {
   if (value === null || value === undefined) return null;
@@ -50,7 +48,13 @@ function cellValue(field: ReportField, value: unknown): number | string | null {
 
 /** A column's cell style: money with the MXN format, dates as dd/mm/aaaa, integers with thousands; text as is. */
 export function styleOf(field: ReportField): Partial<ExcelJS.Style> {
-  return field.type === 'money' ? { numFmt: MONEY_FORMAT } : field.type === 'date' ? { numFmt: DATE_FORMAT } : field.type === 'integer' ? { numFmt: INTEGER_FORMAT } : {};
+  return field.type === 'money'
+    ? { numFmt: MONEY_FORMAT }
+    : field.type === 'date'
+      ? { numFmt: DATE_FORMAT }
+      : field.type === 'integer'
+        ? { numFmt: INTEGER_FORMAT }
+        : {};
 }
 
 /** The sheet's columns: wide enough for the label, text up to 40 characters. */
@@ -203,7 +207,9 @@ async function writeXlsx(options: WriteReportOptions): Promise<{ rows: number; s
   const excel = await loadExcel();
   const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, zip: { zlib: { level: 1 } } });
   const { fields } = options;
-  const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }] });
+  const sheet = workbook.addWorksheet(options.sheetName, {
+    views: [{ state: 'frozen', ySplit: 1, xSplit: 0, topLeftCell: 'A2', activeCell: 'A2' }],
+  });
   sheet.columns = sheetColumns(fields);
   const header = sheet.addRow(fields.map((field) => field.label));
   const bold: Partial<ExcelJS.Style> = { font: { bold: true } };

@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ReportDefinition, ReportDefinitionDetail, ReportRun, RunnableReport, reportDefinitionListQuerySchema, reportRunListQuerySchema } from '@portal/contract';
+import type {
+  ReportDefinition,
+  ReportDefinitionDetail,
+  ReportRun,
+  RunnableReport,
+  reportDefinitionListQuerySchema,
+  reportRunListQuerySchema,
+} from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern } from '../../db/like';
@@ -72,10 +79,18 @@ const definitionCount = fixedCount((select) => select.from(reportDefinitions));
 
 export async function listDefinitions(db: Db, query: DefinitionListQuery): Promise<Paged<ReportDefinition>> {
   const where = definitionFilters(query);
-  const order = listOrder({ name: reportDefinitions.name, dataset: reportDefinitions.dataset, updatedAt: reportDefinitions.updatedAt }, query.sort, { field: 'name' }, reportDefinitions.id);
+  const order = listOrder(
+    { name: reportDefinitions.name, dataset: reportDefinitions.dataset, updatedAt: reportDefinitions.updatedAt },
+    query.sort,
+    { field: 'name' },
+    reportDefinitions.id,
+  );
   const page = await pagedList(
     query,
-    definitionList.in(db).where(where).orderBy(...order),
+    definitionList
+      .in(db)
+      .where(where)
+      .orderBy(...order),
     definitionCount.in(db).where(where),
     (row) => row,
   );
@@ -99,7 +114,14 @@ export async function runnableDefinitions(db: Db, profileId: string): Promise<Ru
     .from(reportDefinitions)
     .where(and(eq(reportDefinitions.active, true), sql`${reportDefinitions.profileIds} @> array[${profileId}]::uuid[]`))
     .orderBy(asc(reportDefinitions.name), asc(reportDefinitions.id));
-  return rows.map((row) => ({ id: row.id, name: row.name, description: row.description, dataset: row.dataset, format: row.format, filters: row.filters }));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    dataset: row.dataset,
+    format: row.format,
+    filters: row.filters,
+  }));
 }
 
 /** A definition the profile may run, or 404: one it may not run is answered like one that does not exist. */
@@ -107,12 +129,20 @@ export async function runnableDefinition(tx: Tx, id: string, profileId: string):
   const [row] = await tx
     .select()
     .from(reportDefinitions)
-    .where(and(eq(reportDefinitions.id, id), eq(reportDefinitions.active, true), sql`${reportDefinitions.profileIds} @> array[${profileId}]::uuid[]`));
+    .where(
+      and(
+        eq(reportDefinitions.id, id),
+        eq(reportDefinitions.active, true),
+        sql`${reportDefinitions.profileIds} @> array[${profileId}]::uuid[]`,
+      ),
+    );
   if (!row) throw new HttpProblem(404, DEFINITION_NOT_FOUND.title, 'El reporte no existe, está inactivo o tu perfil no puede ejecutarlo.');
   return row;
 }
 
-const requester = sql<string | null>`(select coalesce(${users.name}, ${users.email}) from ${users} where ${users.id} = ${reportRuns.requestedBy})`;
+const requester = sql<
+  string | null
+>`(select coalesce(${users.name}, ${users.email}) from ${users} where ${users.id} = ${reportRuns.requestedBy})`;
 
 export function toRun(row: RunRow & { requester?: string | null }, now: Date): ReportRun {
   const snapshot = row.definition as DefinitionSnapshot;
@@ -147,10 +177,7 @@ export async function listRuns(db: Db, userId: string, query: RunListQuery, now:
   const where = and(eq(reportRuns.requestedBy, userId), query.definitionId ? eq(reportRuns.definitionId, query.definitionId) : undefined);
   return pagedList(
     query,
-    runList
-      .in(db)
-      .where(where)
-      .orderBy(desc(reportRuns.requestedAt), desc(reportRuns.id)),
+    runList.in(db).where(where).orderBy(desc(reportRuns.requestedAt), desc(reportRuns.id)),
     runCount.in(db).where(where),
     (row) => toRun({ ...row.run, requester: row.requester }, now),
   );

@@ -2,7 +2,13 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
-import { REPORT_DATASET_KEYS, type CreditListItem, type ReportDefinitionDetail, type ReportRun, type RunnableReport } from '@portal/contract';
+import {
+  REPORT_DATASET_KEYS,
+  type CreditListItem,
+  type ReportDefinitionDetail,
+  type ReportRun,
+  type RunnableReport,
+} from '@portal/contract';
 import { agreements } from '../../db/schema/agreements';
 import { reportRunChunks, reportRuns } from '../../db/schema/reports';
 import { companies, profiles } from '../../db/schema/users';
@@ -13,7 +19,18 @@ import { purgeExpiredReports } from './reports.service';
 type Headers = { authorization: string };
 
 /** A definition of the fields most of the tests use; `profileIds` filled in per test. */
-const CARTERA_COLUMNS = ['folio', 'client', 'agreement', 'disbursementDate', 'principal', 'outstandingBalance', 'daysPastDue', 'bucket', 'status', 'businessDate'];
+const CARTERA_COLUMNS = [
+  'folio',
+  'client',
+  'agreement',
+  'disbursementDate',
+  'principal',
+  'outstandingBalance',
+  'daysPastDue',
+  'bucket',
+  'status',
+  'businessDate',
+];
 
 describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
   let ctx: TestContext;
@@ -46,21 +63,27 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     await ctx.system((tx) =>
       tx
         .update(profiles)
-        .set({ permissions: sql`${profiles.permissions} || array['/admon-wallet/reports-list', '/admon-wallet/reports-new', '/wallet/operative-report']::text[]` })
+        .set({
+          permissions: sql`${profiles.permissions} || array['/admon-wallet/reports-list', '/admon-wallet/reports-new', '/wallet/operative-report']::text[]`,
+        })
         .where(eq(profiles.name, 'Operación')),
     );
-    [demoAgreement] = await ctx.system((tx) =>
+    [demoAgreement] = (await ctx.system((tx) =>
       tx
         .select({ id: agreements.id, name: agreements.name })
         .from(agreements)
         .innerJoin(companies, eq(companies.id, agreements.companyId))
         .where(and(eq(companies.code, 'DEMO'), eq(agreements.code, 'GOB-JAL'))),
-    ) as [{ id: string; name: string }];
+    )) as [{ id: string; name: string }];
   });
 
   const send = async <T>(method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) => {
     const response = await ctx.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { status: response.statusCode, body: (String(response.headers['content-type'] ?? '').includes('json') ? response.json() : response.rawPayload) as T, raw: response };
+    return {
+      status: response.statusCode,
+      body: (String(response.headers['content-type'] ?? '').includes('json') ? response.json() : response.rawPayload) as T,
+      raw: response,
+    };
   };
   const define = (body: Record<string, unknown>, headers: Headers = admin) =>
     send<ReportDefinitionDetail & { errors?: { field: string; message: string }[] }>('POST', '/api/report-definitions', headers, {
@@ -89,7 +112,11 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     expect(new Set(runnable.map((item) => item.dataset))).toEqual(new Set(REPORT_DATASET_KEYS));
     const history = (await send<{ items: ReportRun[] }>('GET', '/api/report-runs', cartera)).body.items;
     expect(history).toHaveLength(1);
-    expect(history[0]).toMatchObject({ definitionName: 'Cartera al día', status: 'completado', parameters: { status: { value: 'vigente' } } });
+    expect(history[0]).toMatchObject({
+      definitionName: 'Cartera al día',
+      status: 'completado',
+      parameters: { status: { value: 'vigente' } },
+    });
     const vigentes = (await send<{ total: number }>('GET', '/api/credits?status=vigente&pageSize=1', cartera)).body.total;
     expect(history[0]!.rowsDone).toBe(vigentes);
     expect((await send('GET', `/api/report-runs/${history[0]!.id}/file`, cartera)).status).toBe(200);
@@ -140,15 +167,22 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     expect(edited.body).toMatchObject({ version: 2, name: 'Cartera de Jalisco (quincenal)', columns: ['status', 'folio'] });
     expect(edited.body.history.map((entry) => entry.action)).toEqual(['report-definition.update', 'report-definition.create']);
     expect(edited.body.history[0]!.before).toMatchObject({ name: 'Cartera de Jalisco', columns: CARTERA_COLUMNS });
-    const stale = await send<{ title: string }>('PUT', `/api/report-definitions/${id}`, admin, { ...created.body, name: 'Otra', version: 1 });
+    const stale = await send<{ title: string }>('PUT', `/api/report-definitions/${id}`, admin, {
+      ...created.body,
+      name: 'Otra',
+      version: 1,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.title).toBe('El reporte cambió');
   });
 
-  it('lets only the profiles it names see and run a definition, and hides another company\'s definition (404)', async () => {
+  it("lets only the profiles it names see and run a definition, and hides another company's definition (404)", async () => {
     const onlyAdmin = await define({ name: 'Solo administración', profileIds: [profileId.Administrador] });
     const forCartera = await define({ name: 'Para cartera', profileIds: [profileId.Cartera, profileId.Administrador] });
-    const runnable = (headers: Headers) => send<{ items: RunnableReport[] }>('GET', '/api/report-runs/runnable', headers).then((answer) => answer.body.items.map((item) => item.name));
+    const runnable = (headers: Headers) =>
+      send<{ items: RunnableReport[] }>('GET', '/api/report-runs/runnable', headers).then((answer) =>
+        answer.body.items.map((item) => item.name),
+      );
 
     expect(await runnable(cartera)).toContain('Para cartera');
     expect(await runnable(cartera)).not.toContain('Solo administración');
@@ -165,7 +199,9 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     // Crédito Nómina Plus, even with its profile named in the definition, neither reads, edits nor runs Financiera Demo's.
     const shared = await define({ name: 'Compartido', profileIds: [profileId.Operación!, profileId.Cartera] });
     expect((await send('GET', `/api/report-definitions/${shared.body.id}`, plus)).status).toBe(404);
-    expect((await send('PUT', `/api/report-definitions/${shared.body.id}`, plus, { ...shared.body, name: 'Ajeno', version: 1 })).status).toBe(404);
+    expect(
+      (await send('PUT', `/api/report-definitions/${shared.body.id}`, plus, { ...shared.body, name: 'Ajeno', version: 1 })).status,
+    ).toBe(404);
     expect((await send('POST', '/api/report-runs', plus, { definitionId: shared.body.id })).status).toBe(404);
     expect(await runnable(plus)).not.toContain('Compartido');
     const plusList = await send<{ items: { name: string }[] }>('GET', '/api/report-definitions?pageSize=100', plus);
@@ -195,9 +231,14 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
       parameters: { disbursementDate: { from: '2026-12-01', to: '2026-01-01' } },
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toEqual([{ field: 'parameters.disbursementDate', message: '«Fecha de dispersión»: la fecha inicial es posterior a la final.' }]);
+    expect(bad.body.errors).toEqual([
+      { field: 'parameters.disbursementDate', message: '«Fecha de dispersión»: la fecha inicial es posterior a la final.' },
+    ]);
 
-    const started = await send<ReportRun>('POST', '/api/report-runs', cartera, { definitionId: definition.body.id, parameters: { agreement: { value: demoAgreement.id }, disbursementDate: { from: '', to: '' } } });
+    const started = await send<ReportRun>('POST', '/api/report-runs', cartera, {
+      definitionId: definition.body.id,
+      parameters: { agreement: { value: demoAgreement.id }, disbursementDate: { from: '', to: '' } },
+    });
     expect(started.status).toBe(202);
     expect(started.body.parameters).toEqual({ agreement: { value: demoAgreement.id } });
     const run = await finished(started.body, cartera);
@@ -205,7 +246,11 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
 
     // The expected rows come from another reader of the same credits: the Créditos list (credits.queries), and the
     // fecha flujo from Admin Fecha Flujo; the bucket's words from packages/lending.
-    const list = await send<{ items: CreditListItem[]; total: number }>('GET', `/api/credits?agreementId=${demoAgreement.id}&sort=folio&pageSize=100`, cartera);
+    const list = await send<{ items: CreditListItem[]; total: number }>(
+      'GET',
+      `/api/credits?agreementId=${demoAgreement.id}&sort=folio&pageSize=100`,
+      cartera,
+    );
     const credits = list.body.items;
     expect(credits.length).toBeGreaterThan(3);
     const [businessDate] = (await send<{ businessDate: string }[]>('GET', '/api/flow-date/business-dates', cartera)).body;
@@ -260,7 +305,13 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     });
 
     const history = await send<{ items: ReportRun[]; total: number }>('GET', '/api/report-runs', cartera);
-    expect(history.body.items[0]).toMatchObject({ id: run.id, status: 'completado', requestedBy: 'Demo Cartera', definitionName: 'Cartera de Jalisco', format: 'xlsx' });
+    expect(history.body.items[0]).toMatchObject({
+      id: run.id,
+      status: 'completado',
+      requestedBy: 'Demo Cartera',
+      definitionName: 'Cartera de Jalisco',
+      format: 'xlsx',
+    });
     expect(history.body.items[0]!.durationMs).toBeGreaterThanOrEqual(0);
   });
 
@@ -274,10 +325,16 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
       format: 'csv',
     });
     expect(definition.status).toBe(201);
-    const badBucket = await send<{ errors: { field: string; message: string }[] }>('POST', '/api/report-runs', cartera, { definitionId: definition.body.id, parameters: { bucket: { value: '120+' } } });
+    const badBucket = await send<{ errors: { field: string; message: string }[] }>('POST', '/api/report-runs', cartera, {
+      definitionId: definition.body.id,
+      parameters: { bucket: { value: '120+' } },
+    });
     expect(badBucket.status).toBe(400);
     expect(badBucket.body.errors[0]!.message).toBe('«Tramo de atraso»: «120+» no es un valor válido (current, 1-30, 31-60, 61-89, 90+).');
-    const unknown = await send('POST', '/api/report-runs', cartera, { definitionId: definition.body.id, parameters: { status: { value: 'vigente' } } });
+    const unknown = await send('POST', '/api/report-runs', cartera, {
+      definitionId: definition.body.id,
+      parameters: { status: { value: 'vigente' } },
+    });
     expect(unknown.status).toBe(400);
 
     const started = await send<ReportRun>('POST', '/api/report-runs', cartera, { definitionId: definition.body.id });
@@ -290,23 +347,37 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
     expect(lines[0]).toBe('Folio,Acreditado,Tramo de atraso,Días de atraso,Saldo vencido');
     expect(lines.at(-1)).toBe('');
     // Independently: the company's overdue credits as the Créditos list shows them, most days past due first.
-    const overdue = (await send<{ items: CreditListItem[] }>('GET', '/api/credits?sort=-daysPastDue&pageSize=100', cartera)).body.items.filter((credit) => credit.daysPastDue > 0 && credit.status !== 'liquidado');
+    const overdue = (
+      await send<{ items: CreditListItem[] }>('GET', '/api/credits?sort=-daysPastDue&pageSize=100', cartera)
+    ).body.items.filter((credit) => credit.daysPastDue > 0 && credit.status !== 'liquidado');
     expect(lines.length - 2).toBe(overdue.length);
-    const expectedFirst = overdue.filter((credit) => credit.daysPastDue === overdue[0]!.daysPastDue).sort((a, b) => a.folio.localeCompare(b.folio))[0]!;
+    const expectedFirst = overdue
+      .filter((credit) => credit.daysPastDue === overdue[0]!.daysPastDue)
+      .sort((a, b) => a.folio.localeCompare(b.folio))[0]!;
     const [folio, client, bucketText, days] = lines[1]!.split(',');
-    expect([folio, client, bucketText, Number(days)]).toEqual([expectedFirst.folio, expectedFirst.clientName, AGING_BUCKET_LABELS[expectedFirst.bucket], expectedFirst.daysPastDue]);
+    expect([folio, client, bucketText, Number(days)]).toEqual([
+      expectedFirst.folio,
+      expectedFirst.clientName,
+      AGING_BUCKET_LABELS[expectedFirst.bucket],
+      expectedFirst.daysPastDue,
+    ]);
   });
 
   it('deletes a file past its retention, shows the run vencido and refuses its download', async () => {
     const definition = await define({ format: 'csv', columns: ['folio'] });
-    const run = await finished((await send<ReportRun>('POST', '/api/report-runs', cartera, { definitionId: definition.body.id })).body, cartera);
+    const run = await finished(
+      (await send<ReportRun>('POST', '/api/report-runs', cartera, { definitionId: definition.body.id })).body,
+      cartera,
+    );
     expect(run.status).toBe('completado');
     expect(new Date(run.expiresAt!).getTime() - new Date(run.finishedAt!).getTime()).toBe(7 * 86_400_000);
     ctx.clock.advance(8 * 86_400_000);
     expect((await send('GET', `/api/report-runs/${run.id}/file`, cartera)).status).toBe(410);
     // The seed's own run expires with it.
     expect(await purgeExpiredReports(ctx.db, ctx.clock.now())).toBe(2);
-    const chunks = await ctx.system((tx) => tx.select({ seq: reportRunChunks.seq }).from(reportRunChunks).where(eq(reportRunChunks.runId, run.id)));
+    const chunks = await ctx.system((tx) =>
+      tx.select({ seq: reportRunChunks.seq }).from(reportRunChunks).where(eq(reportRunChunks.runId, run.id)),
+    );
     expect(chunks).toEqual([]);
     const [stored] = await ctx.system((tx) => tx.select({ status: reportRuns.status }).from(reportRuns).where(eq(reportRuns.id, run.id)));
     expect(stored!.status).toBe('vencido');

@@ -7,7 +7,15 @@ import { reportRunChunks, reportRuns } from '../../db/schema/reports';
 import { HttpProblem } from '../../http/errors';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
-import { RUN_NOT_FOUND, listDefinitions, listRuns, loadDefinitionDetail, loadRun, profileOptions, runnableDefinitions } from './reports.queries';
+import {
+  RUN_NOT_FOUND,
+  listDefinitions,
+  listRuns,
+  loadDefinitionDetail,
+  loadRun,
+  profileOptions,
+  runnableDefinitions,
+} from './reports.queries';
 import { createDefinition, setDefinitionStatus, startRun, updateDefinition } from './reports.service';
 
 /** Admon Cartera's report definitions and Cartera's report runs over HTTP. */
@@ -26,20 +34,30 @@ export function reportsRoutes(deps: AppDeps): FastifyPluginAsync {
       return created;
     });
 
-    register(app, reportDefinitionRoutes.update, async (request) => updateDefinition(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body));
+    register(app, reportDefinitionRoutes.update, async (request) =>
+      updateDefinition(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body),
+    );
 
-    register(app, reportDefinitionRoutes.setStatus, async (request) => setDefinitionStatus(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body));
+    register(app, reportDefinitionRoutes.setStatus, async (request) =>
+      setDefinitionStatus(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body),
+    );
 
-    register(app, reportRunRoutes.runnable, async (request) => ({ items: await runnableDefinitions(request.db, actorOf(request).principal.profileId) }));
+    register(app, reportRunRoutes.runnable, async (request) => ({
+      items: await runnableDefinitions(request.db, actorOf(request).principal.profileId),
+    }));
 
-    register(app, reportRunRoutes.list, async (request) => listRuns(request.db, actorOf(request).principal.userId, request.query, deps.clock.now()));
+    register(app, reportRunRoutes.list, async (request) =>
+      listRuns(request.db, actorOf(request).principal.userId, request.query, deps.clock.now()),
+    );
 
     register(app, reportRunRoutes.start, async (request, reply) => {
       reply.code(202);
       return startRun(request.db, deps.jobs, actorOf(request), { ...request.body, now: deps.clock.now(), retentionDays });
     });
 
-    register(app, reportRunRoutes.get, async (request) => loadRun(request.db, actorOf(request).principal.userId, request.params.id, deps.clock.now()));
+    register(app, reportRunRoutes.get, async (request) =>
+      loadRun(request.db, actorOf(request).principal.userId, request.params.id, deps.clock.now()),
+    );
 
     register(
       app,
@@ -53,8 +71,14 @@ export function reportsRoutes(deps: AppDeps): FastifyPluginAsync {
             .where(and(eq(reportRuns.id, request.params.id), eq(reportRuns.requestedBy, userId))),
         );
         if (!run) throw new HttpProblem(404, RUN_NOT_FOUND.title, RUN_NOT_FOUND.detail);
-        if (run.status !== 'completado' || !run.fileName) throw new HttpProblem(409, 'Archivo no disponible', `La ejecución está ${run.status}: solo una ejecución completada tiene archivo.`);
-        if (run.expiresAt && run.expiresAt <= deps.clock.now()) throw new HttpProblem(410, 'Archivo vencido', 'El archivo ya no se conserva; ejecuta el reporte de nuevo.');
+        if (run.status !== 'completado' || !run.fileName)
+          throw new HttpProblem(
+            409,
+            'Archivo no disponible',
+            `La ejecución está ${run.status}: solo una ejecución completada tiene archivo.`,
+          );
+        if (run.expiresAt && run.expiresAt <= deps.clock.now())
+          throw new HttpProblem(410, 'Archivo vencido', 'El archivo ya no se conserva; ejecuta el reporte de nuevo.');
         // Piece by piece, each read in the user's scope: a 50 MB file is never held whole in memory.
         let seq = -1;
         const pieces = Readable.from(

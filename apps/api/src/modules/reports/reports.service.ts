@@ -1,5 +1,11 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { reportDataset, type ReportDefinitionDetail, type ReportDefinitionValues, type ReportParameter, type ReportRun } from '@portal/contract';
+import {
+  reportDataset,
+  type ReportDefinitionDetail,
+  type ReportDefinitionValues,
+  type ReportParameter,
+  type ReportRun,
+} from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { asSystem, withScope } from '../../db/scope';
 import { reportDefinitions, reportRunChunks, reportRuns } from '../../db/schema/reports';
@@ -34,7 +40,10 @@ async function assertProfiles(tx: Tx, ids: string[]) {
   const found = await tx.select({ id: profiles.id }).from(profiles).where(inArray(profiles.id, ids));
   const known = new Set(found.map((row) => row.id));
   const index = ids.findIndex((id) => !known.has(id));
-  if (index >= 0) throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [{ field: `profileIds.${index}`, message: 'El perfil elegido no existe.' }]);
+  if (index >= 0)
+    throw new HttpProblem(400, 'Datos inválidos', 'Revisa los campos marcados.', [
+      { field: `profileIds.${index}`, message: 'El perfil elegido no existe.' },
+    ]);
 }
 
 const stored = (input: ReportDefinitionValues) => ({
@@ -55,17 +64,32 @@ export async function createDefinition(tx: Tx, actor: Actor, now: Date, input: R
     .insert(reportDefinitions)
     .values({ ...stored(input), companyId: actor.principal.companyId, createdBy: actor.principal.userId, createdAt: now, updatedAt: now })
     .returning({ id: reportDefinitions.id });
-  await recordAudit(tx, actor, { action: 'report-definition.create', entity: 'report_definition', entityId: created!.id, after: stored(input), occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'report-definition.create',
+    entity: 'report_definition',
+    entityId: created!.id,
+    after: stored(input),
+    occurredAt: now,
+  });
   return loadDefinitionDetail(tx, created!.id);
 }
 
 const lockDefinition = (tx: Tx, id: string, version: number) =>
   lockAtVersion(tx.select().from(reportDefinitions).where(eq(reportDefinitions.id, id)), version, {
     notFound: DEFINITION_NOT_FOUND,
-    stale: { title: 'El reporte cambió', detail: 'Otra persona modificó este reporte mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.' },
+    stale: {
+      title: 'El reporte cambió',
+      detail: 'Otra persona modificó este reporte mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.',
+    },
   });
 
-export async function updateDefinition(tx: Tx, actor: Actor, now: Date, id: string, input: ReportDefinitionValues & { version: number }): Promise<ReportDefinitionDetail> {
+export async function updateDefinition(
+  tx: Tx,
+  actor: Actor,
+  now: Date,
+  id: string,
+  input: ReportDefinitionValues & { version: number },
+): Promise<ReportDefinitionDetail> {
   const current = await lockDefinition(tx, id, input.version);
   await assertProfiles(tx, input.profileIds);
   await tx
@@ -84,9 +108,18 @@ export async function updateDefinition(tx: Tx, actor: Actor, now: Date, id: stri
   return loadDefinitionDetail(tx, id);
 }
 
-export async function setDefinitionStatus(tx: Tx, actor: Actor, now: Date, id: string, { active, version }: { active: boolean; version: number }): Promise<ReportDefinitionDetail> {
+export async function setDefinitionStatus(
+  tx: Tx,
+  actor: Actor,
+  now: Date,
+  id: string,
+  { active, version }: { active: boolean; version: number },
+): Promise<ReportDefinitionDetail> {
   const current = await lockDefinition(tx, id, version);
-  await tx.update(reportDefinitions).set({ active, updatedAt: now, version: sql`${reportDefinitions.version} + 1` }).where(eq(reportDefinitions.id, id));
+  await tx
+    .update(reportDefinitions)
+    .set({ active, updatedAt: now, version: sql`${reportDefinitions.version} + 1` })
+    .where(eq(reportDefinitions.id, id));
   await recordAudit(tx, actor, {
     action: active ? 'report-definition.activate' : 'report-definition.deactivate',
     entity: 'report_definition',
@@ -102,7 +135,9 @@ export async function setDefinitionStatus(tx: Tx, actor: Actor, now: Date, id: s
 function cleanParameters(parameters: Record<string, ReportParameter>): Record<string, ReportParameter> {
   const clean: Record<string, ReportParameter> = {};
   for (const [key, parameter] of Object.entries(parameters)) {
-    const kept = Object.fromEntries(Object.entries(parameter).filter(([, value]) => typeof value === 'string' && value.trim() !== '')) as ReportParameter;
+    const kept = Object.fromEntries(
+      Object.entries(parameter).filter(([, value]) => typeof value === 'string' && value.trim() !== ''),
+    ) as ReportParameter;
     if (Object.keys(kept).length > 0) clean[key] = kept;
   }
   return clean;
@@ -121,14 +156,26 @@ export async function startRun(
   const definition = await runnableDefinition(tx, input.definitionId, actor.principal.profileId);
   const parameters = cleanParameters(input.parameters);
   // The parameters are checked now (a clerk hears about a bad date at once, not from a failed run).
-  datasetQuery({ dataset: definition.dataset, columns: definition.columns, filters: definition.filters, sort: definition.sort ?? null, parameters, companyId: definition.companyId, businessDate: '2000-01-01' });
+  datasetQuery({
+    dataset: definition.dataset,
+    columns: definition.columns,
+    filters: definition.filters,
+    sort: definition.sort ?? null,
+    parameters,
+    companyId: definition.companyId,
+    businessDate: '2000-01-01',
+  });
   if (!jobs) throw new HttpProblem(503, 'Cola de trabajos no disponible', 'El servidor no tiene cola de trabajos; intenta más tarde.');
   const [active] = await tx
     .select({ total: sql<number>`count(*)::int` })
     .from(reportRuns)
     .where(and(eq(reportRuns.requestedBy, actor.principal.userId), inArray(reportRuns.status, ['en espera', 'en curso'])));
   if ((active?.total ?? 0) >= MAX_ACTIVE_RUNS) {
-    throw new HttpProblem(409, 'Demasiadas ejecuciones en curso', `Tienes ${MAX_ACTIVE_RUNS} reportes en espera o en curso; espera a que termine alguno.`);
+    throw new HttpProblem(
+      409,
+      'Demasiadas ejecuciones en curso',
+      `Tienes ${MAX_ACTIVE_RUNS} reportes en espera o en curso; espera a que termine alguno.`,
+    );
   }
   const snapshot: DefinitionSnapshot = {
     name: definition.name,
@@ -153,18 +200,26 @@ export async function startRun(
   const job: ReportRunJob = { runId: run!.id, companyId: definition.companyId, retentionDays: input.retentionDays };
   const jobId = await jobs.send(REPORT_RUN_QUEUE, job, tx);
   await tx.update(reportRuns).set({ jobId }).where(eq(reportRuns.id, run!.id));
-  await recordAudit(tx, actor, { action: 'report.run', entity: 'report_definition', entityId: definition.id, after: { runId: run!.id, parameters }, occurredAt: input.now });
+  await recordAudit(tx, actor, {
+    action: 'report.run',
+    entity: 'report_definition',
+    entityId: definition.id,
+    after: { runId: run!.id, parameters },
+    occurredAt: input.now,
+  });
   return loadRun(tx, actor.principal.userId, run!.id, input.now);
 }
 
 const fileNameOf = (name: string, format: string, date: string) =>
-  `${name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .toLowerCase()
-    .slice(0, 80) || 'reporte'}-${date}.${format}`;
+  `${
+    name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase()
+      .slice(0, 80) || 'reporte'
+  }-${date}.${format}`;
 
 export interface ProduceOptions {
   now: () => Date;
@@ -190,7 +245,8 @@ export async function produceReport(tx: Tx, runId: string, options: ProduceOptio
   const businessDate = await businessDateOf(tx, run.companyId, options.today);
   const query = datasetQuery({ ...definition, parameters: run.parameters, companyId: run.companyId, businessDate });
   await tx.delete(reportRunChunks).where(eq(reportRunChunks.runId, runId));
-  const countRows = async (reader: Tx) => Number(((await reader.execute(query.count)) as unknown as { rows: { total: number }[] }).rows[0]?.total ?? 0);
+  const countRows = async (reader: Tx) =>
+    Number(((await reader.execute(query.count)) as unknown as { rows: { total: number }[] }).rows[0]?.total ?? 0);
   // Where another connection may read beside the run (PostgreSQL), the rows are counted there, for the progress bar,
   // while the run writes; PGlite's one session counts first.
   let total: number | null = null;
@@ -209,7 +265,8 @@ export async function produceReport(tx: Tx, runId: string, options: ProduceOptio
   let seq = 0;
   let reported = 0;
   // The next batch is asked for before the current one is written: the database prepares it while the writer works.
-  const fetchBatch = async () => ((await tx.execute(sql.raw(`fetch forward ${FETCH_ROWS} from report_rows`))) as unknown as { rows: RawRow[] }).rows;
+  const fetchBatch = async () =>
+    ((await tx.execute(sql.raw(`fetch forward ${FETCH_ROWS} from report_rows`))) as unknown as { rows: RawRow[] }).rows;
   let ahead = fetchBatch();
   ahead.catch(() => undefined);
   const written = await writeReport({
@@ -267,7 +324,10 @@ export async function runReportJob(db: Db, job: ReportRunJob, clock: { now: () =
         today: mexicoToday(clock.now()),
         retentionDays: job.retentionDays,
         ...(clock.concurrentProgress
-          ? { onProgress: (values: { rowsTotal?: number; rowsDone?: number }) => mark(values), countBeside: (read: (reader: Tx) => Promise<number>) => withScope(db, { companyId: job.companyId }, read) }
+          ? {
+              onProgress: (values: { rowsTotal?: number; rowsDone?: number }) => mark(values),
+              countBeside: (read: (reader: Tx) => Promise<number>) => withScope(db, { companyId: job.companyId }, read),
+            }
           : {}),
       }),
     );
@@ -288,7 +348,13 @@ export async function purgeExpiredReports(db: Db, now: Date): Promise<number> {
       .set({ status: 'vencido' })
       .where(and(eq(reportRuns.status, 'completado'), lt(reportRuns.expiresAt, now)))
       .returning({ id: reportRuns.id });
-    if (expired.length > 0) await tx.delete(reportRunChunks).where(inArray(reportRunChunks.runId, expired.map((run) => run.id)));
+    if (expired.length > 0)
+      await tx.delete(reportRunChunks).where(
+        inArray(
+          reportRunChunks.runId,
+          expired.map((run) => run.id),
+        ),
+      );
     return expired.length;
   });
 }

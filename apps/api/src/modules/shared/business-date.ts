@@ -16,6 +16,9 @@ export const mexicoToday = (now: Date) => MEXICO_DATE.format(now);
 
 /** The company's business date: the day its next close will close; a company that never closed a day is at `today`. */
 export async function businessDateOf(tx: Tx, companyId: string, today: string): Promise<string> {
-  const [row] = await tx.select({ businessDate: businessDates.businessDate }).from(businessDates).where(eq(businessDates.companyId, companyId));
+  const [row] = await tx
+    .select({ businessDate: businessDates.businessDate })
+    .from(businessDates)
+    .where(eq(businessDates.companyId, companyId));
   return row?.businessDate ?? today;
 }

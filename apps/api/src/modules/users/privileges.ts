@@ -88,10 +88,22 @@ export function profileChangeRefusals(
     return [{ status: 403, field: 'permissions', message: 'No puedes modificar el perfil que tú tienes.' }];
   }
   if (before && before.companyId !== actor.companyId && actor.role !== ALL_COMPANIES_ROLE) {
-    return [{ status: 403, field: 'permissions', message: 'Este perfil es del catálogo común del portal: solo un usuario con rol SA puede modificarlo.' }];
+    return [
+      {
+        status: 403,
+        field: 'permissions',
+        message: 'Este perfil es del catálogo común del portal: solo un usuario con rol SA puede modificarlo.',
+      },
+    ];
   }
   if (before && before.heldInOtherCompanies && actor.role !== ALL_COMPANIES_ROLE) {
-    return [{ status: 403, field: 'permissions', message: 'Usuarios de otras empresas tienen este perfil: solo un usuario con rol SA puede modificarlo.' }];
+    return [
+      {
+        status: 403,
+        field: 'permissions',
+        message: 'Usuarios de otras empresas tienen este perfil: solo un usuario con rol SA puede modificarlo.',
+      },
+    ];
   }
   const reach = (before ? beyondReach(actor, before) : null) ?? beyondReach(actor, after);
   return reach ? [{ status: 403, field: 'permissions', message: reach }] : [];

@@ -19,7 +19,9 @@ export function profilesRoutes(deps: AppDeps): FastifyPluginAsync {
       return created;
     });
 
-    register(app, profileRoutes.update, async (request) => updateProfile(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body));
+    register(app, profileRoutes.update, async (request) =>
+      updateProfile(request.db, actorOf(request), deps.clock.now(), request.params.id, request.body),
+    );
 
     register(app, profileRoutes.remove, async (request, reply) => {
       await deleteProfile(request.db, actorOf(request), deps.clock.now(), request.params.id);

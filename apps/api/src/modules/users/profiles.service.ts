@@ -21,13 +21,20 @@ const NAME_TAKEN = { field: 'name', message: 'Ya existe un perfil con ese nombre
 /** Whether users of a company other than `companyId` hold the profile: only SA may then change it. */
 async function heldInOtherCompanies(tx: Tx, profileId: string, companyId: string): Promise<boolean> {
   const [row] = await acrossCompanies(tx, (all) =>
-    all.select({ total: count() }).from(users).where(and(eq(users.profileId, profileId), ne(users.companyId, companyId))),
+    all
+      .select({ total: count() })
+      .from(users)
+      .where(and(eq(users.profileId, profileId), ne(users.companyId, companyId))),
   );
   return (row?.total ?? 0) > 0;
 }
 
 /** What a profile grants: what the privilege rules weigh and what its audit events keep. */
-const grantOf = (row: { name: string; roleCode: string; permissions: string[] }) => ({ name: row.name, roleCode: row.roleCode, permissions: row.permissions });
+const grantOf = (row: { name: string; roleCode: string; permissions: string[] }) => ({
+  name: row.name,
+  roleCode: row.roleCode,
+  permissions: row.permissions,
+});
 
 /** The profile locked for a change by `actor` into `after` (itself when deleting), refused by the privilege rules. */
 async function lockForChange(tx: Tx, actor: Principal, id: string, after?: ProfileGrant) {
@@ -49,7 +56,11 @@ async function assertNameFree(tx: Tx, name: string, exceptId?: string) {
     all
       .select({ id: profiles.id })
       .from(profiles)
-      .where(exceptId ? sql`lower(${profiles.name}) = ${name.toLowerCase()} and ${profiles.id} <> ${exceptId}` : sql`lower(${profiles.name}) = ${name.toLowerCase()}`),
+      .where(
+        exceptId
+          ? sql`lower(${profiles.name}) = ${name.toLowerCase()} and ${profiles.id} <> ${exceptId}`
+          : sql`lower(${profiles.name}) = ${name.toLowerCase()}`,
+      ),
   );
   if (taken) throw new HttpProblem(409, 'Perfil duplicado', NAME_TAKEN.message, [NAME_TAKEN]);
 }
@@ -59,15 +70,33 @@ export async function createProfile(tx: Tx, actor: Actor, now: Date, input: Prof
   await assertNameFree(tx, input.name);
   // SA adds to the common catalogue; a company's administrator, to the company's own profiles.
   const companyId = actor.principal.role === ALL_COMPANIES_ROLE ? null : actor.principal.companyId;
-  const [created] = await tx.insert(profiles).values({ ...input, companyId, createdAt: now, updatedAt: now }).returning();
-  await recordAudit(tx, actor, { action: 'profile.create', entity: 'profile', entityId: created!.id, after: { ...input, companyId }, occurredAt: now });
+  const [created] = await tx
+    .insert(profiles)
+    .values({ ...input, companyId, createdAt: now, updatedAt: now })
+    .returning();
+  await recordAudit(tx, actor, {
+    action: 'profile.create',
+    entity: 'profile',
+    entityId: created!.id,
+    after: { ...input, companyId },
+    occurredAt: now,
+  });
   const [profile] = await listProfiles(tx, created!.id);
   return profile!;
 }
 
-export async function updateProfile(tx: Tx, actor: Actor, now: Date, id: string, { version, ...input }: ProfileValues & { version: number }): Promise<Profile> {
+export async function updateProfile(
+  tx: Tx,
+  actor: Actor,
+  now: Date,
+  id: string,
+  { version, ...input }: ProfileValues & { version: number },
+): Promise<Profile> {
   const current = await lockForChange(tx, actor.principal, id, input);
-  assertVersion(current, version, { title: 'El perfil cambió', detail: 'Otra persona modificó este perfil mientras lo editabas. Recarga la página y vuelve a intentarlo.' });
+  assertVersion(current, version, {
+    title: 'El perfil cambió',
+    detail: 'Otra persona modificó este perfil mientras lo editabas. Recarga la página y vuelve a intentarlo.',
+  });
   await assertNameFree(tx, input.name, id);
   await tx
     .update(profiles)
@@ -90,7 +119,11 @@ export async function deleteProfile(tx: Tx, actor: Actor, now: Date, id: string)
   const current = await lockForChange(tx, actor.principal, id);
   const [holders] = await acrossCompanies(tx, (all) => all.select({ total: count() }).from(users).where(eq(users.profileId, id)));
   if ((holders?.total ?? 0) > 0) {
-    throw new HttpProblem(409, 'Perfil en uso', `No se puede eliminar: ${holders!.total} usuario(s) tienen este perfil. Asígnales otro primero.`);
+    throw new HttpProblem(
+      409,
+      'Perfil en uso',
+      `No se puede eliminar: ${holders!.total} usuario(s) tienen este perfil. Asígnales otro primero.`,
+    );
   }
   await tx.delete(profiles).where(eq(profiles.id, id));
   await recordAudit(tx, actor, {

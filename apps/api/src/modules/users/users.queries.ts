@@ -37,19 +37,20 @@ export const userOrder = (sort: string | undefined): SQL[] => listOrder(SORT_COL
 
 const userList = fixedSelect(
   {
-  id: users.id,
-  email: users.email,
-  name: users.name,
-  profileId: users.profileId,
-  profile: profiles.name,
-  companyId: users.companyId,
-  company: companies.name,
-  active: users.active,
-  lastSignInAt: users.lastSignInAt,
-  version: users.version,
-  createdAt: users.createdAt,
+    id: users.id,
+    email: users.email,
+    name: users.name,
+    profileId: users.profileId,
+    profile: profiles.name,
+    companyId: users.companyId,
+    company: companies.name,
+    active: users.active,
+    lastSignInAt: users.lastSignInAt,
+    version: users.version,
+    createdAt: users.createdAt,
   },
-  (select) => select.from(users).innerJoin(profiles, eq(profiles.id, users.profileId)).innerJoin(companies, eq(companies.id, users.companyId)),
+  (select) =>
+    select.from(users).innerJoin(profiles, eq(profiles.id, users.profileId)).innerJoin(companies, eq(companies.id, users.companyId)),
 );
 
 export const userListSelect = (db: Db) => userList.in(db);
@@ -73,7 +74,14 @@ const userCount = fixedCount((select) => select.from(users));
 
 export function listUsers(db: Db, query: UserListQuery): Promise<Paged<UserListItem>> {
   const where = userFilters(query);
-  return pagedList(query, userListSelect(db).where(where).orderBy(...userOrder(query.sort)), userCount.in(db).where(where), toListItem);
+  return pagedList(
+    query,
+    userListSelect(db)
+      .where(where)
+      .orderBy(...userOrder(query.sort)),
+    userCount.in(db).where(where),
+    toListItem,
+  );
 }
 
 export const USER_NOT_FOUND = { title: 'Usuario no encontrado', detail: 'El usuario no existe o fue eliminado.' };

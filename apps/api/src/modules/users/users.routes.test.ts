@@ -75,13 +75,16 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
   });
 
   it('counts up to LIST_COUNT_CAP: exact below and at it, "more than" past it, a filtered set counted on its own', async () => {
-    const page = async (query: string) => (await call('GET', `/api/users?pageSize=25&${query}`)).json<{ items: unknown[]; total: number; totalCapped: boolean }>();
+    const page = async (query: string) =>
+      (await call('GET', `/api/users?pageSize=25&${query}`)).json<{ items: unknown[]; total: number; totalCapped: boolean }>();
     const seeded = (await page('')).total;
     // Up to the cap exactly: the seed's users and enough new ones to make LIST_COUNT_CAP.
     await seedMany(LIST_COUNT_CAP - seeded);
     expect(await page('')).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: false });
     // One more and the count stops: the cap, said to be a lower bound, and the page still full.
-    await ctx.system((db) => db.insert(users).values({ email: 'una.mas@demo.mx', name: 'Una Más', profileId: ids.cartera, companyId: ids.company, active: true }));
+    await ctx.system((db) =>
+      db.insert(users).values({ email: 'una.mas@demo.mx', name: 'Una Más', profileId: ids.cartera, companyId: ids.company, active: true }),
+    );
     const past = await page('');
     expect(past).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: true });
     expect(past.items).toHaveLength(25);
@@ -122,7 +125,10 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     expect(answer).toMatchObject({ email: 'nueva.persona@demo.mx', link: expect.stringMatching(/\/reset-password\?token=/) });
     const messages = await ctx.system((db) => db.select().from(outbox).where(eq(outbox.toEmail, 'nueva.persona@demo.mx')));
     expect(messages.map((message) => message.link)).toContain(answer.link);
-    const [event] = await ctx.db.select().from(auditEvents).where(and(eq(auditEvents.entityId, user.id), eq(auditEvents.action, 'user.access-link')));
+    const [event] = await ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, user.id), eq(auditEvents.action, 'user.access-link')));
     expect(event).toMatchObject({ actorEmail: 'admin@demo.mx', after: { email: 'nueva.persona@demo.mx', expiresAt: answer.expiresAt } });
     expect(JSON.stringify(event!.after)).not.toContain('token=');
 
@@ -139,9 +145,17 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
   });
 
   it('validates every field with the contract schema, in Spanish', async () => {
-    const response = await call('POST', '/api/users', { email: 'no-es-correo', name: 'A', profileId: 'x', companyId: ids.company, active: true });
+    const response = await call('POST', '/api/users', {
+      email: 'no-es-correo',
+      name: 'A',
+      profileId: 'x',
+      companyId: ids.company,
+      active: true,
+    });
     expect(response.statusCode).toBe(400);
-    const errors = Object.fromEntries(response.json<{ errors: { field: string; message: string }[] }>().errors.map((error) => [error.field, error.message]));
+    const errors = Object.fromEntries(
+      response.json<{ errors: { field: string; message: string }[] }>().errors.map((error) => [error.field, error.message]),
+    );
     expect(errors).toMatchObject({
       email: 'Escribe un correo electrónico válido, por ejemplo nombre@empresa.mx.',
       name: 'Escribe el nombre (al menos 2 letras).',
@@ -172,51 +186,101 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     const off = await call('POST', `/api/users/${cartera!.id}/status`, { active: false, version: cartera!.version });
     expect(off.json()).toMatchObject({ active: false });
     const on = await call('POST', `/api/users/${cartera!.id}/status`, { active: true, version: cartera!.version + 1 });
-    expect(on.json()).toMatchObject({ active: true, history: [expect.objectContaining({ action: 'user.reactivate' }), expect.objectContaining({ action: 'user.deactivate' })] });
+    expect(on.json()).toMatchObject({
+      active: true,
+      history: [expect.objectContaining({ action: 'user.reactivate' }), expect.objectContaining({ action: 'user.deactivate' })],
+    });
   });
 
-  it('refuses to deactivate oneself, to change one\'s own profile, and to edit the profile one holds', async () => {
+  it("refuses to deactivate oneself, to change one's own profile, and to edit the profile one holds", async () => {
     const [me] = await ctx.system((db) => db.select().from(users).where(eq(users.email, 'admin@demo.mx')));
     const self = await call('POST', `/api/users/${me!.id}/status`, { active: false, version: me!.version });
     expect(self.statusCode).toBe(409);
     expect(self.json()).toMatchObject({ detail: 'No puedes desactivar tu propio usuario.' });
 
     // A second administrator tries to take the last full profile away from the first one.
-    await ctx.system((db) => db.insert(users).values({ email: 'otra.admin@demo.mx', name: 'Otra', profileId: ids.cartera, companyId: ids.company }));
+    await ctx.system((db) =>
+      db.insert(users).values({ email: 'otra.admin@demo.mx', name: 'Otra', profileId: ids.cartera, companyId: ids.company }),
+    );
     const other = await ctx.as('otra.admin@demo.mx');
     // Cartera cannot touch users at all…
-    expect((await call('PUT', `/api/users/${me!.id}`, { ...newUser({ email: 'admin@demo.mx', profileId: ids.cartera }), version: me!.version }, other)).statusCode).toBe(403);
+    expect(
+      (
+        await call(
+          'PUT',
+          `/api/users/${me!.id}`,
+          { ...newUser({ email: 'admin@demo.mx', profileId: ids.cartera }), version: me!.version },
+          other,
+        )
+      ).statusCode,
+    ).toBe(403);
     // …and nobody changes their own profile, not even to demote themself (privileges.ts).
-    const demote = await call('PUT', `/api/users/${me!.id}`, { ...newUser({ email: 'admin@demo.mx', profileId: ids.cartera }), version: me!.version });
+    const demote = await call('PUT', `/api/users/${me!.id}`, {
+      ...newUser({ email: 'admin@demo.mx', profileId: ids.cartera }),
+      version: me!.version,
+    });
     expect(demote.statusCode).toBe(403);
     expect(demote.json()).toMatchObject({ detail: 'No puedes cambiar tu propio perfil.' });
     const [unchanged] = await ctx.system((db) => db.select().from(users).where(eq(users.id, me!.id)));
     expect(unchanged!.profileId).toBe(ids.admin);
 
-    const stripProfile = await call('PUT', `/api/profiles/${ids.admin}`, { name: 'Administrador', roleCode: 'SA', permissions: ['/user/user-list'], version: 1 });
+    const stripProfile = await call('PUT', `/api/profiles/${ids.admin}`, {
+      name: 'Administrador',
+      roleCode: 'SA',
+      permissions: ['/user/user-list'],
+      version: 1,
+    });
     expect(stripProfile.statusCode).toBe(403);
     expect(stripProfile.json()).toMatchObject({ detail: 'No puedes modificar el perfil que tú tienes.' });
   });
 
   it('last-administrator rule under a race: two administrators deactivating each other at once leave one of them', async () => {
     // Only admin@demo.mx and a second administrator hold every permission.
-    await ctx.system((db) => db.update(users).set({ active: false }).where(and(eq(users.profileId, ids.admin), ne(users.email, 'admin@demo.mx'))));
-    const [second] = await ctx.system((db) => db.insert(users).values({ email: 'admin2@demo.mx', name: 'Segunda', profileId: ids.admin, companyId: ids.company }).returning());
+    await ctx.system((db) =>
+      db
+        .update(users)
+        .set({ active: false })
+        .where(and(eq(users.profileId, ids.admin), ne(users.email, 'admin@demo.mx'))),
+    );
+    const [second] = await ctx.system((db) =>
+      db.insert(users).values({ email: 'admin2@demo.mx', name: 'Segunda', profileId: ids.admin, companyId: ids.company }).returning(),
+    );
     const asSecond = await ctx.as('admin2@demo.mx');
     for (let attempt = 0; attempt < 4; attempt++) {
-      const [first, other] = await Promise.all(['admin@demo.mx', 'admin2@demo.mx'].map(async (email) => (await ctx.system((db) => db.select().from(users).where(eq(users.email, email))))[0]!));
+      const [first, other] = await Promise.all(
+        ['admin@demo.mx', 'admin2@demo.mx'].map(
+          async (email) => (await ctx.system((db) => db.select().from(users).where(eq(users.email, email))))[0]!,
+        ),
+      );
       const answers = await Promise.all([
         call('POST', `/api/users/${other!.id}/status`, { active: false, version: other!.version }),
         call('POST', `/api/users/${first!.id}/status`, { active: false, version: first!.version }, asSecond),
       ]);
       // One wins; the other is refused by the rule (409) or, when the winner deactivated its author first, as inactive (403).
-      expect(answers.filter((answer) => answer.statusCode === 200), answers.map((answer) => answer.body).join('\n')).toHaveLength(1);
+      expect(
+        answers.filter((answer) => answer.statusCode === 200),
+        answers.map((answer) => answer.body).join('\n'),
+      ).toHaveLength(1);
       const refused = answers.find((answer) => answer.statusCode !== 200)!;
-      expect(refused.json(), refused.body).toMatchObject(refused.statusCode === 409 ? { title: 'Debe quedar un administrador' } : { status: 403, detail: 'Tu usuario no está registrado o está inactivo en el portal.' });
-      const active = await ctx.system((db) => db.select({ email: users.email }).from(users).where(and(eq(users.profileId, ids.admin), eq(users.active, true))));
+      expect(refused.json(), refused.body).toMatchObject(
+        refused.statusCode === 409
+          ? { title: 'Debe quedar un administrador' }
+          : { status: 403, detail: 'Tu usuario no está registrado o está inactivo en el portal.' },
+      );
+      const active = await ctx.system((db) =>
+        db
+          .select({ email: users.email })
+          .from(users)
+          .where(and(eq(users.profileId, ids.admin), eq(users.active, true))),
+      );
       expect(active).toHaveLength(1);
       // Both active again for the next attempt.
-      await ctx.system((db) => db.update(users).set({ active: true }).where(inArray(users.id, [first!.id, second!.id])));
+      await ctx.system((db) =>
+        db
+          .update(users)
+          .set({ active: true })
+          .where(inArray(users.id, [first!.id, second!.id])),
+      );
     }
   });
 
@@ -231,18 +295,34 @@ describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
     const sheet = workbook.getWorksheet('Usuarios')!;
     const emails = sheet.getColumn(1).values.slice(2);
     expect(sheet.getRow(1).getCell(1).value).toBe('Correo electrónico');
-    expect(emails).toEqual(['persona000@demo.mx', 'persona005@demo.mx', 'persona010@demo.mx', 'persona015@demo.mx', 'persona020@demo.mx', 'persona025@demo.mx']);
+    expect(emails).toEqual([
+      'persona000@demo.mx',
+      'persona005@demo.mx',
+      'persona010@demo.mx',
+      'persona015@demo.mx',
+      'persona020@demo.mx',
+      'persona025@demo.mx',
+    ]);
     expect(sheet.getRow(2).getCell(5).value).toBe('Inactivo');
   });
 
   it('manages profiles: create, edit, refuse a duplicate name, delete only when unused', async () => {
-    const created = await call('POST', '/api/profiles', { name: 'Consulta', roleCode: 'CONSULTA', permissions: ['/wallet/credits/credits-list'] });
+    const created = await call('POST', '/api/profiles', {
+      name: 'Consulta',
+      roleCode: 'CONSULTA',
+      permissions: ['/wallet/credits/credits-list'],
+    });
     expect(created.statusCode).toBe(201);
     const profile = created.json<{ id: string; version: number; userCount: number }>();
     expect(profile.userCount).toBe(0);
     expect((await call('POST', '/api/profiles', { name: 'consulta', roleCode: 'X1', permissions: [] })).statusCode).toBe(409);
     expect((await call('POST', '/api/profiles', { name: 'Mal', roleCode: 'mal rol', permissions: ['/no/existe'] })).statusCode).toBe(400);
-    const edited = await call('PUT', `/api/profiles/${profile.id}`, { name: 'Consulta', roleCode: 'CONSULTA', permissions: ['/wallet/credits/credits-list', '/wallet/operative-report'], version: profile.version });
+    const edited = await call('PUT', `/api/profiles/${profile.id}`, {
+      name: 'Consulta',
+      roleCode: 'CONSULTA',
+      permissions: ['/wallet/credits/credits-list', '/wallet/operative-report'],
+      version: profile.version,
+    });
     expect(edited.json()).toMatchObject({ permissions: ['/wallet/credits/credits-list', '/wallet/operative-report'], version: 2 });
 
     const inUse = await call('DELETE', `/api/profiles/${ids.cartera}`);

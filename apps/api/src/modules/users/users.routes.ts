@@ -29,7 +29,14 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
             { header: 'Estado', key: 'status', width: 10 },
             { header: 'Último acceso', key: 'lastSignInAt', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
           ],
-          read: ({ offset }, limit) => request.inScope((tx) => userListSelect(tx).where(where).orderBy(...order).limit(limit).offset(offset)),
+          read: ({ offset }, limit) =>
+            request.inScope((tx) =>
+              userListSelect(tx)
+                .where(where)
+                .orderBy(...order)
+                .limit(limit)
+                .offset(offset),
+            ),
           toCells: (row) => ({ ...row, status: row.active ? 'Activo' : 'Inactivo', lastSignInAt: row.lastSignInAt ?? undefined }),
         });
       },
@@ -46,7 +53,9 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, userRoutes.update, async (request) => updateUser(request.db, actorOf(request), deps, request.params.id, request.body));
 
-    register(app, userRoutes.setStatus, async (request) => setUserStatus(request.db, actorOf(request), deps, request.params.id, request.body));
+    register(app, userRoutes.setStatus, async (request) =>
+      setUserStatus(request.db, actorOf(request), deps, request.params.id, request.body),
+    );
 
     register(app, userRoutes.accessLink, async (request) => issueAccessLink(request.db, actorOf(request), deps, request.params.id));
   };

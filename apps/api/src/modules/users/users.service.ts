@@ -62,7 +62,10 @@ async function assertEmailFree(tx: Tx, email: string, exceptId?: string) {
 async function lockState(tx: Tx, id: string, version: number) {
   const before = await lockAtVersion(tx.select().from(users).where(eq(users.id, id)), version, {
     notFound: USER_NOT_FOUND,
-    stale: { title: 'El usuario cambió', detail: 'Otra persona modificó este usuario mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.' },
+    stale: {
+      title: 'El usuario cambió',
+      detail: 'Otra persona modificó este usuario mientras lo editabas. Recarga la página para ver sus cambios y vuelve a intentarlo.',
+    },
   });
   const [profile] = await tx.select().from(profiles).where(eq(profiles.id, before.profileId));
   return { row: before, state: { id, email: before.email, active: before.active, profileId: before.profileId, profile: profile! } };
@@ -71,24 +74,40 @@ async function lockState(tx: Tx, id: string, version: number) {
 export async function createUser(tx: Tx, actor: Actor, deps: UserDeps, input: UserValues): Promise<UserDetail> {
   const now = deps.clock.now();
   const profile = await loadReferences(tx, input);
-  assertNoRefusal(userChangeRefusals(actor.principal, null, { id: '', email: input.email, active: input.active, profileId: input.profileId, profile }));
+  assertNoRefusal(
+    userChangeRefusals(actor.principal, null, { id: '', email: input.email, active: input.active, profileId: input.profileId, profile }),
+  );
   await assertEmailFree(tx, input.email);
   const [created] = await tx
     .insert(users)
     .values({ ...input, createdAt: now, updatedAt: now })
     .returning();
-  await recordAudit(tx, actor, { action: 'user.create', entity: 'user', entityId: created!.id, after: snapshot(created!), occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'user.create',
+    entity: 'user',
+    entityId: created!.id,
+    after: snapshot(created!),
+    occurredAt: now,
+  });
   if (deps.authConfig.embedded && created!.active) {
     await issuePasswordLink(tx, created!, 'invite', { issuer: deps.authConfig.issuer, now, print: print(deps) });
   }
   return loadUserDetail(tx, created!.id);
 }
 
-export async function updateUser(tx: Tx, actor: Actor, deps: UserDeps, id: string, { version, ...input }: UserValues & Pick<UserUpdate, 'version'>): Promise<UserDetail> {
+export async function updateUser(
+  tx: Tx,
+  actor: Actor,
+  deps: UserDeps,
+  id: string,
+  { version, ...input }: UserValues & Pick<UserUpdate, 'version'>,
+): Promise<UserDetail> {
   const now = deps.clock.now();
   const { row: before, state } = await lockState(tx, id, version);
   const profile = await loadReferences(tx, input);
-  assertNoRefusal(userChangeRefusals(actor.principal, state, { id, email: input.email, active: input.active, profileId: input.profileId, profile }));
+  assertNoRefusal(
+    userChangeRefusals(actor.principal, state, { id, email: input.email, active: input.active, profileId: input.profileId, profile }),
+  );
   await assertEmailFree(tx, input.email, id);
   const [after] = await tx
     .update(users)
@@ -96,17 +115,36 @@ export async function updateUser(tx: Tx, actor: Actor, deps: UserDeps, id: strin
     .where(eq(users.id, id))
     .returning();
   await ensureAnAdministratorRemains(tx);
-  await recordAudit(tx, actor, { action: 'user.update', entity: 'user', entityId: id, before: snapshot(before), after: snapshot(after!), occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'user.update',
+    entity: 'user',
+    entityId: id,
+    before: snapshot(before),
+    after: snapshot(after!),
+    occurredAt: now,
+  });
   if (before.email.toLowerCase() !== after!.email.toLowerCase()) {
     // Links sent to the old address stop working: they would open the account behind the new one.
     await revokePasswordLinks(tx, id, now);
     // The old address hears of it: if the change was not wanted, its owner can tell someone.
-    await notify(tx, { companyId: after!.companyId, toEmail: before.email, subject: 'Cambió el correo de tu acceso al portal', body: `El correo de tu usuario del portal cambió de ${before.email} a ${after!.email}. Si no lo pediste, avisa de inmediato al administrador del portal.`, print: print(deps) });
+    await notify(tx, {
+      companyId: after!.companyId,
+      toEmail: before.email,
+      subject: 'Cambió el correo de tu acceso al portal',
+      body: `El correo de tu usuario del portal cambió de ${before.email} a ${after!.email}. Si no lo pediste, avisa de inmediato al administrador del portal.`,
+      print: print(deps),
+    });
   }
   return loadUserDetail(tx, id);
 }
 
-export async function setUserStatus(tx: Tx, actor: Actor, deps: UserDeps, id: string, { active, version }: { active: boolean; version: number }): Promise<UserDetail> {
+export async function setUserStatus(
+  tx: Tx,
+  actor: Actor,
+  deps: UserDeps,
+  id: string,
+  { active, version }: { active: boolean; version: number },
+): Promise<UserDetail> {
   const now = deps.clock.now();
   const { row: before, state } = await lockState(tx, id, version);
   assertNoRefusal(userChangeRefusals(actor.principal, state, { ...state, active }));
@@ -130,18 +168,33 @@ export async function setUserStatus(tx: Tx, actor: Actor, deps: UserDeps, id: st
 /** "Reenviar acceso": a new set-password link, shown once to whoever asked, for a user they could manage anyway. */
 export async function issueAccessLink(tx: Tx, actor: Actor, deps: UserDeps, id: string): Promise<AccessLink> {
   if (!deps.authConfig.embedded) {
-    throw new HttpProblem(409, 'Acceso en el proveedor de identidad', 'El acceso de este usuario se administra en el proveedor de identidad de la empresa, no en el portal.');
+    throw new HttpProblem(
+      409,
+      'Acceso en el proveedor de identidad',
+      'El acceso de este usuario se administra en el proveedor de identidad de la empresa, no en el portal.',
+    );
   }
   const now = deps.clock.now();
   const [user] = await tx
-    .select({ id: users.id, email: users.email, companyId: users.companyId, active: users.active, roleCode: profiles.roleCode, permissions: profiles.permissions })
+    .select({
+      id: users.id,
+      email: users.email,
+      companyId: users.companyId,
+      active: users.active,
+      roleCode: profiles.roleCode,
+      permissions: profiles.permissions,
+    })
     .from(users)
     .innerJoin(profiles, eq(profiles.id, users.profileId))
     .where(eq(users.id, id));
   if (!user) throw new HttpProblem(404, USER_NOT_FOUND.title, USER_NOT_FOUND.detail);
   // The link opens the account: only for someone the requester could manage anyway (privileges.ts), never oneself.
   if (user.id === actor.principal.userId) {
-    throw new HttpProblem(403, 'Acceso denegado', 'Para tu propio acceso usa «¿Olvidaste tu contraseña?» en la página de inicio de sesión.');
+    throw new HttpProblem(
+      403,
+      'Acceso denegado',
+      'Para tu propio acceso usa «¿Olvidaste tu contraseña?» en la página de inicio de sesión.',
+    );
   }
   const reach = beyondReach(actor.principal, user);
   if (reach) throw new HttpProblem(403, 'Acceso denegado', `No puedes reenviar el acceso de este usuario. ${reach}`);
@@ -149,6 +202,12 @@ export async function issueAccessLink(tx: Tx, actor: Actor, deps: UserDeps, id: 
   const link = await issuePasswordLink(tx, user, 'invite', { issuer: deps.authConfig.issuer, now, print: print(deps) });
   // The audit records that a link was issued and until when, never the link itself (it is a credential).
   const expiresAt = new Date(now.getTime() + LIFETIME_MS.invite).toISOString();
-  await recordAudit(tx, actor, { action: 'user.access-link', entity: 'user', entityId: id, after: { email: user.email, expiresAt }, occurredAt: now });
+  await recordAudit(tx, actor, {
+    action: 'user.access-link',
+    entity: 'user',
+    entityId: id,
+    after: { email: user.email, expiresAt },
+    occurredAt: now,
+  });
   return { email: user.email, link, expiresAt };
 }

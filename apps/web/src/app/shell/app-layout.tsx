@@ -74,45 +74,70 @@ export function AppLayout({ session }: { session: Session }) {
   return (
     <ThemeRoot>
       <QueryClientProvider client={queryClient}>
-      <ConfirmProvider>
-        <AppBar position="fixed" sx={{ height: SHELL.headerHeight, justifyContent: 'center', borderBottom: 1, borderColor: 'divider', zIndex: (t) => t.zIndex.drawer + 1 }}>
-          <Toolbar sx={{ gap: 1 }}>
-            {side && (
-              <IconButton
-                aria-label={mobile ? 'Abrir menú' : prefs.compact ? 'Expandir menú lateral' : 'Compactar menú lateral'}
-                onClick={() => (mobile ? setMobileOpen(true) : setPrefs({ compact: !prefs.compact }))}
-              >
-                {prefs.compact || mobile ? <MenuIcon /> : <MenuOpen />}
-              </IconButton>
-            )}
-            <Typography component={Link} to={HOME_PATH} variant="h6" sx={{ color: 'primary.main', fontWeight: 700, textDecoration: 'none', flexGrow: 1 }} noWrap>
-              Portal de crédito
-            </Typography>
-            {!mobile && (
-              <Tooltip title={prefs.layout === 'side' ? 'Usar menú superior' : 'Usar menú lateral'}>
+        <ConfirmProvider>
+          <AppBar
+            position="fixed"
+            sx={{
+              height: SHELL.headerHeight,
+              justifyContent: 'center',
+              borderBottom: 1,
+              borderColor: 'divider',
+              zIndex: (t) => t.zIndex.drawer + 1,
+            }}
+          >
+            <Toolbar sx={{ gap: 1 }}>
+              {side && (
                 <IconButton
-                  aria-label={prefs.layout === 'side' ? 'Usar menú superior' : 'Usar menú lateral'}
-                  onClick={() => setPrefs({ layout: prefs.layout === 'side' ? 'top' : 'side' })}
+                  aria-label={mobile ? 'Abrir menú' : prefs.compact ? 'Expandir menú lateral' : 'Compactar menú lateral'}
+                  onClick={() => (mobile ? setMobileOpen(true) : setPrefs({ compact: !prefs.compact }))}
                 >
-                  {prefs.layout === 'side' ? <ViewQuiltOutlined /> : <ViewSidebarOutlined />}
+                  {prefs.compact || mobile ? <MenuIcon /> : <MenuOpen />}
                 </IconButton>
-              </Tooltip>
+              )}
+              <Typography
+                component={Link}
+                to={HOME_PATH}
+                variant="h6"
+                sx={{ color: 'primary.main', fontWeight: 700, textDecoration: 'none', flexGrow: 1 }}
+                noWrap
+              >
+                Portal de crédito
+              </Typography>
+              {!mobile && (
+                <Tooltip title={prefs.layout === 'side' ? 'Usar menú superior' : 'Usar menú lateral'}>
+                  <IconButton
+                    aria-label={prefs.layout === 'side' ? 'Usar menú superior' : 'Usar menú lateral'}
+                    onClick={() => setPrefs({ layout: prefs.layout === 'side' ? 'top' : 'side' })}
+                  >
+                    {prefs.layout === 'side' ? <ViewQuiltOutlined /> : <ViewSidebarOutlined />}
+                  </IconButton>
+                </Tooltip>
+              )}
+              <UserMenu session={session} />
+            </Toolbar>
+          </AppBar>
+          <Box sx={{ display: 'flex', pt: `${SHELL.headerHeight}px`, minHeight: '100vh', bgcolor: 'background.default' }}>
+            {side && (
+              <Sidebar
+                groups={groups}
+                compact={prefs.compact && !mobile}
+                mobile={mobile}
+                mobileOpen={mobileOpen}
+                onMobileClose={() => setMobileOpen(false)}
+              />
             )}
-            <UserMenu session={session} />
-          </Toolbar>
-        </AppBar>
-        <Box sx={{ display: 'flex', pt: `${SHELL.headerHeight}px`, minHeight: '100vh', bgcolor: 'background.default' }}>
-          {side && <Sidebar groups={groups} compact={prefs.compact && !mobile} mobile={mobile} mobileOpen={mobileOpen} onMobileClose={() => setMobileOpen(false)} />}
-          <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-            {!side && <TopNav groups={groups} />}
-            {navigation.state === 'loading' && <LinearProgress aria-label="Cargando pantalla" sx={{ position: 'sticky', top: SHELL.headerHeight }} />}
-            <Box component="main" sx={{ p: { xs: 2, md: 3 } }}>
-              {handle && <ScreenBreadcrumbs handle={handle} groups={groups} />}
-              {allowed ? <Outlet /> : <Forbidden />}
+            <Box sx={{ flexGrow: 1, minWidth: 0 }}>
+              {!side && <TopNav groups={groups} />}
+              {navigation.state === 'loading' && (
+                <LinearProgress aria-label="Cargando pantalla" sx={{ position: 'sticky', top: SHELL.headerHeight }} />
+              )}
+              <Box component="main" sx={{ p: { xs: 2, md: 3 } }}>
+                {handle && <ScreenBreadcrumbs handle={handle} groups={groups} />}
+                {allowed ? <Outlet /> : <Forbidden />}
+              </Box>
             </Box>
           </Box>
-        </Box>
-      </ConfirmProvider>
+        </ConfirmProvider>
       </QueryClientProvider>
     </ThemeRoot>
   );

@@ -18,7 +18,13 @@ export function ScreenBreadcrumbs({ handle, groups }: { handle: ScreenHandle; gr
   const groupPath = groupHome(groups, handle.group);
   return (
     <Breadcrumbs aria-label="Ruta de navegación" separator={<NavigateNext fontSize="small" />} sx={{ mb: 2 }}>
-      <Link component={RouterLink} to={HOME_PATH} underline="hover" color="inherit" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+      <Link
+        component={RouterLink}
+        to={HOME_PATH}
+        underline="hover"
+        color="inherit"
+        sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}
+      >
         <HomeOutlined fontSize="small" />
         Inicio
       </Link>

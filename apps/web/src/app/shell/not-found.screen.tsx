@@ -13,8 +13,12 @@ function LostIllustration() {
       <rect x="20" y="20" width="180" height="110" rx="10" fill="#e3f2fd" />
       <path d="M20 100 L70 60 L110 90 L150 50 L200 85" stroke="#90caf9" strokeWidth="6" fill="none" strokeLinejoin="round" />
       <circle cx="150" cy="50" r="14" fill="#1565c0" />
-      <text x="150" y="56" textAnchor="middle" fontSize="18" fontWeight="700" fill="#fff">?</text>
-      <text x="60" y="120" fontSize="28" fontWeight="700" fill="#1565c0">404</text>
+      <text x="150" y="56" textAnchor="middle" fontSize="18" fontWeight="700" fill="#fff">
+        ?
+      </text>
+      <text x="60" y="120" fontSize="28" fontWeight="700" fill="#1565c0">
+        404
+      </text>
     </svg>
   );
 }
@@ -29,18 +33,30 @@ export default function NotFoundScreen() {
   };
   return (
     <ThemeRoot>
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', textAlign: 'center', p: 3, bgcolor: 'background.default' }}>
-      <LostIllustration />
-      <Typography variant="h1" component="h1" sx={{ mt: 3 }}>
-        Página no encontrada
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1, mb: 3, maxWidth: 420 }}>
-        La dirección que abriste no existe en el portal o cambió de lugar.
-      </Typography>
-      <Button variant="contained" startIcon={<ArrowBack />} onClick={goBack}>
-        Regresar
-      </Button>
-    </Box>
+      <Box
+        component="main"
+        sx={{
+          minHeight: '100vh',
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          justifyContent: 'center',
+          textAlign: 'center',
+          p: 3,
+          bgcolor: 'background.default',
+        }}
+      >
+        <LostIllustration />
+        <Typography variant="h1" component="h1" sx={{ mt: 3 }}>
+          Página no encontrada
+        </Typography>
+        <Typography color="text.secondary" sx={{ mt: 1, mb: 3, maxWidth: 420 }}>
+          La dirección que abriste no existe en el portal o cambió de lugar.
+        </Typography>
+        <Button variant="contained" startIcon={<ArrowBack />} onClick={goBack}>
+          Regresar
+        </Button>
+      </Box>
     </ThemeRoot>
   );
 }

@@ -90,7 +90,13 @@ export function Sidebar({ groups, compact, mobile, mobileOpen, onMobileClose }: 
   if (mobile) {
     return (
       // Below the app bar, as every panel: the bar stays on top and must not cover the menu's first items.
-      <Drawer variant="temporary" open={mobileOpen} onClose={onMobileClose} ModalProps={{ keepMounted: true }} slotProps={{ paper: { sx: BELOW_APP_BAR } }}>
+      <Drawer
+        variant="temporary"
+        open={mobileOpen}
+        onClose={onMobileClose}
+        ModalProps={{ keepMounted: true }}
+        slotProps={{ paper: { sx: BELOW_APP_BAR } }}
+      >
         <Box sx={{ width: SHELL.sidebarWidth }}>
           <NavList groups={groups} compact={false} onNavigate={onMobileClose} />
         </Box>

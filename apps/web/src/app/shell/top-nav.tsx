@@ -11,7 +11,11 @@ import type { NavGroup } from '@portal/contract';
 export function TopNav({ groups }: { groups: NavGroup[] }) {
   const [open, setOpen] = useState<{ key: string; anchor: HTMLElement } | null>(null);
   return (
-    <Box component="nav" aria-label="Menú principal" sx={{ display: 'flex', gap: 1, px: 2, py: 1, bgcolor: 'background.paper', overflowX: 'auto' }}>
+    <Box
+      component="nav"
+      aria-label="Menú principal"
+      sx={{ display: 'flex', gap: 1, px: 2, py: 1, bgcolor: 'background.paper', overflowX: 'auto' }}
+    >
       {groups.map((group) => (
         <Box key={group.key}>
           <Button

@@ -33,12 +33,22 @@ export function UserMenu({ session }: { session: Session }) {
   return (
     <>
       {/* The name includes the initials the button shows, so speech input can say what it sees (WCAG 2.5.3). */}
-      <IconButton aria-label={`Menú de usuario ${initials(user.name)}`} aria-haspopup="menu" onClick={(event) => setAnchor(event.currentTarget)}>
+      <IconButton
+        aria-label={`Menú de usuario ${initials(user.name)}`}
+        aria-haspopup="menu"
+        onClick={(event) => setAnchor(event.currentTarget)}
+      >
         <Avatar src={user.avatar ?? undefined} alt={user.name} sx={{ width: 36, height: 36, bgcolor: 'primary.main', fontSize: 14 }}>
           {initials(user.name)}
         </Avatar>
       </IconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <Box sx={{ px: 2, py: 1, minWidth: 220 }}>
           <Typography sx={{ fontWeight: 600 }}>{user.name}</Typography>
           <Typography variant="body2" color="text.secondary">

@@ -25,7 +25,9 @@ const WEEKDAYS = ['Lun', 'Mar', 'Mié', 'Jue', 'Vie', 'Sáb', 'Dom'];
 /** A month grid of the fake events; a click on a day adds one. */
 function Calendar() {
   const { data = [] } = useDemoQuery<typeof EVENTS>('/api/calendar/events');
-  const add = useDemoMutation('/api/calendar/events', (day: number) => postJson<typeof EVENTS>('/api/calendar/events', { title: 'Nuevo evento', day }));
+  const add = useDemoMutation('/api/calendar/events', (day: number) =>
+    postJson<typeof EVENTS>('/api/calendar/events', { title: 'Nuevo evento', day }),
+  );
   const first = new Date(DEMO_EPOCH);
   const offset = (new Date(first.getFullYear(), first.getMonth(), 1).getDay() + 6) % 7;
   const days = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
@@ -49,7 +51,12 @@ function Calendar() {
             {data
               .filter((event) => event.day === day)
               .map((event) => (
-                <Typography key={event.id} variant="caption" component="p" sx={{ bgcolor: event.allDay ? 'primary.light' : 'secondary.light', borderRadius: 1, px: 0.5 }}>
+                <Typography
+                  key={event.id}
+                  variant="caption"
+                  component="p"
+                  sx={{ bgcolor: event.allDay ? 'primary.light' : 'secondary.light', borderRadius: 1, px: 0.5 }}
+                >
                   {event.title}
                 </Typography>
               ))}
@@ -66,7 +73,9 @@ function Calendar() {
 function Chat() {
   const { data: contacts = [] } = useDemoQuery<typeof CHAT.contacts>('/api/chat/contacts');
   const { data: messages = [] } = useDemoQuery<typeof CHAT.messages>('/api/chat/messages');
-  const send = useDemoMutation('/api/chat/messages', (body: { contactId: string; text: string }) => postJson<typeof CHAT.messages>('/api/chat/messages', body));
+  const send = useDemoMutation('/api/chat/messages', (body: { contactId: string; text: string }) =>
+    postJson<typeof CHAT.messages>('/api/chat/messages', body),
+  );
   const [contactId, setContactId] = useState('m1');
   const [text, setText] = useState('');
   return (
@@ -90,14 +99,28 @@ function Chat() {
           {messages
             .filter((message) => message.contactId === contactId)
             .map((message) => (
-              <Box key={message.id} sx={{ justifySelf: message.fromMe ? 'end' : 'start', bgcolor: message.fromMe ? 'primary.light' : 'background.default', borderRadius: 2, px: 1.5, py: 1, maxWidth: '70%' }}>
+              <Box
+                key={message.id}
+                sx={{
+                  justifySelf: message.fromMe ? 'end' : 'start',
+                  bgcolor: message.fromMe ? 'primary.light' : 'background.default',
+                  borderRadius: 2,
+                  px: 1.5,
+                  py: 1,
+                  maxWidth: '70%',
+                }}
+              >
                 <Typography variant="body2">{message.text}</Typography>
                 <Typography variant="caption" color="text.secondary">
                   hace {relativeTime(message.timestamp, Math.max(DEMO_EPOCH, message.timestamp))}
                 </Typography>
               </Box>
             ))}
-          <Box component="form" onSubmit={(event) => (event.preventDefault(), text && (send.mutate({ contactId, text }), setText('')))} sx={{ display: 'flex', gap: 1, mt: 2 }}>
+          <Box
+            component="form"
+            onSubmit={(event) => (event.preventDefault(), text && (send.mutate({ contactId, text }), setText('')))}
+            sx={{ display: 'flex', gap: 1, mt: 2 }}
+          >
             <TextField size="small" fullWidth label="Mensaje" value={text} onChange={(event) => setText(event.target.value)} />
             <Button type="submit" variant="contained">
               Enviar
@@ -163,10 +186,21 @@ function MapScreen() {
   return (
     <DemoPage>
       <Paper variant="outlined" sx={{ p: 2 }}>
-        <svg viewBox="0 0 600 360" width="100%" role="img" aria-label="Mapa de sucursales" style={{ background: '#e3f2fd', borderRadius: 8 }}>
+        <svg
+          viewBox="0 0 600 360"
+          width="100%"
+          role="img"
+          aria-label="Mapa de sucursales"
+          style={{ background: '#e3f2fd', borderRadius: 8 }}
+        >
           {BRANCHES.map((branch) => (
             <g key={branch.city} onClick={() => setPicked(branch)} style={{ cursor: 'pointer' }}>
-              <circle cx={x(branch.lon)} cy={y(branch.lat)} r={branch === picked ? 10 : 7} fill={branch === picked ? '#1565c0' : '#1e88e5'} />
+              <circle
+                cx={x(branch.lon)}
+                cy={y(branch.lat)}
+                r={branch === picked ? 10 : 7}
+                fill={branch === picked ? '#1565c0' : '#1e88e5'}
+              />
               <text x={x(branch.lon) + 12} y={y(branch.lat) + 4} fontSize="13">
                 {branch.city}
               </text>
@@ -187,16 +221,30 @@ function ItemList() {
   return (
     <DemoPage
       actions={
-        <ToggleButtonGroup size="small" exclusive value={view} onChange={(_, next: 'list' | 'grid' | null) => next && setView(next)} aria-label="Vista">
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={view}
+          onChange={(_, next: 'list' | 'grid' | null) => next && setView(next)}
+          aria-label="Vista"
+        >
           <ToggleButton value="list">Lista</ToggleButton>
           <ToggleButton value="grid">Cuadrícula</ToggleButton>
         </ToggleButtonGroup>
       }
     >
-      <Box sx={{ display: 'grid', gap: view === 'grid' ? 2 : 1, gridTemplateColumns: view === 'grid' ? 'repeat(auto-fill, minmax(200px, 1fr))' : '1fr' }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: view === 'grid' ? 2 : 1,
+          gridTemplateColumns: view === 'grid' ? 'repeat(auto-fill, minmax(200px, 1fr))' : '1fr',
+        }}
+      >
         {data.map((item) => (
           <Card key={item.id} variant="outlined">
-            <CardContent sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, flexDirection: view === 'grid' ? 'column' : 'row' }}>
+            <CardContent
+              sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, flexDirection: view === 'grid' ? 'column' : 'row' }}
+            >
               <Typography sx={{ fontWeight: 600 }}>{item.title}</Typography>
               <Typography color="text.secondary">{item.category}</Typography>
               <Typography>{money(item.price)}</Typography>
@@ -226,7 +274,15 @@ function DragAndDrop() {
       <Paper variant="outlined" sx={{ maxWidth: 420 }}>
         <List aria-label="Elementos ordenables">
           {items.map((item, index) => (
-            <ListItem key={item} draggable onDragStart={() => setDragged(index)} onDragOver={(event) => event.preventDefault()} onDrop={drop(index)} divider sx={{ cursor: 'grab', opacity: dragged === index ? 0.5 : 1 }}>
+            <ListItem
+              key={item}
+              draggable
+              onDragStart={() => setDragged(index)}
+              onDragOver={(event) => event.preventDefault()}
+              onDrop={drop(index)}
+              divider
+              sx={{ cursor: 'grab', opacity: dragged === index ? 0.5 : 1 }}
+            >
               <ListItemText primary={`${index + 1}. ${item}`} />
             </ListItem>
           ))}

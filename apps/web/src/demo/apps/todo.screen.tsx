@@ -29,7 +29,11 @@ function TodoList() {
           {todos.map((todo) => (
             <ListItem key={todo.id} disablePadding divider secondaryAction={<Chip size="small" label={todo.tag} />}>
               <ListItemIcon sx={{ pl: 1 }}>
-                <Checkbox checked={todo.done} onChange={() => toggle(todo)} slotProps={{ input: { 'aria-label': `Terminado: ${todo.title}` } }} />
+                <Checkbox
+                  checked={todo.done}
+                  onChange={() => toggle(todo)}
+                  slotProps={{ input: { 'aria-label': `Terminado: ${todo.title}` } }}
+                />
               </ListItemIcon>
               <ListItemButton component={Link} to={`/todo/list/${todo.id}`}>
                 <ListItemText primary={todo.title} sx={{ textDecoration: todo.done ? 'line-through' : 'none' }} />
@@ -55,7 +59,8 @@ function TodoDetail() {
           </Typography>
           <Chip size="small" label={todo.tag} sx={{ my: 1 }} />
           <Typography>
-            <Checkbox checked={todo.done} onChange={() => toggle(todo)} slotProps={{ input: { 'aria-label': 'Terminado' } }} /> {todo.done ? 'Terminado' : 'Pendiente'}
+            <Checkbox checked={todo.done} onChange={() => toggle(todo)} slotProps={{ input: { 'aria-label': 'Terminado' } }} />{' '}
+            {todo.done ? 'Terminado' : 'Pendiente'}
           </Typography>
           <Link to="/todo/list">Volver a la lista</Link>
         </Paper>

@@ -4,7 +4,18 @@ import CardHeader from '@mui/material/CardHeader';
  * Recharts' own pre-built bundle rather than its ES modules: those build namespace objects at run time, which would add
  * the bundler's namespace helper to the main chunk that the sign-in page loads.
  */
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts/umd/Recharts.js';
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts/umd/Recharts.js';
 import { DemoPage, Row } from '../ui';
 import { EXPENSES, MONTHS, SALES } from './chart-data';
 

@@ -80,7 +80,9 @@ function ProductTable({ stock }: { stock: boolean }) {
             <TableRow key={product.id}>
               <TableCell>{product.title}</TableCell>
               <TableCell>{product.brand}</TableCell>
-              <TableCell align="right">{stock ? `${product.totalUnit - index * 13} / ${product.totalUnit}` : money(product.price)}</TableCell>
+              <TableCell align="right">
+                {stock ? `${product.totalUnit - index * 13} / ${product.totalUnit}` : money(product.price)}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>

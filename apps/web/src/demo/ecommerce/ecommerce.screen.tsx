@@ -32,21 +32,52 @@ function useCart() {
   const { data = [] } = useDemoQuery<CartLine[]>(CART);
   const add = useDemoAction((productId: string) => postJson('/api/ecommerce/add-to-cart', { uid, productId }), CART);
   const remove = useDemoAction((productId: string) => postJson('/api/ecommerce/delete-from-cart', { uid, productId }), CART);
-  const update = useDemoAction(({ productId, amount }: { productId: string; amount: number }) => postJson('/api/ecommerce/update-cart-amount', { uid, productId, amount }), CART);
+  const update = useDemoAction(
+    ({ productId, amount }: { productId: string; amount: number }) =>
+      postJson('/api/ecommerce/update-cart-amount', { uid, productId, amount }),
+    CART,
+  );
   const total = data.reduce((sum, line) => sum + line.price * line.amount, 0);
   const units = data.reduce((sum, line) => sum + line.amount, 0);
   return { lines: data, add, remove, update, total, units };
 }
 
 const CartButton = ({ units }: { units: number }) => (
-  <Button component={Link} to="/ecommerce/cart" startIcon={<Badge badgeContent={units} color="primary"><ShoppingCartOutlined /></Badge>}>
+  <Button
+    component={Link}
+    to="/ecommerce/cart"
+    startIcon={
+      <Badge badgeContent={units} color="primary">
+        <ShoppingCartOutlined />
+      </Badge>
+    }
+  >
     Carrito
   </Button>
 );
 
-function Filter<T extends string | number>({ label, options, value, onChange, show }: { label: string; options: { key: T; count: number }[]; value: T | ''; onChange: (value: T | '') => void; show: (key: T) => string }) {
+function Filter<T extends string | number>({
+  label,
+  options,
+  value,
+  onChange,
+  show,
+}: {
+  label: string;
+  options: { key: T; count: number }[];
+  value: T | '';
+  onChange: (value: T | '') => void;
+  show: (key: T) => string;
+}) {
   return (
-    <TextField select size="small" label={label} value={value} onChange={(event) => onChange(event.target.value as T | '')} sx={{ minWidth: 180 }}>
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as T | '')}
+      sx={{ minWidth: 180 }}
+    >
       <MenuItem value="">Todas</MenuItem>
       {options.map((option) => (
         <MenuItem key={option.key} value={option.key}>
@@ -66,13 +97,34 @@ function Shop() {
   const [category, setCategory] = useState('');
   const [brand, setBrand] = useState('');
   const [rating, setRating] = useState<number | ''>('');
-  const shown = products.filter((product) => (!category || product.category === category) && (!brand || product.brand === brand) && (rating === '' || product.rating >= rating));
+  const shown = products.filter(
+    (product) =>
+      (!category || product.category === category) && (!brand || product.brand === brand) && (rating === '' || product.rating >= rating),
+  );
   return (
     <DemoPage title="Tienda" actions={<CartButton units={cart.units} />}>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-        <Filter label="Categoría" value={category} onChange={setCategory} options={categories.map((item) => ({ key: item.title, count: item.product }))} show={(key) => key} />
-        <Filter label="Marca" value={brand} onChange={setBrand} options={brands.map((item) => ({ key: item.title, count: item.product }))} show={(key) => key} />
-        <Filter label="Calificación mínima" value={rating} onChange={setRating} options={ratings.map((item) => ({ key: item.rate, count: item.product }))} show={(key) => `${key} ★`} />
+        <Filter
+          label="Categoría"
+          value={category}
+          onChange={setCategory}
+          options={categories.map((item) => ({ key: item.title, count: item.product }))}
+          show={(key) => key}
+        />
+        <Filter
+          label="Marca"
+          value={brand}
+          onChange={setBrand}
+          options={brands.map((item) => ({ key: item.title, count: item.product }))}
+          show={(key) => key}
+        />
+        <Filter
+          label="Calificación mínima"
+          value={rating}
+          onChange={setRating}
+          options={ratings.map((item) => ({ key: item.rate, count: item.product }))}
+          show={(key) => `${key} ★`}
+        />
       </Box>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}>
         {shown.map((product) => (
@@ -89,7 +141,12 @@ function Shop() {
               {product.freeShipping && <Chip size="small" label="Envío gratis" color="success" variant="outlined" />}
             </CardContent>
             <CardActions>
-              <Button size="small" variant="contained" onClick={() => cart.add.mutate(product.id)} aria-label={`Agregar ${product.title} al carrito`}>
+              <Button
+                size="small"
+                variant="contained"
+                onClick={() => cart.add.mutate(product.id)}
+                aria-label={`Agregar ${product.title} al carrito`}
+              >
                 Agregar al carrito
               </Button>
             </CardActions>
@@ -103,7 +160,14 @@ function Shop() {
 function CartScreen() {
   const cart = useCart();
   return (
-    <DemoPage title="Carrito" actions={<Button variant="contained" component={Link} to="/ecommerce/checkout" disabled={cart.lines.length === 0}>Pagar</Button>}>
+    <DemoPage
+      title="Carrito"
+      actions={
+        <Button variant="contained" component={Link} to="/ecommerce/checkout" disabled={cart.lines.length === 0}>
+          Pagar
+        </Button>
+      }
+    >
       <Paper variant="outlined">
         <Table size="small" aria-label="Artículos del carrito">
           <TableHead>
@@ -134,7 +198,8 @@ function CartScreen() {
                     value={line.amount}
                     onChange={(event) => {
                       const amount = Number(event.target.value);
-                      if (Number.isInteger(amount) && amount >= 1 && amount <= line.totalUnit) cart.update.mutate({ productId: line.id, amount });
+                      if (Number.isInteger(amount) && amount >= 1 && amount <= line.totalUnit)
+                        cart.update.mutate({ productId: line.id, amount });
                     }}
                     slotProps={{ htmlInput: { min: 1, max: line.totalUnit, 'aria-label': `Cantidad de ${line.title}` } }}
                     sx={{ width: 90 }}

@@ -58,10 +58,38 @@ export const RATING_LIST = countBy(RATINGS, (product) => product.rating).map(({ 
 export const ECOMMERCE_USER = { id: 'u-demo-1', name: 'Lucía Hernández', avatar: '' };
 
 export const NOTIFICATIONS: Notification[] = [
-  { heading: 'Mensaje', icon: { name: 'chat', color: 'primary' }, title: 'Nuevo mensaje de Pedro', subtitle: '¿Revisamos el tablero hoy?', path: '/chat', minutes: 5 },
-  { heading: 'Alerta', icon: { name: 'notifications', color: 'error' }, title: 'Servidor con carga alta', subtitle: 'CPU al 92 %', path: '/dashboard/analytics', minutes: 90 },
-  { heading: 'Mensaje', icon: { name: 'chat', color: 'primary' }, title: 'Factura enviada', subtitle: 'La factura 1003 fue enviada', path: '/invoice/list', minutes: 60 * 26 },
-  { heading: 'Tarea', icon: { name: 'check', color: 'success' }, title: 'Tarea completada', subtitle: 'Revisión de diseño', path: '/todo/list', minutes: 60 * 24 * 40 },
+  {
+    heading: 'Mensaje',
+    icon: { name: 'chat', color: 'primary' },
+    title: 'Nuevo mensaje de Pedro',
+    subtitle: '¿Revisamos el tablero hoy?',
+    path: '/chat',
+    minutes: 5,
+  },
+  {
+    heading: 'Alerta',
+    icon: { name: 'notifications', color: 'error' },
+    title: 'Servidor con carga alta',
+    subtitle: 'CPU al 92 %',
+    path: '/dashboard/analytics',
+    minutes: 90,
+  },
+  {
+    heading: 'Mensaje',
+    icon: { name: 'chat', color: 'primary' },
+    title: 'Factura enviada',
+    subtitle: 'La factura 1003 fue enviada',
+    path: '/invoice/list',
+    minutes: 60 * 26,
+  },
+  {
+    heading: 'Tarea',
+    icon: { name: 'check', color: 'success' },
+    title: 'Tarea completada',
+    subtitle: 'Revisión de diseño',
+    path: '/todo/list',
+    minutes: 60 * 24 * 40,
+  },
 ].map(({ minutes, ...rest }, index) => ({ ...rest, id: `n${index + 1}`, timestamp: DEMO_EPOCH - minutes * 60_000 }));
 
 export const PEOPLE = [
@@ -86,7 +114,15 @@ export const BOARDS: ScrumBoard[] = [
     id: 'b1',
     title: 'Lanzamiento de la tienda',
     lists: [
-      { id: 'backlog', title: 'Pendientes', cardList: [card('c1', 'Definir catálogo', ['l2'], ['m1']), card('c2', 'Pasarela de pago', ['l1', 'l3'], ['m2']), card('c3', 'Textos legales', [], ['m5'])] },
+      {
+        id: 'backlog',
+        title: 'Pendientes',
+        cardList: [
+          card('c1', 'Definir catálogo', ['l2'], ['m1']),
+          card('c2', 'Pasarela de pago', ['l1', 'l3'], ['m2']),
+          card('c3', 'Textos legales', [], ['m5']),
+        ],
+      },
       { id: 'doing', title: 'En curso', cardList: [card('c4', 'Carrito de compras', ['l3'], ['m6', 'm2'])] },
       { id: 'done', title: 'Hecho', cardList: [card('c5', 'Maqueta de inicio', ['l2'], ['m1'])] },
     ],
@@ -146,7 +182,11 @@ export const INBOX = PEOPLE.slice(0, 5).map((person, index) => ({
 }));
 
 export const CHAT = {
-  contacts: PEOPLE.slice(0, 4).map((person, index) => ({ id: person.id, name: person.name, status: index % 2 === 0 ? 'en línea' : 'ausente' })),
+  contacts: PEOPLE.slice(0, 4).map((person, index) => ({
+    id: person.id,
+    name: person.name,
+    status: index % 2 === 0 ? 'en línea' : 'ausente',
+  })),
   messages: [
     { contactId: 'm1', fromMe: false, text: '¿Ya viste los cambios del tablero?', minutes: 42 },
     { contactId: 'm1', fromMe: true, text: 'Sí, los reviso en un momento.', minutes: 40 },
@@ -162,4 +202,9 @@ export const TODOS = [
   { id: 't4', title: 'Agendar revisión de diseño', done: false, tag: 'Equipo' },
 ];
 
-export const LIST_ITEMS = PRODUCTS.slice(0, 8).map((product) => ({ id: product.id, title: product.title, category: product.category, price: product.price }));
+export const LIST_ITEMS = PRODUCTS.slice(0, 8).map((product) => ({
+  id: product.id,
+  title: product.title,
+  category: product.category,
+  price: product.price,
+}));

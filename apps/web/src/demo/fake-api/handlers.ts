@@ -1,6 +1,21 @@
 import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
 import { DEMO_ERRORS, DEMO_TOKEN_LIFETIME_SECONDS, MOCK_LOGIN_DELAY_MS } from '../constants';
-import { BOARDS, BRAND_LIST, CATEGORY_LIST, CHAT, EVENTS, INBOX, INVOICES, LABELS, LIST_ITEMS, NOTIFICATIONS, PEOPLE, PRODUCTS, RATING_LIST, TODOS } from './data';
+import {
+  BOARDS,
+  BRAND_LIST,
+  CATEGORY_LIST,
+  CHAT,
+  EVENTS,
+  INBOX,
+  INVOICES,
+  LABELS,
+  LIST_ITEMS,
+  NOTIFICATIONS,
+  PEOPLE,
+  PRODUCTS,
+  RATING_LIST,
+  TODOS,
+} from './data';
 import {
   addNotification,
   addToCart,
@@ -17,10 +32,12 @@ import {
 /** The demo accounts of the fake auth endpoints (never the product's users). */
 const DEMO_ACCOUNTS = [{ id: 'demo-1', email: 'demo@plantilla.mx', password: 'demo', name: 'Usuario Demo', role: 'SA' }];
 
-const fail = (error: (typeof DEMO_ERRORS)[keyof typeof DEMO_ERRORS]) => HttpResponse.json({ message: error.message }, { status: error.status });
+const fail = (error: (typeof DEMO_ERRORS)[keyof typeof DEMO_ERRORS]) =>
+  HttpResponse.json({ message: error.message }, { status: error.status });
 
 /** A readable fake token: the account id and its end, 7 days after it was issued (seed section 9). */
-const issueToken = (id: string, now: number) => btoa(JSON.stringify({ sub: id, exp: Math.floor(now / 1000) + DEMO_TOKEN_LIFETIME_SECONDS }));
+const issueToken = (id: string, now: number) =>
+  btoa(JSON.stringify({ sub: id, exp: Math.floor(now / 1000) + DEMO_TOKEN_LIFETIME_SECONDS }));
 
 function readToken(header: string | null, now: number): string | null {
   const token = header?.match(/^Bearer (.+)$/)?.[1];
@@ -76,7 +93,12 @@ export function createHandlers({ now = () => Date.now(), loginDelayMs = MOCK_LOG
 
     // Scrum board: the two state rules, then the board data.
     http.post('/api/scrum-board/reorder-card', async ({ request }) => {
-      const { boardId, listId, startIndex, endIndex } = await body<{ boardId: string; listId: string; startIndex: number; endIndex: number }>(request);
+      const { boardId, listId, startIndex, endIndex } = await body<{
+        boardId: string;
+        listId: string;
+        startIndex: number;
+        endIndex: number;
+      }>(request);
       return withBoard(boardId, (board) => reorderCard(board, listId, startIndex, endIndex));
     }),
     http.post('/api/scrum-board/move-card', async ({ request }) => {
@@ -92,13 +114,21 @@ export function createHandlers({ now = () => Date.now(), loginDelayMs = MOCK_LOG
     http.post('/api/scrum-board/add-card', async ({ request }) => {
       const { boardId, listId, title } = await body<{ boardId: string; listId: string; title: string }>(request);
       const card = { id: `c${Date.now().toString(36)}`, title, labels: [], members: [] };
-      return withBoard(boardId, (board) => ({ ...board, lists: board.lists.map((item) => (item.id === listId ? { ...item, cardList: [...item.cardList, card] } : item)) }));
+      return withBoard(boardId, (board) => ({
+        ...board,
+        lists: board.lists.map((item) => (item.id === listId ? { ...item, cardList: [...item.cardList, card] } : item)),
+      }));
     }),
     http.post('/api/scrum-board/add-column', async ({ request }) => {
       const { boardId, title } = await body<{ boardId: string; title: string }>(request);
-      return withBoard(boardId, (board) => ({ ...board, lists: [...board.lists, { id: `col${board.lists.length + 1}`, title, cardList: [] }] }));
+      return withBoard(boardId, (board) => ({
+        ...board,
+        lists: [...board.lists, { id: `col${board.lists.length + 1}`, title, cardList: [] }],
+      }));
     }),
-    http.get('/api/scrum-board/all-board', () => HttpResponse.json(boards.map(({ id, title, lists }) => ({ id, title, cards: lists.flatMap((item) => item.cardList).length })))),
+    http.get('/api/scrum-board/all-board', () =>
+      HttpResponse.json(boards.map(({ id, title, lists }) => ({ id, title, cards: lists.flatMap((item) => item.cardList).length }))),
+    ),
     http.get('/api/scrum-board/members', list(PEOPLE.map(({ id, name }) => ({ id, name })))),
     http.get('/api/scrum-board/labels', list([...LABELS])),
     http.get('/api/scrum-board/:id', ({ params }) => {
@@ -166,7 +196,11 @@ export function createHandlers({ now = () => Date.now(), loginDelayMs = MOCK_LOG
       const index = invoices.findIndex((candidate) => candidate.id === params.id);
       if (index < 0) return fail(DEMO_ERRORS.serverError);
       const change = await body<Partial<(typeof invoices)[number]>>(request);
-      invoices[index] = { ...invoices[index]!, buyer: change.buyer ?? invoices[index]!.buyer, status: change.status ?? invoices[index]!.status };
+      invoices[index] = {
+        ...invoices[index]!,
+        buyer: change.buyer ?? invoices[index]!.buyer,
+        status: change.status ?? invoices[index]!.status,
+      };
       return HttpResponse.json(invoices[index]);
     }),
     http.get('/api/calendar/events', () => HttpResponse.json(events)),

@@ -78,7 +78,10 @@ describe('scrum board rules (seed section 4)', () => {
     expect(ids(reorderCard(board, 'todo', 2, 0))).toEqual([['c3', 'c1', 'c2'], ['c4']]);
   });
   it('moves a card from the source list at the source index into the destination list at the destination index', () => {
-    expect(ids(moveCard(board, 'todo', 'done', 1, 0))).toEqual([['c1', 'c3'], ['c2', 'c4']]);
+    expect(ids(moveCard(board, 'todo', 'done', 1, 0))).toEqual([
+      ['c1', 'c3'],
+      ['c2', 'c4'],
+    ]);
     expect(ids(moveCard(board, 'done', 'todo', 0, 3))).toEqual([['c1', 'c2', 'c3', 'c4'], []]);
   });
   it('treats a move inside one list as a reorder and ignores an unknown card', () => {

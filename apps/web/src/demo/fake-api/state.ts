@@ -83,7 +83,13 @@ export function reorderCard(board: ScrumBoard, listId: string, startIndex: numbe
 }
 
 /** Takes the card at `source` out of one list and inserts it into another list at `destination`. */
-export function moveCard(board: ScrumBoard, sourceListId: string, destinationListId: string, source: number, destination: number): ScrumBoard {
+export function moveCard(
+  board: ScrumBoard,
+  sourceListId: string,
+  destinationListId: string,
+  source: number,
+  destination: number,
+): ScrumBoard {
   if (sourceListId === destinationListId) return reorderCard(board, sourceListId, source, destination);
   const card = board.lists.find((list) => list.id === sourceListId)?.cardList[source];
   if (!card || !board.lists.some((list) => list.id === destinationListId)) return board;
@@ -91,7 +97,8 @@ export function moveCard(board: ScrumBoard, sourceListId: string, destinationLis
     ...board,
     lists: board.lists.map((list) => {
       if (list.id === sourceListId) return { ...list, cardList: list.cardList.filter((_, index) => index !== source) };
-      if (list.id === destinationListId) return { ...list, cardList: [...list.cardList.slice(0, destination), card, ...list.cardList.slice(destination)] };
+      if (list.id === destinationListId)
+        return { ...list, cardList: [...list.cardList.slice(0, destination), card, ...list.cardList.slice(destination)] };
       return list;
     }),
   };

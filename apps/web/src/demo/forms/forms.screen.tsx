@@ -35,29 +35,76 @@ const STATES = ['Ciudad de México', 'Jalisco', 'Nuevo León', 'Puebla', 'Yucat�
 const FORMS = {
   basic: {
     title: 'Formulario básico',
-    fields: [f('name', 'Nombre', { required: true }), f('email', 'Correo', { type: 'email', required: true }), f('phone', 'Teléfono'), f('birth', 'Fecha de nacimiento', { type: 'date' }), f('gender', 'Género', { options: ['Femenino', 'Masculino', 'Prefiero no decir'] }), f('terms', 'Acepto los términos', { type: 'checkbox', required: true })],
+    fields: [
+      f('name', 'Nombre', { required: true }),
+      f('email', 'Correo', { type: 'email', required: true }),
+      f('phone', 'Teléfono'),
+      f('birth', 'Fecha de nacimiento', { type: 'date' }),
+      f('gender', 'Género', { options: ['Femenino', 'Masculino', 'Prefiero no decir'] }),
+      f('terms', 'Acepto los términos', { type: 'checkbox', required: true }),
+    ],
   },
   order: {
     title: 'Formulario de pedido',
-    fields: [f('customer', 'Cliente', { required: true }), f('product', 'Categoría', { options: CATEGORIES }), f('quantity', 'Cantidad', { type: 'number', required: true }), f('delivery', 'Fecha de entrega', { type: 'date' }), f('notes', 'Notas', { type: 'multiline' })],
+    fields: [
+      f('customer', 'Cliente', { required: true }),
+      f('product', 'Categoría', { options: CATEGORIES }),
+      f('quantity', 'Cantidad', { type: 'number', required: true }),
+      f('delivery', 'Fecha de entrega', { type: 'date' }),
+      f('notes', 'Notas', { type: 'multiline' }),
+    ],
   },
   property: {
     title: 'Alta de inmueble',
-    fields: [f('title', 'Título del anuncio', { required: true }), f('kind', 'Tipo', { options: ['Casa', 'Departamento', 'Local', 'Terreno'] }), f('state', 'Estado', { options: STATES }), f('price', 'Precio', { type: 'number', required: true }), f('rooms', 'Recámaras', { type: 'number' }), f('description', 'Descripción', { type: 'multiline' })],
+    fields: [
+      f('title', 'Título del anuncio', { required: true }),
+      f('kind', 'Tipo', { options: ['Casa', 'Departamento', 'Local', 'Terreno'] }),
+      f('state', 'Estado', { options: STATES }),
+      f('price', 'Precio', { type: 'number', required: true }),
+      f('rooms', 'Recámaras', { type: 'number' }),
+      f('description', 'Descripción', { type: 'multiline' }),
+    ],
   },
   customer: {
     title: 'Formulario de cliente',
-    fields: [f('company', 'Razón social', { required: true }), f('rfc', 'RFC', { required: true }), f('email', 'Correo', { type: 'email' }), f('state', 'Estado', { options: STATES }), f('credit', 'Límite de crédito', { type: 'number' }), f('newsletter', 'Recibir boletín', { type: 'checkbox' })],
+    fields: [
+      f('company', 'Razón social', { required: true }),
+      f('rfc', 'RFC', { required: true }),
+      f('email', 'Correo', { type: 'email' }),
+      f('state', 'Estado', { options: STATES }),
+      f('credit', 'Límite de crédito', { type: 'number' }),
+      f('newsletter', 'Recibir boletín', { type: 'checkbox' }),
+    ],
   },
   invoice: {
     title: 'Formulario de factura',
-    fields: [f('buyer', 'Cliente', { required: true }), f('orderNo', 'Número de pedido', { required: true }), f('date', 'Fecha', { type: 'date' }), f('concept', 'Concepto'), f('amount', 'Importe', { type: 'number', required: true }), f('vat', 'IVA incluido', { type: 'checkbox' })],
+    fields: [
+      f('buyer', 'Cliente', { required: true }),
+      f('orderNo', 'Número de pedido', { required: true }),
+      f('date', 'Fecha', { type: 'date' }),
+      f('concept', 'Concepto'),
+      f('amount', 'Importe', { type: 'number', required: true }),
+      f('vat', 'IVA incluido', { type: 'checkbox' }),
+    ],
   },
 } satisfies Record<string, { title: string; fields: Field[] }>;
 
-function FieldInput({ field, value, onChange }: { field: Field; value: string | boolean | undefined; onChange: (value: string | boolean) => void }) {
+function FieldInput({
+  field,
+  value,
+  onChange,
+}: {
+  field: Field;
+  value: string | boolean | undefined;
+  onChange: (value: string | boolean) => void;
+}) {
   if (field.type === 'checkbox') {
-    return <FormControlLabel control={<Checkbox checked={value === true} onChange={(event) => onChange(event.target.checked)} required={field.required} />} label={field.label} />;
+    return (
+      <FormControlLabel
+        control={<Checkbox checked={value === true} onChange={(event) => onChange(event.target.checked)} required={field.required} />}
+        label={field.label}
+      />
+    );
   }
   return (
     <TextField
@@ -81,11 +128,24 @@ function FieldInput({ field, value, onChange }: { field: Field; value: string | 
   );
 }
 
-function Fields({ fields, values, setValues }: { fields: Field[]; values: Values; setValues: (change: (values: Values) => Values) => void }) {
+function Fields({
+  fields,
+  values,
+  setValues,
+}: {
+  fields: Field[];
+  values: Values;
+  setValues: (change: (values: Values) => Values) => void;
+}) {
   return (
     <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
       {fields.map((field) => (
-        <FieldInput key={field.name} field={field} value={values[field.name]} onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))} />
+        <FieldInput
+          key={field.name}
+          field={field}
+          value={values[field.name]}
+          onChange={(value) => setValues((current) => ({ ...current, [field.name]: value }))}
+        />
       ))}
     </Box>
   );
@@ -134,7 +194,11 @@ function WizardScreen() {
             </Step>
           ))}
         </Stepper>
-        {done ? <Alert severity="success">Listo: {Object.keys(values).length} datos capturados.</Alert> : <Fields fields={WIZARD_STEPS[step]!.fields} values={values} setValues={setValues} />}
+        {done ? (
+          <Alert severity="success">Listo: {Object.keys(values).length} datos capturados.</Alert>
+        ) : (
+          <Fields fields={WIZARD_STEPS[step]!.fields} values={values} setValues={setValues} />
+        )}
         <Box sx={{ display: 'flex', gap: 1 }}>
           <Button disabled={step === 0} onClick={() => setStep(step - 1)}>
             Atrás
@@ -156,7 +220,13 @@ function UploadScreen() {
       <Paper variant="outlined" sx={{ p: 3, display: 'grid', gap: 2 }}>
         <Button variant="outlined" component="label" sx={{ justifySelf: 'start' }}>
           Elegir archivos
-          <input hidden multiple type="file" aria-label="Archivos" onChange={(event) => setFiles((current) => [...current, ...Array.from(event.target.files ?? [])])} />
+          <input
+            hidden
+            multiple
+            type="file"
+            aria-label="Archivos"
+            onChange={(event) => setFiles((current) => [...current, ...Array.from(event.target.files ?? [])])}
+          />
         </Button>
         <List dense aria-label="Archivos elegidos">
           {files.length === 0 && <ListItem>Ningún archivo elegido.</ListItem>}
@@ -164,7 +234,11 @@ function UploadScreen() {
             <ListItem
               key={`${file.name}-${index}`}
               secondaryAction={
-                <IconButton edge="end" aria-label={`Quitar ${file.name}`} onClick={() => setFiles((current) => current.filter((_, position) => position !== index))}>
+                <IconButton
+                  edge="end"
+                  aria-label={`Quitar ${file.name}`}
+                  onClick={() => setFiles((current) => current.filter((_, position) => position !== index))}
+                >
                   <DeleteOutlined />
                 </IconButton>
               }

@@ -70,7 +70,14 @@ function InvoiceView() {
   const { data: invoice, error } = useDemoQuery<Invoice>(`/api/invoices/${id}`);
   const net = invoice ? subtotal(invoice) : 0;
   return (
-    <DemoPage title="Detalle de factura" actions={<Button component={Link} to={`/invoice/edit/${id}`}>Editar</Button>}>
+    <DemoPage
+      title="Detalle de factura"
+      actions={
+        <Button component={Link} to={`/invoice/edit/${id}`}>
+          Editar
+        </Button>
+      }
+    >
       {error && <Alert severity="error">{error.message}</Alert>}
       {invoice && (
         <Paper variant="outlined" sx={{ p: 3 }}>
@@ -126,8 +133,17 @@ function InvoiceEdit() {
     <DemoPage title="Editar factura">
       {invoice && (
         <Paper variant="outlined" sx={{ p: 3, display: 'grid', gap: 2, maxWidth: 480 }}>
-          <TextField label="Cliente" value={change.buyer ?? invoice.buyer} onChange={(event) => setChange({ ...change, buyer: event.target.value })} />
-          <TextField select label="Estado" value={change.status ?? invoice.status} onChange={(event) => setChange({ ...change, status: event.target.value as Invoice['status'] })}>
+          <TextField
+            label="Cliente"
+            value={change.buyer ?? invoice.buyer}
+            onChange={(event) => setChange({ ...change, buyer: event.target.value })}
+          />
+          <TextField
+            select
+            label="Estado"
+            value={change.status ?? invoice.status}
+            onChange={(event) => setChange({ ...change, status: event.target.value as Invoice['status'] })}
+          >
             {Object.keys(STATUS_COLOR).map((status) => (
               <MenuItem key={status} value={status}>
                 {status}

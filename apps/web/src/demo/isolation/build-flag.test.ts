@@ -15,9 +15,20 @@ const outDir = mkdtempSync(path.join(tmpdir(), 'portal-no-demo-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 /** Strings that exist only in the demo's code: its route table, fake API, accounts and shell hooks. */
-const MARKERS = ['patchDemoRoutes', 'DEMO_NAV_GROUP', 'demo@plantilla.mx', '/api/scrum-board/move-card', '/api/ecommerce/get-cart-list', 'Gráficas con ApexCharts', 'mockServiceWorker'];
+const MARKERS = [
+  'patchDemoRoutes',
+  'DEMO_NAV_GROUP',
+  'demo@plantilla.mx',
+  '/api/scrum-board/move-card',
+  '/api/ecommerce/get-cart-list',
+  'Gráficas con ApexCharts',
+  'mockServiceWorker',
+];
 
-const sources = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sources(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+  );
 
 describe('VITE_DEMO=false', () => {
   it('uses markers that really are in the demo code', () => {
@@ -40,7 +51,9 @@ describe('VITE_DEMO=false', () => {
 
     const files = sources(outDir).filter((file) => /\.(js|html|css)$/.test(file));
     const demoScreens = sources(demo).map((file) => path.basename(file).replace(/\.tsx?$/, ''));
-    expect(files.map((file) => path.basename(file)).filter((name) => demoScreens.some((screen) => name.startsWith(`${screen}-`)))).toEqual([]);
+    expect(files.map((file) => path.basename(file)).filter((name) => demoScreens.some((screen) => name.startsWith(`${screen}-`)))).toEqual(
+      [],
+    );
     const leaks = files.flatMap((file) => {
       const text = readFileSync(file, 'utf8');
       return MARKERS.filter((marker) => text.includes(marker)).map((marker) => `${path.basename(file)}: ${marker}`);

@@ -163,9 +163,18 @@ function ChoiceDemo({ control }: { control: 'checkbox' | 'switch' }) {
   return (
     <FormGroup>
       {['Correo', 'SMS', 'Notificaciones push'].map((label) => (
-        <FormControlLabel key={label} label={label} control={<Control checked={on[label] ?? false} onChange={(event) => setOn({ ...on, [label]: event.target.checked })} />} />
+        <FormControlLabel
+          key={label}
+          label={label}
+          control={<Control checked={on[label] ?? false} onChange={(event) => setOn({ ...on, [label]: event.target.checked })} />}
+        />
       ))}
-      <Said>Activas: {Object.keys(on).filter((key) => on[key]).join(', ') || 'ninguna'}</Said>
+      <Said>
+        Activas:{' '}
+        {Object.keys(on)
+          .filter((key) => on[key])
+          .join(', ') || 'ninguna'}
+      </Said>
     </FormGroup>
   );
 }
@@ -198,7 +207,12 @@ function AutocompleteDemo() {
   const [value, setValue] = useState<string | null>(null);
   return (
     <Box sx={{ maxWidth: 360 }}>
-      <Autocomplete options={[...BRANDS]} value={value} onChange={(_, next) => setValue(next)} renderInput={(params) => <TextField {...params} label="Marca" />} />
+      <Autocomplete
+        options={[...BRANDS]}
+        value={value}
+        onChange={(_, next) => setValue(next)}
+        renderInput={(params) => <TextField {...params} label="Marca" />}
+      />
       <Said>Marca: {value ?? 'ninguna'}</Said>
     </Box>
   );
@@ -283,4 +297,7 @@ const page = (Demo: ComponentType): ComponentType =>
     );
   };
 
-export const screens = Object.fromEntries(Object.entries(DEMOS).map(([key, demo]) => [key, page(demo)])) as Record<MaterialKey, ComponentType>;
+export const screens = Object.fromEntries(Object.entries(DEMOS).map(([key, demo]) => [key, page(demo)])) as Record<
+  MaterialKey,
+  ComponentType
+>;

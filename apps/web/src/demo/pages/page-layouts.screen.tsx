@@ -80,7 +80,9 @@ function UserProfile() {
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' } }}>
         <Card variant="outlined">
           <CardContent sx={{ textAlign: 'center' }}>
-            <Avatar sx={{ width: 80, height: 80, mx: 'auto', mb: 1, bgcolor: 'primary.main', fontSize: 28 }}>{initials(person.name)}</Avatar>
+            <Avatar sx={{ width: 80, height: 80, mx: 'auto', mb: 1, bgcolor: 'primary.main', fontSize: 28 }}>
+              {initials(person.name)}
+            </Avatar>
             <Typography variant="h6">{person.name}</Typography>
             <Typography color="text.secondary">
               {person.role} · {person.city}

@@ -23,16 +23,32 @@ interface Layout {
   highlight: 'chip' | 'outline';
 }
 
-const price = (monthly: number, yearly: boolean) => (monthly === 0 ? 'Gratis' : yearly ? `${money(monthly * 10)} / año` : `${money(monthly)} / mes`);
+const price = (monthly: number, yearly: boolean) =>
+  monthly === 0 ? 'Gratis' : yearly ? `${money(monthly * 10)} / año` : `${money(monthly)} / mes`;
 
 const pricing = ({ yearly, dense, highlight }: Layout): ComponentType =>
   function PricingScreen() {
     return (
       <DemoPage>
-        <Typography color="text.secondary">{yearly ? 'Pago anual: dos meses de regalo.' : 'Pago mensual, cancela cuando quieras.'}</Typography>
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: dense ? 'repeat(3, 1fr)' : 'repeat(auto-fit, minmax(260px, 1fr))' } }}>
+        <Typography color="text.secondary">
+          {yearly ? 'Pago anual: dos meses de regalo.' : 'Pago mensual, cancela cuando quieras.'}
+        </Typography>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr', md: dense ? 'repeat(3, 1fr)' : 'repeat(auto-fit, minmax(260px, 1fr))' },
+          }}
+        >
           {PLANS.map((plan) => (
-            <Card key={plan.name} variant="outlined" sx={{ borderColor: plan.featured && highlight === 'outline' ? 'primary.main' : undefined, borderWidth: plan.featured ? 2 : 1 }}>
+            <Card
+              key={plan.name}
+              variant="outlined"
+              sx={{
+                borderColor: plan.featured && highlight === 'outline' ? 'primary.main' : undefined,
+                borderWidth: plan.featured ? 2 : 1,
+              }}
+            >
               <CardContent>
                 <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
                   <Typography variant="h6">{plan.name}</Typography>

@@ -66,7 +66,15 @@ const show = (spec: Spec, key: string, value: Cell | undefined) => {
 const recordList = (spec: Spec): ComponentType =>
   function RecordListScreen() {
     return (
-      <DemoPage actions={spec.newPath && <Button variant="contained" component={Link} to={spec.newPath}>Agregar</Button>}>
+      <DemoPage
+        actions={
+          spec.newPath && (
+            <Button variant="contained" component={Link} to={spec.newPath}>
+              Agregar
+            </Button>
+          )
+        }
+      >
         <Paper variant="outlined">
           <Table size="small">
             <TableHead>
@@ -104,7 +112,12 @@ const recordNew = (spec: Spec): ComponentType =>
     const [saved, setSaved] = useState(false);
     return (
       <DemoPage>
-        <Paper variant="outlined" component="form" onSubmit={(event) => (event.preventDefault(), setSaved(true))} sx={{ p: 3, display: 'grid', gap: 2, maxWidth: 520 }}>
+        <Paper
+          variant="outlined"
+          component="form"
+          onSubmit={(event) => (event.preventDefault(), setSaved(true))}
+          sx={{ p: 3, display: 'grid', gap: 2, maxWidth: 520 }}
+        >
           {spec.columns.map(([key, label]) => (
             <TextField key={key} name={key} label={label} required={key === spec.columns[0]![0]} />
           ))}

@@ -19,7 +19,9 @@ type Look = 'cards' | 'list' | 'grid' | 'compact';
 function PersonCard({ person, wide }: { person: Person; wide: boolean }) {
   return (
     <Card variant="outlined">
-      <CardContent sx={{ display: 'flex', flexDirection: wide ? 'row' : 'column', alignItems: 'center', gap: 2, textAlign: wide ? 'left' : 'center' }}>
+      <CardContent
+        sx={{ display: 'flex', flexDirection: wide ? 'row' : 'column', alignItems: 'center', gap: 2, textAlign: wide ? 'left' : 'center' }}
+      >
         <Avatar sx={{ bgcolor: 'primary.main', width: 56, height: 56 }}>{initials(person.name)}</Avatar>
         <Box>
           <Typography sx={{ fontWeight: 600 }}>{person.name}</Typography>
@@ -58,7 +60,13 @@ const userList = (look: Look): ComponentType =>
     }
     return (
       <DemoPage>
-        <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: look === 'cards' ? 'repeat(auto-fill, minmax(220px, 1fr))' : { xs: '1fr', md: '1fr 1fr' } }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: look === 'cards' ? 'repeat(auto-fill, minmax(220px, 1fr))' : { xs: '1fr', md: '1fr 1fr' },
+          }}
+        >
           {data.map((person) => (
             <PersonCard key={person.id} person={person} wide={look === 'grid'} />
           ))}

@@ -42,12 +42,28 @@ function Boards() {
   );
 }
 
-type Move = { kind: 'reorder'; listId: string; startIndex: number; endIndex: number } | { kind: 'move'; sourcelistId: string; destinationlistId: string; source: number; destination: number };
+type Move =
+  | { kind: 'reorder'; listId: string; startIndex: number; endIndex: number }
+  | { kind: 'move'; sourcelistId: string; destinationlistId: string; source: number; destination: number };
 
-function CardItem({ card, index, list, lists, onMove }: { card: ScrumCard; index: number; list: ScrumList; lists: ScrumList[]; onMove: (move: Move) => void }) {
+function CardItem({
+  card,
+  index,
+  list,
+  lists,
+  onMove,
+}: {
+  card: ScrumCard;
+  index: number;
+  list: ScrumList;
+  lists: ScrumList[];
+  onMove: (move: Move) => void;
+}) {
   const position = lists.findIndex((candidate) => candidate.id === list.id);
   const neighbour = (step: number) => lists[position + step];
-  const moveTo = (target: ScrumList | undefined) => target && onMove({ kind: 'move', sourcelistId: list.id, destinationlistId: target.id, source: index, destination: target.cardList.length });
+  const moveTo = (target: ScrumList | undefined) =>
+    target &&
+    onMove({ kind: 'move', sourcelistId: list.id, destinationlistId: target.id, source: index, destination: target.cardList.length });
   return (
     <Card variant="outlined" aria-label={card.title}>
       <CardContent sx={{ pb: '8px !important' }}>
@@ -67,16 +83,36 @@ function CardItem({ card, index, list, lists, onMove }: { card: ScrumCard; index
             ))}
           </AvatarGroup>
           <Box>
-            <IconButton size="small" aria-label={`Subir ${card.title}`} disabled={index === 0} onClick={() => onMove({ kind: 'reorder', listId: list.id, startIndex: index, endIndex: index - 1 })}>
+            <IconButton
+              size="small"
+              aria-label={`Subir ${card.title}`}
+              disabled={index === 0}
+              onClick={() => onMove({ kind: 'reorder', listId: list.id, startIndex: index, endIndex: index - 1 })}
+            >
               <ArrowUpward fontSize="inherit" />
             </IconButton>
-            <IconButton size="small" aria-label={`Bajar ${card.title}`} disabled={index === list.cardList.length - 1} onClick={() => onMove({ kind: 'reorder', listId: list.id, startIndex: index, endIndex: index + 1 })}>
+            <IconButton
+              size="small"
+              aria-label={`Bajar ${card.title}`}
+              disabled={index === list.cardList.length - 1}
+              onClick={() => onMove({ kind: 'reorder', listId: list.id, startIndex: index, endIndex: index + 1 })}
+            >
               <ArrowDownward fontSize="inherit" />
             </IconButton>
-            <IconButton size="small" aria-label={`Mover ${card.title} a la izquierda`} disabled={!neighbour(-1)} onClick={() => moveTo(neighbour(-1))}>
+            <IconButton
+              size="small"
+              aria-label={`Mover ${card.title} a la izquierda`}
+              disabled={!neighbour(-1)}
+              onClick={() => moveTo(neighbour(-1))}
+            >
               <ChevronLeft fontSize="inherit" />
             </IconButton>
-            <IconButton size="small" aria-label={`Mover ${card.title} a la derecha`} disabled={!neighbour(1)} onClick={() => moveTo(neighbour(1))}>
+            <IconButton
+              size="small"
+              aria-label={`Mover ${card.title} a la derecha`}
+              disabled={!neighbour(1)}
+              onClick={() => moveTo(neighbour(1))}
+            >
               <ChevronRight fontSize="inherit" />
             </IconButton>
           </Box>
@@ -89,7 +125,11 @@ function CardItem({ card, index, list, lists, onMove }: { card: ScrumCard; index
 function AddCard({ onAdd }: { onAdd: (title: string) => void }) {
   const [title, setTitle] = useState('');
   return (
-    <Box component="form" onSubmit={(event) => (event.preventDefault(), title.trim() && (onAdd(title.trim()), setTitle('')))} sx={{ display: 'flex', gap: 1 }}>
+    <Box
+      component="form"
+      onSubmit={(event) => (event.preventDefault(), title.trim() && (onAdd(title.trim()), setTitle('')))}
+      sx={{ display: 'flex', gap: 1 }}
+    >
       <TextField size="small" label="Nueva tarjeta" value={title} onChange={(event) => setTitle(event.target.value)} />
       <Button type="submit">Agregar</Button>
     </Box>
@@ -102,10 +142,23 @@ function Board() {
   const { data: board } = useDemoQuery<ScrumBoard>(path);
   const move = useDemoMutation(path, (change: Move) =>
     change.kind === 'reorder'
-      ? postJson<ScrumBoard>('/api/scrum-board/reorder-card', { boardId: id, listId: change.listId, startIndex: change.startIndex, endIndex: change.endIndex })
-      : postJson<ScrumBoard>('/api/scrum-board/move-card', { boardId: id, sourcelistId: change.sourcelistId, destinationlistId: change.destinationlistId, source: change.source, destination: change.destination }),
+      ? postJson<ScrumBoard>('/api/scrum-board/reorder-card', {
+          boardId: id,
+          listId: change.listId,
+          startIndex: change.startIndex,
+          endIndex: change.endIndex,
+        })
+      : postJson<ScrumBoard>('/api/scrum-board/move-card', {
+          boardId: id,
+          sourcelistId: change.sourcelistId,
+          destinationlistId: change.destinationlistId,
+          source: change.source,
+          destination: change.destination,
+        }),
   );
-  const add = useDemoMutation(path, ({ listId, title }: { listId: string; title: string }) => postJson<ScrumBoard>('/api/scrum-board/add-card', { boardId: id, listId, title }));
+  const add = useDemoMutation(path, ({ listId, title }: { listId: string; title: string }) =>
+    postJson<ScrumBoard>('/api/scrum-board/add-card', { boardId: id, listId, title }),
+  );
   return (
     <DemoPage>
       {board && (
@@ -113,14 +166,29 @@ function Board() {
           <Typography variant="h6" component="h2">
             {board.title}
           </Typography>
-          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: `repeat(${board.lists.length}, minmax(240px, 1fr))`, overflowX: 'auto' }}>
+          <Box
+            sx={{ display: 'grid', gap: 2, gridTemplateColumns: `repeat(${board.lists.length}, minmax(240px, 1fr))`, overflowX: 'auto' }}
+          >
             {board.lists.map((list) => (
-              <Paper key={list.id} variant="outlined" component="section" aria-label={list.title} sx={{ p: 1.5, display: 'grid', gap: 1, alignContent: 'start', bgcolor: 'background.default' }}>
+              <Paper
+                key={list.id}
+                variant="outlined"
+                component="section"
+                aria-label={list.title}
+                sx={{ p: 1.5, display: 'grid', gap: 1, alignContent: 'start', bgcolor: 'background.default' }}
+              >
                 <Typography sx={{ fontWeight: 600 }}>
                   {list.title} ({list.cardList.length})
                 </Typography>
                 {list.cardList.map((card, index) => (
-                  <CardItem key={card.id} card={card} index={index} list={list} lists={board.lists} onMove={(change) => move.mutate(change)} />
+                  <CardItem
+                    key={card.id}
+                    card={card}
+                    index={index}
+                    list={list}
+                    lists={board.lists}
+                    onMove={(change) => move.mutate(change)}
+                  />
                 ))}
                 <AddCard onAdd={(title) => add.mutate({ listId: list.id, title })} />
               </Paper>

@@ -30,7 +30,17 @@ const COLUMNS = [
   ['city', 'Ciudad'],
 ] as const;
 
-function PeopleTable({ rows, lead, trail, after }: { rows: Person[]; lead?: (row: Person) => ReactNode; trail?: (row: Person) => ReactNode; after?: (row: Person) => ReactNode }) {
+function PeopleTable({
+  rows,
+  lead,
+  trail,
+  after,
+}: {
+  rows: Person[];
+  lead?: (row: Person) => ReactNode;
+  trail?: (row: Person) => ReactNode;
+  after?: (row: Person) => ReactNode;
+}) {
   return (
     <TableContainer component={Paper} variant="outlined">
       <Table size="small">
@@ -106,11 +116,22 @@ function CrudTable() {
   const [editing, setEditing] = useState<Person | null>(null);
   const save = () => {
     if (!editing) return;
-    setRows((current) => (editing.id ? current.map((row) => (row.id === editing.id ? editing : row)) : [...current, { ...editing, id: `n${current.length + 1}` }]));
+    setRows((current) =>
+      editing.id
+        ? current.map((row) => (row.id === editing.id ? editing : row))
+        : [...current, { ...editing, id: `n${current.length + 1}` }],
+    );
     setEditing(null);
   };
   return (
-    <DemoPage title="Tabla CRUD" actions={<Button variant="contained" onClick={() => setEditing(EMPTY)}>Agregar persona</Button>}>
+    <DemoPage
+      title="Tabla CRUD"
+      actions={
+        <Button variant="contained" onClick={() => setEditing(EMPTY)}>
+          Agregar persona
+        </Button>
+      }
+    >
       <PeopleTable
         rows={rows}
         trail={(row) => (
@@ -118,7 +139,11 @@ function CrudTable() {
             <IconButton size="small" aria-label={`Editar ${row.name}`} onClick={() => setEditing(row)}>
               <EditOutlined fontSize="small" />
             </IconButton>
-            <IconButton size="small" aria-label={`Borrar ${row.name}`} onClick={() => setRows((current) => current.filter((item) => item.id !== row.id))}>
+            <IconButton
+              size="small"
+              aria-label={`Borrar ${row.name}`}
+              onClick={() => setRows((current) => current.filter((item) => item.id !== row.id))}
+            >
               <DeleteOutlined fontSize="small" />
             </IconButton>
           </>
@@ -128,7 +153,12 @@ function CrudTable() {
         <DialogTitle>{editing?.id ? 'Editar persona' : 'Nueva persona'}</DialogTitle>
         <DialogContent sx={{ display: 'grid', gap: 2, pt: '8px !important' }}>
           {COLUMNS.map(([key, label]) => (
-            <TextField key={key} label={label} value={editing?.[key] ?? ''} onChange={(event) => setEditing((current) => current && { ...current, [key]: event.target.value })} />
+            <TextField
+              key={key}
+              label={label}
+              value={editing?.[key] ?? ''}
+              onChange={(event) => setEditing((current) => current && { ...current, [key]: event.target.value })}
+            />
           ))}
         </DialogContent>
         <DialogActions>

@@ -61,7 +61,8 @@ export interface AgreementForm {
   active: boolean;
 }
 
-const blankFields = (): Record<LayoutField, string> => Object.fromEntries(LAYOUT_FIELDS.map((field) => [field, ''])) as Record<LayoutField, string>;
+const blankFields = (): Record<LayoutField, string> =>
+  Object.fromEntries(LAYOUT_FIELDS.map((field) => [field, ''])) as Record<LayoutField, string>;
 
 export const EMPTY_PRODUCT: ProductForm = {
   name: '',
@@ -103,7 +104,16 @@ export function emptyAgreement(today: string): AgreementForm {
 }
 
 /** A new agreement's layout, and the starting point of one whose stored layout cannot be read. */
-const blankLayout = (): LayoutForm => ({ format: 'csv', delimiter: ',', hasHeader: true, amountInCents: false, sheet: '', columns: blankFields(), starts: blankFields(), lengths: blankFields() });
+const blankLayout = (): LayoutForm => ({
+  format: 'csv',
+  delimiter: ',',
+  hasHeader: true,
+  amountInCents: false,
+  sheet: '',
+  columns: blankFields(),
+  starts: blankFields(),
+  lengths: blankFields(),
+});
 
 const integer = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
@@ -125,7 +135,8 @@ export function parseNonWorkingDays(text: string): string[] {
 export const isIsoDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
 
 /** ["2026-09-16", "2026-12-25"] → "16/09/2026, 25/12/2026". */
-export const formatNonWorkingDays = (days: readonly string[]) => days.map((day) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`).join(', ');
+export const formatNonWorkingDays = (days: readonly string[]) =>
+  days.map((day) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`).join(', ');
 
 export function toLayout(form: LayoutForm): Layout {
   const pick = (source: Record<LayoutField, string>) =>
@@ -142,7 +153,13 @@ export function toLayout(form: LayoutForm): Layout {
   const columns = pick(form.columns) as Extract<Layout, { format: 'csv' }>['columns'];
   return form.format === 'csv'
     ? { format: 'csv', delimiter: form.delimiter, hasHeader: form.hasHeader, amountInCents: form.amountInCents, columns }
-    : { format: 'xlsx', ...(form.sheet.trim() ? { sheet: form.sheet.trim() } : {}), hasHeader: form.hasHeader, amountInCents: form.amountInCents, columns };
+    : {
+        format: 'xlsx',
+        ...(form.sheet.trim() ? { sheet: form.sheet.trim() } : {}),
+        hasHeader: form.hasHeader,
+        amountInCents: form.amountInCents,
+        columns,
+      };
 }
 
 export function toInput(form: AgreementForm): AgreementInput {
@@ -158,7 +175,10 @@ export function toInput(form: AgreementForm): AgreementInput {
     remittanceLagDays: integer(form.remittanceLagDays),
     // Only the field of the chosen frequency is kept: a weekday means nothing to a mensual payroll, a pay day nothing to a weekly one.
     payDay: form.frequency === 'mensual' && form.payDay.trim() !== '' ? integer(form.payDay) : null,
-    paydayWeekday: (form.frequency === 'semanal' || form.frequency === 'catorcenal') && form.paydayWeekday.trim() !== '' ? integer(form.paydayWeekday) : null,
+    paydayWeekday:
+      (form.frequency === 'semanal' || form.frequency === 'catorcenal') && form.paydayWeekday.trim() !== ''
+        ? integer(form.paydayWeekday)
+        : null,
     cutOffLeadDays: integer(form.cutOffLeadDays),
     nonWorkingDays: parseNonWorkingDays(form.nonWorkingDays),
     validFrom: form.validFrom,
@@ -240,7 +260,8 @@ function detailFields(detail: AgreementDetail): Omit<AgreementForm, 'layout'> {
 /** A contract path (`layout.positions.amount.start`) as the form's field name (`layout.starts.amount`). */
 export function formFieldOf(path: string): string {
   const parts = path.split('.');
-  if (parts[0] === 'layout' && parts[1] === 'positions' && parts.length === 4) return `layout.${parts[3] === 'start' ? 'starts' : 'lengths'}.${parts[2]}`;
+  if (parts[0] === 'layout' && parts[1] === 'positions' && parts.length === 4)
+    return `layout.${parts[3] === 'start' ? 'starts' : 'lengths'}.${parts[2]}`;
   // What the layout lacks as a whole (it reads neither the folio nor the employee number) is said on its format.
   if (path === 'layout' || path === 'layout.columns' || path === 'layout.positions') return 'layout.format';
   // One text field holds every non-working day: a refused date is shown on it.
@@ -255,6 +276,7 @@ export function formFieldOf(path: string): string {
 export const agreementFormSchema = z.custom<AgreementForm>().transform((form, ctx) => {
   const parsed = agreementInputSchema.safeParse(toInput(form));
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: formFieldOf(issue.path.map(String).join('.')).split('.') });
+  for (const issue of parsed.error.issues)
+    ctx.addIssue({ code: 'custom', message: issue.message, path: formFieldOf(issue.path.map(String).join('.')).split('.') });
   return z.NEVER;
 });

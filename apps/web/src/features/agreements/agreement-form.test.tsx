@@ -12,7 +12,16 @@ const TODAY = TEST_TODAY;
 const completeForm = completeAgreementForm;
 
 function renderForm(defaultValues: AgreementForm, onSubmit = vi.fn(async (_input: AgreementInput) => undefined)) {
-  render(<AgreementFormView defaultValues={defaultValues} companies={companies} today={TODAY} submitLabel="Guardar convenio" onSubmit={onSubmit} onCancel={() => undefined} />);
+  render(
+    <AgreementFormView
+      defaultValues={defaultValues}
+      companies={companies}
+      today={TODAY}
+      submitLabel="Guardar convenio"
+      onSubmit={onSubmit}
+      onCancel={() => undefined}
+    />,
+  );
   return onSubmit;
 }
 
@@ -22,7 +31,11 @@ describe('agreement form (the form pattern over the agreement model)', () => {
   it('checks the model with the contract: each refusal on its field, the focus on the first, a summary by the button, nothing sent', async () => {
     const complete = completeForm();
     // No code, and a layout that reads neither the folio nor the employee number.
-    const onSubmit = renderForm({ ...complete, code: '', layout: { ...complete.layout, columns: { ...complete.layout.columns, employeeNumber: '' } } });
+    const onSubmit = renderForm({
+      ...complete,
+      code: '',
+      layout: { ...complete.layout, columns: { ...complete.layout.columns, employeeNumber: '' } },
+    });
     await save();
     expect(await screen.findByText('No se guardó: revisa los 2 campos marcados')).toBeInTheDocument();
     const code = screen.getByLabelText(/^Clave/);
@@ -33,7 +46,7 @@ describe('agreement form (the form pattern over the agreement model)', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('sends the contract\'s input: numbers and lists parsed from the text typed', async () => {
+  it("sends the contract's input: numbers and lists parsed from the text typed", async () => {
     const onSubmit = renderForm(completeForm());
     await save();
     await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
@@ -47,7 +60,7 @@ describe('agreement form (the form pattern over the agreement model)', () => {
     });
   });
 
-  it('places the API\'s refusals on the model\'s fields: a product added after opening, a non-working day by position, an unknown field in the summary', async () => {
+  it("places the API's refusals on the model's fields: a product added after opening, a non-working day by position, an unknown field in the summary", async () => {
     const onSubmit = vi.fn(async () => {
       throw new ApiError(422, {
         type: 'validation',

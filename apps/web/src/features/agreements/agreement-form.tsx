@@ -35,7 +35,15 @@ import {
 import { SelectFormField, SwitchFormField, TextFormField } from '../../components/form-fields';
 import { Section } from '../../components/section';
 import { formatDate, formatMoney } from '../../lib/format';
-import { agreementFormSchema, EMPTY_PRODUCT, formFieldOf, isIsoDate, parseNonWorkingDays, toLayout, type AgreementForm } from './agreement-form-model';
+import {
+  agreementFormSchema,
+  EMPTY_PRODUCT,
+  formFieldOf,
+  isIsoDate,
+  parseNonWorkingDays,
+  toLayout,
+  type AgreementForm,
+} from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
 import { DateFormField } from '../../components/date-field';
@@ -72,7 +80,12 @@ function PayrollCalendarFields({ control }: { control: AgreementControl }) {
         </Grid>
       )}
       <Grid size={{ xs: 6, md: 3 }}>
-        <TextFormField control={control} name="cutOffLeadDays" label="Días de anticipación al corte" helperText="Días que necesita el patrón antes de cerrar su nómina" />
+        <TextFormField
+          control={control}
+          name="cutOffLeadDays"
+          label="Días de anticipación al corte"
+          helperText="Días que necesita el patrón antes de cerrar su nómina"
+        />
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
         <TextFormField
@@ -97,7 +110,10 @@ function ProductPreview({ control, today }: { control: AgreementControl; today: 
   const [index, setIndex] = useState(0);
   const [amount, setAmount] = useState('10000');
   const product = products[Math.min(index, products.length - 1)];
-  const terms = (product?.terms ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
+  const terms = (product?.terms ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
   const [chosenTerm, setChosenTerm] = useState<number | null>(null);
   const term = chosenTerm !== null && terms.includes(chosenTerm) ? chosenTerm : terms[0];
 
@@ -138,7 +154,13 @@ function ProductPreview({ control, today }: { control: AgreementControl; today: 
   return (
     <Section title="Simulación y calendario de descuentos">
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
-        <TextField select label="Producto" value={Math.min(index, products.length - 1)} onChange={(event) => setIndex(Number(event.target.value))} sx={{ minWidth: 220 }}>
+        <TextField
+          select
+          label="Producto"
+          value={Math.min(index, products.length - 1)}
+          onChange={(event) => setIndex(Number(event.target.value))}
+          sx={{ minWidth: 220 }}
+        >
           {products.map((entry, position) => (
             <MenuItem key={position} value={position}>
               {entry.name || `Producto ${position + 1}`}
@@ -146,7 +168,14 @@ function ProductPreview({ control, today }: { control: AgreementControl; today: 
           ))}
         </TextField>
         <TextField label="Monto de ejemplo" value={amount} onChange={(event) => setAmount(event.target.value)} sx={{ maxWidth: 200 }} />
-        <TextField select label="Plazo" value={term ?? ''} onChange={(event) => setChosenTerm(Number(event.target.value))} sx={{ minWidth: 140 }} disabled={terms.length === 0}>
+        <TextField
+          select
+          label="Plazo"
+          value={term ?? ''}
+          onChange={(event) => setChosenTerm(Number(event.target.value))}
+          sx={{ minWidth: 140 }}
+          disabled={terms.length === 0}
+        >
           {terms.map((entry) => (
             <MenuItem key={entry} value={entry}>
               {entry} pagos
@@ -159,8 +188,9 @@ function ProductPreview({ control, today }: { control: AgreementControl; today: 
       ) : (
         <>
           <Typography sx={{ mb: 1 }} aria-label="Resumen de la simulación">
-            Descuento por periodo: <strong>{formatMoney(result.loan.schedule.installment)}</strong> · CAT: <strong>{result.loan.cat} %</strong> sin IVA · Comisión por apertura:{' '}
-            {formatMoney(result.loan.openingFee)} + IVA {formatMoney(result.loan.openingFeeIva)} · Monto a dispersar: {formatMoney(result.loan.netDisbursement)}
+            Descuento por periodo: <strong>{formatMoney(result.loan.schedule.installment)}</strong> · CAT:{' '}
+            <strong>{result.loan.cat} %</strong> sin IVA · Comisión por apertura: {formatMoney(result.loan.openingFee)} + IVA{' '}
+            {formatMoney(result.loan.openingFeeIva)} · Monto a dispersar: {formatMoney(result.loan.netDisbursement)}
           </Typography>
           <Typography variant="body2" sx={{ mb: 1 }}>
             {result.loan.schedule.firstPeriodByDays
@@ -305,7 +335,12 @@ export function AgreementFormView(props: {
       <Section title="Datos del convenio">
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 4 }}>
-            <SelectFormField control={control} name="companyId" label="Empresa (marca)" options={props.companies.map((company) => ({ value: company.id, label: company.name }))} />
+            <SelectFormField
+              control={control}
+              name="companyId"
+              label="Empresa (marca)"
+              options={props.companies.map((company) => ({ value: company.id, label: company.name }))}
+            />
           </Grid>
           <Grid size={{ xs: 12, md: 3 }}>
             <TextFormField control={control} name="code" label="Clave" required />
@@ -326,7 +361,12 @@ export function AgreementFormView(props: {
             />
           </Grid>
           <Grid size={{ xs: 12, md: 3 }}>
-            <SelectFormField control={control} name="sector" label="Sector" options={SECTORS.map((sector) => ({ value: sector, label: SECTOR_LABELS[sector] }))} />
+            <SelectFormField
+              control={control}
+              name="sector"
+              label="Sector"
+              options={SECTORS.map((sector) => ({ value: sector, label: SECTOR_LABELS[sector] }))}
+            />
           </Grid>
           <Grid size={{ xs: 12, md: 3 }}>
             <SelectFormField
@@ -390,7 +430,12 @@ export function AgreementFormView(props: {
                 <SwitchFormField control={control} name={`products.${index}.openingFeeFinanced`} label="Comisión financiada" />
               </Grid>
               <Grid size={{ xs: 12, md: 4 }}>
-                <TextFormField control={control} name={`products.${index}.terms`} label="Plazos permitidos (pagos)" helperText="Separados por comas, por ejemplo 12, 24, 36" />
+                <TextFormField
+                  control={control}
+                  name={`products.${index}.terms`}
+                  label="Plazos permitidos (pagos)"
+                  helperText="Separados por comas, por ejemplo 12, 24, 36"
+                />
               </Grid>
               <Grid size={{ xs: 4, md: 3 }}>
                 <TextFormField control={control} name={`products.${index}.minAmount`} label="Monto mínimo" />
@@ -402,10 +447,20 @@ export function AgreementFormView(props: {
                 <TextFormField control={control} name={`products.${index}.maxAgeAtEnd`} label="Edad máx. al terminar" />
               </Grid>
               <Grid size={{ xs: 6, md: 3 }}>
-                <TextFormField control={control} name={`products.${index}.moratoryRatePct`} label="Tasa moratoria anual %" helperText="Sobre capital vencido, por días, más IVA" />
+                <TextFormField
+                  control={control}
+                  name={`products.${index}.moratoryRatePct`}
+                  label="Tasa moratoria anual %"
+                  helperText="Sobre capital vencido, por días, más IVA"
+                />
               </Grid>
               <Grid size={{ xs: 6, md: 3 }}>
-                <TextFormField control={control} name={`products.${index}.lateFee`} label="Comisión por pago tardío" helperText="Por descuento vencido, más IVA" />
+                <TextFormField
+                  control={control}
+                  name={`products.${index}.lateFee`}
+                  label="Comisión por pago tardío"
+                  helperText="Por descuento vencido, más IVA"
+                />
               </Grid>
             </Grid>
             {products.fields.length > 1 && (

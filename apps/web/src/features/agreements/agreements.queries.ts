@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { agreementRoutes, type AgreementDetail, type AgreementInput, type AgreementListItem, type Layout, type LayoutTestResult } from '@portal/contract';
+import {
+  agreementRoutes,
+  type AgreementDetail,
+  type AgreementInput,
+  type AgreementListItem,
+  type Layout,
+  type LayoutTestResult,
+} from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import type { StatusChange } from '../../components/status-columns';
 import { call, callList } from '../../lib/api-client';

@@ -21,7 +21,8 @@ export default function ContractEditScreen() {
   const [notice, setNotice] = useState<string | null>((location.state as { notice?: string } | null)?.notice ?? null);
 
   if (agreement.isError) {
-    if (isNotFound(agreement.error)) return <NotFoundState what="El convenio" backTo="/catalog/contract-list" backLabel="Ir a la lista de convenios" />;
+    if (isNotFound(agreement.error))
+      return <NotFoundState what="El convenio" backTo="/catalog/contract-list" backLabel="Ir a la lista de convenios" />;
     return <Alert severity="error">{agreement.error.message}</Alert>;
   }
   if (!agreement.data || !companies.data) return <RouteLoading />;

@@ -19,7 +19,11 @@ export default function ContractListScreen() {
             message: `${agreement.code} dejará de recibir solicitudes nuevas. Sus créditos siguen igual. ¿Desactivarlo?`,
             done: 'Convenio desactivado.',
           }
-        : { title: 'Activar convenio', message: `${agreement.code} volverá a recibir solicitudes. ¿Activarlo?`, done: 'Convenio activado.' },
+        : {
+            title: 'Activar convenio',
+            message: `${agreement.code} volverá a recibir solicitudes. ¿Activarlo?`,
+            done: 'Convenio activado.',
+          },
     onNotice: setNotice,
   });
 
@@ -28,7 +32,12 @@ export default function ContractListScreen() {
     { field: 'name', headerName: 'Convenio', flex: 1.4, minWidth: 220 },
     { field: 'employerName', headerName: 'Patrón', flex: 1.2, minWidth: 200 },
     { field: 'sector', headerName: 'Sector', width: 110, valueFormatter: (value: AgreementListItem['sector']) => SECTOR_LABELS[value] },
-    { field: 'frequency', headerName: 'Periodicidad', width: 120, valueFormatter: (value: AgreementListItem['frequency']) => FREQUENCY_LABELS[value] },
+    {
+      field: 'frequency',
+      headerName: 'Periodicidad',
+      width: 120,
+      valueFormatter: (value: AgreementListItem['frequency']) => FREQUENCY_LABELS[value],
+    },
     { field: 'company', headerName: 'Empresa', flex: 0.8, minWidth: 150 },
     { field: 'activeProducts', headerName: 'Productos', width: 100, sortable: false, type: 'number' },
     statusColumn<AgreementListItem>(),
@@ -44,7 +53,12 @@ export default function ContractListScreen() {
       searchLabel="Buscar por clave, convenio o patrón"
       filters={[
         { kind: 'company', key: 'companyId' },
-        { kind: 'select', key: 'sector', label: 'Sector', options: SECTORS.map((sector) => ({ value: sector, label: SECTOR_LABELS[sector] })) },
+        {
+          kind: 'select',
+          key: 'sector',
+          label: 'Sector',
+          options: SECTORS.map((sector) => ({ value: sector, label: SECTOR_LABELS[sector] })),
+        },
         {
           kind: 'select',
           key: 'frequency',

@@ -34,12 +34,21 @@ describe('Convenios list (the list-screen scaffold)', () => {
       if (path === '/api/companies') return { items: [] };
       return [404, { type: 'about:blank', title: 'No encontrado', status: 404 }];
     });
-    const router = renderScreen(<ContractListScreen />, { path: '/catalog/contract-list', url: '/catalog/contract-list?q=E2E-1&sector=estatal' });
+    const router = renderScreen(<ContractListScreen />, {
+      path: '/catalog/contract-list',
+      url: '/catalog/contract-list?q=E2E-1&sector=estatal',
+    });
 
     const grid = await screen.findByRole('grid', { name: 'Convenios' }, { timeout: 8000 });
     expect(await within(grid).findByText('Magisterio de Veracruz', {}, { timeout: 8000 })).toBeInTheDocument();
     const listCall = calls.find((call) => call.path.startsWith('/api/agreements?'))!;
-    expect(Object.fromEntries(new URLSearchParams(listCall.path.split('?')[1]))).toEqual({ page: '1', pageSize: '25', sort: 'code', q: 'E2E-1', sector: 'estatal' });
+    expect(Object.fromEntries(new URLSearchParams(listCall.path.split('?')[1]))).toEqual({
+      page: '1',
+      pageSize: '25',
+      sort: 'code',
+      q: 'E2E-1',
+      sector: 'estatal',
+    });
     expect(screen.getByRole('link', { name: 'Nuevo convenio' })).toHaveAttribute('href', '/catalog/contract-new');
 
     within(grid).getByRole('gridcell', { name: 'E2E-1' }).focus();

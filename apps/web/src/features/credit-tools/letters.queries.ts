@@ -14,7 +14,11 @@ export const letterKeys = {
 
 /** The credits list's search (folio, CURP, RFC, name), the first ten. */
 export const useCreditSearch = (q: string) =>
-  useQuery({ queryKey: letterKeys.search(q), queryFn: () => call(creditRoutes.list, { query: { q, pageSize: 10 } }), enabled: q.trim().length > 0 });
+  useQuery({
+    queryKey: letterKeys.search(q),
+    queryFn: () => call(creditRoutes.list, { query: { q, pageSize: 10 } }),
+    enabled: q.trim().length > 0,
+  });
 
 /** The quote at `validUntil`, or at the company's default validity while none is chosen (''). */
 export const useLetterQuote = (creditId: string | null, validUntil: string) =>
@@ -25,21 +29,35 @@ export const useLetterQuote = (creditId: string | null, validUntil: string) =>
   });
 
 export const useCreditLetters = (creditId: string | null) =>
-  useQuery({ queryKey: letterKeys.letters(creditId ?? ''), queryFn: () => call(letterRoutes.list, { params: { id: creditId! } }), enabled: creditId !== null });
+  useQuery({
+    queryKey: letterKeys.letters(creditId ?? ''),
+    queryFn: () => call(letterRoutes.list, { params: { id: creditId! } }),
+    enabled: creditId !== null,
+  });
 
 /** A letter's stored PDF, as the blob the preview shows. */
 export const useLetterPdf = (letterId: string | null) =>
-  useQuery({ queryKey: letterKeys.pdf(letterId ?? ''), queryFn: () => call(letterRoutes.pdf, { params: { id: letterId! } }), enabled: letterId !== null, staleTime: Infinity });
+  useQuery({
+    queryKey: letterKeys.pdf(letterId ?? ''),
+    queryFn: () => call(letterRoutes.pdf, { params: { id: letterId! } }),
+    enabled: letterId !== null,
+    staleTime: Infinity,
+  });
 
 export function useIssueLetter(creditId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (validUntil: string) => call(letterRoutes.issue, { params: { id: creditId }, body: validUntil ? { validUntil } : {} }),
-    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: letterKeys.letters(creditId) }), client.invalidateQueries({ queryKey: ['credits', 'detail', creditId] })]),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: letterKeys.letters(creditId) }),
+        client.invalidateQueries({ queryKey: ['credits', 'detail', creditId] }),
+      ]),
   });
 }
 
-export const useLetterTemplates = (enabled: boolean) => useQuery({ queryKey: letterKeys.templates, queryFn: () => call(letterRoutes.templates), enabled });
+export const useLetterTemplates = (enabled: boolean) =>
+  useQuery({ queryKey: letterKeys.templates, queryFn: () => call(letterRoutes.templates), enabled });
 
 export function useUploadTemplate() {
   const client = useQueryClient();

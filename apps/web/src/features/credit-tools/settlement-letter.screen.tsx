@@ -24,7 +24,15 @@ import { ApiError } from '../../lib/api';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { formatBytes, formatDate, formatDateTime, formatMoney } from '../../lib/format';
-import { useCreditLetters, useCreditSearch, useIssueLetter, useLetterPdf, useLetterQuote, useLetterTemplates, useUploadTemplate } from './letters.queries';
+import {
+  useCreditLetters,
+  useCreditSearch,
+  useIssueLetter,
+  useLetterPdf,
+  useLetterQuote,
+  useLetterTemplates,
+  useUploadTemplate,
+} from './letters.queries';
 
 /**
  * Créditos → Carta de Liquidación Anticipada: find a credit, choose the letter's validity, read the payoff with every
@@ -43,7 +51,9 @@ export default function SettlementLetterScreen() {
       <Section title="Buscar crédito">
         <CreditSearch selected={creditId} onSelect={setCreditId} />
       </Section>
-      {creditId && <CreditLetter key={creditId} creditId={creditId} canIssue={hasPermission(session, '/actions/credit-tools/issue-letter')} />}
+      {creditId && (
+        <CreditLetter key={creditId} creditId={creditId} canIssue={hasPermission(session, '/actions/credit-tools/issue-letter')} />
+      )}
       {canUpload && (
         <Section title="Plantillas de carta">
           <Templates />
@@ -63,7 +73,15 @@ function CreditSearch({ selected, onSelect }: { selected: string | null; onSelec
   };
   return (
     <Stack spacing={2}>
-      <Stack component="form" direction="row" spacing={1} onSubmit={submit} role="search" aria-label="Buscar crédito" sx={{ maxWidth: 640 }}>
+      <Stack
+        component="form"
+        direction="row"
+        spacing={1}
+        onSubmit={submit}
+        role="search"
+        aria-label="Buscar crédito"
+        sx={{ maxWidth: 640 }}
+      >
         <TextField label="Folio, CURP o nombre" value={text} onChange={(event) => setText(event.target.value)} size="small" fullWidth />
         <Button type="submit" variant="outlined" startIcon={<SearchOutlined />}>
           Buscar
@@ -98,7 +116,12 @@ function CreditSearch({ selected, onSelect }: { selected: string | null; onSelec
                     <StatusChip status={credit.status} />
                   </TableCell>
                   <TableCell>
-                    <Button size="small" onClick={() => onSelect(credit.id)} aria-label={`Elegir ${credit.folio}`} disabled={credit.id === selected}>
+                    <Button
+                      size="small"
+                      onClick={() => onSelect(credit.id)}
+                      aria-label={`Elegir ${credit.folio}`}
+                      disabled={credit.id === selected}
+                    >
                       {credit.id === selected ? 'Elegido' : 'Elegir'}
                     </Button>
                   </TableCell>
@@ -131,14 +154,22 @@ function QuoteDetails({ quote }: { quote: LetterQuote }) {
         { label: 'Moratorios', value: plus(p.dueMoratoryInterest, p.dueMoratoryIva) },
         { label: 'Interés del periodo a la vigencia', value: plus(p.accruedInterest, p.accruedIva) },
         { label: 'Saldo a la vigencia', value: formatMoney(p.grossBalance) },
-        { label: 'En tránsito', value: `− ${formatMoney(p.inTransit)}${p.inTransitCount > 0 ? ` (${p.inTransitCount} ${p.inTransitCount === 1 ? 'descuento' : 'descuentos'} sin remitir)` : ''}` },
+        {
+          label: 'En tránsito',
+          value: `− ${formatMoney(p.inTransit)}${p.inTransitCount > 0 ? ` (${p.inTransitCount} ${p.inTransitCount === 1 ? 'descuento' : 'descuentos'} sin remitir)` : ''}`,
+        },
         { label: 'Saldo final', value: formatMoney(p.finalBalance) },
         {
           label: 'Descuento dentro de la vigencia',
-          value: p.discountDate ? `− ${formatMoney(p.pendingDeduction)} (${p.pendingDeductions.map((d) => formatDate(d.discountDate)).join(', ')})` : 'Ninguno',
+          value: p.discountDate
+            ? `− ${formatMoney(p.pendingDeduction)} (${p.pendingDeductions.map((d) => formatDate(d.discountDate)).join(', ')})`
+            : 'Ninguno',
         },
         { label: 'Importe total a liquidar', value: formatMoney(p.totalAmount) },
-        { label: 'Plantilla', value: quote.template ? `${quote.company}, versión ${quote.template.version}` : 'Sin plantilla: un administrador debe subir una.' },
+        {
+          label: 'Plantilla',
+          value: quote.template ? `${quote.company}, versión ${quote.template.version}` : 'Sin plantilla: un administrador debe subir una.',
+        },
       ]}
     />
   );
@@ -176,7 +207,11 @@ function CreditLetter({ creditId, canIssue }: { creditId: string; canIssue: bool
             value={validUntil}
             onChange={setValidUntil}
             min={quote.data?.businessDate}
-            helperText={quote.data ? `Por omisión, ${quote.data.validityBusinessDays} días hábiles después de la fecha flujo (${formatDate(quote.data.defaultValidUntil)}).` : undefined}
+            helperText={
+              quote.data
+                ? `Por omisión, ${quote.data.validityBusinessDays} días hábiles después de la fecha flujo (${formatDate(quote.data.defaultValidUntil)}).`
+                : undefined
+            }
             sx={{ maxWidth: 260 }}
           />
           {quote.isError && <Alert severity="error">{quote.error.message}</Alert>}
@@ -184,7 +219,11 @@ function CreditLetter({ creditId, canIssue }: { creditId: string; canIssue: bool
           {quote.data && <QuoteDetails quote={quote.data} />}
           {canIssue && (
             <Box>
-              <Button variant="contained" onClick={generate} disabled={!quote.data || quote.isFetching || issue.isPending || !quote.data.template}>
+              <Button
+                variant="contained"
+                onClick={generate}
+                disabled={!quote.data || quote.isFetching || issue.isPending || !quote.data.template}
+              >
                 {issue.isPending ? 'Generando…' : 'Generar carta'}
               </Button>
             </Box>
@@ -204,7 +243,6 @@ function CreditLetter({ creditId, canIssue }: { creditId: string; canIssue: bool
   );
 }
 
-
 /** The stored PDF in the page (a frame on a blob: URL; the API's CSP allows frames from blob: and nothing else new). */
 function LetterPreview({ letter }: { letter: LetterSummary }) {
   const pdf = useLetterPdf(letter.id);
@@ -218,7 +256,9 @@ function LetterPreview({ letter }: { letter: LetterSummary }) {
   return (
     <Stack spacing={2}>
       <Typography>
-        Referencia <strong>{letter.reference}</strong> · importe total <strong aria-label="Importe de la carta">{formatMoney(letter.totalAmount)}</strong> · vigente hasta el {formatDate(letter.validUntil)} · plantilla {letter.brand} v{letter.templateVersion}
+        Referencia <strong>{letter.reference}</strong> · importe total{' '}
+        <strong aria-label="Importe de la carta">{formatMoney(letter.totalAmount)}</strong> · vigente hasta el{' '}
+        {formatDate(letter.validUntil)} · plantilla {letter.brand} v{letter.templateVersion}
       </Typography>
       <Box>
         <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void downloadLetter(letter)}>
@@ -227,7 +267,12 @@ function LetterPreview({ letter }: { letter: LetterSummary }) {
       </Box>
       {pdf.isError && <Alert severity="error">{pdf.error.message}</Alert>}
       {url ? (
-        <Box component="iframe" src={url} title="Vista previa de la carta" sx={{ width: '100%', height: '80vh', border: 1, borderColor: 'divider' }} />
+        <Box
+          component="iframe"
+          src={url}
+          title="Vista previa de la carta"
+          sx={{ width: '100%', height: '80vh', border: 1, borderColor: 'divider' }}
+        />
       ) : (
         <Typography color="text.secondary">Cargando la vista previa…</Typography>
       )}
@@ -259,7 +304,10 @@ function Templates() {
     if (!background || !layout || !brand) return;
     setDone(null);
     const result = await uploadTemplate.mutateAsync({ companyId: brand, background, layout }).catch(() => null);
-    if (result) setDone(`${result.company}: versión ${result.versions[0]?.version ?? ''} guardada. Las cartas nuevas la usan; las anteriores conservan la suya.`);
+    if (result)
+      setDone(
+        `${result.company}: versión ${result.versions[0]?.version ?? ''} guardada. Las cartas nuevas la usan; las anteriores conservan la suya.`,
+      );
   };
 
   if (templates.isError) return <Alert severity="error">{templates.error.message}</Alert>;
@@ -312,9 +360,10 @@ function Templates() {
           Subir una nueva versión
         </Typography>
         <Typography color="text.secondary" variant="body2">
-          El fondo es un PDF (hasta {formatBytes(LETTER_TEMPLATE_MAX_BYTES)}; se usa su primera página). El layout es un JSON (hasta {formatBytes(LETTER_LAYOUT_MAX_BYTES)}) con{' '}
-          <code>{'{"fields": {"cliente": {"x": 160, "y": 620, "size": 10, "align": "left"}, …}}'}</code>, en puntos desde la esquina inferior izquierda, con todos los campos:{' '}
-          {LETTER_FIELDS.join(', ')}.
+          El fondo es un PDF (hasta {formatBytes(LETTER_TEMPLATE_MAX_BYTES)}; se usa su primera página). El layout es un JSON (hasta{' '}
+          {formatBytes(LETTER_LAYOUT_MAX_BYTES)}) con{' '}
+          <code>{'{"fields": {"cliente": {"x": 160, "y": 620, "size": 10, "align": "left"}, …}}'}</code>, en puntos desde la esquina
+          inferior izquierda, con todos los campos: {LETTER_FIELDS.join(', ')}.
         </Typography>
         <TextField select label="Marca" value={brand} onChange={(event) => setCompanyId(event.target.value)} size="small">
           {brands.map((entry) => (
@@ -325,11 +374,23 @@ function Templates() {
         </TextField>
         <Button variant="outlined" component="label">
           {background ? `Fondo: ${background.name}` : 'Elegir PDF de fondo'}
-          <input hidden type="file" accept="application/pdf,.pdf" aria-label="PDF de fondo" onChange={(event) => setBackground(event.target.files?.[0] ?? null)} />
+          <input
+            hidden
+            type="file"
+            accept="application/pdf,.pdf"
+            aria-label="PDF de fondo"
+            onChange={(event) => setBackground(event.target.files?.[0] ?? null)}
+          />
         </Button>
         <Button variant="outlined" component="label">
           {layout ? `Layout: ${layout.name}` : 'Elegir layout (JSON)'}
-          <input hidden type="file" accept="application/json,.json" aria-label="Layout JSON" onChange={(event) => setLayout(event.target.files?.[0] ?? null)} />
+          <input
+            hidden
+            type="file"
+            accept="application/json,.json"
+            aria-label="Layout JSON"
+            onChange={(event) => setLayout(event.target.files?.[0] ?? null)}
+          />
         </Button>
         <Box>
           <Button type="submit" variant="contained" disabled={!background || !layout || !brand || uploadTemplate.isPending}>

@@ -99,7 +99,8 @@ describe('Carta de Liquidación Anticipada', () => {
     let issued = false;
     return stubApi((method, path) => {
       if (path.startsWith('/api/credits?')) return { items: [found], total: 1 };
-      if (path.startsWith('/api/credits/cr-7/settlement-quote')) return quote(new URLSearchParams(path.split('?')[1] ?? '').get('validUntil') ?? '2026-11-30');
+      if (path.startsWith('/api/credits/cr-7/settlement-quote'))
+        return quote(new URLSearchParams(path.split('?')[1] ?? '').get('validUntil') ?? '2026-11-30');
       if (method === 'POST' && path === '/api/credits/cr-7/settlement-letters') {
         issued = true;
         return [201, letter];
@@ -132,7 +133,9 @@ describe('Carta de Liquidación Anticipada', () => {
 
     await user.click(screen.getByRole('button', { name: 'Generar carta' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveTextContent('Se emitirá la carta de liquidación del crédito CR-00000007 por $7,312.66, vigente hasta el 30/11/2026.');
+    expect(dialog).toHaveTextContent(
+      'Se emitirá la carta de liquidación del crédito CR-00000007 por $7,312.66, vigente hasta el 30/11/2026.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
 
     expect(await screen.findByTitle('Vista previa de la carta')).toHaveAttribute('src', 'blob:carta');
@@ -155,8 +158,14 @@ describe('Carta de Liquidación Anticipada', () => {
   });
 
   it('shows the reasons the API gives for a template it refuses', async () => {
-    saveSession(sampleSession({ permissions: [{ path: '/creditos/settlement-letter' }, { path: '/actions/credit-tools/upload-letter-template' }] }));
-    stubApi((_method, path) => (path === '/api/letter-templates' ? { items: [{ companyId: 'c1', company: 'Financiera Demo', validityBusinessDays: 5, versions: [] }] } : [404, { type: 'about:blank', title: 'x', status: 404 }]));
+    saveSession(
+      sampleSession({ permissions: [{ path: '/creditos/settlement-letter' }, { path: '/actions/credit-tools/upload-letter-template' }] }),
+    );
+    stubApi((_method, path) =>
+      path === '/api/letter-templates'
+        ? { items: [{ companyId: 'c1', company: 'Financiera Demo', validityBusinessDays: 5, versions: [] }] }
+        : [404, { type: 'about:blank', title: 'x', status: 404 }],
+    );
     class RefusedUpload {
       status = 400;
       responseText = JSON.stringify({

@@ -14,7 +14,16 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
-import { LABEL_ACTIONS, LABEL_FILE_MAX_BYTES, type CreditListItem, type Label, type LabelAction, type LabelUpdatePreview, type LabelUpdateRequest, type LabelUpdateRow } from '@portal/contract';
+import {
+  LABEL_ACTIONS,
+  LABEL_FILE_MAX_BYTES,
+  type CreditListItem,
+  type Label,
+  type LabelAction,
+  type LabelUpdatePreview,
+  type LabelUpdateRequest,
+  type LabelUpdateRow,
+} from '@portal/contract';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
 import { useConfirm } from '../../components/confirm-dialog';
 import { ListScreen } from '../../components/list-screen';
@@ -32,11 +41,31 @@ const columns: GridColDef<CreditListItem>[] = [
   { field: 'clientName', headerName: 'Cliente', flex: 1, minWidth: 180, sortable: false },
   { field: 'agreement', headerName: 'Convenio', flex: 0.8, minWidth: 150, sortable: false },
   { field: 'company', headerName: 'Empresa', flex: 0.7, minWidth: 140, sortable: false },
-  { field: 'outstandingBalance', headerName: 'Saldo', width: 130, align: 'right', headerAlign: 'right', valueFormatter: (value: string) => formatMoney(value) },
+  {
+    field: 'outstandingBalance',
+    headerName: 'Saldo',
+    width: 130,
+    align: 'right',
+    headerAlign: 'right',
+    valueFormatter: (value: string) => formatMoney(value),
+  },
   { field: 'daysPastDue', headerName: 'Días de atraso', width: 120, align: 'right', headerAlign: 'right' },
   { field: 'bucket', headerName: 'Tramo', width: 130, valueFormatter: (value: CreditListItem['bucket']) => AGING_BUCKET_LABELS[value] },
-  { field: 'status', headerName: 'Estado', width: 110, sortable: false, renderCell: ({ value }) => <StatusChip status={value as string} /> },
-  { field: 'labels', headerName: 'Etiquetas', flex: 0.8, minWidth: 160, sortable: false, valueFormatter: (value: string[]) => value.join(', ') },
+  {
+    field: 'status',
+    headerName: 'Estado',
+    width: 110,
+    sortable: false,
+    renderCell: ({ value }) => <StatusChip status={value as string} />,
+  },
+  {
+    field: 'labels',
+    headerName: 'Etiquetas',
+    flex: 0.8,
+    minWidth: 160,
+    sortable: false,
+    valueFormatter: (value: string[]) => value.join(', '),
+  },
 ];
 
 /** The catalogue's names, once each (an administrator sees every company's catalogue), with their colour. */
@@ -46,7 +75,8 @@ function labelChoices(labels: Label[]): Label[] {
 }
 
 /** What a row's outcome means for the clerk: the change it makes, or why it is left alone. */
-const outcomeText = (row: LabelUpdateRow) => (row.outcome === 'aplicable' ? (row.action === 'quitar' ? 'Se quitará' : 'Se agregará') : row.outcome);
+const outcomeText = (row: LabelUpdateRow) =>
+  row.outcome === 'aplicable' ? (row.action === 'quitar' ? 'Se quitará' : 'Se agregará') : row.outcome;
 
 /** Label and action for the credits checked in the grid, and their preview. */
 function SelectionBar(props: {
@@ -61,16 +91,41 @@ function SelectionBar(props: {
   onClear: () => void;
 }) {
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ mb: 2, alignItems: { sm: 'center' }, flexWrap: 'wrap' }} role="group" aria-label="Cambio para los créditos seleccionados">
-      <TextField select label="Etiqueta" value={props.label} onChange={(event) => props.onLabel(event.target.value)} sx={{ minWidth: 200 }} size="small">
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      useFlexGap
+      sx={{ mb: 2, alignItems: { sm: 'center' }, flexWrap: 'wrap' }}
+      role="group"
+      aria-label="Cambio para los créditos seleccionados"
+    >
+      <TextField
+        select
+        label="Etiqueta"
+        value={props.label}
+        onChange={(event) => props.onLabel(event.target.value)}
+        sx={{ minWidth: 200 }}
+        size="small"
+      >
         {labelChoices(props.labels).map((label) => (
           <MenuItem key={label.id} value={label.name}>
-            <Box component="span" aria-hidden sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: label.color, mr: 1, display: 'inline-block' }} />
+            <Box
+              component="span"
+              aria-hidden
+              sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: label.color, mr: 1, display: 'inline-block' }}
+            />
             {label.name}
           </MenuItem>
         ))}
       </TextField>
-      <TextField select label="Acción" value={props.action} onChange={(event) => props.onAction(event.target.value as LabelAction)} sx={{ minWidth: 140 }} size="small">
+      <TextField
+        select
+        label="Acción"
+        value={props.action}
+        onChange={(event) => props.onAction(event.target.value as LabelAction)}
+        sx={{ minWidth: 140 }}
+        size="small"
+      >
         {LABEL_ACTIONS.map((action) => (
           <MenuItem key={action} value={action}>
             {ACTION_LABELS[action]}
@@ -114,14 +169,21 @@ function FileSection({ busy, onRead }: { busy: boolean; onRead: (file: File) => 
 }
 
 /** Every row's outcome, and "Aplicar" once at least one row changes something. */
-function PreviewSection(props: { request: LabelUpdateRequest; preview: LabelUpdatePreview; busy: boolean; onApply: () => void; onDiscard: () => void }) {
+function PreviewSection(props: {
+  request: LabelUpdateRequest;
+  preview: LabelUpdatePreview;
+  busy: boolean;
+  onApply: () => void;
+  onDiscard: () => void;
+}) {
   const { preview, request } = props;
   const origin = request.source === 'archivo' ? `archivo ${request.fileName ?? ''}` : 'selección en la lista';
   return (
     <Section title="Vista previa">
       <Typography sx={{ mb: 2 }}>
-        {preview.rows.length.toLocaleString('es-MX')} filas ({origin}): <strong>{preview.applicable.toLocaleString('es-MX')} se aplicarán</strong>,{' '}
-        {preview.rejected.toLocaleString('es-MX')} no cambian nada.
+        {preview.rows.length.toLocaleString('es-MX')} filas ({origin}):{' '}
+        <strong>{preview.applicable.toLocaleString('es-MX')} se aplicarán</strong>, {preview.rejected.toLocaleString('es-MX')} no cambian
+        nada.
       </Typography>
       <Box sx={{ overflowX: 'auto', maxHeight: 480, mb: 2 }}>
         <Table size="small" stickyHeader aria-label="Resultado por fila">
@@ -145,7 +207,12 @@ function PreviewSection(props: { request: LabelUpdateRequest; preview: LabelUpda
                 <TableCell>{row.label}</TableCell>
                 <TableCell>{row.action ? ACTION_LABELS[row.action] : '—'}</TableCell>
                 <TableCell>
-                  <Chip size="small" label={outcomeText(row)} color={row.outcome === 'aplicable' ? 'success' : 'default'} variant={row.outcome === 'aplicable' ? 'filled' : 'outlined'} />
+                  <Chip
+                    size="small"
+                    label={outcomeText(row)}
+                    color={row.outcome === 'aplicable' ? 'success' : 'default'}
+                    variant={row.outcome === 'aplicable' ? 'filled' : 'outlined'}
+                  />
                 </TableCell>
                 <TableCell>{row.message ?? ''}</TableCell>
               </TableRow>
@@ -229,7 +296,8 @@ export default function UpdateLabelsScreen() {
     if (!agreed) return;
     try {
       const result = await applyLabels.mutateAsync(pending.request);
-      const applied = result.job.applied === 1 ? 'Se aplicó 1 cambio' : `Se aplicaron ${result.job.applied.toLocaleString('es-MX')} cambios`;
+      const applied =
+        result.job.applied === 1 ? 'Se aplicó 1 cambio' : `Se aplicaron ${result.job.applied.toLocaleString('es-MX')} cambios`;
       setNotice({ kind: 'success', text: `${applied} de etiqueta (actualización ${result.job.id.slice(0, 8)}).` });
       setPending(null);
       if (pending.request.source === 'selección') setSelected([]);
@@ -278,7 +346,15 @@ export default function UpdateLabelsScreen() {
             {problem}
           </Alert>
         )}
-        {pending && <PreviewSection request={pending.request} preview={pending.preview} busy={busy} onApply={() => void apply()} onDiscard={() => setPending(null)} />}
+        {pending && (
+          <PreviewSection
+            request={pending.request}
+            preview={pending.preview}
+            busy={busy}
+            onApply={() => void apply()}
+            onDiscard={() => setPending(null)}
+          />
+        )}
       </Box>
     </ListScreen>
   );

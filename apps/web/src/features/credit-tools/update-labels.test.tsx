@@ -88,7 +88,21 @@ describe('Actualizar Etiqueta', () => {
       if (path === '/api/labels') return catalogue;
       if (method === 'POST' && path === '/api/label-updates/preview') return preview;
       if (method === 'POST' && path === '/api/label-updates')
-        return [201, { ...preview, job: { id: '0f6c2a9e-1111-4222-8333-444455556666', source: 'selección', fileName: null, rowsTotal: 2, applied: 1, createdBy: 'cartera@demo.mx', createdAt: '2026-11-23T15:00:00.000Z' } }];
+        return [
+          201,
+          {
+            ...preview,
+            job: {
+              id: '0f6c2a9e-1111-4222-8333-444455556666',
+              source: 'selección',
+              fileName: null,
+              rowsTotal: 2,
+              applied: 1,
+              createdBy: 'cartera@demo.mx',
+              createdAt: '2026-11-23T15:00:00.000Z',
+            },
+          },
+        ];
       return [404, { type: 'about:blank', title: 'No encontrado', status: 404 }];
     });
   }
@@ -145,11 +159,18 @@ describe('Actualizar Etiqueta', () => {
     renderScreen(<UpdateLabelsScreen />, { path: '/creditos/update-labels' });
     await screen.findByText('CR-00000001');
 
-    await user.upload(screen.getByLabelText('Archivo de etiquetas'), new File(['folio,etiqueta,acción\n'], 'etiquetas.csv', { type: 'text/csv' }));
+    await user.upload(
+      screen.getByLabelText('Archivo de etiquetas'),
+      new File(['folio,etiqueta,acción\n'], 'etiquetas.csv', { type: 'text/csv' }),
+    );
     expect(FakeUpload.sent?.url).toBe('/api/label-updates/file');
     expect((FakeUpload.sent?.body.get('file') as File).name).toBe('etiquetas.csv');
     expect(await screen.findByRole('table', { name: 'Resultado por fila' })).toBeInTheDocument();
     expect(screen.getByText(/archivo etiquetas\.csv/)).toBeInTheDocument();
-    expect(calls.find((call) => call.path === '/api/label-updates/preview')!.body).toEqual({ source: 'archivo', fileName: 'etiquetas.csv', rows: fileRows });
+    expect(calls.find((call) => call.path === '/api/label-updates/preview')!.body).toEqual({
+      source: 'archivo',
+      fileName: 'etiquetas.csv',
+      rows: fileRows,
+    });
   });
 });

@@ -63,29 +63,66 @@ describe('Inicio', () => {
   });
 
   it('shows Cartera the portfolio at the fecha flujo, each figure opening the screen behind it filtered', async () => {
-    saveSession(sampleSession({ permissions: [{ path: '/wallet/credits/credits-list' }, { path: '/wallet/files-pay-list' }, { path: '/wallet/application-pay-list' }] }));
+    saveSession(
+      sampleSession({
+        permissions: [
+          { path: '/wallet/credits/credits-list' },
+          { path: '/wallet/files-pay-list' },
+          { path: '/wallet/application-pay-list' },
+        ],
+      }),
+    );
     stubApi(() => summary);
     const router = renderScreen(<HomeScreen />, { path: '/home' });
     const figures = await screen.findByRole('region', { name: 'Cifras de la cartera' }, { timeout: 5_000 });
-    expect(screen.getByText('Cifras a la fecha flujo: 23/11/2026. Calculadas el 22/11/2026 22:10, al cerrar el día o aplicar un archivo de pagos.')).toBeInTheDocument();
-    expect(within(figures).getByRole('link', { name: /Saldo de la cartera \$1,234,567\.89 80 créditos activos/ })).toHaveAttribute('href', '/wallet/credits/credits-list');
-    expect(within(figures).getByRole('link', { name: /Créditos vencidos 20 25 % · \$234,567\.89/ })).toHaveAttribute('href', '/wallet/credits/credits-list?status=vencido');
-    expect(within(figures).getByRole('link', { name: /Créditos vigentes 60 75 %/ })).toHaveAttribute('href', '/wallet/credits/credits-list?status=vigente');
+    expect(
+      screen.getByText(
+        'Cifras a la fecha flujo: 23/11/2026. Calculadas el 22/11/2026 22:10, al cerrar el día o aplicar un archivo de pagos.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(figures).getByRole('link', { name: /Saldo de la cartera \$1,234,567\.89 80 créditos activos/ })).toHaveAttribute(
+      'href',
+      '/wallet/credits/credits-list',
+    );
+    expect(within(figures).getByRole('link', { name: /Créditos vencidos 20 25 % · \$234,567\.89/ })).toHaveAttribute(
+      'href',
+      '/wallet/credits/credits-list?status=vencido',
+    );
+    expect(within(figures).getByRole('link', { name: /Créditos vigentes 60 75 %/ })).toHaveAttribute(
+      'href',
+      '/wallet/credits/credits-list?status=vigente',
+    );
     expect(within(figures).getByRole('link', { name: /Cobranza del mes \$45,000\.00 de \$60,000\.00 esperados \(75 %\)/ })).toHaveAttribute(
       'href',
       '/wallet/application-pay-list?status=aplicado&from=2026-11-01&to=2026-11-23',
     );
-    expect(within(figures).getByRole('link', { name: /En tránsito \$3,500\.00 7 descuentos/ })).toHaveAttribute('href', '/wallet/files-pay-list');
+    expect(within(figures).getByRole('link', { name: /En tránsito \$3,500\.00 7 descuentos/ })).toHaveAttribute(
+      'href',
+      '/wallet/files-pay-list',
+    );
 
     const buckets = screen.getByRole('table', { name: 'Saldo por antigüedad' });
-    expect(within(buckets).getByRole('link', { name: '31 a 60 días' })).toHaveAttribute('href', '/wallet/credits/credits-list?bucket=31-60');
-    expect(within(buckets).getAllByRole('row').map((row) => row.textContent)).toContain('90 días o más20$234,567.89');
-    expect(within(screen.getByRole('table', { name: 'Últimos archivos de pagos' })).getByRole('link', { name: 'nomina-1115.csv' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1');
+    expect(within(buckets).getByRole('link', { name: '31 a 60 días' })).toHaveAttribute(
+      'href',
+      '/wallet/credits/credits-list?bucket=31-60',
+    );
+    expect(
+      within(buckets)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toContain('90 días o más20$234,567.89');
+    expect(
+      within(screen.getByRole('table', { name: 'Últimos archivos de pagos' })).getByRole('link', { name: 'nomina-1115.csv' }),
+    ).toHaveAttribute('href', '/wallet/files-pay-detail/file-1');
 
     // Without the requests list's permission the counts are shown, not linked.
     const requests = screen.getByRole('table', { name: 'Solicitudes pendientes' });
     expect(within(requests).queryByRole('link')).toBeNull();
-    expect(within(requests).getAllByRole('row').map((row) => row.textContent)).toEqual(['capturada3', 'en validación2', 'aprobada1']);
+    expect(
+      within(requests)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['capturada3', 'en validación2', 'aprobada1']);
 
     // A bar of the chart opens its bucket's credits.
     await userEvent.click(await screen.findByRole('button', { name: 'Gráfica de 5 tramos' }));
@@ -105,6 +142,8 @@ describe('Inicio', () => {
     saveSession(sampleSession({ permissions: [{ path: '/wallet/credits/credits-list' }] }));
     stubApi(() => [500, { title: 'Error', status: 500 }]);
     renderScreen(<HomeScreen />, { path: '/home' });
-    expect(await screen.findByText('No se pudieron cargar las cifras de la cartera. Intenta de nuevo más tarde.', {}, { timeout: 5_000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('No se pudieron cargar las cifras de la cartera. Intenta de nuevo más tarde.', {}, { timeout: 5_000 }),
+    ).toBeInTheDocument();
   });
 });

@@ -30,7 +30,8 @@ const REQUESTS = '/origination/request-list';
 const FILES = '/wallet/files-pay-list';
 const PAYMENTS = '/wallet/application-pay-list';
 
-const share = (part: number, whole: number) => (whole === 0 ? '0 %' : `${((part / whole) * 100).toLocaleString('es-MX', { maximumFractionDigits: 1 })} %`);
+const share = (part: number, whole: number) =>
+  whole === 0 ? '0 %' : `${((part / whole) * 100).toLocaleString('es-MX', { maximumFractionDigits: 1 })} %`;
 const count = (value: number) => value.toLocaleString('es-MX');
 
 /** A figure; with the permission to open the screen behind it, the whole card is a link to that screen filtered. */
@@ -97,7 +98,12 @@ function Dashboard({ summary }: { summary: HomeSummary }) {
         {summary.figuresAt && ` Calculadas el ${formatDateTime(summary.figuresAt)}, al cerrar el día o aplicar un archivo de pagos.`}
       </Typography>
       <Grid container spacing={2} sx={{ mb: 3 }} component="section" aria-label="Cifras de la cartera">
-        <Figure label="Saldo de la cartera" value={formatMoney(portfolio.outstandingBalance)} detail={`${count(portfolio.count)} créditos activos`} to={link(CREDITS)} />
+        <Figure
+          label="Saldo de la cartera"
+          value={formatMoney(portfolio.outstandingBalance)}
+          detail={`${count(portfolio.count)} créditos activos`}
+          to={link(CREDITS)}
+        />
         <Figure
           label="Créditos vigentes"
           value={count(statusOf('vigente').count)}
@@ -110,14 +116,24 @@ function Dashboard({ summary }: { summary: HomeSummary }) {
           detail={`${share(statusOf('vencido').count, portfolio.count)} · ${formatMoney(statusOf('vencido').balance)}`}
           to={link(CREDITS, '?status=vencido')}
         />
-        <Figure label="Saldo exigible vencido" value={formatMoney(portfolio.overdueBalance)} detail="Cuotas vencidas sin pagar" to={link(CREDITS, '?sort=-daysPastDue')} />
+        <Figure
+          label="Saldo exigible vencido"
+          value={formatMoney(portfolio.overdueBalance)}
+          detail="Cuotas vencidas sin pagar"
+          to={link(CREDITS, '?sort=-daysPastDue')}
+        />
         <Figure
           label="Cobranza del mes"
           value={formatMoney(collections.received)}
           detail={`de ${formatMoney(collections.expected)} esperados (${share(Number(collections.received), Number(collections.expected))}), ${formatDate(collections.from)} a ${formatDate(collections.through)}`}
           to={link(PAYMENTS, `?status=aplicado&from=${collections.from}&to=${collections.through}`)}
         />
-        <Figure label="En tránsito" value={formatMoney(transit.balance)} detail={`${count(transit.count)} descuentos retenidos por el patrón`} to={link(FILES)} />
+        <Figure
+          label="En tránsito"
+          value={formatMoney(transit.balance)}
+          detail={`${count(transit.count)} descuentos retenidos por el patrón`}
+          to={link(FILES)}
+        />
       </Grid>
 
       <Grid container spacing={2}>
@@ -141,7 +157,15 @@ function Dashboard({ summary }: { summary: HomeSummary }) {
                     const to = link(CREDITS, `?bucket=${encodeURIComponent(row.bucket)}`);
                     return (
                       <TableRow key={row.bucket}>
-                        <TableCell>{to ? <Link component={RouterLink} to={to}>{AGING_BUCKET_LABELS[row.bucket]}</Link> : AGING_BUCKET_LABELS[row.bucket]}</TableCell>
+                        <TableCell>
+                          {to ? (
+                            <Link component={RouterLink} to={to}>
+                              {AGING_BUCKET_LABELS[row.bucket]}
+                            </Link>
+                          ) : (
+                            AGING_BUCKET_LABELS[row.bucket]
+                          )}
+                        </TableCell>
                         <TableCell align="right">{count(row.count)}</TableCell>
                         <TableCell align="right">{formatMoney(row.balance)}</TableCell>
                       </TableRow>
@@ -162,7 +186,15 @@ function Dashboard({ summary }: { summary: HomeSummary }) {
                     const to = link(REQUESTS, `?status=${encodeURIComponent(row.status)}`);
                     return (
                       <TableRow key={row.status}>
-                        <TableCell>{to ? <Link component={RouterLink} to={to}>{row.status}</Link> : row.status}</TableCell>
+                        <TableCell>
+                          {to ? (
+                            <Link component={RouterLink} to={to}>
+                              {row.status}
+                            </Link>
+                          ) : (
+                            row.status
+                          )}
+                        </TableCell>
                         <TableCell align="right">{count(row.count)}</TableCell>
                       </TableRow>
                     );

@@ -27,7 +27,8 @@ export function chosenLoan(catalog: OriginationCatalog, agreementId: string | un
 /** How the first period is charged, in the clerk's words: a regular period, or so many days charged by days. */
 export function firstPeriodText(schedule: { rows: { dueDate: string }[]; firstPeriodDays?: number; firstPeriodByDays?: boolean }): string {
   const first = schedule.rows[0]?.dueDate ?? '';
-  if (schedule.firstPeriodByDays) return `Primer descuento ${formatDate(first)}: primer periodo de ${schedule.firstPeriodDays} días, con interés calculado por días.`;
+  if (schedule.firstPeriodByDays)
+    return `Primer descuento ${formatDate(first)}: primer periodo de ${schedule.firstPeriodDays} días, con interés calculado por días.`;
   return `Primer descuento ${formatDate(first)}: primer periodo completo.`;
 }
 
@@ -80,17 +81,20 @@ export function LiveVerdict({ values, catalog }: { values: PreRequestInput; cata
   }, [values, catalog]);
 
   if (!verdict) {
-    return <Alert severity="info">Captura una CURP válida, el convenio, el producto, el plazo, el sueldo y el monto para ver el dictamen.</Alert>;
+    return (
+      <Alert severity="info">Captura una CURP válida, el convenio, el producto, el plazo, el sueldo y el monto para ver el dictamen.</Alert>
+    );
   }
   const { result, curp } = verdict;
   return (
     <Stack spacing={1} aria-label="Dictamen en vivo">
       <Typography variant="body2" color="text.secondary">
-        Nacimiento {formatDate(curp.birthDate)} · sexo {curp.sex === 'H' ? 'hombre' : 'mujer'} · {result.ageAtEnd} años al terminar el plazo ({formatDate(result.lastDueDate)})
+        Nacimiento {formatDate(curp.birthDate)} · sexo {curp.sex === 'H' ? 'hombre' : 'mujer'} · {result.ageAtEnd} años al terminar el plazo
+        ({formatDate(result.lastDueDate)})
       </Typography>
       <Typography>
-        Capacidad de pago: <strong>{formatMoney(result.capacity)}</strong> por periodo · Descuento: <strong>{formatMoney(result.quote.schedule.installment)}</strong> · CAT{' '}
-        <strong>{result.quote.cat} %</strong> sin IVA
+        Capacidad de pago: <strong>{formatMoney(result.capacity)}</strong> por periodo · Descuento:{' '}
+        <strong>{formatMoney(result.quote.schedule.installment)}</strong> · CAT <strong>{result.quote.cat} %</strong> sin IVA
       </Typography>
       <Typography variant="body2">
         Comisión por apertura {formatMoney(result.quote.openingFee)} + IVA {formatMoney(result.quote.openingFeeIva)} · monto a dispersar{' '}

@@ -12,7 +12,14 @@ import { myPreRequestsQuery } from './origination.queries';
 const columns: GridColDef<PreRequest>[] = [
   { field: 'folio', headerName: 'Folio', width: 120 },
   { field: 'createdAt', headerName: 'Capturada', width: 150, valueFormatter: (value: string) => formatDateTime(value) },
-  { field: 'client', headerName: 'Cliente', flex: 1, minWidth: 200, sortable: false, valueGetter: (_value, row) => `${row.firstNames} ${row.lastName1} ${row.lastName2}`.trim() },
+  {
+    field: 'client',
+    headerName: 'Cliente',
+    flex: 1,
+    minWidth: 200,
+    sortable: false,
+    valueGetter: (_value, row) => `${row.firstNames} ${row.lastName1} ${row.lastName2}`.trim(),
+  },
   { field: 'agreement', headerName: 'Convenio', flex: 1, minWidth: 180, sortable: false },
   { field: 'amount', headerName: 'Monto', width: 130, type: 'number', valueFormatter: (value: string) => formatMoney(value) },
   { field: 'term', headerName: 'Plazo', width: 80, sortable: false },

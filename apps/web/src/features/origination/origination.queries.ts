@@ -43,7 +43,8 @@ export const useCreatePreRequest = () => useSaving((input: PreRequestInput) => c
 export const useUpdatePreRequest = (id: string) =>
   useSaving((input: PreRequestInput & { version: number }) => call(preRequestRoutes.update, { params: { id }, body: input }));
 
-export const useSendPreRequest = (id: string) => useSaving((version: number) => call(preRequestRoutes.send, { params: { id }, body: { version } }));
+export const useSendPreRequest = (id: string) =>
+  useSaving((version: number) => call(preRequestRoutes.send, { params: { id }, body: { version } }));
 
 /** The signed-in user's sent pre-requests: what "Convertir una pre-solicitud enviada" offers. */
 export const useSentPreRequests = () => useQuery(myPreRequestsQuery('page=1&pageSize=100&sort=-createdAt&status=enviada'));
@@ -61,7 +62,8 @@ function useRequestChange<Args, Result>(run: (args: Args) => Promise<Result>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: run,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: keys.requests }), client.invalidateQueries({ queryKey: keys.preRequests })]),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: keys.requests }), client.invalidateQueries({ queryKey: keys.preRequests })]),
   });
 }
 
@@ -69,7 +71,9 @@ type Progress = (fraction: number) => void;
 
 /** The multipart create: the capture as `data` first, then the chosen documents. */
 export const useCreateRequest = () =>
-  useRequestChange(({ form, onProgress }: { form: FormData; onProgress: Progress }) => upload(requestRoutes.create, { body: form }, onProgress));
+  useRequestChange(({ form, onProgress }: { form: FormData; onProgress: Progress }) =>
+    upload(requestRoutes.create, { body: form }, onProgress),
+  );
 
 export const useUpdateRequest = (id: string) =>
   useRequestChange((input: RequestInput & { version: number }) => call(requestRoutes.update, { params: { id }, body: input }));

@@ -124,7 +124,17 @@ export function sampleRequest(overrides: Partial<LoanRequest> = {}): LoanRequest
       ageAtEnd: 60,
       result: 'pre-aprobada',
       reasons: [],
-      schedule: [{ number: 1, dueDate: '2026-02-28', principal: '880.00', interest: '300.00', iva: '48.00', payment: '1180.00', balance: '19120.00' }],
+      schedule: [
+        {
+          number: 1,
+          dueDate: '2026-02-28',
+          principal: '880.00',
+          interest: '300.00',
+          iva: '48.00',
+          payment: '1180.00',
+          balance: '19120.00',
+        },
+      ],
     },
     documentList: [],
     rejectionReason: null,

@@ -29,7 +29,8 @@ export default function PreRequestEditScreen() {
   });
 
   if (preRequest.isError) {
-    if (isNotFound(preRequest.error)) return <NotFoundState what="La pre-solicitud" backTo="/origination/pre-request-new" backLabel="Ir a Pre-Solicitudes" />;
+    if (isNotFound(preRequest.error))
+      return <NotFoundState what="La pre-solicitud" backTo="/origination/pre-request-new" backLabel="Ir a Pre-Solicitudes" />;
     return <Alert severity="error">{preRequest.error.message}</Alert>;
   }
   if (!preRequest.data || !catalog.data) return <RouteLoading />;
@@ -37,7 +38,13 @@ export default function PreRequestEditScreen() {
   const draft = current.status === 'borrador';
 
   const sendNow = async () => {
-    if (!(await confirm({ title: 'Enviar pre-solicitud', message: `¿Quieres enviar la pre-solicitud ${current.folio}? Ya no podrás editarla.` }))) return;
+    if (
+      !(await confirm({
+        title: 'Enviar pre-solicitud',
+        message: `¿Quieres enviar la pre-solicitud ${current.folio}? Ya no podrás editarla.`,
+      }))
+    )
+      return;
     try {
       await send.mutateAsync(current.version);
       setNotice({ kind: 'success', text: `${current.folio} enviada.` });
@@ -59,7 +66,12 @@ export default function PreRequestEditScreen() {
           <StatusChip status={current.result} aria-label={`Dictamen: ${current.result}`} />
         </Stack>
         {draft && (
-          <Button variant="contained" color="secondary" disabled={current.result !== 'pre-aprobada' || send.isPending} onClick={() => void sendNow()}>
+          <Button
+            variant="contained"
+            color="secondary"
+            disabled={current.result !== 'pre-aprobada' || send.isPending}
+            onClick={() => void sendNow()}
+          >
             Enviar
           </Button>
         )}

@@ -10,7 +10,10 @@ function open(permissions: string[]) {
   resetSessionCache();
   saveSession(sampleSession({ permissions: permissions.map((path) => ({ path })) }));
   stubApi((_method, path) => (path === '/api/pre-requests/catalog' ? catalog : sentPreRequest));
-  renderScreen(<PreRequestEditScreen />, { path: '/origination/pre-request-edit/:id', url: `/origination/pre-request-edit/${sentPreRequest.id}` });
+  renderScreen(<PreRequestEditScreen />, {
+    path: '/origination/pre-request-edit/:id',
+    url: `/origination/pre-request-edit/${sentPreRequest.id}`,
+  });
 }
 
 describe('pre-request edit screen', () => {
@@ -18,7 +21,10 @@ describe('pre-request edit screen', () => {
 
   it('offers to convert a sent pre-request into a request to whoever may capture one', async () => {
     open(['/origination/pre-request-new', '/origination/request-new']);
-    expect(await screen.findByRole('link', { name: 'Convertir en solicitud' })).toHaveAttribute('href', `/origination/request-new?preRequest=${sentPreRequest.id}`);
+    expect(await screen.findByRole('link', { name: 'Convertir en solicitud' })).toHaveAttribute(
+      'href',
+      `/origination/request-new?preRequest=${sentPreRequest.id}`,
+    );
   });
 
   it('does not offer it without the Solicitudes permission', async () => {

@@ -68,7 +68,9 @@ describe('forms that forgive and guide (pre-request form)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     void router.navigate('/user/user-list');
-    await user.click(within(await screen.findByRole('dialog', { name: '¿Salir sin guardar?' })).getByRole('button', { name: 'Salir sin guardar' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: '¿Salir sin guardar?' })).getByRole('button', { name: 'Salir sin guardar' }),
+    );
     expect(await screen.findByText('Otra pantalla')).toBeInTheDocument();
   }, 40_000);
 });

@@ -47,7 +47,13 @@ export function PreRequestForm(props: {
         <Section title="Cliente">
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 4 }}>
-              <TextFormField control={form.control} name="curp" label="CURP" required slotProps={{ htmlInput: { style: { textTransform: 'uppercase' } } }} />
+              <TextFormField
+                control={form.control}
+                name="curp"
+                label="CURP"
+                required
+                slotProps={{ htmlInput: { style: { textTransform: 'uppercase' } } }}
+              />
             </Grid>
             <Grid size={{ xs: 12, md: 4 }}>
               <TextFormField control={form.control} name="rfc" label="RFC (opcional)" />
@@ -69,21 +75,10 @@ export function PreRequestForm(props: {
         <Section title="Crédito solicitado">
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 6 }}>
-              <SelectFormField
-                control={form.control}
-                name="agreementId"
-                label="Convenio"
-                options={options.agreements}
-              />
+              <SelectFormField control={form.control} name="agreementId" label="Convenio" options={options.agreements} />
             </Grid>
             <Grid size={{ xs: 12, md: 6 }}>
-              <SelectFormField
-                control={form.control}
-                name="productId"
-                label="Producto"
-                disabled={!agreement}
-                options={options.products}
-              />
+              <SelectFormField control={form.control} name="productId" label="Producto" disabled={!agreement} options={options.products} />
             </Grid>
             <Grid size={{ xs: 6, md: 3 }}>
               <TextFormField control={form.control} name="netSalary" label="Sueldo neto por periodo" required />

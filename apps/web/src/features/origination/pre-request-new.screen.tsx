@@ -28,7 +28,9 @@ export default function PreRequestNewScreen() {
           submitLabel="Guardar borrador"
           onSubmit={async (values) => {
             const created = await create.mutateAsync(values);
-            await navigate(`/origination/pre-request-edit/${created.id}`, { state: { notice: `Pre-solicitud ${created.folio} guardada como borrador.` } });
+            await navigate(`/origination/pre-request-edit/${created.id}`, {
+              state: { notice: `Pre-solicitud ${created.folio} guardada como borrador.` },
+            });
           }}
         />
       )}

@@ -18,13 +18,16 @@ describe('availableActions', () => {
     expect(availableActions(sampleRequest({ status: 'capturada' }), all)).toEqual(['submit', 'cancel']);
     expect(availableActions(sampleRequest({ status: 'en validación' }), all)).toEqual(['approve', 'reject', 'cancel']);
     expect(availableActions(sampleRequest({ status: 'aprobada' }), all)).toEqual(['cancel', 'disburse']);
-    for (const status of ['rechazada', 'dispersada', 'cancelada'] as const) expect(availableActions(sampleRequest({ status }), all)).toEqual([]);
+    for (const status of ['rechazada', 'dispersada', 'cancelada'] as const)
+      expect(availableActions(sampleRequest({ status }), all)).toEqual([]);
   });
 
   it('needs the action permissions to decide or disburse, and never lets whoever captured or changed the request decide', () => {
     expect(availableActions(sampleRequest({ status: 'en validación' }), CLERK)).toEqual(['cancel']);
     expect(availableActions(sampleRequest({ status: 'aprobada' }), APPROVER)).toEqual(['cancel']);
-    expect(availableActions(sampleRequest({ status: 'en validación', capturedByIds: ['someone-else', APPROVER.user.id] }), APPROVER)).toEqual(['cancel']);
+    expect(
+      availableActions(sampleRequest({ status: 'en validación', capturedByIds: ['someone-else', APPROVER.user.id] }), APPROVER),
+    ).toEqual(['cancel']);
   });
 });
 
@@ -47,8 +50,15 @@ describe('request action buttons', () => {
   it('shows Editar and Enviar a validación on a captured request to its clerk, and asks before sending', async () => {
     const calls = stubApi(() => sampleRequest({ status: 'en validación' }));
     const group = show(sampleRequest({ status: 'capturada' }), CLERK)!;
-    expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(['Enviar a validación', 'Cancelar']);
-    expect(within(group).getByRole('link', { name: 'Editar' })).toHaveAttribute('href', `/origination/request-new?edit=${sampleRequest().id}`);
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Enviar a validación', 'Cancelar']);
+    expect(within(group).getByRole('link', { name: 'Editar' })).toHaveAttribute(
+      'href',
+      `/origination/request-new?edit=${sampleRequest().id}`,
+    );
 
     await user.click(within(group).getByRole('button', { name: 'Enviar a validación' }));
     const dialog = await screen.findByRole('dialog', { name: 'Enviar solicitud a validación' });
@@ -59,13 +69,22 @@ describe('request action buttons', () => {
   });
 
   it('hides Aprobar and Rechazar from the capturer and from users without the permission', () => {
-    expect(show(sampleRequest({ status: 'en validación', capturedByIds: ['someone-else', APPROVER.user.id] }))).toHaveTextContent(/^Cancelar$/);
+    expect(show(sampleRequest({ status: 'en validación', capturedByIds: ['someone-else', APPROVER.user.id] }))).toHaveTextContent(
+      /^Cancelar$/,
+    );
   });
 
   it('asks the reason of a rejection (at least 5 characters) and shows the API refusal', async () => {
-    stubApi(() => [409, { type: 'conflict', title: 'Conflicto', status: 409, detail: 'La solicitud SOL-000007 ya está aprobada; no se puede rechazar.' }]);
+    stubApi(() => [
+      409,
+      { type: 'conflict', title: 'Conflicto', status: 409, detail: 'La solicitud SOL-000007 ya está aprobada; no se puede rechazar.' },
+    ]);
     const group = show(sampleRequest({ status: 'en validación' }))!;
-    expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(['Aprobar', 'Rechazar', 'Cancelar']);
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Aprobar', 'Rechazar', 'Cancelar']);
 
     await user.click(within(group).getByRole('button', { name: 'Rechazar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Rechazar solicitud SOL-000007' });
@@ -75,14 +94,20 @@ describe('request action buttons', () => {
 
     await user.type(within(dialog).getByLabelText('Motivo'), ' cumple la antigüedad');
     await user.click(within(dialog).getByRole('button', { name: 'Rechazar' }));
-    await vi.waitFor(() => expect(notices).toEqual([{ kind: 'error', text: 'La solicitud SOL-000007 ya está aprobada; no se puede rechazar.' }]));
+    await vi.waitFor(() =>
+      expect(notices).toEqual([{ kind: 'error', text: 'La solicitud SOL-000007 ya está aprobada; no se puede rechazar.' }]),
+    );
   });
 
   it('disburses on the date chosen, after showing amount, fee, net, CLABE and bank, and tells the credit created', async () => {
     const approved = sampleRequest({ status: 'aprobada' });
     const calls = stubApi(() => ({ request: { ...approved, status: 'dispersada' }, creditId: 'cr-1', creditFolio: 'CR-000001' }));
     const group = show(approved, TREASURY)!;
-    expect(within(group).getAllByRole('button').map((button) => button.textContent)).toEqual(['Cancelar', 'Dispersar']);
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Cancelar', 'Dispersar']);
 
     await user.click(within(group).getByRole('button', { name: 'Dispersar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Dispersar solicitud SOL-000007' });
@@ -100,8 +125,16 @@ describe('request action buttons', () => {
     await user.keyboard('11022026');
     await user.click(within(dialog).getByRole('button', { name: 'Dispersar' }));
 
-    await vi.waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007 dispersada: crédito CR-000001.', credit: { id: 'cr-1', folio: 'CR-000001' } }]));
-    expect(calls.at(-1)).toMatchObject({ method: 'POST', path: `/api/requests/${approved.id}/disburse`, body: { version: 3, disbursementDate: '2026-02-11' } });
+    await vi.waitFor(() =>
+      expect(notices).toEqual([
+        { kind: 'success', text: 'Solicitud SOL-000007 dispersada: crédito CR-000001.', credit: { id: 'cr-1', folio: 'CR-000001' } },
+      ]),
+    );
+    expect(calls.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/api/requests/${approved.id}/disburse`,
+      body: { version: 3, disbursementDate: '2026-02-11' },
+    });
   });
 
   it('offers nothing on a closed request', () => {

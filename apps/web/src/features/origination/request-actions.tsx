@@ -8,7 +8,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { Link } from 'react-router';
-import { REQUEST_ACTIONS, requestActionBodySchemas, type Request as LoanRequest, type RequestAction, type RequestStatus } from '@portal/contract';
+import {
+  REQUEST_ACTIONS,
+  requestActionBodySchemas,
+  type Request as LoanRequest,
+  type RequestAction,
+  type RequestStatus,
+} from '@portal/contract';
 import { hasPermission, type Session } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { useConfirm } from '../../components/confirm-dialog';
@@ -120,7 +126,15 @@ function ActionDialog(props: {
 }
 
 /** The buttons of the request's allowed actions, each confirmed before it runs; outcomes go to `onNotice`. */
-export function RequestActions({ request, today, onNotice }: { request: LoanRequest; today: string; onNotice: (notice: PanelNotice) => void }) {
+export function RequestActions({
+  request,
+  today,
+  onNotice,
+}: {
+  request: LoanRequest;
+  today: string;
+  onNotice: (notice: PanelNotice) => void;
+}) {
   const session = useSession();
   const confirm = useConfirm();
   const transition = useRequestTransition(request.id);
@@ -130,12 +144,16 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
   const actions = availableActions(request, session);
   const editable = request.status === 'capturada' && hasPermission(session, '/origination/request-new');
 
-  const moved = (action: RequestAction) => onNotice({ kind: 'success', text: `Solicitud ${request.folio}: ${REQUEST_ACTIONS[action].to}.` });
+  const moved = (action: RequestAction) =>
+    onNotice({ kind: 'success', text: `Solicitud ${request.folio}: ${REQUEST_ACTIONS[action].to}.` });
   const refused = (error: unknown) => onNotice({ kind: 'error', text: (error as Error).message });
 
   const transit = async (action: Exclude<RequestAction, 'disburse'>, reason?: string) => {
     try {
-      await transition.mutateAsync({ action, body: reason === undefined ? { version: request.version } : { version: request.version, reason } });
+      await transition.mutateAsync({
+        action,
+        body: reason === undefined ? { version: request.version } : { version: request.version, reason },
+      });
       moved(action);
     } catch (error) {
       refused(error);
@@ -150,13 +168,18 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
       return;
     }
     const { verb } = REQUEST_ACTIONS[action];
-    if (await confirm({ title: actionTitle(action), message: `¿Seguro que quieres ${verb} la solicitud ${request.folio}?` })) await transit(action);
+    if (await confirm({ title: actionTitle(action), message: `¿Seguro que quieres ${verb} la solicitud ${request.folio}?` }))
+      await transit(action);
   };
 
   const disburseOn = async (disbursementDate: string) => {
     try {
       const result = await disburse.mutateAsync({ version: request.version, disbursementDate });
-      onNotice({ kind: 'success', text: `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}.`, credit: { id: result.creditId, folio: result.creditFolio } });
+      onNotice({
+        kind: 'success',
+        text: `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}.`,
+        credit: { id: result.creditId, folio: result.creditFolio },
+      });
     } catch (error) {
       refused(error);
     } finally {
@@ -174,7 +197,13 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
           </Button>
         )}
         {actions.map((action) => (
-          <Button key={action} variant={action === 'cancel' ? 'outlined' : 'contained'} color={COLORS[action]} disabled={busy} onClick={() => void start(action)}>
+          <Button
+            key={action}
+            variant={action === 'cancel' ? 'outlined' : 'contained'}
+            color={COLORS[action]}
+            disabled={busy}
+            onClick={() => void start(action)}
+          >
             {REQUEST_ACTIONS[action].label}
           </Button>
         ))}
@@ -193,7 +222,12 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
         <ActionDialog
           title={actionTitle('disburse', request.folio)}
           confirmLabel="Dispersar"
-          field={{ label: 'Fecha de dispersión', type: 'date', initial: today, schema: requestActionBodySchemas.disburse.shape.disbursementDate }}
+          field={{
+            label: 'Fecha de dispersión',
+            type: 'date',
+            initial: today,
+            schema: requestActionBodySchemas.disburse.shape.disbursementDate,
+          }}
           busy={busy}
           onClose={() => setAsking(null)}
           onConfirm={(date) => void disburseOn(date)}
@@ -202,7 +236,10 @@ export function RequestActions({ request, today, onNotice }: { request: LoanRequ
             aria-label="Resumen de la dispersión"
             items={[
               { label: 'Monto del crédito', value: formatMoney(request.amount) },
-              { label: 'Comisión por apertura', value: `${formatMoney(request.simulation.openingFee)} + IVA ${formatMoney(request.simulation.openingFeeIva ?? '0.00')}` },
+              {
+                label: 'Comisión por apertura',
+                value: `${formatMoney(request.simulation.openingFee)} + IVA ${formatMoney(request.simulation.openingFeeIva ?? '0.00')}`,
+              },
               { label: 'Monto a dispersar', value: formatMoney(request.simulation.netDisbursement) },
               { label: 'CLABE', value: request.clabe },
               { label: 'Banco', value: request.bank },

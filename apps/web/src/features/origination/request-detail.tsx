@@ -12,7 +12,14 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { Link } from 'react-router';
-import { DETAIL_ROUTE_PERMISSIONS, DOCUMENT_LABELS, REQUEST_ACTIONS, type AuditEntry, type DocumentKind, type Request as LoanRequest } from '@portal/contract';
+import {
+  DETAIL_ROUTE_PERMISSIONS,
+  DOCUMENT_LABELS,
+  REQUEST_ACTIONS,
+  type AuditEntry,
+  type DocumentKind,
+  type Request as LoanRequest,
+} from '@portal/contract';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { RouteLoading } from '../../components/route-loading';
@@ -41,7 +48,8 @@ function eventDetail(entry: AuditEntry): string {
   const before = (entry.before ?? {}) as Record<string, unknown>;
   const after = (entry.after ?? {}) as Record<string, unknown>;
   const parts: string[] = [];
-  if (typeof after.status === 'string' && after.status !== before.status) parts.push(typeof before.status === 'string' ? `${before.status} → ${after.status}` : after.status);
+  if (typeof after.status === 'string' && after.status !== before.status)
+    parts.push(typeof before.status === 'string' ? `${before.status} → ${after.status}` : after.status);
   if (typeof after.reason === 'string') parts.push(`Motivo: ${after.reason}`);
   if (typeof after.kind === 'string' && after.kind in DOCUMENT_LABELS) parts.push(DOCUMENT_LABELS[after.kind as DocumentKind]);
   return parts.join(' · ');
@@ -88,7 +96,12 @@ function RequestData({ request }: { request: LoanRequest }) {
         />
       </Group>
       <Group title="Referencias">
-        <DetailList items={request.references.map((reference, index) => ({ label: `Referencia ${index + 1}`, value: `${reference.name} (${reference.relationship}) · ${reference.phone}` }))} />
+        <DetailList
+          items={request.references.map((reference, index) => ({
+            label: `Referencia ${index + 1}`,
+            value: `${reference.name} (${reference.relationship}) · ${reference.phone}`,
+          }))}
+        />
       </Group>
       <Group title="Crédito solicitado">
         <DetailList
@@ -108,7 +121,10 @@ function RequestData({ request }: { request: LoanRequest }) {
       <Group title="Seguimiento">
         <DetailList
           items={[
-            { label: 'Capturó', value: request.createdBy ? `${request.createdBy} · ${formatDateTime(request.createdAt)}` : formatDateTime(request.createdAt) },
+            {
+              label: 'Capturó',
+              value: request.createdBy ? `${request.createdBy} · ${formatDateTime(request.createdAt)}` : formatDateTime(request.createdAt),
+            },
             { label: 'Decidió', value: request.decidedBy ? `${request.decidedBy} · ${formatDateTime(request.decidedAt)}` : '' },
             { label: 'Última modificación', value: formatDateTime(request.updatedAt) },
           ]}
@@ -124,7 +140,9 @@ function RequestSimulation({ request }: { request: LoanRequest }) {
     <Section title="Simulación">
       <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center' }}>
         <StatusChip status={simulation.result} />
-        {simulation.reasons.length > 0 && <Typography variant="body2">{simulation.reasons.map((reason) => reason.message).join(' ')}</Typography>}
+        {simulation.reasons.length > 0 && (
+          <Typography variant="body2">{simulation.reasons.map((reason) => reason.message).join(' ')}</Typography>
+        )}
       </Stack>
       <DetailList
         aria-label="Resumen de la simulación"
@@ -132,9 +150,17 @@ function RequestSimulation({ request }: { request: LoanRequest }) {
           { label: 'Capacidad de pago por periodo', value: formatMoney(simulation.capacity) },
           { label: 'Pago por periodo', value: formatMoney(simulation.installment) },
           { label: 'CAT sin IVA', value: `${simulation.cat} %` },
-          { label: 'Comisión por apertura', value: `${formatMoney(simulation.openingFee)} + IVA ${formatMoney(simulation.openingFeeIva ?? '0.00')}` },
+          {
+            label: 'Comisión por apertura',
+            value: `${formatMoney(simulation.openingFee)} + IVA ${formatMoney(simulation.openingFeeIva ?? '0.00')}`,
+          },
           ...(simulation.firstPeriodDays !== undefined
-            ? [{ label: 'Primer periodo', value: `${simulation.firstPeriodDays} días${simulation.firstPeriodByDays ? ', interés por días' : ''}` }]
+            ? [
+                {
+                  label: 'Primer periodo',
+                  value: `${simulation.firstPeriodDays} días${simulation.firstPeriodByDays ? ', interés por días' : ''}`,
+                },
+              ]
             : []),
           { label: 'Monto a dispersar', value: formatMoney(simulation.netDisbursement) },
           { label: 'Descuentos', value: `${formatDate(simulation.firstDueDate)} a ${formatDate(simulation.lastDueDate)}` },
@@ -211,7 +237,12 @@ function RequestDetail({ id, today, onClose }: { id: string; today: string; onCl
       ) : (
         <>
           {notice && (
-            <Alert severity={notice.kind} sx={{ mb: 2 }} onClose={() => setNotice(null)} action={notice.credit && creditLink(notice.credit)}>
+            <Alert
+              severity={notice.kind}
+              sx={{ mb: 2 }}
+              onClose={() => setNotice(null)}
+              action={notice.credit && creditLink(notice.credit)}
+            >
               {notice.text}
             </Alert>
           )}

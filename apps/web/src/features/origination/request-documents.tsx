@@ -8,7 +8,14 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { DOCUMENT_KINDS, DOCUMENT_LABELS, requestRoutes, type DocumentKind, type Request as LoanRequest, type RequestStatus } from '@portal/contract';
+import {
+  DOCUMENT_KINDS,
+  DOCUMENT_LABELS,
+  requestRoutes,
+  type DocumentKind,
+  type Request as LoanRequest,
+  type RequestStatus,
+} from '@portal/contract';
 import { FilePreviewDialog } from '../../components/file-preview-dialog';
 import { routeUrl } from '../../lib/api-client';
 import { formatBytes, formatDateTime } from '../../lib/format';
@@ -18,7 +25,17 @@ import { useUploadDocument } from './origination.queries';
 /** Documents are added or replaced while the request is still being captured or validated. */
 const REPLACEABLE: readonly RequestStatus[] = ['capturada', 'en validación'];
 
-function UploadButton({ kind, present, disabled, onPick }: { kind: DocumentKind; present: boolean; disabled: boolean; onPick: (file: File) => void }) {
+function UploadButton({
+  kind,
+  present,
+  disabled,
+  onPick,
+}: {
+  kind: DocumentKind;
+  present: boolean;
+  disabled: boolean;
+  onPick: (file: File) => void;
+}) {
   return (
     <Button size="small" component="label" disabled={disabled}>
       {present ? 'Reemplazar' : 'Subir'}
@@ -79,14 +96,23 @@ export function RequestDocuments({ request }: { request: LoanRequest }) {
                 <TableCell>{DOCUMENT_LABELS[kind]}</TableCell>
                 <TableCell>
                   {document ? `${document.fileName} · ${formatBytes(document.size)}` : 'Falta'}
-                  {progress !== null && <LinearProgress variant="determinate" value={Math.round(progress * 100)} aria-label={`Subiendo ${DOCUMENT_LABELS[kind]}`} sx={{ mt: 1 }} />}
+                  {progress !== null && (
+                    <LinearProgress
+                      variant="determinate"
+                      value={Math.round(progress * 100)}
+                      aria-label={`Subiendo ${DOCUMENT_LABELS[kind]}`}
+                      sx={{ mt: 1 }}
+                    />
+                  )}
                   {problems[kind] && (
                     <Alert severity="error" sx={{ mt: 1 }}>
                       {problems[kind]}
                     </Alert>
                   )}
                 </TableCell>
-                <TableCell>{document ? `${formatDateTime(document.uploadedAt)}${document.uploadedBy ? ` · ${document.uploadedBy}` : ''}` : '—'}</TableCell>
+                <TableCell>
+                  {document ? `${formatDateTime(document.uploadedAt)}${document.uploadedBy ? ` · ${document.uploadedBy}` : ''}` : '—'}
+                </TableCell>
                 <TableCell align="right">
                   <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
                     {document && (
@@ -94,7 +120,14 @@ export function RequestDocuments({ request }: { request: LoanRequest }) {
                         Ver
                       </Button>
                     )}
-                    {replaceable && <UploadButton kind={kind} present={Boolean(document)} disabled={uploading !== null} onPick={(file) => void send(kind, file)} />}
+                    {replaceable && (
+                      <UploadButton
+                        kind={kind}
+                        present={Boolean(document)}
+                        disabled={uploading !== null}
+                        onPick={(file) => void send(kind, file)}
+                      />
+                    )}
                   </Stack>
                 </TableCell>
               </TableRow>
@@ -102,7 +135,13 @@ export function RequestDocuments({ request }: { request: LoanRequest }) {
           })}
         </TableBody>
       </Table>
-      {viewing && <FilePreviewDialog path={routeUrl(requestRoutes.getDocument, { id: request.id, kind: viewing })} title={DOCUMENT_LABELS[viewing]} onClose={() => setViewing(null)} />}
+      {viewing && (
+        <FilePreviewDialog
+          path={routeUrl(requestRoutes.getDocument, { id: request.id, kind: viewing })}
+          title={DOCUMENT_LABELS[viewing]}
+          onClose={() => setViewing(null)}
+        />
+      )}
     </>
   );
 }

@@ -12,11 +12,21 @@ import RequestNewScreen from './request-new.screen';
 const user = userEvent.setup({ applyAccept: false });
 
 function renderForm(onSubmit = vi.fn(async () => undefined), prefill = sentPreRequest) {
-  render(<RequestForm catalog={catalog} defaultValues={EMPTY_REQUEST} prefill={prefill} withDocuments submitLabel="Guardar solicitud" onSubmit={onSubmit} />);
+  render(
+    <RequestForm
+      catalog={catalog}
+      defaultValues={EMPTY_REQUEST}
+      prefill={prefill}
+      withDocuments
+      submitLabel="Guardar solicitud"
+      onSubmit={onSubmit}
+    />,
+  );
   return onSubmit;
 }
 
-const field = (label: string, scope: HTMLElement = document.body) => within(scope).getByLabelText(label, { exact: false, selector: 'input, textarea' });
+const field = (label: string, scope: HTMLElement = document.body) =>
+  within(scope).getByLabelText(label, { exact: false, selector: 'input, textarea' });
 
 async function fill(label: string, value: string, scope?: HTMLElement) {
   const input = field(label, scope);
@@ -35,7 +45,9 @@ const file = (name: string, type: string, bytes = 1024) => new File([new Uint8Ar
 describe('request form', () => {
   it('shows the shared Spanish validation messages and sends nothing', async () => {
     const onSubmit = vi.fn(async () => undefined);
-    render(<RequestForm catalog={catalog} defaultValues={EMPTY_REQUEST} withDocuments submitLabel="Guardar solicitud" onSubmit={onSubmit} />);
+    render(
+      <RequestForm catalog={catalog} defaultValues={EMPTY_REQUEST} withDocuments submitLabel="Guardar solicitud" onSubmit={onSubmit} />,
+    );
     await user.click(screen.getByRole('button', { name: 'Guardar solicitud' }));
     expect(await screen.findByText('La CURP debe tener 18 caracteres.')).toBeInTheDocument();
     expect(screen.getByText('Escribe la calle.')).toBeInTheDocument();
@@ -73,7 +85,9 @@ describe('request form', () => {
     expect(await within(ine).findByText('ine.png · 1 KB')).toBeInTheDocument();
     expect(within(ine).queryByText(/el archivo debe ser/)).not.toBeInTheDocument();
     expect(screen.getByText('Recibo de nómina: el archivo pesa 6 MB y el máximo es 5 MB.')).toBeInTheDocument();
-    expect(screen.getByText(/Faltan: Comprobante de domicilio, Recibo de nómina\. Puedes guardar la solicitud sin documentos/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/Faltan: Comprobante de domicilio, Recibo de nómina\. Puedes guardar la solicitud sin documentos/),
+    ).toBeInTheDocument();
   });
 
   it('derives birth date and sex from the CURP, submits the capture and the files apart, and places the API refusals', async () => {
@@ -116,7 +130,14 @@ describe('request form', () => {
     expect(screen.getByText('INE: el archivo no es un PDF real.')).toBeInTheDocument();
     expect(onSubmit).toHaveBeenCalledTimes(1);
     const [input, documents] = onSubmit.mock.calls[0] as unknown as [Record<string, unknown>, Record<string, File | null>];
-    expect(input).toMatchObject({ curp: sentPreRequest.curp, email: 'enrique@correo.mx', state: 'Jalisco', clabe: VALID_CLABE, amount: '20000.00', term: 24 });
+    expect(input).toMatchObject({
+      curp: sentPreRequest.curp,
+      email: 'enrique@correo.mx',
+      state: 'Jalisco',
+      clabe: VALID_CLABE,
+      amount: '20000.00',
+      term: 24,
+    });
     expect(input).not.toHaveProperty('documents');
     expect(documents).toEqual({ ine, comprobante: null, recibo: null });
     // Typing a whole request is slow on a loaded machine.
@@ -153,7 +174,10 @@ describe('Solicitudes screen', () => {
 
   it('prefills from ?preRequest= in the URL', async () => {
     api();
-    renderScreen(<RequestNewScreen />, { path: '/origination/request-new', url: `/origination/request-new?preRequest=${sentPreRequest.id}` });
+    renderScreen(<RequestNewScreen />, {
+      path: '/origination/request-new',
+      url: `/origination/request-new?preRequest=${sentPreRequest.id}`,
+    });
     expect(await screen.findByDisplayValue('PXNE660720HMCXTN06', undefined, { timeout: 8000 })).toBeInTheDocument();
     expect(field('Primer apellido')).toHaveValue('Peña');
   });

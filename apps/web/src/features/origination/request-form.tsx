@@ -96,7 +96,15 @@ function clabeHint(value: string): string {
   return check.ok ? `Banco: ${check.bank.name}` : check.message;
 }
 
-function DocumentPicker({ control, kind, onChoose }: { control: Control<RequestFormInput>; kind: DocumentKind; onChoose: (file: File | null) => void }) {
+function DocumentPicker({
+  control,
+  kind,
+  onChoose,
+}: {
+  control: Control<RequestFormInput>;
+  kind: DocumentKind;
+  onChoose: (file: File | null) => void;
+}) {
   const { field, fieldState } = useController({ control, name: `documents.${kind}` });
   const file = field.value as File | null;
   return (
@@ -198,13 +206,30 @@ export function RequestForm(props: {
       <Section title="Cliente">
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 4 }}>
-            <TextFormField control={control} name="curp" label="CURP" required slotProps={{ htmlInput: { style: { textTransform: 'uppercase' } } }} />
+            <TextFormField
+              control={control}
+              name="curp"
+              label="CURP"
+              required
+              slotProps={{ htmlInput: { style: { textTransform: 'uppercase' } } }}
+            />
           </Grid>
           <Grid size={{ xs: 6, md: 4 }}>
-            <TextField label="Fecha de nacimiento" value={curp.ok ? formatDate(curp.birthDate) : ''} helperText="Se toma de la clave de población" slotProps={{ input: { readOnly: true } }} fullWidth />
+            <TextField
+              label="Fecha de nacimiento"
+              value={curp.ok ? formatDate(curp.birthDate) : ''}
+              helperText="Se toma de la clave de población"
+              slotProps={{ input: { readOnly: true } }}
+              fullWidth
+            />
           </Grid>
           <Grid size={{ xs: 6, md: 4 }}>
-            <TextField label="Sexo" value={curp.ok ? (curp.sex === 'H' ? 'Hombre' : 'Mujer') : ''} slotProps={{ input: { readOnly: true } }} fullWidth />
+            <TextField
+              label="Sexo"
+              value={curp.ok ? (curp.sex === 'H' ? 'Hombre' : 'Mujer') : ''}
+              slotProps={{ input: { readOnly: true } }}
+              fullWidth
+            />
           </Grid>
           <Grid size={{ xs: 12, md: 3 }}>
             <TextFormField control={control} name="rfc" label="RFC (opcional)" />
@@ -226,7 +251,13 @@ export function RequestForm(props: {
             <SelectFormField control={control} name="agreementId" label="Convenio" options={options.agreements} />
           </Grid>
           <Grid size={{ xs: 12, md: 4 }}>
-            <SelectFormField control={control} name="productId" label="Producto" disabled={options.products.length === 0} options={options.products} />
+            <SelectFormField
+              control={control}
+              name="productId"
+              label="Producto"
+              disabled={options.products.length === 0}
+              options={options.products}
+            />
           </Grid>
           <Grid size={{ xs: 12, md: 3 }}>
             <TextFormField control={control} name="employeeNumber" label="Número de empleado" required />
@@ -272,7 +303,12 @@ export function RequestForm(props: {
             <TextFormField control={control} name="municipality" label="Municipio o alcaldía" required />
           </Grid>
           <Grid size={{ xs: 8, md: 2 }}>
-            <SelectFormField control={control} name="state" label="Estado" options={MEXICAN_STATES.map((state) => ({ value: state, label: state }))} />
+            <SelectFormField
+              control={control}
+              name="state"
+              label="Estado"
+              options={MEXICAN_STATES.map((state) => ({ value: state, label: state }))}
+            />
           </Grid>
           <Grid size={{ xs: 4, md: 2 }}>
             <TextFormField control={control} name="postalCode" label="Código postal" required />
@@ -296,7 +332,14 @@ export function RequestForm(props: {
       <Section title="Dispersión">
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 6 }}>
-            <TextFormField control={control} name="clabe" label="CLABE" required helperText={clabeHint(values.clabe ?? '')} slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }} />
+            <TextFormField
+              control={control}
+              name="clabe"
+              label="CLABE"
+              required
+              helperText={clabeHint(values.clabe ?? '')}
+              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 18 } }}
+            />
           </Grid>
         </Grid>
       </Section>
@@ -311,8 +354,8 @@ export function RequestForm(props: {
           </Grid>
           {missing.length > 0 && (
             <Alert severity="warning" sx={{ mt: 2 }}>
-              {missing.length === 1 ? 'Falta' : 'Faltan'}: {missing.map((kind) => DOCUMENT_LABELS[kind]).join(', ')}. Puedes guardar la solicitud sin documentos, pero para enviarla a validación se necesitan los
-              tres.
+              {missing.length === 1 ? 'Falta' : 'Faltan'}: {missing.map((kind) => DOCUMENT_LABELS[kind]).join(', ')}. Puedes guardar la
+              solicitud sin documentos, pero para enviarla a validación se necesitan los tres.
             </Alert>
           )}
         </Section>

@@ -11,8 +11,26 @@ const disbursed = sampleRequest({
   status: 'dispersada',
   creditId: 'cr-1',
   creditFolio: 'CR-000001',
-  documentList: [{ kind: 'ine', fileName: 'ine.pdf', contentType: 'application/pdf', size: 204800, uploadedAt: '2026-02-10T15:00:00Z', uploadedBy: 'ana@demo.mx' }],
-  history: [{ id: 1, occurredAt: '2026-02-11T15:00:00Z', actorEmail: 'tesoreria@demo.mx', action: 'request.disburse', before: { status: 'aprobada' }, after: { status: 'dispersada' } }],
+  documentList: [
+    {
+      kind: 'ine',
+      fileName: 'ine.pdf',
+      contentType: 'application/pdf',
+      size: 204800,
+      uploadedAt: '2026-02-10T15:00:00Z',
+      uploadedBy: 'ana@demo.mx',
+    },
+  ],
+  history: [
+    {
+      id: 1,
+      occurredAt: '2026-02-11T15:00:00Z',
+      actorEmail: 'tesoreria@demo.mx',
+      action: 'request.disburse',
+      before: { status: 'aprobada' },
+      after: { status: 'dispersada' },
+    },
+  ],
 });
 
 describe('Capturas screen', () => {
@@ -29,7 +47,10 @@ describe('Capturas screen', () => {
       if (path === `/api/requests/${disbursed.id}`) return disbursed;
       return [404, { type: 'about:blank', title: 'No encontrado', status: 404 }];
     });
-    const router = renderScreen(<RequestListScreen />, { path: '/origination/request-list', url: `/origination/request-list?status=dispersada&id=${disbursed.id}` });
+    const router = renderScreen(<RequestListScreen />, {
+      path: '/origination/request-list',
+      url: `/origination/request-list?status=dispersada&id=${disbursed.id}`,
+    });
 
     const detail = await screen.findByRole('dialog', { name: 'Detalle de la solicitud' });
     expect(await within(detail).findByRole('heading', { name: 'Solicitud SOL-000007' })).toBeInTheDocument();

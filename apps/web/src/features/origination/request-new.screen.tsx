@@ -8,14 +8,25 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DOCUMENT_KINDS, type OriginationCatalog, type PreRequest } from '@portal/contract';
 import { RouteLoading } from '../../components/route-loading';
 import { formatMoney } from '../../lib/format';
-import { useCreateRequest, useOriginationCatalog, usePreRequest, useRequest, useSentPreRequests, useUpdateRequest } from './origination.queries';
+import {
+  useCreateRequest,
+  useOriginationCatalog,
+  usePreRequest,
+  useRequest,
+  useSentPreRequests,
+  useUpdateRequest,
+} from './origination.queries';
 import { EMPTY_REQUEST, RequestForm, fromRequest } from './request-form';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
 const detailPath = (id: string) => `/origination/request-list?id=${id}`;
 
 const preRequestLabel = (entry: PreRequest) =>
-  [entry.folio, [entry.firstNames, entry.lastName1, entry.lastName2].filter(Boolean).join(' '), `${formatMoney(entry.amount)} a ${entry.term} pagos`].join(' · ');
+  [
+    entry.folio,
+    [entry.firstNames, entry.lastName1, entry.lastName2].filter(Boolean).join(' '),
+    `${formatMoney(entry.amount)} a ${entry.term} pagos`,
+  ].join(' · ');
 
 /** "Convertir una pre-solicitud enviada": the choice is kept in the URL (`?preRequest=`), so a link can bring it. */
 function PreRequestPicker({ value, chosen, onChange }: { value: string; chosen: PreRequest | undefined; onChange: (id: string) => void }) {
@@ -61,10 +72,16 @@ function NewRequest({ catalog }: { catalog: OriginationCatalog }) {
 
   return (
     <>
-      <PreRequestPicker value={preRequestId} chosen={preRequest.data} onChange={(id) => setParams(id ? { preRequest: id } : {}, { replace: true })} />
+      <PreRequestPicker
+        value={preRequestId}
+        chosen={preRequest.data}
+        onChange={(id) => setParams(id ? { preRequest: id } : {}, { replace: true })}
+      />
       {preRequest.isError && (
         <Alert severity="error" sx={{ mb: 2 }}>
-          {isNotFound(preRequest.error) ? 'No encontrado: la pre-solicitud del enlace no existe. Elige otra o captura una nueva.' : preRequest.error.message}
+          {isNotFound(preRequest.error)
+            ? 'No encontrado: la pre-solicitud del enlace no existe. Elige otra o captura una nueva.'
+            : preRequest.error.message}
         </Alert>
       )}
       {preRequest.data && !convertible && (
@@ -100,7 +117,8 @@ function EditRequest({ id, catalog }: { id: string; catalog: OriginationCatalog 
   const update = useUpdateRequest(id);
 
   if (request.isError) {
-    if (isNotFound(request.error)) return <NotFoundState what="La solicitud" backTo="/origination/request-list" backLabel="Ir a Capturas" />;
+    if (isNotFound(request.error))
+      return <NotFoundState what="La solicitud" backTo="/origination/request-list" backLabel="Ir a Capturas" />;
     return <Alert severity="error">{request.error.message}</Alert>;
   }
   if (!request.data) return <RouteLoading />;

@@ -34,7 +34,8 @@ export default function ReportEditScreen() {
   const [notice, setNotice] = useState<string | null>((location.state as { notice?: string } | null)?.notice ?? null);
 
   if (definition.isError) {
-    if (isNotFound(definition.error)) return <NotFoundState what="El reporte" backTo="/admon-wallet/reports-list" backLabel="Ir a la lista de reportes" />;
+    if (isNotFound(definition.error))
+      return <NotFoundState what="El reporte" backTo="/admon-wallet/reports-list" backLabel="Ir a la lista de reportes" />;
     return <Alert severity="error">{definition.error.message}</Alert>;
   }
   if (profiles.isError) return <Alert severity="error">No se pudieron cargar los perfiles. Recarga la página.</Alert>;

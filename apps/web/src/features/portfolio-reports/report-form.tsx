@@ -59,7 +59,9 @@ function arrayMessages(error: unknown): string[] {
     .flatMap(([, item]) => {
       if (!item || typeof item !== 'object') return [];
       if ((item as FieldError).message) return [(item as FieldError).message!];
-      return Object.values(item as FieldErrors).flatMap((inner) => ((inner as FieldError | undefined)?.message ? [(inner as FieldError).message!] : []));
+      return Object.values(item as FieldErrors).flatMap((inner) =>
+        (inner as FieldError | undefined)?.message ? [(inner as FieldError).message!] : [],
+      );
     });
   return [...own, ...(root ? [root] : []), ...items];
 }
@@ -76,7 +78,10 @@ export function ReportForm(props: {
   onSubmit: (values: Output) => Promise<unknown>;
   onCancel?: () => void;
 }) {
-  const { form, formProps, dialog, summary } = useSchemaForm(reportDefinitionInputSchema, { defaultValues: props.defaultValues, onSubmit: props.onSubmit });
+  const { form, formProps, dialog, summary } = useSchemaForm(reportDefinitionInputSchema, {
+    defaultValues: props.defaultValues,
+    onSubmit: props.onSubmit,
+  });
   const dataset = form.watch('dataset');
   const fields = fieldsOf(dataset);
   const labelOf = (key: string) => fields.find((field) => field.key === key)?.label ?? key;
@@ -154,13 +159,27 @@ export function ReportForm(props: {
                           key={key}
                           secondaryAction={
                             <Stack direction="row">
-                              <IconButton size="small" aria-label={`Subir ${labelOf(key)}`} disabled={index === 0} onClick={() => move(index, -1)}>
+                              <IconButton
+                                size="small"
+                                aria-label={`Subir ${labelOf(key)}`}
+                                disabled={index === 0}
+                                onClick={() => move(index, -1)}
+                              >
                                 <ArrowUpward fontSize="small" />
                               </IconButton>
-                              <IconButton size="small" aria-label={`Bajar ${labelOf(key)}`} disabled={index === chosen.length - 1} onClick={() => move(index, 1)}>
+                              <IconButton
+                                size="small"
+                                aria-label={`Bajar ${labelOf(key)}`}
+                                disabled={index === chosen.length - 1}
+                                onClick={() => move(index, 1)}
+                              >
                                 <ArrowDownward fontSize="small" />
                               </IconButton>
-                              <IconButton size="small" aria-label={`Quitar ${labelOf(key)}`} onClick={() => field.onChange(chosen.filter((other) => other !== key))}>
+                              <IconButton
+                                size="small"
+                                aria-label={`Quitar ${labelOf(key)}`}
+                                onClick={() => field.onChange(chosen.filter((other) => other !== key))}
+                              >
                                 <Close fontSize="small" />
                               </IconButton>
                             </Stack>
@@ -184,7 +203,11 @@ export function ReportForm(props: {
                           <ListItem
                             key={candidate.key}
                             secondaryAction={
-                              <IconButton size="small" aria-label={`Agregar ${candidate.label}`} onClick={() => field.onChange([...chosen, candidate.key])}>
+                              <IconButton
+                                size="small"
+                                aria-label={`Agregar ${candidate.label}`}
+                                onClick={() => field.onChange([...chosen, candidate.key])}
+                              >
                                 <Add fontSize="small" />
                               </IconButton>
                             }
@@ -228,11 +251,19 @@ export function ReportForm(props: {
                         <Checkbox
                           checked={checked}
                           onChange={(event) =>
-                            field.onChange(event.target.checked ? [...chosen, { field: candidate.key, type }] : chosen.filter((filter) => filter.field !== candidate.key))
+                            field.onChange(
+                              event.target.checked
+                                ? [...chosen, { field: candidate.key, type }]
+                                : chosen.filter((filter) => filter.field !== candidate.key),
+                            )
                           }
                         />
                       }
-                      label={type === 'dateRange' ? `${candidate.label} (rango de fechas)` : `${REPORT_FILTER_TYPE_LABELS[type]}${candidate.label !== REPORT_FILTER_TYPE_LABELS[type] ? ` (${candidate.label})` : ''}`}
+                      label={
+                        type === 'dateRange'
+                          ? `${candidate.label} (rango de fechas)`
+                          : `${REPORT_FILTER_TYPE_LABELS[type]}${candidate.label !== REPORT_FILTER_TYPE_LABELS[type] ? ` (${candidate.label})` : ''}`
+                      }
                     />
                   );
                 })}
@@ -260,7 +291,9 @@ export function ReportForm(props: {
                   fullWidth
                   label="Ordenar por"
                   value={field.value?.field ?? ''}
-                  onChange={(event) => field.onChange(event.target.value ? { field: event.target.value, direction: field.value?.direction ?? 'asc' } : null)}
+                  onChange={(event) =>
+                    field.onChange(event.target.value ? { field: event.target.value, direction: field.value?.direction ?? 'asc' } : null)
+                  }
                 >
                   <MenuItem value="">Sin orden (el del conjunto de datos)</MenuItem>
                   {fields.map((candidate) => (
@@ -292,7 +325,12 @@ export function ReportForm(props: {
             />
           </Grid>
           <Grid size={{ xs: 12, md: 4 }}>
-            <SelectFormField control={form.control} name="format" label="Formato" options={REPORT_FORMATS.map((format) => ({ value: format, label: format === 'xlsx' ? 'Excel (xlsx)' : 'CSV (UTF-8)' }))} />
+            <SelectFormField
+              control={form.control}
+              name="format"
+              label="Formato"
+              options={REPORT_FORMATS.map((format) => ({ value: format, label: format === 'xlsx' ? 'Excel (xlsx)' : 'CSV (UTF-8)' }))}
+            />
           </Grid>
         </Grid>
       </Section>
@@ -311,7 +349,9 @@ export function ReportForm(props: {
                     control={
                       <Checkbox
                         checked={chosen.includes(profile.id)}
-                        onChange={(event) => field.onChange(event.target.checked ? [...chosen, profile.id] : chosen.filter((id) => id !== profile.id))}
+                        onChange={(event) =>
+                          field.onChange(event.target.checked ? [...chosen, profile.id] : chosen.filter((id) => id !== profile.id))
+                        }
                       />
                     }
                     label={profile.name}

@@ -16,17 +16,42 @@ export default function ReportsListScreen() {
     setStatus: setStatus.mutateAsync,
     describe: (definition, deactivate) =>
       deactivate
-        ? { title: 'Desactivar reporte', message: `«${definition.name}» dejará de poder ejecutarse. Sus ejecuciones anteriores se conservan. ¿Desactivarlo?`, done: 'Reporte desactivado.' }
+        ? {
+            title: 'Desactivar reporte',
+            message: `«${definition.name}» dejará de poder ejecutarse. Sus ejecuciones anteriores se conservan. ¿Desactivarlo?`,
+            done: 'Reporte desactivado.',
+          }
         : { title: 'Activar reporte', message: `«${definition.name}» podrá ejecutarse de nuevo. ¿Activarlo?`, done: 'Reporte activado.' },
     onNotice: setNotice,
   });
 
   const columns: GridColDef<ReportDefinition>[] = [
     { field: 'name', headerName: 'Reporte', flex: 1.2, minWidth: 220 },
-    { field: 'dataset', headerName: 'Conjunto de datos', flex: 1, minWidth: 180, valueFormatter: (value: string) => reportDataset(value)?.label ?? value },
-    { field: 'columns', headerName: 'Columnas', width: 100, sortable: false, align: 'right', headerAlign: 'right', valueFormatter: (value: string[]) => String(value.length) },
+    {
+      field: 'dataset',
+      headerName: 'Conjunto de datos',
+      flex: 1,
+      minWidth: 180,
+      valueFormatter: (value: string) => reportDataset(value)?.label ?? value,
+    },
+    {
+      field: 'columns',
+      headerName: 'Columnas',
+      width: 100,
+      sortable: false,
+      align: 'right',
+      headerAlign: 'right',
+      valueFormatter: (value: string[]) => String(value.length),
+    },
     { field: 'format', headerName: 'Formato', width: 90, sortable: false, valueFormatter: (value: string) => value.toUpperCase() },
-    { field: 'profiles', headerName: 'Perfiles', flex: 1, minWidth: 180, sortable: false, valueFormatter: (value: string[]) => value.join(', ') },
+    {
+      field: 'profiles',
+      headerName: 'Perfiles',
+      flex: 1,
+      minWidth: 180,
+      sortable: false,
+      valueFormatter: (value: string[]) => value.join(', '),
+    },
     { field: 'updatedAt', headerName: 'Último cambio', width: 160, valueFormatter: (value: string) => formatDateTime(value) },
     statusColumn<ReportDefinition>(),
     statusActionColumn<ReportDefinition>({ activateLabel: 'Activar', onToggle: (row) => void toggle(row), width: 120 }),
@@ -40,8 +65,18 @@ export default function ReportsListScreen() {
       defaults={{ sort: 'name' }}
       searchLabel="Buscar por nombre"
       filters={[
-        { kind: 'select', key: 'dataset', label: 'Conjunto de datos', options: REPORT_DATASETS.map((dataset) => ({ value: dataset.key, label: dataset.label })) },
-        { kind: 'select', key: 'format', label: 'Formato', options: REPORT_FORMATS.map((format) => ({ value: format, label: format.toUpperCase() })) },
+        {
+          kind: 'select',
+          key: 'dataset',
+          label: 'Conjunto de datos',
+          options: REPORT_DATASETS.map((dataset) => ({ value: dataset.key, label: dataset.label })),
+        },
+        {
+          kind: 'select',
+          key: 'format',
+          label: 'Formato',
+          options: REPORT_FORMATS.map((format) => ({ value: format, label: format.toUpperCase() })),
+        },
       ]}
       create={{ to: '/admon-wallet/reports-new', label: 'Nuevo reporte', icon: <PostAddOutlined /> }}
       columns={columns}

@@ -22,7 +22,13 @@ describe('Nuevo Reporte Operativo', () => {
 
   it('refuses a definition without columns, then sends the chosen columns in their order, the filters, sort, format and profiles', async () => {
     const calls = stubApi((method, path) => {
-      if (path.startsWith('/api/report-definitions/profiles')) return { items: [{ id: ADMIN, name: 'Administrador' }, { id: CARTERA, name: 'Cartera' }] };
+      if (path.startsWith('/api/report-definitions/profiles'))
+        return {
+          items: [
+            { id: ADMIN, name: 'Administrador' },
+            { id: CARTERA, name: 'Cartera' },
+          ],
+        };
       if (method === 'POST') return [201, { id: CREATED }];
       return undefined;
     });
@@ -39,7 +45,11 @@ describe('Nuevo Reporte Operativo', () => {
     await user.click(screen.getByRole('button', { name: 'Agregar Días de atraso' }));
     await user.click(screen.getByRole('button', { name: 'Subir Días de atraso' }));
     const chosen = screen.getByRole('list', { name: /Columnas del reporte/ });
-    expect(within(chosen).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['1. Folio', '2. Días de atraso', '3. Saldo vencido']);
+    expect(
+      within(chosen)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['1. Folio', '2. Días de atraso', '3. Saldo vencido']);
     await user.click(screen.getByRole('button', { name: 'Quitar Saldo vencido' }));
 
     await user.click(screen.getByRole('checkbox', { name: 'Convenio' }));
@@ -76,7 +86,17 @@ describe('Nuevo Reporte Operativo', () => {
   it('shows the API’s refusal of a column beside the column chooser', async () => {
     stubApi((method, path) => {
       if (path.startsWith('/api/report-definitions/profiles')) return { items: [{ id: CARTERA, name: 'Cartera' }] };
-      if (method === 'POST') return [400, { type: 'about:blank', title: 'Datos inválidos', status: 400, detail: 'Revisa los campos marcados.', errors: [{ field: 'columns.0', message: 'El campo «folio» no existe en Cartera al día.' }] }];
+      if (method === 'POST')
+        return [
+          400,
+          {
+            type: 'about:blank',
+            title: 'Datos inválidos',
+            status: 400,
+            detail: 'Revisa los campos marcados.',
+            errors: [{ field: 'columns.0', message: 'El campo «folio» no existe en Cartera al día.' }],
+          },
+        ];
       return undefined;
     });
     const user = userEvent.setup();

@@ -29,7 +29,9 @@ export default function ForgotPasswordScreen() {
         </SessionAlert>
       ) : (
         <>
-          <p>Te enviaremos un enlace de un solo uso para elegir una contraseña nueva. Se abre la página segura del proveedor de identidad.</p>
+          <p>
+            Te enviaremos un enlace de un solo uso para elegir una contraseña nueva. Se abre la página segura del proveedor de identidad.
+          </p>
           <button type="button" className="session-button" disabled={!target} onClick={() => target && window.location.assign(target)}>
             Restablecer contraseña
           </button>

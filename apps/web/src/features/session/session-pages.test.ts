@@ -23,7 +23,9 @@ describe('forgot password target', () => {
   });
   it('sends to the external provider’s reset, or to nobody when none is configured', () => {
     const external = { ...base, issuer: 'https://login.example.com', embedded: false };
-    expect(passwordResetTarget({ ...external, passwordResetUrl: 'https://login.example.com/reset' })).toBe('https://login.example.com/reset');
+    expect(passwordResetTarget({ ...external, passwordResetUrl: 'https://login.example.com/reset' })).toBe(
+      'https://login.example.com/reset',
+    );
     expect(passwordResetTarget({ ...external, passwordResetUrl: null })).toBeNull();
   });
 });

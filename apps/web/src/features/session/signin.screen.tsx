@@ -29,7 +29,8 @@ export default function SignInScreen() {
   useEffect(() => {
     let active = true;
     prepareAuth().then(
-      () => active && setState((current) => (current.phase === 'preparing' || current.phase === 'config-error' ? { phase: 'ready' } : current)),
+      () =>
+        active && setState((current) => (current.phase === 'preparing' || current.phase === 'config-error' ? { phase: 'ready' } : current)),
       () => active && setState({ phase: 'config-error' }),
     );
     return () => {
@@ -62,7 +63,9 @@ export default function SignInScreen() {
       <p>Entra con tu cuenta del portal. Se abrirá una ventana del proveedor de identidad.</p>
       {notice && <SessionAlert kind="warning">{notice}</SessionAlert>}
       {state.phase === 'config-error' && (
-        <SessionAlert kind="error">No se pudo contactar al portal para preparar el inicio de sesión. Recarga la página en unos momentos.</SessionAlert>
+        <SessionAlert kind="error">
+          No se pudo contactar al portal para preparar el inicio de sesión. Recarga la página en unos momentos.
+        </SessionAlert>
       )}
       {state.phase === 'failed' && (
         <SessionAlert kind="error">

@@ -63,7 +63,13 @@ export function ResendAccess({ userId, email }: { userId: string; email: string 
                 Compártelo con la persona para que cree su contraseña. Solo se muestra esta vez, sirve una sola vez y vence el{' '}
                 {formatDateTime(issue.data.expiresAt)}. Los enlaces anteriores siguen sirviendo hasta que venzan.
               </DialogContentText>
-              <TextField label="Enlace para crear la contraseña" value={issue.data.link} fullWidth slotProps={{ input: { readOnly: true } }} onFocus={(event) => event.target.select()} />
+              <TextField
+                label="Enlace para crear la contraseña"
+                value={issue.data.link}
+                fullWidth
+                slotProps={{ input: { readOnly: true } }}
+                onFocus={(event) => event.target.select()}
+              />
             </>
           )}
         </DialogContent>

@@ -20,7 +20,10 @@ export function PermissionTree({ value, onChange }: { value: string[]; onChange:
       {NAV_GROUPS.map((group) => {
         const leaves = [
           ...group.items.map((entry) => ({ path: entry.path, label: entry.label })),
-          ...ACTION_PERMISSIONS.filter((action) => action.group === group.key).map((action) => ({ path: action.path, label: `Acción: ${action.label}` })),
+          ...ACTION_PERMISSIONS.filter((action) => action.group === group.key).map((action) => ({
+            path: action.path,
+            label: `Acción: ${action.label}`,
+          })),
         ];
         const paths = leaves.map((leaf) => leaf.path);
         const checked = paths.filter((path) => selected.has(path)).length;
@@ -41,7 +44,9 @@ export function PermissionTree({ value, onChange }: { value: string[]; onChange:
                 <FormControlLabel
                   key={leaf.path}
                   label={leaf.label}
-                  control={<Checkbox size="small" checked={selected.has(leaf.path)} onChange={(event) => set([leaf.path], event.target.checked)} />}
+                  control={
+                    <Checkbox size="small" checked={selected.has(leaf.path)} onChange={(event) => set([leaf.path], event.target.checked)} />
+                  }
                 />
               ))}
             </Box>

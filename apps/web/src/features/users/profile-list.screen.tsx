@@ -31,7 +31,9 @@ function ProfileDialog({ editing, onClose }: { editing: Editing; onClose: (saved
   const save = useSaveProfile();
   const { profile } = editing;
   const [defaultValues] = useState<ProfileInput>(() =>
-    profile ? { name: profile.name, roleCode: profile.roleCode, permissions: profile.permissions as ProfileInput['permissions'] } : EMPTY_PROFILE,
+    profile
+      ? { name: profile.name, roleCode: profile.roleCode, permissions: profile.permissions as ProfileInput['permissions'] }
+      : EMPTY_PROFILE,
   );
   const { form, formProps, dialog, summary } = useSchemaForm(profileInputSchema, {
     defaultValues,
@@ -50,7 +52,13 @@ function ProfileDialog({ editing, onClose }: { editing: Editing; onClose: (saved
         <DialogContent>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 1, mb: 2 }}>
             <TextFormField control={form.control} name="name" label="Nombre del perfil" />
-            <TextFormField control={form.control} name="roleCode" label="Clave del rol" normalize={(value) => value.toUpperCase()} helperText="Por ejemplo SA, CARTERA" />
+            <TextFormField
+              control={form.control}
+              name="roleCode"
+              label="Clave del rol"
+              normalize={(value) => value.toUpperCase()}
+              helperText="Por ejemplo SA, CARTERA"
+            />
           </Stack>
           <PermissionTree value={permissions.field.value} onChange={permissions.field.onChange} />
           {permissions.fieldState.error && <Alert severity="error">{permissions.fieldState.error.message}</Alert>}
@@ -77,7 +85,14 @@ export default function ProfileListScreen() {
   const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
 
   const destroy = async (profile: Profile) => {
-    if (!(await confirm({ title: 'Eliminar perfil', message: `¿Eliminar el perfil ${profile.name}? Esta acción no se puede deshacer.`, destructive: true }))) return;
+    if (
+      !(await confirm({
+        title: 'Eliminar perfil',
+        message: `¿Eliminar el perfil ${profile.name}? Esta acción no se puede deshacer.`,
+        destructive: true,
+      }))
+    )
+      return;
     try {
       await remove.mutateAsync(profile.id);
       setMessage({ kind: 'success', text: 'Perfil eliminado.' });

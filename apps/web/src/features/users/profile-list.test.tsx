@@ -17,7 +17,10 @@ const cartera: Profile = {
   version: 4,
 };
 
-const refusal = (field: string, message: string) => [409, { type: 'conflict', title: 'Perfil duplicado', status: 409, errors: [{ field, message }] }];
+const refusal = (field: string, message: string) => [
+  409,
+  { type: 'conflict', title: 'Perfil duplicado', status: 409, errors: [{ field, message }] },
+];
 
 describe('Perfiles: the profile dialog', () => {
   beforeEach(() => {
@@ -61,7 +64,9 @@ describe('Perfiles: the profile dialog', () => {
 
     expect(await within(dialog).findByText('Ya existe un perfil con esa clave.')).toBeInTheDocument();
     const sent = calls.filter((call) => call.method === 'POST');
-    expect(sent).toEqual([{ method: 'POST', path: '/api/profiles', body: { name: 'Cobranza', roleCode: 'COBRANZA_2', permissions: ['/user/user-list'] } }]);
+    expect(sent).toEqual([
+      { method: 'POST', path: '/api/profiles', body: { name: 'Cobranza', roleCode: 'COBRANZA_2', permissions: ['/user/user-list'] } },
+    ]);
 
     refuse = false;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
@@ -89,7 +94,11 @@ describe('Perfiles: the profile dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Editar perfil' })).not.toBeInTheDocument());
     expect(screen.getByText('Perfil actualizado.')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'PUT')).toEqual([
-      { method: 'PUT', path: `/api/profiles/${cartera.id}`, body: { name: 'Cartera y cobranza', roleCode: 'CARTERA', permissions: ['/wallet/credits/credits-list'], version: 4 } },
+      {
+        method: 'PUT',
+        path: `/api/profiles/${cartera.id}`,
+        body: { name: 'Cartera y cobranza', roleCode: 'CARTERA', permissions: ['/wallet/credits/credits-list'], version: 4 },
+      },
     ]);
   });
 });

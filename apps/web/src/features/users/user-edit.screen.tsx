@@ -80,7 +80,13 @@ export default function UserEditScreen() {
         )}
         <UserForm
           key={current.version}
-          defaultValues={{ email: current.email, name: current.name ?? '', profileId: current.profileId, companyId: current.companyId, active: current.active }}
+          defaultValues={{
+            email: current.email,
+            name: current.name ?? '',
+            profileId: current.profileId,
+            companyId: current.companyId,
+            active: current.active,
+          }}
           profiles={profiles.data}
           companies={companies.data}
           submitLabel="Guardar cambios"

@@ -5,7 +5,17 @@ import type { Company, Profile } from '@portal/contract';
 import { ApiError } from '../../lib/api';
 import { EMPTY_USER, UserForm } from './user-form';
 
-const profiles: Profile[] = [{ id: '6b0f1c4e-2a7e-4c55-9a37-3f3c2f1d9a10', companyId: null, name: 'Cartera', roleCode: 'CARTERA', permissions: [], userCount: 1, version: 1 }];
+const profiles: Profile[] = [
+  {
+    id: '6b0f1c4e-2a7e-4c55-9a37-3f3c2f1d9a10',
+    companyId: null,
+    name: 'Cartera',
+    roleCode: 'CARTERA',
+    permissions: [],
+    userCount: 1,
+    version: 1,
+  },
+];
 const companies: Company[] = [{ id: '9d7c1c7a-6d53-4f0e-8a3e-0c8a1f2b3c4d', code: 'DEMO', name: 'Financiera Demo' }];
 
 function renderForm(onSubmit = vi.fn(async () => undefined)) {
@@ -49,10 +59,16 @@ describe('user form', () => {
     await choose('Empresa', 'Financiera Demo');
     await userEvent.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Ya existe un usuario con ese correo electrónico.')).toBeInTheDocument();
-    expect(onSubmit).toHaveBeenCalledWith({ email: 'ana.perez@demo.mx', name: 'Ana Pérez', profileId: profiles[0]!.id, companyId: companies[0]!.id, active: true });
+    expect(onSubmit).toHaveBeenCalledWith({
+      email: 'ana.perez@demo.mx',
+      name: 'Ana Pérez',
+      profileId: profiles[0]!.id,
+      companyId: companies[0]!.id,
+      active: true,
+    });
   });
 
-  it('offers the common catalogue\'s profiles and the chosen company\'s own, not another company\'s', async () => {
+  it("offers the common catalogue's profiles and the chosen company's own, not another company's", async () => {
     const plus: Company = { id: '1f2e3d4c-5b6a-4798-8a9b-0c1d2e3f4a5b', code: 'PLUS', name: 'Crédito Nómina Plus' };
     const own = (name: string, companyId: string): Profile => ({ ...profiles[0]!, id: crypto.randomUUID(), name, companyId });
     render(

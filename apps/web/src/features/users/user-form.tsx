@@ -22,7 +22,10 @@ export function UserForm(props: {
   onSubmit: (values: Output) => Promise<unknown>;
   onCancel?: () => void;
 }) {
-  const { form, formProps, dialog, summary } = useSchemaForm(userInputSchema, { defaultValues: props.defaultValues, onSubmit: props.onSubmit });
+  const { form, formProps, dialog, summary } = useSchemaForm(userInputSchema, {
+    defaultValues: props.defaultValues,
+    onSubmit: props.onSubmit,
+  });
   // A company's own profiles are for its users (the API refuses the others): the common catalogue's and the chosen company's.
   const companyId = form.watch('companyId');
   const profiles = props.profiles.filter((profile) => profile.companyId === null || !companyId || profile.companyId === companyId);
@@ -46,7 +49,12 @@ export function UserForm(props: {
           />
         </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
-          <SelectFormField control={form.control} name="companyId" label="Empresa" options={props.companies.map((company) => ({ value: company.id, label: company.name }))} />
+          <SelectFormField
+            control={form.control}
+            name="companyId"
+            label="Empresa"
+            options={props.companies.map((company) => ({ value: company.id, label: company.name }))}
+          />
         </Grid>
         <Grid size={12}>
           <SwitchFormField control={form.control} name="active" label="Activo" />

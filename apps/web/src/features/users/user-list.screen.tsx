@@ -18,8 +18,16 @@ export default function UserListScreen() {
     setStatus: setStatus.mutateAsync,
     describe: (user, deactivate) =>
       deactivate
-        ? { title: 'Desactivar usuario', message: `${user.email} ya no podrá iniciar sesión en el portal. ¿Desactivarlo?`, done: 'Usuario desactivado.' }
-        : { title: 'Reactivar usuario', message: `${user.email} podrá volver a iniciar sesión con su perfil ${user.profile}. ¿Reactivarlo?`, done: 'Usuario reactivado.' },
+        ? {
+            title: 'Desactivar usuario',
+            message: `${user.email} ya no podrá iniciar sesión en el portal. ¿Desactivarlo?`,
+            done: 'Usuario desactivado.',
+          }
+        : {
+            title: 'Reactivar usuario',
+            message: `${user.email} podrá volver a iniciar sesión con su perfil ${user.profile}. ¿Reactivarlo?`,
+            done: 'Usuario reactivado.',
+          },
     onNotice: setNotice,
   });
 
@@ -30,7 +38,11 @@ export default function UserListScreen() {
     { field: 'company', headerName: 'Empresa', flex: 0.8, minWidth: 140 },
     statusColumn<UserListItem>(),
     { field: 'lastSignInAt', headerName: 'Último acceso', width: 160, valueFormatter: (value: string | null) => formatDateTime(value) },
-    statusActionColumn<UserListItem>({ activateLabel: 'Reactivar', onToggle: (row) => void toggle(row), hidden: (row) => row.id === session?.user.id }),
+    statusActionColumn<UserListItem>({
+      activateLabel: 'Reactivar',
+      onToggle: (row) => void toggle(row),
+      hidden: (row) => row.id === session?.user.id,
+    }),
   ];
 
   return (
@@ -41,7 +53,12 @@ export default function UserListScreen() {
       defaults={{ sort: 'email' }}
       searchLabel="Buscar por correo o nombre"
       filters={[
-        { kind: 'select', key: 'profileId', label: 'Perfil', options: (profiles.data ?? []).map((profile) => ({ value: profile.id, label: profile.name })) },
+        {
+          kind: 'select',
+          key: 'profileId',
+          label: 'Perfil',
+          options: (profiles.data ?? []).map((profile) => ({ value: profile.id, label: profile.name })),
+        },
         { kind: 'company', key: 'companyId' },
         { kind: 'select', key: 'status', label: 'Estado', options: STATUS_FILTER_OPTIONS },
       ]}

@@ -19,7 +19,8 @@ export default function UserNewScreen() {
         Nuevo Usuario
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
-        La persona crea su contraseña con un enlace de acceso: al guardar, en su ficha, «Reenviar acceso» te lo muestra para que se lo compartas.
+        La persona crea su contraseña con un enlace de acceso: al guardar, en su ficha, «Reenviar acceso» te lo muestra para que se lo
+        compartas.
       </Typography>
       {profiles.isError || companies.isError ? (
         <Alert severity="error">No se pudieron cargar los perfiles y las empresas. Recarga la página.</Alert>

@@ -32,18 +32,27 @@ function useInvalidating<Args, Result>(run: (args: Args) => Promise<Result>, key
   });
 }
 
-export const useCreateUser = () => useInvalidating((input: UserInput) => call(userRoutes.create, { body: input }), [usersKeys.all, usersKeys.profiles]);
+export const useCreateUser = () =>
+  useInvalidating((input: UserInput) => call(userRoutes.create, { body: input }), [usersKeys.all, usersKeys.profiles]);
 
 export const useUpdateUser = (id: string) =>
-  useInvalidating((input: UserInput & { version: number }) => call(userRoutes.update, { params: { id }, body: input }), [usersKeys.all, usersKeys.profiles]);
+  useInvalidating(
+    (input: UserInput & { version: number }) => call(userRoutes.update, { params: { id }, body: input }),
+    [usersKeys.all, usersKeys.profiles],
+  );
 
 export const useSetUserStatus = () =>
-  useInvalidating(({ id, active, version }: StatusChange) => call(userRoutes.setStatus, { params: { id }, body: { active, version } }), [usersKeys.all]);
+  useInvalidating(
+    ({ id, active, version }: StatusChange) => call(userRoutes.setStatus, { params: { id }, body: { active, version } }),
+    [usersKeys.all],
+  );
 
 export const useSaveProfile = () =>
   useInvalidating(
     ({ id, version, ...input }: ProfileInput & { id?: string; version?: number }) =>
-      id && version !== undefined ? call(profileRoutes.update, { params: { id }, body: { ...input, version } }) : call(profileRoutes.create, { body: input }),
+      id && version !== undefined
+        ? call(profileRoutes.update, { params: { id }, body: { ...input, version } })
+        : call(profileRoutes.create, { body: input }),
     [usersKeys.profiles, usersKeys.all],
   );
 

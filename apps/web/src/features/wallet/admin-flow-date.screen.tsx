@@ -30,8 +30,22 @@ const historyColumns: GridColDef<DayClose>[] = [
   { field: 'newVencidos', headerName: 'Nuevos vencidos', width: 130, align: 'right', headerAlign: 'right' },
   { field: 'toTransit', headerName: 'A tránsito', width: 100, align: 'right', headerAlign: 'right' },
   { field: 'toNotApplied', headerName: 'No aplicados', width: 110, align: 'right', headerAlign: 'right' },
-  { field: 'moratoryAccrued', headerName: 'Moratorios', width: 130, align: 'right', headerAlign: 'right', valueFormatter: (value: string) => formatMoney(value) },
-  { field: 'durationMs', headerName: 'Duración', width: 100, align: 'right', headerAlign: 'right', valueFormatter: (value: number) => `${(value / 1000).toFixed(1)} s` },
+  {
+    field: 'moratoryAccrued',
+    headerName: 'Moratorios',
+    width: 130,
+    align: 'right',
+    headerAlign: 'right',
+    valueFormatter: (value: string) => formatMoney(value),
+  },
+  {
+    field: 'durationMs',
+    headerName: 'Duración',
+    width: 100,
+    align: 'right',
+    headerAlign: 'right',
+    valueFormatter: (value: number) => `${(value / 1000).toFixed(1)} s`,
+  },
   { field: 'closedBy', headerName: 'Cerró', flex: 1, minWidth: 160, valueFormatter: (value: string | null) => value ?? 'Sistema' },
   { field: 'closedAt', headerName: 'Fecha y hora', width: 160, valueFormatter: (value: string) => formatDateTime(value) },
 ];
@@ -42,7 +56,11 @@ function RunProgress({ date }: { date: BusinessDate }) {
   const percent = run.daysTotal === 0 ? 0 : Math.round((run.daysDone / run.daysTotal) * 100);
   return (
     <Stack spacing={0.5} sx={{ minWidth: 200 }}>
-      <LinearProgress variant={run.status === 'en espera' ? 'indeterminate' : 'determinate'} value={percent} aria-label={`Avance del cierre de ${date.company}`} />
+      <LinearProgress
+        variant={run.status === 'en espera' ? 'indeterminate' : 'determinate'}
+        value={percent}
+        aria-label={`Avance del cierre de ${date.company}`}
+      />
       <Typography variant="body2">
         {run.status === 'en espera' ? 'En espera…' : `Cerrando: ${run.daysDone} de ${run.daysTotal} días`}
       </Typography>

@@ -21,7 +21,12 @@ const run: DayCloseRun = {
   requestedAt: '2026-11-23T18:00:00Z',
   finishedAt: null,
 };
-const date = (activeRun: DayCloseRun | null): BusinessDate => ({ companyId: 'c1', company: 'Financiera Demo', businessDate: '2026-11-23', activeRun });
+const date = (activeRun: DayCloseRun | null): BusinessDate => ({
+  companyId: 'c1',
+  company: 'Financiera Demo',
+  businessDate: '2026-11-23',
+  activeRun,
+});
 const closed: DayClose = {
   id: 7,
   companyId: 'c1',
@@ -60,7 +65,11 @@ describe('Admin Fecha Flujo', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cerrar día' });
     expect(dialog).toHaveTextContent('Se cerrará el día 23/11/2026 de Financiera Demo');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sí' }));
-    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toEqual([{ method: 'POST', path: '/api/flow-date/day-closes', body: { companyId: 'c1' } }]));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST')).toEqual([
+        { method: 'POST', path: '/api/flow-date/day-closes', body: { companyId: 'c1' } },
+      ]),
+    );
   });
 
   it('shows a close in progress with its days done, and no second "Cerrar día" for that company', async () => {

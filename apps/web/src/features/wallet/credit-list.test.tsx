@@ -33,12 +33,18 @@ describe('credits list', () => {
 
   it('asks the API for the filters in the URL and shows the totals of the filtered set', async () => {
     const calls = stubApi((_method, path) =>
-      path.startsWith('/api/credits/totals') ? { count: 1, outstandingBalance: '8500.50', overdueBalance: '1040.00' } : path.startsWith('/api/credits/agreement-options') ? [] : { items: [item], total: 1 },
+      path.startsWith('/api/credits/totals')
+        ? { count: 1, outstandingBalance: '8500.50', overdueBalance: '1040.00' }
+        : path.startsWith('/api/credits/agreement-options')
+          ? []
+          : { items: [item], total: 1 },
     );
     renderScreen(<CreditListScreen />, { path: '/wallet/credits/credits-list', url: '/wallet/credits/credits-list?bucket=31-60' });
     expect(await screen.findByText('CR-00000001')).toBeInTheDocument();
     expect(screen.getByRole('gridcell', { name: '31 a 60 días' })).toBeInTheDocument();
-    expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent('Créditos: 1Saldo: $8,500.50Saldo vencido: $1,040.00');
+    expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent(
+      'Créditos: 1Saldo: $8,500.50Saldo vencido: $1,040.00',
+    );
     const list = calls.find((c) => c.path.startsWith('/api/credits?'))!;
     expect(new URLSearchParams(list.path.split('?')[1]).get('bucket')).toBe('31-60');
     const totals = calls.find((c) => c.path.startsWith('/api/credits/totals'))!;

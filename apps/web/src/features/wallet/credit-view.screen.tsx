@@ -35,7 +35,8 @@ export default function CreditViewScreen() {
   const credit = useCredit(id);
 
   if (credit.isError) {
-    if (isNotFound(credit.error)) return <NotFoundState what="El crédito" backTo="/wallet/credits/credits-list" backLabel="Ir a Créditos" />;
+    if (isNotFound(credit.error))
+      return <NotFoundState what="El crédito" backTo="/wallet/credits/credits-list" backLabel="Ir a Créditos" />;
     return <Alert severity="error">{credit.error.message}</Alert>;
   }
   if (!credit.data) return <RouteLoading />;
@@ -67,7 +68,10 @@ export default function CreditViewScreen() {
             { label: 'Producto', value: product.name },
             { label: 'Tasa anual', value: `${product.annualRatePct} %` },
             { label: 'IVA', value: `${product.ivaRatePct} %` },
-            { label: 'Comisión por apertura', value: `${product.openingFeePct} % (${product.openingFeeFinanced ? 'financiada' : 'descontada al dispersar'})` },
+            {
+              label: 'Comisión por apertura',
+              value: `${product.openingFeePct} % (${product.openingFeeFinanced ? 'financiada' : 'descontada al dispersar'})`,
+            },
             { label: 'Periodicidad', value: FREQUENCY_LABELS[current.frequency] },
             { label: 'Plazo', value: `${current.term} pagos` },
             { label: 'Monto', value: formatMoney(current.amount) },
@@ -86,7 +90,12 @@ export default function CreditViewScreen() {
             { label: 'Último descuento', value: formatDate(current.lastDueDate) },
             { label: 'Saldo', value: formatMoney(current.balances.total) },
             ...(Number(current.creditBalance) > 0 ? [{ label: 'Saldo a favor', value: formatMoney(current.creditBalance) }] : []),
-            { label: 'Dispersó', value: current.disbursedBy ? `${current.disbursedBy} · ${formatDateTime(current.createdAt)}` : formatDateTime(current.createdAt) },
+            {
+              label: 'Dispersó',
+              value: current.disbursedBy
+                ? `${current.disbursedBy} · ${formatDateTime(current.createdAt)}`
+                : formatDateTime(current.createdAt),
+            },
           ]}
         />
       </Section>
@@ -116,7 +125,10 @@ function PortfolioSections({ credit: view }: { credit: Credit }) {
   return (
     <>
       <Section title="Saldos por componente">
-        <DetailList aria-label="Saldos del crédito" items={COMPONENT_LABELS.map(([key, label]) => ({ label, value: formatMoney(view.balances[key]) }))} />
+        <DetailList
+          aria-label="Saldos del crédito"
+          items={COMPONENT_LABELS.map(([key, label]) => ({ label, value: formatMoney(view.balances[key]) }))}
+        />
       </Section>
       <Section title="Pagado por amortización">
         <Table size="small" aria-label="Pagado de cada amortización">
@@ -190,8 +202,14 @@ function PortfolioSections({ credit: view }: { credit: Credit }) {
               items={[
                 { label: 'Capital insoluto', value: formatMoney(payoff.data.outstandingPrincipal) },
                 { label: 'Interés e IVA vencidos', value: `${formatMoney(payoff.data.dueInterest)} + ${formatMoney(payoff.data.dueIva)}` },
-                { label: 'Moratorios e IVA', value: `${formatMoney(payoff.data.dueMoratoryInterest)} + ${formatMoney(payoff.data.dueMoratoryIva)}` },
-                { label: 'Interés del periodo e IVA', value: `${formatMoney(payoff.data.accruedInterest)} + ${formatMoney(payoff.data.accruedIva)}` },
+                {
+                  label: 'Moratorios e IVA',
+                  value: `${formatMoney(payoff.data.dueMoratoryInterest)} + ${formatMoney(payoff.data.dueMoratoryIva)}`,
+                },
+                {
+                  label: 'Interés del periodo e IVA',
+                  value: `${formatMoney(payoff.data.accruedInterest)} + ${formatMoney(payoff.data.accruedIva)}`,
+                },
                 { label: 'En tránsito', value: formatMoney(payoff.data.inTransit) },
                 { label: 'Importe total a liquidar', value: formatMoney(payoff.data.totalAmount) },
               ]}
@@ -203,7 +221,13 @@ function PortfolioSections({ credit: view }: { credit: Credit }) {
         {view.history.length === 0 ? (
           <Typography color="text.secondary">Sin movimientos registrados.</Typography>
         ) : (
-          <DetailList aria-label="Eventos del crédito" items={view.history.map((entry) => ({ label: formatDateTime(entry.occurredAt), value: `${entry.action} · ${entry.actorEmail ?? 'Sistema'}` }))} />
+          <DetailList
+            aria-label="Eventos del crédito"
+            items={view.history.map((entry) => ({
+              label: formatDateTime(entry.occurredAt),
+              value: `${entry.action} · ${entry.actorEmail ?? 'Sistema'}`,
+            }))}
+          />
         )}
       </Section>
     </>
@@ -226,7 +250,9 @@ function PaymentRow({ payment }: { payment: CreditPayment }) {
         </TableCell>
         <TableCell>{formatDate(payment.valueDate)}</TableCell>
         <TableCell align="right">{formatMoney(payment.amount)}</TableCell>
-        <TableCell>{payment.fileId ? <Link to={`/wallet/files-pay-detail/${payment.fileId}`}>{payment.source}</Link> : payment.source}</TableCell>
+        <TableCell>
+          {payment.fileId ? <Link to={`/wallet/files-pay-detail/${payment.fileId}`}>{payment.source}</Link> : payment.source}
+        </TableCell>
         <TableCell>
           <StatusChip status={payment.status} />
         </TableCell>
@@ -286,7 +312,6 @@ function CreditPayments({ credit: view }: { credit: Credit }) {
     </Stack>
   );
 }
-
 
 const SOURCE_LABELS = { selección: 'Selección en la lista', archivo: 'Archivo' } as const;
 

@@ -7,7 +7,16 @@ import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import CreditViewScreen from './credit-view.screen';
 
-const zero = { principal: '0.00', interest: '0.00', iva: '0.00', moratoryInterest: '0.00', moratoryIva: '0.00', fees: '0.00', feesIva: '0.00', total: '0.00' };
+const zero = {
+  principal: '0.00',
+  interest: '0.00',
+  iva: '0.00',
+  moratoryInterest: '0.00',
+  moratoryIva: '0.00',
+  fees: '0.00',
+  feesIva: '0.00',
+  total: '0.00',
+};
 
 const credit: Credit = {
   id: 'cr-1',
@@ -43,7 +52,16 @@ const credit: Credit = {
   firstDueDate: '2026-02-28',
   lastDueDate: '2026-03-15',
   // 990.00 + 25.86 + 4.14 + 1010.00 + 8.62 + 1.38 = 2040.00, plus 12.00 moratory and 1.92 of its IVA = 2053.92.
-  balances: { principal: '2000.00', interest: '34.48', iva: '5.52', moratoryInterest: '12.00', moratoryIva: '1.92', fees: '0.00', feesIva: '0.00', total: '2053.92' },
+  balances: {
+    principal: '2000.00',
+    interest: '34.48',
+    iva: '5.52',
+    moratoryInterest: '12.00',
+    moratoryIva: '1.92',
+    fees: '0.00',
+    feesIva: '0.00',
+    total: '2053.92',
+  },
   disbursedBy: 'tesoreria@demo.mx',
   createdAt: '2026-02-11T15:00:00Z',
   installments: [
@@ -57,7 +75,15 @@ const credit: Credit = {
       balance: '1010.00',
       status: 'vencida',
       deductionState: 'no aplicado',
-      charged: { ...zero, principal: '990.00', interest: '25.86', iva: '4.14', moratoryInterest: '12.00', moratoryIva: '1.92', total: '1033.92' },
+      charged: {
+        ...zero,
+        principal: '990.00',
+        interest: '25.86',
+        iva: '4.14',
+        moratoryInterest: '12.00',
+        moratoryIva: '1.92',
+        total: '1033.92',
+      },
       paid: zero,
       outstanding: '1033.92',
     },
@@ -94,12 +120,20 @@ describe('credit view', () => {
   });
 
   it('shows the summary, every schedule row as plain text, the state at the fecha flujo and the balances by component', async () => {
-    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit));
+    stubApi((_method, path) =>
+      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit,
+    );
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     expect(await screen.findByRole('heading', { name: 'Crédito CR-000001' })).toBeInTheDocument();
     expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Monto dispersado$1,960.00');
     const rows = within(screen.getByRole('table', { name: 'Tabla de amortización' })).getAllByRole('row');
-    expect(rows.map((row) => within(row).getAllByRole(row.querySelector('th') ? 'columnheader' : 'cell').map((cell) => cell.textContent))).toEqual([
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole(row.querySelector('th') ? 'columnheader' : 'cell')
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
       ['No.', 'Fecha de descuento', 'Capital', 'Interés', 'IVA', 'Pago', 'Saldo', 'Estado'],
       ['1', '28/02/2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'vencida'],
       ['2', '15/03/2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'vencida'],
@@ -116,11 +150,31 @@ describe('credit view', () => {
       ...credit,
       labels: ['Jurídico'],
       labelHistory: [
-        { id: 2, label: 'Jurídico', action: 'agregar', actorEmail: 'cartera@demo.mx', occurredAt: '2026-03-20T18:30:00.000Z', jobId: '9a8b7c6d-0000-4000-8000-000000000002', source: 'archivo', fileName: 'juridico.csv' },
-        { id: 1, label: 'Cobranza', action: 'quitar', actorEmail: 'cartera@demo.mx', occurredAt: '2026-03-20T18:30:00.000Z', jobId: '9a8b7c6d-0000-4000-8000-000000000002', source: 'archivo', fileName: 'juridico.csv' },
+        {
+          id: 2,
+          label: 'Jurídico',
+          action: 'agregar',
+          actorEmail: 'cartera@demo.mx',
+          occurredAt: '2026-03-20T18:30:00.000Z',
+          jobId: '9a8b7c6d-0000-4000-8000-000000000002',
+          source: 'archivo',
+          fileName: 'juridico.csv',
+        },
+        {
+          id: 1,
+          label: 'Cobranza',
+          action: 'quitar',
+          actorEmail: 'cartera@demo.mx',
+          occurredAt: '2026-03-20T18:30:00.000Z',
+          jobId: '9a8b7c6d-0000-4000-8000-000000000002',
+          source: 'archivo',
+          fileName: 'juridico.csv',
+        },
       ],
     };
-    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : labelled));
+    stubApi((_method, path) =>
+      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : labelled,
+    );
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     const rows = within(await screen.findByRole('table', { name: 'Historial de etiquetas' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
@@ -150,7 +204,9 @@ describe('credit view', () => {
         },
       ],
     };
-    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : withLetters));
+    stubApi((_method, path) =>
+      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : withLetters,
+    );
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     const rows = within(await screen.findByRole('table', { name: 'Cartas de liquidación' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
@@ -161,13 +217,24 @@ describe('credit view', () => {
   });
 
   it('says so when the credit has no letters', async () => {
-    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit));
+    stubApi((_method, path) =>
+      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit,
+    );
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     expect(await screen.findByText('Sin cartas de liquidación emitidas.')).toBeInTheDocument();
   });
 
   it('lists the payments with their source and split, unfolds where each peso went, and shows the saldo a favor', async () => {
-    const split = { principal: '990.00', interest: '25.86', iva: '4.14', moratoryInterest: '12.00', moratoryIva: '1.92', fees: '0.00', feesIva: '0.00', overpayment: '0.00' };
+    const split = {
+      principal: '990.00',
+      interest: '25.86',
+      iva: '4.14',
+      moratoryInterest: '12.00',
+      moratoryIva: '1.92',
+      fees: '0.00',
+      feesIva: '0.00',
+      overpayment: '0.00',
+    };
     const paid: Credit = {
       ...credit,
       creditBalance: '15.50',
@@ -191,14 +258,20 @@ describe('credit view', () => {
         },
       ],
     };
-    stubApi((_method, path) => (path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : paid));
+    stubApi((_method, path) =>
+      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : paid,
+    );
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
     const section = await screen.findByRole('region', { name: 'Pagos' });
     expect(within(section).getByText(/Saldo a favor:/)).toHaveTextContent('Saldo a favor: $15.50');
     expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Saldo a favor$15.50');
     const table = within(section).getByRole('table', { name: 'Pagos del crédito' });
     const [, row] = within(table).getAllByRole('row');
-    expect(within(row!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual([
       '',
       '15/03/2026',
       '$1,033.92',
@@ -211,7 +284,10 @@ describe('credit view', () => {
       '$0.00',
       '$0.00',
     ]);
-    expect(within(row!).getByRole('link', { name: 'Archivo nomina-0315.csv, línea 12' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1');
+    expect(within(row!).getByRole('link', { name: 'Archivo nomina-0315.csv, línea 12' })).toHaveAttribute(
+      'href',
+      '/wallet/files-pay-detail/file-1',
+    );
 
     const toggle = within(row!).getByRole('button', { name: 'Reparto del pago del 15/03/2026 por $1,033.92' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');

@@ -14,17 +14,26 @@ export const walletKeys = {
   dayCloses: (query: string) => ['day-closes', query] as const,
 };
 
-export const useCredit = (id: string) => useQuery({ queryKey: walletKeys.detail(id), queryFn: () => call(creditRoutes.get, { params: { id } }) });
+export const useCredit = (id: string) =>
+  useQuery({ queryKey: walletKeys.detail(id), queryFn: () => call(creditRoutes.get, { params: { id } }) });
 
 export const usePayoff = (id: string, date: string) =>
-  useQuery({ queryKey: walletKeys.payoff(id, date), queryFn: () => call(creditRoutes.payoff, { params: { id }, query: { date } }), enabled: date !== '' });
+  useQuery({
+    queryKey: walletKeys.payoff(id, date),
+    queryFn: () => call(creditRoutes.payoff, { params: { id }, query: { date } }),
+    enabled: date !== '',
+  });
 
 /** Totals of the filtered set: the list's filters without its page and sort. */
 export function useCreditTotals(query: string) {
   const params = new URLSearchParams(query);
   for (const key of ['page', 'pageSize', 'sort']) params.delete(key);
   const filters = params.toString();
-  return useQuery({ queryKey: walletKeys.totals(filters), queryFn: () => callList(creditRoutes.totals, filters), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: walletKeys.totals(filters),
+    queryFn: () => callList(creditRoutes.totals, filters),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** Business dates; while a close waits or runs, asked again every second so its progress bar moves (and survives a reload). */

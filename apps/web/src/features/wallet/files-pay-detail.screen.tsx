@@ -30,7 +30,9 @@ function summary(file: PaymentFile) {
     { label: 'SHA-256', value: file.sha256 },
     { label: 'Cargó', value: byWhom(file.uploadedBy, file.uploadedAt) },
     ...(file.appliedAt ? [{ label: 'Aplicó', value: byWhom(file.appliedBy, file.appliedAt) }] : []),
-    ...(file.revertedAt ? [{ label: file.status === 'rechazado' ? 'Rechazó' : 'Revirtió', value: byWhom(file.revertedBy, file.revertedAt) }] : []),
+    ...(file.revertedAt
+      ? [{ label: file.status === 'rechazado' ? 'Rechazó' : 'Revirtió', value: byWhom(file.revertedBy, file.revertedAt) }]
+      : []),
     ...(file.statusReason ? [{ label: 'Motivo', value: file.statusReason }] : []),
   ];
 }
@@ -46,14 +48,23 @@ function Downloads({ file, onError }: { file: PaymentFile; onError: (message: st
   };
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-      <Button variant="outlined" startIcon={<FileDownloadOutlined />} disabled={busy} onClick={() => download(() => downloadRecordFile(paymentFileRoutes.original, { id: file.id }, file.fileName))}>
+      <Button
+        variant="outlined"
+        startIcon={<FileDownloadOutlined />}
+        disabled={busy}
+        onClick={() => download(() => downloadRecordFile(paymentFileRoutes.original, { id: file.id }, file.fileName))}
+      >
         Descargar original
       </Button>
       <Button
         variant="outlined"
         startIcon={<FileDownloadOutlined />}
         disabled={busy}
-        onClick={() => download(() => downloadRecordFile(paymentFileRoutes.result, { id: file.id }, `resultado-${file.fileName.replace(/\.[^.]+$/, '')}.xlsx`))}
+        onClick={() =>
+          download(() =>
+            downloadRecordFile(paymentFileRoutes.result, { id: file.id }, `resultado-${file.fileName.replace(/\.[^.]+$/, '')}.xlsx`),
+          )
+        }
       >
         Descargar resultado (Excel)
       </Button>
@@ -68,7 +79,8 @@ export default function FilesPayDetailScreen() {
   const [notice, setNotice] = useState<Notice | null>(null);
 
   if (file.isError) {
-    if (isNotFound(file.error)) return <NotFoundState what="El archivo de pagos" backTo="/wallet/files-pay-list" backLabel="Ir a Listado de archivos de pagos" />;
+    if (isNotFound(file.error))
+      return <NotFoundState what="El archivo de pagos" backTo="/wallet/files-pay-list" backLabel="Ir a Listado de archivos de pagos" />;
     return <Alert severity="error">{file.error.message}</Alert>;
   }
   if (!file.data) return <RouteLoading />;

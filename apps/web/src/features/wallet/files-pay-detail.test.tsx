@@ -8,7 +8,16 @@ import { renderScreen, stubApi } from '../../test-render';
 import FilesPayDetailScreen from './files-pay-detail.screen';
 import { FILE_ID, appliedFile, overpaidRow, rejectedRow, sampleFile, sampleRow } from './payment-files.test-data';
 
-const split = { principal: '400.00', interest: '80.00', iva: '12.80', moratoryInterest: '5.00', moratoryIva: '0.80', fees: '1.20', feesIva: '0.20', overpayment: '0.00' };
+const split = {
+  principal: '400.00',
+  interest: '80.00',
+  iva: '12.80',
+  moratoryInterest: '5.00',
+  moratoryIva: '0.80',
+  fees: '1.20',
+  feesIva: '0.20',
+  overpayment: '0.00',
+};
 const appliedRow = sampleRow({
   paymentId: 'pay-1',
   paymentStatus: 'aplicado',
@@ -24,11 +33,20 @@ const signIn = (paths: string[]) => {
   saveSession(sampleSession({ permissions: paths.map((path) => ({ path })) }));
 };
 
-const fileRows = [appliedRow, { ...overpaidRow, paymentStatus: 'aplicado' as const, split: { ...split, overpayment: '80.00' } }, rejectedRow];
+const fileRows = [
+  appliedRow,
+  { ...overpaidRow, paymentStatus: 'aplicado' as const, split: { ...split, overpayment: '80.00' } },
+  rejectedRow,
+];
 
 const noLaterPayments: LaterPayments = { payments: [], total: 0, refusedAsPaidOff: [] };
 
-function fileApi(file: PaymentFile, actions: Record<string, unknown> = {}, rows: PaymentFileRow[] = fileRows, later: LaterPayments = noLaterPayments) {
+function fileApi(
+  file: PaymentFile,
+  actions: Record<string, unknown> = {},
+  rows: PaymentFileRow[] = fileRows,
+  later: LaterPayments = noLaterPayments,
+) {
   return stubApi((method, path) => {
     if (method === 'POST') return actions[path.split('/').at(-1)!];
     if (path === `/api/payment-files/${FILE_ID}`) return file;
@@ -39,7 +57,8 @@ function fileApi(file: PaymentFile, actions: Record<string, unknown> = {}, rows:
 }
 
 const user = userEvent.setup();
-const show = () => renderScreen(<FilesPayDetailScreen />, { path: '/wallet/files-pay-detail/:id', url: `/wallet/files-pay-detail/${FILE_ID}` });
+const show = () =>
+  renderScreen(<FilesPayDetailScreen />, { path: '/wallet/files-pay-detail/:id', url: `/wallet/files-pay-detail/${FILE_ID}` });
 
 describe('Detalle del archivo de pagos', () => {
   beforeEach(() => () => vi.unstubAllGlobals());
@@ -58,7 +77,11 @@ describe('Detalle del archivo de pagos', () => {
 
     const grid = await screen.findByRole('grid', { name: 'Filas: todos' });
     const first = (await within(grid).findByRole('link', { name: 'CR-000001' })).closest('[role="row"]') as HTMLElement;
-    expect(within(first).getAllByRole('gridcell').map((cell) => cell.textContent)).toEqual([
+    expect(
+      within(first)
+        .getAllByRole('gridcell')
+        .map((cell) => cell.textContent),
+    ).toEqual([
       '2',
       'válido',
       'CR-000001',
@@ -79,7 +102,11 @@ describe('Detalle del archivo de pagos', () => {
 
     await user.click(within(grid).getByRole('button', { name: 'Ver reparto de la línea 2' }));
     const lines = within(await screen.findByRole('dialog', { name: 'Reparto de la línea 2' })).getAllByRole('row');
-    expect(lines.map((row) => row.textContent)).toEqual(['AmortizaciónConceptoImportePaso', '3Moratorios$5.00Exigible', '4Capital$400.00Abono anticipado a capital']);
+    expect(lines.map((row) => row.textContent)).toEqual([
+      'AmortizaciónConceptoImportePaso',
+      '3Moratorios$5.00Exigible',
+      '4Capital$400.00Abono anticipado a capital',
+    ]);
   });
 
   it('reverts only with a reason, naming the file and its payments, and shows why the API refuses', async () => {
@@ -99,7 +126,9 @@ describe('Detalle del archivo de pagos', () => {
     await user.paste('Importes duplicados por el convenio');
     await user.click(within(dialog).getByRole('button', { name: 'Revertir' }));
     expect(await within(dialog).findByText(detail)).toBeInTheDocument();
-    expect(calls.filter((c) => c.method === 'POST')).toEqual([{ method: 'POST', path: `/api/payment-files/${FILE_ID}/revert`, body: { reason: 'Importes duplicados por el convenio' } }]);
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([
+      { method: 'POST', path: `/api/payment-files/${FILE_ID}/revert`, body: { reason: 'Importes duplicados por el convenio' } },
+    ]);
     // The refusal asks the check again: a file applied meanwhile would turn the dialog to what stops it.
     await waitFor(() => expect(calls.filter((c) => c.path === `/api/payment-files/${FILE_ID}/later-payments`)).toHaveLength(2));
   });
@@ -118,7 +147,14 @@ describe('Detalle del archivo de pagos', () => {
     signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
     const later: LaterPayments = {
       payments: [
-        { fileId: 'file-1130', fileName: 'nomina-1130.csv', valueDate: '2026-11-30', credits: 2, creditId: 'c-1', creditFolio: 'CR-000001' },
+        {
+          fileId: 'file-1130',
+          fileName: 'nomina-1130.csv',
+          valueDate: '2026-11-30',
+          credits: 2,
+          creditId: 'c-1',
+          creditFolio: 'CR-000001',
+        },
         { fileId: null, fileName: null, valueDate: '2026-11-20', credits: 1, creditId: 'c-2', creditFolio: 'CR-000002' },
       ],
       total: 3,
@@ -129,12 +165,21 @@ describe('Detalle del archivo de pagos', () => {
     await user.click(await screen.findByRole('button', { name: 'Revertir' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revertir archivo nomina-1115.csv' });
     const listed = await within(dialog).findByRole('list', { name: 'Pagos posteriores' });
-    expect(within(listed).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(listed)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       'archivo nomina-1130.csv (descuento del 30/11/2026; 2 créditos, entre ellos CR-000001)',
       'pago sin archivo (descuento del 20/11/2026; crédito CR-000002)',
     ]);
-    expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1130');
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Hay otro archivo después de estos: revierte primero los de la lista y vuelve a intentarlo.');
+    expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute(
+      'href',
+      '/wallet/files-pay-detail/file-1130',
+    );
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Hay otro archivo después de estos: revierte primero los de la lista y vuelve a intentarlo.',
+    );
     expect(dialog).toHaveTextContent('El archivo nomina-1115.csv se revierte completo, y solo cuando ningún pago posterior depende de él.');
     expect(within(dialog).getByRole('textbox', { name: /Motivo/ })).toBeDisabled();
     expect(within(dialog).getByRole('button', { name: 'Revertir' })).toBeDisabled();
@@ -144,13 +189,20 @@ describe('Detalle del archivo de pagos', () => {
   it('warns that later files refused rows as crédito liquidado for the credits it paid off, and still reverts', async () => {
     signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file']);
     const refusedAsPaidOff = [{ fileId: 'file-1130', fileName: 'nomina-1130.csv', rows: 2, amount: '1000.00', creditFolio: 'CR-000004' }];
-    const calls = fileApi(appliedFile(), { revert: appliedFile({ status: 'revertido' }) }, fileRows, { payments: [], total: 0, refusedAsPaidOff });
+    const calls = fileApi(appliedFile(), { revert: appliedFile({ status: 'revertido' }) }, fileRows, {
+      payments: [],
+      total: 0,
+      refusedAsPaidOff,
+    });
     show();
     await user.click(await screen.findByRole('button', { name: 'Revertir' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revertir archivo nomina-1115.csv' });
     const listed = await within(dialog).findByRole('list', { name: 'Filas rechazadas como crédito liquidado' });
     expect(listed).toHaveTextContent('archivo nomina-1130.csv: 2 filas por $1,000.00 (entre ellas, del crédito CR-000004)');
-    expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute('href', '/wallet/files-pay-detail/file-1130');
+    expect(within(listed).getByRole('link', { name: 'archivo nomina-1130.csv' })).toHaveAttribute(
+      'href',
+      '/wallet/files-pay-detail/file-1130',
+    );
     await user.click(within(dialog).getByRole('textbox', { name: /Motivo/ }));
     await user.paste('Archivo del periodo equivocado');
     await user.click(within(dialog).getByRole('button', { name: 'Revertir' }));
@@ -182,13 +234,26 @@ describe('Detalle del archivo de pagos', () => {
     fileApi(sampleFile());
     show();
     const actions = await screen.findByRole('group', { name: 'Acciones del archivo' });
-    expect(within(actions).getAllByRole('button').map((button) => button.textContent)).toEqual(['Aplicar']);
+    expect(
+      within(actions)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Aplicar']);
   });
 
   it('tells a reverted file’s reason and who reverted it', async () => {
     signIn(['/wallet/files-pay-list', '/actions/wallet/revert-file', '/wallet/application-pay-list']);
     const reverted = fileRows.map((row) => (row.split === null ? row : { ...row, paymentStatus: 'revertido' as const }));
-    fileApi(appliedFile({ status: 'revertido', revertedBy: 'gerencia@demo.mx', revertedAt: '2026-11-17T15:00:00Z', statusReason: 'Importes duplicados' }), {}, reverted);
+    fileApi(
+      appliedFile({
+        status: 'revertido',
+        revertedBy: 'gerencia@demo.mx',
+        revertedAt: '2026-11-17T15:00:00Z',
+        statusReason: 'Importes duplicados',
+      }),
+      {},
+      reverted,
+    );
     show();
     const summary = await screen.findByLabelText('Resumen del archivo');
     expect(summary).toHaveTextContent('Revirtiógerencia@demo.mx · 17/11/2026 09:00');
@@ -203,7 +268,10 @@ describe('Detalle del archivo de pagos', () => {
     const first = (await within(grid).findByRole('link', { name: 'CR-000001' })).closest('[role="row"]') as HTMLElement;
     expect(within(first).getAllByRole('gridcell')[1]).toHaveTextContent('válidorevertido');
     expect(within(grid).getAllByText('revertido')).toHaveLength(2);
-    expect(screen.getByRole('link', { name: 'Ver sus pagos en el Reporte de pagos' })).toHaveAttribute('href', `/wallet/application-pay-list?fileId=${FILE_ID}`);
+    expect(screen.getByRole('link', { name: 'Ver sus pagos en el Reporte de pagos' })).toHaveAttribute(
+      'href',
+      `/wallet/application-pay-list?fileId=${FILE_ID}`,
+    );
   });
 
   it('downloads the original as uploaded and the result workbook, named after the file', async () => {

@@ -14,7 +14,14 @@ const money = (value: string) => formatMoney(value);
 const columns: GridColDef<PaymentFile>[] = [
   { field: 'agreement', headerName: 'Convenio', flex: 0.8, minWidth: 160 },
   { field: 'discountDate', headerName: 'Fecha de descuento', width: 150, valueFormatter: (value: string) => formatDate(value) },
-  { field: 'fileName', headerName: 'Archivo', flex: 1, minWidth: 200, sortable: false, renderCell: ({ value }) => <span title={value as string}>{value as string}</span> },
+  {
+    field: 'fileName',
+    headerName: 'Archivo',
+    flex: 1,
+    minWidth: 200,
+    sortable: false,
+    renderCell: ({ value }) => <span title={value as string}>{value as string}</span>,
+  },
   { field: 'status', headerName: 'Estado', width: 120, renderCell: ({ value }) => <StatusChip status={value as string} /> },
   {
     field: 'amountApplied',
@@ -25,8 +32,24 @@ const columns: GridColDef<PaymentFile>[] = [
     // A reverted file's payments were undone: what it had applied, said as such.
     valueFormatter: (value: string, row) => (row.status === 'revertido' ? `${money(value)} (revertido)` : money(value)),
   },
-  { field: 'amountRejected', headerName: 'Importe rechazado', width: 140, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: money },
-  { field: 'rowsTotal', headerName: 'Filas', width: 90, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: (value: number) => value.toLocaleString('es-MX') },
+  {
+    field: 'amountRejected',
+    headerName: 'Importe rechazado',
+    width: 140,
+    align: 'right',
+    headerAlign: 'right',
+    sortable: false,
+    valueFormatter: money,
+  },
+  {
+    field: 'rowsTotal',
+    headerName: 'Filas',
+    width: 90,
+    align: 'right',
+    headerAlign: 'right',
+    sortable: false,
+    valueFormatter: (value: number) => value.toLocaleString('es-MX'),
+  },
   {
     field: 'rowsValid',
     headerName: 'Válidas / rechazadas',
@@ -36,7 +59,14 @@ const columns: GridColDef<PaymentFile>[] = [
     sortable: false,
     valueGetter: (_value, row) => `${row.rowsValid.toLocaleString('es-MX')} / ${row.rowsRejected.toLocaleString('es-MX')}`,
   },
-  { field: 'uploadedBy', headerName: 'Cargó', flex: 0.7, minWidth: 150, sortable: false, valueFormatter: (value: string | null) => value ?? 'Sistema' },
+  {
+    field: 'uploadedBy',
+    headerName: 'Cargó',
+    flex: 0.7,
+    minWidth: 150,
+    sortable: false,
+    valueFormatter: (value: string | null) => value ?? 'Sistema',
+  },
   { field: 'uploadedAt', headerName: 'Fecha de carga', width: 150, valueFormatter: (value: string) => formatDateTime(value) },
 ];
 
@@ -53,7 +83,12 @@ export default function FilesPayListScreen() {
       searchLabel="Buscar por nombre de archivo"
       filters={[
         { kind: 'select', key: 'agreementId', label: 'Convenio', options: agreements },
-        { kind: 'select', key: 'status', label: 'Estado', options: PAYMENT_FILE_STATUSES.map((status) => ({ value: status, label: status })) },
+        {
+          kind: 'select',
+          key: 'status',
+          label: 'Estado',
+          options: PAYMENT_FILE_STATUSES.map((status) => ({ value: status, label: status })),
+        },
         { kind: 'date', key: 'discountFrom', label: 'Descuento desde' },
         { kind: 'date', key: 'discountTo', label: 'Descuento hasta', after: 'discountFrom' },
       ]}

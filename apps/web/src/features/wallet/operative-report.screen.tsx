@@ -20,7 +20,14 @@ import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
 import { useAgreementOptions } from '../../lib/credit-list';
 import { formatBytes, formatDate, formatDateTime } from '../../lib/format';
-import { downloadRunFile, isRunning, reportRunListQuery, useActiveRuns, useRunnableReports, useStartReportRun } from './report-runs.queries';
+import {
+  downloadRunFile,
+  isRunning,
+  reportRunListQuery,
+  useActiveRuns,
+  useRunnableReports,
+  useStartReportRun,
+} from './report-runs.queries';
 
 type Parameters = Record<string, ReportParameter>;
 
@@ -29,18 +36,31 @@ function describeParameters(run: ReportRun, agreements: { value: string; label: 
   const fields = reportDataset(run.dataset)?.fields ?? [];
   const parts = Object.entries(run.parameters).map(([key, parameter]) => {
     const label = fields.find((field) => field.key === key)?.label ?? key;
-    if (parameter.from || parameter.to) return `${label}: ${parameter.from ? formatDate(parameter.from) : '…'} a ${parameter.to ? formatDate(parameter.to) : '…'}`;
+    if (parameter.from || parameter.to)
+      return `${label}: ${parameter.from ? formatDate(parameter.from) : '…'} a ${parameter.to ? formatDate(parameter.to) : '…'}`;
     const value = parameter.value ?? '';
-    const shown = key === 'agreement' ? (agreements.find((option) => option.value === value)?.label ?? value) : key === 'bucket' ? (AGING_BUCKET_LABELS[value as AgingBucket] ?? value) : value;
+    const shown =
+      key === 'agreement'
+        ? (agreements.find((option) => option.value === value)?.label ?? value)
+        : key === 'bucket'
+          ? (AGING_BUCKET_LABELS[value as AgingBucket] ?? value)
+          : value;
     return `${label}: ${shown}`;
   });
   return parts.length ? parts.join(' · ') : 'Sin filtros';
 }
 
-function ParameterFields(props: { report: RunnableReport; values: Parameters; onChange: (values: Parameters) => void; agreements: { value: string; label: string }[] }) {
+function ParameterFields(props: {
+  report: RunnableReport;
+  values: Parameters;
+  onChange: (values: Parameters) => void;
+  agreements: { value: string; label: string }[];
+}) {
   const fields = reportDataset(props.report.dataset)?.fields ?? [];
-  const set = (key: string, parameter: ReportParameter) => props.onChange({ ...props.values, [key]: { ...props.values[key], ...parameter } });
-  if (props.report.filters.length === 0) return <Typography color="text.secondary">Este reporte no pide parámetros: trae todo el conjunto de datos.</Typography>;
+  const set = (key: string, parameter: ReportParameter) =>
+    props.onChange({ ...props.values, [key]: { ...props.values[key], ...parameter } });
+  if (props.report.filters.length === 0)
+    return <Typography color="text.secondary">Este reporte no pide parámetros: trae todo el conjunto de datos.</Typography>;
   return (
     <Grid container spacing={2}>
       {props.report.filters.map((filter) => {
@@ -60,10 +80,19 @@ function ParameterFields(props: { report: RunnableReport; values: Parameters; on
         const options =
           filter.type === 'agreement'
             ? props.agreements
-            : (field?.options ?? []).map((option) => ({ value: option, label: filter.type === 'bucket' ? (AGING_BUCKET_LABELS[option as AgingBucket] ?? option) : option }));
+            : (field?.options ?? []).map((option) => ({
+                value: option,
+                label: filter.type === 'bucket' ? (AGING_BUCKET_LABELS[option as AgingBucket] ?? option) : option,
+              }));
         return (
           <Grid key={filter.field} size={{ xs: 12, md: 4 }}>
-            <TextField select fullWidth label={filter.type === 'agreement' ? REPORT_FILTER_TYPE_LABELS.agreement : label} value={value.value ?? ''} onChange={(event) => set(filter.field, { value: event.target.value })}>
+            <TextField
+              select
+              fullWidth
+              label={filter.type === 'agreement' ? REPORT_FILTER_TYPE_LABELS.agreement : label}
+              value={value.value ?? ''}
+              onChange={(event) => set(filter.field, { value: event.target.value })}
+            >
               <MenuItem value="">Todos</MenuItem>
               {options.map((option) => (
                 <MenuItem key={option.value} value={option.value}>
@@ -114,13 +143,56 @@ export default function OperativeReportScreen() {
 
   const columns = useMemo<GridColDef<ReportRun>[]>(
     () => [
-      { field: 'requestedAt', headerName: 'Solicitado', width: 150, sortable: false, valueFormatter: (value: string) => formatDateTime(value) },
+      {
+        field: 'requestedAt',
+        headerName: 'Solicitado',
+        width: 150,
+        sortable: false,
+        valueFormatter: (value: string) => formatDateTime(value),
+      },
       { field: 'definitionName', headerName: 'Reporte', flex: 1, minWidth: 180, sortable: false },
-      { field: 'parameters', headerName: 'Parámetros', flex: 1.2, minWidth: 200, sortable: false, valueGetter: (_value, row) => describeParameters(row, agreements) },
-      { field: 'status', headerName: 'Estado', width: 120, sortable: false, renderCell: ({ value }) => <StatusChip status={value as string} /> },
-      { field: 'rowsDone', headerName: 'Filas', width: 100, sortable: false, align: 'right', headerAlign: 'right', valueFormatter: (value: number) => value.toLocaleString('es-MX') },
-      { field: 'size', headerName: 'Tamaño', width: 100, sortable: false, align: 'right', headerAlign: 'right', valueFormatter: (value: number | null) => (value === null ? '' : formatBytes(value)) },
-      { field: 'durationMs', headerName: 'Duración', width: 100, sortable: false, align: 'right', headerAlign: 'right', valueFormatter: (value: number | null) => (value === null ? '' : `${(value / 1000).toFixed(1)} s`) },
+      {
+        field: 'parameters',
+        headerName: 'Parámetros',
+        flex: 1.2,
+        minWidth: 200,
+        sortable: false,
+        valueGetter: (_value, row) => describeParameters(row, agreements),
+      },
+      {
+        field: 'status',
+        headerName: 'Estado',
+        width: 120,
+        sortable: false,
+        renderCell: ({ value }) => <StatusChip status={value as string} />,
+      },
+      {
+        field: 'rowsDone',
+        headerName: 'Filas',
+        width: 100,
+        sortable: false,
+        align: 'right',
+        headerAlign: 'right',
+        valueFormatter: (value: number) => value.toLocaleString('es-MX'),
+      },
+      {
+        field: 'size',
+        headerName: 'Tamaño',
+        width: 100,
+        sortable: false,
+        align: 'right',
+        headerAlign: 'right',
+        valueFormatter: (value: number | null) => (value === null ? '' : formatBytes(value)),
+      },
+      {
+        field: 'durationMs',
+        headerName: 'Duración',
+        width: 100,
+        sortable: false,
+        align: 'right',
+        headerAlign: 'right',
+        valueFormatter: (value: number | null) => (value === null ? '' : `${(value / 1000).toFixed(1)} s`),
+      },
       { field: 'requestedBy', headerName: 'Quién', flex: 0.6, minWidth: 130, sortable: false },
       {
         field: 'file',
@@ -181,7 +253,11 @@ export default function OperativeReportScreen() {
                 setChosenId(event.target.value);
                 setParameters({});
               }}
-              helperText={chosen ? `${reportDataset(chosen.dataset)?.label} · ${chosen.format.toUpperCase()}${chosen.description ? ` · ${chosen.description}` : ''}` : 'Elige el reporte que quieres ejecutar.'}
+              helperText={
+                chosen
+                  ? `${reportDataset(chosen.dataset)?.label} · ${chosen.format.toUpperCase()}${chosen.description ? ` · ${chosen.description}` : ''}`
+                  : 'Elige el reporte que quieres ejecutar.'
+              }
               sx={{ maxWidth: 560 }}
             >
               {reports.map((report) => (

@@ -52,7 +52,17 @@ describe('Reportes Operativos', () => {
   });
 
   it('asks the chosen report’s parameters, starts it, shows a running run’s progress and the history with its download', async () => {
-    const running = run({ id: '2b3c4d5e-6f70-4a81-9b2c-3d4e5f607182', status: 'en curso', rowsTotal: 4000, rowsDone: 1000, size: null, fileName: null, durationMs: null, finishedAt: null, parameters: { bucket: { value: '31-60' } } });
+    const running = run({
+      id: '2b3c4d5e-6f70-4a81-9b2c-3d4e5f607182',
+      status: 'en curso',
+      rowsTotal: 4000,
+      rowsDone: 1000,
+      size: null,
+      fileName: null,
+      durationMs: null,
+      finishedAt: null,
+      parameters: { bucket: { value: '31-60' } },
+    });
     const done = run({ parameters: { agreement: { value: AGREEMENT_ID } } });
     const calls = stubApi((method, path) => {
       if (path.startsWith('/api/report-runs/runnable')) return { items: [REPORT] };
@@ -70,7 +80,11 @@ describe('Reportes Operativos', () => {
 
     const grid = screen.getByRole('grid', { name: 'Historial de ejecuciones' });
     const doneRow = (await within(grid).findByText('Convenio: Gobierno de Jalisco')).closest('[role="row"]') as HTMLElement;
-    expect(within(doneRow).getAllByRole('gridcell').map((cell) => cell.textContent)).toEqual([
+    expect(
+      within(doneRow)
+        .getAllByRole('gridcell')
+        .map((cell) => cell.textContent),
+    ).toEqual([
       '23/11/2026 10:00',
       REPORT.name,
       'Convenio: Gobierno de Jalisco',
@@ -97,9 +111,13 @@ describe('Reportes Operativos', () => {
   });
 
   it('tells a profile without reports what to do', async () => {
-    stubApi((_method, path) => (path.startsWith('/api/report-runs/runnable') ? { items: [] } : path.startsWith('/api/report-runs') ? { items: [], total: 0 } : []));
+    stubApi((_method, path) =>
+      path.startsWith('/api/report-runs/runnable') ? { items: [] } : path.startsWith('/api/report-runs') ? { items: [], total: 0 } : [],
+    );
     renderScreen(<OperativeReportScreen />, { path: '/wallet/operative-report' });
-    expect(await screen.findByText('Tu perfil no tiene reportes que ejecutar. Pide a quien administra la cartera que te permita uno.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Tu perfil no tiene reportes que ejecutar. Pide a quien administra la cartera que te permita uno.'),
+    ).toBeInTheDocument();
     expect(await screen.findByText('Todavía no has ejecutado reportes.')).toBeInTheDocument();
   });
 });

@@ -38,15 +38,35 @@ export function FileFigures({ file }: { file: PaymentFile }) {
         { label: 'Filas válidas', value: `${file.rowsValid.toLocaleString('es-MX')} · ${formatMoney(file.amountValid)}` },
         { label: 'Filas rechazadas', value: `${file.rowsRejected.toLocaleString('es-MX')} · ${formatMoney(file.amountRejected)}` },
         // Accepted rows a clerk checks before applying: those that pay the credit off, and those paying a deduction received already.
-        ...(file.rowsOverpaying > 0 ? [{ label: 'Filas con sobrepago', value: `${file.rowsOverpaying.toLocaleString('es-MX')} · liquidan su crédito; lo que sobra queda como saldo a favor` }] : []),
-        ...(file.rowsPaidElsewhere > 0
-          ? [{ label: 'Descuentos ya recibidos en otro archivo', value: `${file.rowsPaidElsewhere.toLocaleString('es-MX')} · se aplican como pagos adicionales` }]
+        ...(file.rowsOverpaying > 0
+          ? [
+              {
+                label: 'Filas con sobrepago',
+                value: `${file.rowsOverpaying.toLocaleString('es-MX')} · liquidan su crédito; lo que sobra queda como saldo a favor`,
+              },
+            ]
           : []),
-        { label: 'Esperado en la fecha', value: `${file.expectedCount.toLocaleString('es-MX')} descuentos · ${formatMoney(file.expectedAmount)}` },
+        ...(file.rowsPaidElsewhere > 0
+          ? [
+              {
+                label: 'Descuentos ya recibidos en otro archivo',
+                value: `${file.rowsPaidElsewhere.toLocaleString('es-MX')} · se aplican como pagos adicionales`,
+              },
+            ]
+          : []),
+        {
+          label: 'Esperado en la fecha',
+          value: `${file.expectedCount.toLocaleString('es-MX')} descuentos · ${formatMoney(file.expectedAmount)}`,
+        },
         { label: 'Recibido en el archivo', value: formatMoney(file.amountTotal) },
         // Expected on the date less what this file and the other applied files of the date pay.
-        { label: 'Descuentos faltantes', value: `${file.missingCount.toLocaleString('es-MX')} · sin recibir en este archivo ni en otro aplicado de la fecha` },
-        ...(isPositive(file.overpayment) ? [{ label: reverted ? 'Sobrepago revertido' : 'Sobrepago (saldo a favor)', value: formatMoney(file.overpayment) }] : []),
+        {
+          label: 'Descuentos faltantes',
+          value: `${file.missingCount.toLocaleString('es-MX')} · sin recibir en este archivo ni en otro aplicado de la fecha`,
+        },
+        ...(isPositive(file.overpayment)
+          ? [{ label: reverted ? 'Sobrepago revertido' : 'Sobrepago (saldo a favor)', value: formatMoney(file.overpayment) }]
+          : []),
         // A reverted file's payments were undone: what it had applied, said as such.
         ...(file.status === 'aplicado' ? [{ label: 'Importe aplicado', value: formatMoney(file.amountApplied) }] : []),
         ...(reverted ? [{ label: 'Importe revertido', value: formatMoney(file.amountApplied) }] : []),
@@ -64,7 +84,9 @@ function ApplyState({ file, detailLink }: { file: PaymentFile; detailLink: boole
       <Stack spacing={0.5}>
         <LinearProgress variant="determinate" value={percent} aria-label="Avance de la aplicación" />
         <Typography variant="body2" role="status">
-          {file.applyState === 'en espera' ? 'En espera de aplicarse…' : `Aplicando: ${file.applyDone.toLocaleString('es-MX')} de ${file.rowsValid.toLocaleString('es-MX')} filas`}
+          {file.applyState === 'en espera'
+            ? 'En espera de aplicarse…'
+            : `Aplicando: ${file.applyDone.toLocaleString('es-MX')} de ${file.rowsValid.toLocaleString('es-MX')} filas`}
         </Typography>
       </Stack>
     );
@@ -200,7 +222,9 @@ function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDia
       Comprobando si hay pagos posteriores sobre sus créditos…
     </Typography>
   ) : later.isError ? (
-    <Alert severity="warning">No se pudo comprobar si hay pagos posteriores ({later.error.message}). Al revertir se comprobará de nuevo.</Alert>
+    <Alert severity="warning">
+      No se pudo comprobar si hay pagos posteriores ({later.error.message}). Al revertir se comprobará de nuevo.
+    </Alert>
   ) : blocked ? (
     <Alert severity="warning" role="alert">
       Todavía no se puede revertir: después de aplicarlo se aplicaron otros archivos a sus créditos. Revierte primero estos, en este orden:
@@ -215,7 +239,10 @@ function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDia
               'pago sin archivo'
             )}{' '}
             (descuento del {formatDate(payment.valueDate)};{' '}
-            {payment.credits === 1 ? `crédito ${payment.creditFolio}` : `${payment.credits.toLocaleString('es-MX')} créditos, entre ellos ${payment.creditFolio}`})
+            {payment.credits === 1
+              ? `crédito ${payment.creditFolio}`
+              : `${payment.credits.toLocaleString('es-MX')} créditos, entre ellos ${payment.creditFolio}`}
+            )
           </li>
         ))}
       </ol>
@@ -224,15 +251,18 @@ function RevertDialog({ file, ...props }: { file: PaymentFile } & Pick<ReasonDia
     </Alert>
   ) : later.data !== undefined && later.data.refusedAsPaidOff.length > 0 ? (
     <Alert severity="info">
-      Al revertirlo, los créditos que este archivo liquidó vuelven a deber, y estos archivos rechazaron filas suyas como crédito liquidado: ese dinero
-      queda sin aplicar hasta que lo cargues de nuevo.
+      Al revertirlo, los créditos que este archivo liquidó vuelven a deber, y estos archivos rechazaron filas suyas como crédito liquidado:
+      ese dinero queda sin aplicar hasta que lo cargues de nuevo.
       <ul aria-label="Filas rechazadas como crédito liquidado">
         {later.data.refusedAsPaidOff.map((refused) => (
           <li key={refused.fileId}>
             <Link to={`/wallet/files-pay-detail/${refused.fileId}`} onClick={props.onClose}>
               archivo {refused.fileName}
             </Link>
-            : {refused.rows === 1 ? `1 fila por ${formatMoney(refused.amount)} (crédito ${refused.creditFolio})` : `${refused.rows.toLocaleString('es-MX')} filas por ${formatMoney(refused.amount)} (entre ellas, del crédito ${refused.creditFolio})`}
+            :{' '}
+            {refused.rows === 1
+              ? `1 fila por ${formatMoney(refused.amount)} (crédito ${refused.creditFolio})`
+              : `${refused.rows.toLocaleString('es-MX')} filas por ${formatMoney(refused.amount)} (entre ellas, del crédito ${refused.creditFolio})`}
           </li>
         ))}
       </ul>
@@ -282,7 +312,10 @@ export function FileActions({ file, detailLink = false }: { file: PaymentFile; d
         (file.rowsPaidElsewhere === 1
           ? '1 fila paga un descuento que otro archivo ya recibió: se aplica como pago adicional.'
           : `${file.rowsPaidElsewhere.toLocaleString('es-MX')} filas pagan descuentos que otro archivo ya recibió: se aplican como pagos adicionales.`),
-      file.rowsRejected > 0 && (file.rowsRejected === 1 ? 'La fila rechazada no se aplica.' : `Las ${file.rowsRejected.toLocaleString('es-MX')} filas rechazadas no se aplican.`),
+      file.rowsRejected > 0 &&
+        (file.rowsRejected === 1
+          ? 'La fila rechazada no se aplica.'
+          : `Las ${file.rowsRejected.toLocaleString('es-MX')} filas rechazadas no se aplican.`),
       '¿Aplicar el archivo?',
     ];
     const yes = await confirm({ title: 'Aplicar archivo', message: message.filter(Boolean).join(' ') });
@@ -349,7 +382,13 @@ export function FileActions({ file, detailLink = false }: { file: PaymentFile; d
         />
       )}
       {asking === 'revert' && (
-        <RevertDialog file={file} busy={revert.isPending} failure={dialogFailure} onClose={() => setAsking(null)} onConfirm={(reason) => void decide('revert', reason)} />
+        <RevertDialog
+          file={file}
+          busy={revert.isPending}
+          failure={dialogFailure}
+          onClose={() => setAsking(null)}
+          onConfirm={(reason) => void decide('revert', reason)}
+        />
       )}
     </Stack>
   );

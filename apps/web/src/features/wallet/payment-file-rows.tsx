@@ -32,7 +32,10 @@ const money = (value: string | null) => (value === null ? '—' : formatMoney(va
 function OutcomeChips({ row }: { row: PaymentFileRow }) {
   return (
     <Box sx={{ display: 'flex', gap: 0.5 }}>
-      <StatusChip status={row.outcome} label={row.outcome === 'sobrepago' && row.paymentStatus === 'aplicado' ? 'aplicado con sobrepago' : row.outcome} />
+      <StatusChip
+        status={row.outcome}
+        label={row.outcome === 'sobrepago' && row.paymentStatus === 'aplicado' ? 'aplicado con sobrepago' : row.outcome}
+      />
       {row.paymentStatus === 'revertido' && <StatusChip status="revertido" />}
     </Box>
   );
@@ -57,8 +60,21 @@ function rowColumns(applied: boolean, onAllocation: (row: PaymentFileRow) => voi
   ];
   const trailing: GridColDef<PaymentFileRow>[] = [
     // The whole reason on hover when the column cuts it.
-    { field: 'message', headerName: 'Motivo', flex: 1, minWidth: 220, sortable: false, renderCell: ({ value }) => <span title={value ?? ''}>{value ?? ''}</span> },
-    { field: 'employeeNumber', headerName: 'Núm. empleado', width: 130, sortable: false, valueFormatter: (value: string | null) => value ?? '—' },
+    {
+      field: 'message',
+      headerName: 'Motivo',
+      flex: 1,
+      minWidth: 220,
+      sortable: false,
+      renderCell: ({ value }) => <span title={value ?? ''}>{value ?? ''}</span>,
+    },
+    {
+      field: 'employeeNumber',
+      headerName: 'Núm. empleado',
+      width: 130,
+      sortable: false,
+      valueFormatter: (value: string | null) => value ?? '—',
+    },
     { field: 'curpRfc', headerName: 'CURP / RFC', width: 180, sortable: false, valueFormatter: (value: string | null) => value ?? '—' },
   ];
   if (!applied) return [...leading, ...trailing];
@@ -82,11 +98,25 @@ function rowColumns(applied: boolean, onAllocation: (row: PaymentFileRow) => voi
 }
 
 const missingColumns: GridColDef<MissingDeduction>[] = [
-  { field: 'creditFolio', headerName: 'Crédito', width: 140, sortable: false, renderCell: ({ row }) => creditLink(row.creditId, row.creditFolio) },
+  {
+    field: 'creditFolio',
+    headerName: 'Crédito',
+    width: 140,
+    sortable: false,
+    renderCell: ({ row }) => creditLink(row.creditId, row.creditFolio),
+  },
   { field: 'clientName', headerName: 'Cliente', flex: 1, minWidth: 200, sortable: false },
   { field: 'employeeNumber', headerName: 'Núm. empleado', width: 130, sortable: false },
   { field: 'period', headerName: 'Periodo', width: 90, sortable: false },
-  { field: 'amount', headerName: 'Importe esperado', width: 150, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: (value: string) => formatMoney(value) },
+  {
+    field: 'amount',
+    headerName: 'Importe esperado',
+    width: 150,
+    align: 'right',
+    headerAlign: 'right',
+    sortable: false,
+    valueFormatter: (value: string) => formatMoney(value),
+  },
   { field: 'state', headerName: 'Estado del descuento', width: 170, sortable: false },
 ];
 
@@ -149,7 +179,15 @@ export function FileRows({ file, all = false }: { file: PaymentFile; all?: boole
   const [allocation, setAllocation] = useState<PaymentFileRow | null>(null);
   return (
     <>
-      <Tabs value={tab} onChange={(_event, value: RowsTab) => setTab(value)} aria-label="Filas del archivo" variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ mb: 2 }}>
+      <Tabs
+        value={tab}
+        onChange={(_event, value: RowsTab) => setTab(value)}
+        aria-label="Filas del archivo"
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
+        sx={{ mb: 2 }}
+      >
         {tabs.map((entry) => (
           <Tab key={entry.value} value={entry.value} label={entry.label} id={`file-tab-${entry.value}`} aria-controls="file-tab-panel" />
         ))}

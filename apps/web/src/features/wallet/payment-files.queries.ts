@@ -14,7 +14,8 @@ export const paymentKeys = {
   file: (id: string) => ['payment-files', 'file', id] as const,
   /** Everything read of one file's contents (rows, missing deductions): read again once it is applied or reverted. */
   contents: (id: string) => ['payment-files', 'contents', id] as const,
-  rows: (id: string, group: RowGroup, page: number, pageSize: number) => ['payment-files', 'contents', id, 'rows', group, page, pageSize] as const,
+  rows: (id: string, group: RowGroup, page: number, pageSize: number) =>
+    ['payment-files', 'contents', id, 'rows', group, page, pageSize] as const,
   missing: (id: string, page: number, pageSize: number) => ['payment-files', 'contents', id, 'missing', page, pageSize] as const,
   laterPayments: (id: string) => ['payment-files', 'contents', id, 'later-payments'] as const,
   payments: ['payments'] as const,
@@ -40,10 +41,15 @@ export function usePaymentTotals(query: string) {
   const params = new URLSearchParams(query);
   for (const key of ['page', 'pageSize', 'sort']) params.delete(key);
   const filters = params.toString();
-  return useQuery({ queryKey: paymentKeys.paymentTotals(filters), queryFn: () => callList(paymentRoutes.totals, filters), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: paymentKeys.paymentTotals(filters),
+    queryFn: () => callList(paymentRoutes.totals, filters),
+    placeholderData: keepPreviousData,
+  });
 }
 
-export const useUploadOptions = () => useQuery({ queryKey: paymentKeys.uploadOptions, queryFn: () => call(paymentFileRoutes.uploadOptions) });
+export const useUploadOptions = () =>
+  useQuery({ queryKey: paymentKeys.uploadOptions, queryFn: () => call(paymentFileRoutes.uploadOptions) });
 
 /**
  * One file; while its application waits or runs it is read every second, so the progress survives a reload. When the
@@ -75,7 +81,11 @@ export const useFileRows = (id: string, group: RowGroup, page: number, pageSize:
 
 /** The later payments that stop a revert of the file: asked when "Revertir" is chosen, before the reason is typed. */
 export const useLaterPayments = (id: string) =>
-  useQuery({ queryKey: paymentKeys.laterPayments(id), queryFn: () => call(paymentFileRoutes.laterPayments, { params: { id } }), staleTime: 0 });
+  useQuery({
+    queryKey: paymentKeys.laterPayments(id),
+    queryFn: () => call(paymentFileRoutes.laterPayments, { params: { id } }),
+    staleTime: 0,
+  });
 
 export const useMissingDeductions = (id: string, page: number, pageSize: number) =>
   useQuery({
@@ -96,7 +106,17 @@ export function fileChanged(client: QueryClient, file: PaymentFile) {
 export function useUploadPaymentFile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ agreementId, discountDate, file, onProgress }: { agreementId: string; discountDate: string; file: File; onProgress: (fraction: number) => void }) => {
+    mutationFn: ({
+      agreementId,
+      discountDate,
+      file,
+      onProgress,
+    }: {
+      agreementId: string;
+      discountDate: string;
+      file: File;
+      onProgress: (fraction: number) => void;
+    }) => {
       // The API reads the parts in this order: the agreement and date first, so it knows the layout before the file.
       const form = new FormData();
       form.append('agreementId', agreementId);
@@ -110,12 +130,18 @@ export function useUploadPaymentFile() {
 
 export function useApplyPaymentFile(id: string) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: () => call(paymentFileRoutes.apply, { params: { id } }), onSuccess: (file) => fileChanged(client, file) });
+  return useMutation({
+    mutationFn: () => call(paymentFileRoutes.apply, { params: { id } }),
+    onSuccess: (file) => fileChanged(client, file),
+  });
 }
 
 export function useRejectPaymentFile(id: string) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: (reason: string) => call(paymentFileRoutes.reject, { params: { id }, body: { reason } }), onSuccess: (file) => fileChanged(client, file) });
+  return useMutation({
+    mutationFn: (reason: string) => call(paymentFileRoutes.reject, { params: { id }, body: { reason } }),
+    onSuccess: (file) => fileChanged(client, file),
+  });
 }
 
 /** Reverts the file; refused (a file applied on its credits meanwhile), what stops it is asked again. */

@@ -30,12 +30,31 @@ const columns: GridColDef<Payment>[] = [
     minWidth: 190,
     sortable: false,
     renderCell: ({ row }) =>
-      row.fileId ? <Link to={`/wallet/files-pay-detail/${row.fileId}`}>{`${row.fileName ?? 'Archivo'}${row.fileLine === null ? '' : `, línea ${row.fileLine}`}`}</Link> : 'Manual',
+      row.fileId ? (
+        <Link
+          to={`/wallet/files-pay-detail/${row.fileId}`}
+        >{`${row.fileName ?? 'Archivo'}${row.fileLine === null ? '' : `, línea ${row.fileLine}`}`}</Link>
+      ) : (
+        'Manual'
+      ),
   },
   { field: 'valueDate', headerName: 'Fecha valor', width: 120, valueFormatter: (value: string) => formatDate(value) },
-  { field: 'amount', headerName: 'Importe', width: 120, align: 'right', headerAlign: 'right', valueFormatter: (value: string) => formatMoney(value) },
+  {
+    field: 'amount',
+    headerName: 'Importe',
+    width: 120,
+    align: 'right',
+    headerAlign: 'right',
+    valueFormatter: (value: string) => formatMoney(value),
+  },
   ...splitColumns<Payment>((row) => row.split),
-  { field: 'status', headerName: 'Estado', width: 110, sortable: false, renderCell: ({ value }) => <StatusChip status={value as string} /> },
+  {
+    field: 'status',
+    headerName: 'Estado',
+    width: 110,
+    sortable: false,
+    renderCell: ({ value }) => <StatusChip status={value as string} />,
+  },
 ];
 
 /**
@@ -101,7 +120,17 @@ export default function PaymentReportScreen() {
       columns={columns}
       emptyText="No hay pagos con estos filtros."
       storageKey="payments"
-      hiddenOnPhone={['clientName', 'agreement', 'fileName', 'split-principal', 'split-interest', 'split-iva', 'split-moratory', 'split-fees', 'split-overpayment']}
+      hiddenOnPhone={[
+        'clientName',
+        'agreement',
+        'fileName',
+        'split-principal',
+        'split-interest',
+        'split-iva',
+        'split-moratory',
+        'split-fees',
+        'split-overpayment',
+      ]}
       notice={notice}
       onNotice={setNotice}
     />

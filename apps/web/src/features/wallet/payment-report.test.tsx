@@ -20,7 +20,16 @@ const payment: Payment = {
   fileLine: 12,
   valueDate: '2026-11-15',
   amount: '500.00',
-  split: { principal: '400.00', interest: '80.00', iva: '12.80', moratoryInterest: '5.00', moratoryIva: '0.80', fees: '1.20', feesIva: '0.20', overpayment: '0.00' },
+  split: {
+    principal: '400.00',
+    interest: '80.00',
+    iva: '12.80',
+    moratoryInterest: '5.00',
+    moratoryIva: '0.80',
+    fees: '1.20',
+    feesIva: '0.20',
+    overpayment: '0.00',
+  },
   status: 'aplicado',
   appliedAt: '2026-11-16T17:00:00Z',
 };
@@ -29,7 +38,16 @@ const payment: Payment = {
 const totals: PaymentTotals = {
   count: 2,
   amount: '1520.00',
-  split: { principal: '1300.00', interest: '180.00', iva: '28.80', moratoryInterest: '9.00', moratoryIva: '0.80', fees: '1.20', feesIva: '0.20', overpayment: '0.00' },
+  split: {
+    principal: '1300.00',
+    interest: '180.00',
+    iva: '28.80',
+    moratoryInterest: '9.00',
+    moratoryIva: '0.80',
+    fees: '1.20',
+    feesIva: '0.20',
+    overpayment: '0.00',
+  },
 };
 
 describe('Reporte de pagos', () => {
@@ -50,9 +68,17 @@ describe('Reporte de pagos', () => {
     const grid = await screen.findByRole('grid', { name: 'Pagos' });
     const folio = await within(grid).findByRole('link', { name: 'CR-000001' });
     expect(folio).toHaveAttribute('href', '/wallet/credits/credits-view/cr-1');
-    expect(within(grid).getByRole('link', { name: 'nomina-1115.csv, línea 12' })).toHaveAttribute('href', `/wallet/files-pay-detail/${FILE_ID}`);
+    expect(within(grid).getByRole('link', { name: 'nomina-1115.csv, línea 12' })).toHaveAttribute(
+      'href',
+      `/wallet/files-pay-detail/${FILE_ID}`,
+    );
     const row = folio.closest('[role="row"]') as HTMLElement;
-    expect(within(row).getAllByRole('gridcell').map((cell) => cell.textContent).slice(4)).toEqual(['15/11/2026', '$500.00', '$400.00', '$80.00', '$12.80', '$5.80', '$1.40', '$0.00', 'aplicado']);
+    expect(
+      within(row)
+        .getAllByRole('gridcell')
+        .map((cell) => cell.textContent)
+        .slice(4),
+    ).toEqual(['15/11/2026', '$500.00', '$400.00', '$80.00', '$12.80', '$5.80', '$1.40', '$0.00', 'aplicado']);
 
     await waitFor(() =>
       expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent(
@@ -60,7 +86,9 @@ describe('Reporte de pagos', () => {
       ),
     );
     // No status asked: the list has both, the totals what stands, and the screen says so.
-    expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent('Los totales suman solo los pagos aplicados; la lista muestra también los revertidos');
+    expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent(
+      'Los totales suman solo los pagos aplicados; la lista muestra también los revertidos',
+    );
     // The totals follow the filters, without the page and the order.
     const totalsQuery = new URLSearchParams(calls.find((c) => c.path.startsWith('/api/payments/totals'))!.path.split('?')[1]);
     expect(Object.fromEntries(totalsQuery)).toEqual({ agreementId: AGREEMENT_ID, from: '2026-11-01', to: '2026-11-30', q: 'CR-000001' });
@@ -71,7 +99,9 @@ describe('Reporte de pagos', () => {
     await userEvent.click(screen.getByRole('combobox', { name: 'Estado' }));
     await userEvent.click(await screen.findByRole('option', { name: 'revertido' }));
     expect(new URLSearchParams(router.state.location.search).get('status')).toBe('revertido');
-    await waitFor(() => expect(calls.some((c) => c.path.startsWith('/api/payments/totals') && c.path.includes('status=revertido'))).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.path.startsWith('/api/payments/totals') && c.path.includes('status=revertido'))).toBe(true),
+    );
     expect(screen.getByRole('button', { name: 'Exportar a Excel' })).toBeInTheDocument();
   });
 
@@ -82,7 +112,10 @@ describe('Reporte de pagos', () => {
       if (path === `/api/payment-files/${FILE_ID}`) return appliedFile();
       return { items: [{ ...payment, status: 'revertido' }], total: 1 };
     });
-    const router = renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: `/wallet/application-pay-list?fileId=${FILE_ID}&status=revertido` });
+    const router = renderScreen(<PaymentReportScreen />, {
+      path: '/wallet/application-pay-list',
+      url: `/wallet/application-pay-list?fileId=${FILE_ID}&status=revertido`,
+    });
     const chip = (await screen.findByText('Archivo: nomina-1115.csv')).closest('[role="button"]') as HTMLElement;
     await waitFor(() => expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent('Pagos revertidos: 1'));
     expect(screen.getByRole('group', { name: 'Totales del filtro' })).not.toHaveTextContent('Los totales suman solo');
@@ -96,7 +129,8 @@ describe('Reporte de pagos', () => {
     stubApi((_method, path) => {
       if (path.startsWith('/api/payments/totals')) return { ...totals, count: 0 };
       if (path.startsWith('/api/credits/agreement-options')) return [];
-      if (fail) return [503, { type: 'about:blank', title: 'Servicio no disponible', status: 503, detail: 'La base de datos no responde.' }];
+      if (fail)
+        return [503, { type: 'about:blank', title: 'Servicio no disponible', status: 503, detail: 'La base de datos no responde.' }];
       return { items: [], total: 0 };
     });
     renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?status=revertido' });
@@ -122,9 +156,17 @@ describe('Reporte de pagos', () => {
     await userEvent.click(within(from).getAllByRole('spinbutton')[0]!);
     await userEvent.keyboard('01112026');
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('from')).toBe('2026-11-01'));
-    expect(within(from).getAllByRole('spinbutton').map((section) => section.textContent)).toEqual(['01', '11', '2026']);
+    expect(
+      within(from)
+        .getAllByRole('spinbutton')
+        .map((section) => section.textContent),
+    ).toEqual(['01', '11', '2026']);
     // Each section named in Spanish with its accents, as a screen reader reads it.
-    expect(within(from).getAllByRole('spinbutton').map((section) => section.getAttribute('aria-label'))).toEqual(['Día', 'Mes', 'Año']);
+    expect(
+      within(from)
+        .getAllByRole('spinbutton')
+        .map((section) => section.getAttribute('aria-label')),
+    ).toEqual(['Día', 'Mes', 'Año']);
     // No list was asked for a year being typed (0002, 0020, 0202).
     const asked = calls.map((call) => new URLSearchParams(call.path.split('?')[1]).get('from')).filter((value) => value !== null);
     expect(new Set(asked)).toEqual(new Set(['2026-11-01']));
@@ -140,7 +182,10 @@ describe('Reporte de pagos', () => {
 
   it('says a range typed backwards ends before it starts, naming the date it starts on', async () => {
     emptyReportApi();
-    renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-01' });
+    renderScreen(<PaymentReportScreen />, {
+      path: '/wallet/application-pay-list',
+      url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-01',
+    });
     const to = await screen.findByRole('group', { name: 'Fecha valor hasta' });
     const field = to.closest('.MuiFormControl-root') as HTMLElement;
     expect(within(field).getByText('Es anterior al 15/11/2026.')).toBeInTheDocument();
@@ -148,7 +193,10 @@ describe('Reporte de pagos', () => {
 
   it('takes a range whose end is its start', async () => {
     emptyReportApi();
-    renderScreen(<PaymentReportScreen />, { path: '/wallet/application-pay-list', url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-15' });
+    renderScreen(<PaymentReportScreen />, {
+      path: '/wallet/application-pay-list',
+      url: '/wallet/application-pay-list?from=2026-11-15&to=2026-11-15',
+    });
     await screen.findByRole('group', { name: 'Fecha valor hasta' });
     expect(screen.queryByText(/Es anterior a/)).not.toBeInTheDocument();
   });

@@ -41,25 +41,29 @@ export const SPLIT_FIGURES = [
 
 /** Grid columns of a row's split (a dash while a row has none, e.g. a file not applied yet). */
 export function splitColumns<Row extends GridValidRowModel>(splitOf: (row: Row) => AllocationSplit | null): GridColDef<Row>[] {
-  return SPLIT_FIGURES.map(
-    ({ key, label, of }): GridColDef<Row> => ({
-      field: `split-${key}`,
-      headerName: label,
-      width: key === 'moratory' || key === 'fees' ? 150 : 115,
-      align: 'right',
-      headerAlign: 'right',
-      sortable: false,
-      valueGetter: (_value, row) => {
-        const split = splitOf(row);
-        return split ? of(split) : null;
-      },
-      valueFormatter: (value: string | null) => (value == null ? '—' : formatMoney(value)),
-    }),
-  );
+  return SPLIT_FIGURES.map(({ key, label, of }): GridColDef<Row> => ({
+    field: `split-${key}`,
+    headerName: label,
+    width: key === 'moratory' || key === 'fees' ? 150 : 115,
+    align: 'right',
+    headerAlign: 'right',
+    sortable: false,
+    valueGetter: (_value, row) => {
+      const split = splitOf(row);
+      return split ? of(split) : null;
+    },
+    valueFormatter: (value: string | null) => (value == null ? '—' : formatMoney(value)),
+  }));
 }
 
 /** Where each peso of a payment went: installment, component, amount and the waterfall's step. */
-export function AllocationTable({ lines, 'aria-label': label }: { lines: { installment: number; component: string; amount: string; step: string }[]; 'aria-label': string }) {
+export function AllocationTable({
+  lines,
+  'aria-label': label,
+}: {
+  lines: { installment: number; component: string; amount: string; step: string }[];
+  'aria-label': string;
+}) {
   return (
     <Table size="small" aria-label={label}>
       <TableHead>

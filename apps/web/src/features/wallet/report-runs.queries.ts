@@ -49,4 +49,5 @@ export function useStartReportRun() {
   });
 }
 
-export const downloadRunFile = (run: ReportRun) => downloadRecordFile(reportRunRoutes.download, { id: run.id }, run.fileName ?? `reporte.${run.format}`);
+export const downloadRunFile = (run: ReportRun) =>
+  downloadRecordFile(reportRunRoutes.download, { id: run.id }, run.fileName ?? `reporte.${run.format}`);

@@ -27,7 +27,8 @@ const LIMITS = `Hasta ${formatBytes(PAYMENT_FILE_MAX_BYTES)} y ${PAYMENT_FILE_MA
 /** What is wrong with a file before sending it, in the clerk's words; null when it may go. */
 function fileProblem(file: File): string | null {
   if (file.size === 0) return `El archivo ${file.name} está vacío.`;
-  if (file.size > PAYMENT_FILE_MAX_BYTES) return `El archivo ${file.name} pesa ${formatBytes(file.size)}; el máximo es ${formatBytes(PAYMENT_FILE_MAX_BYTES)}.`;
+  if (file.size > PAYMENT_FILE_MAX_BYTES)
+    return `El archivo ${file.name} pesa ${formatBytes(file.size)}; el máximo es ${formatBytes(PAYMENT_FILE_MAX_BYTES)}.`;
   return null;
 }
 
@@ -80,7 +81,14 @@ function UploadForm({ onUploaded }: { onUploaded: (file: PaymentFile) => void })
       {options.isError && <Alert severity="error">{options.error.message}</Alert>}
       {options.data?.length === 0 && <Alert severity="info">No hay convenios vigentes con layout de archivo de pagos.</Alert>}
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <TextField select label="Convenio" value={agreementId} onChange={(event) => choose(event.target.value)} sx={{ minWidth: 320 }} disabled={uploading}>
+        <TextField
+          select
+          label="Convenio"
+          value={agreementId}
+          onChange={(event) => choose(event.target.value)}
+          sx={{ minWidth: 320 }}
+          disabled={uploading}
+        >
           {(options.data ?? []).map((entry) => (
             <MenuItem key={entry.agreementId} value={entry.agreementId}>
               {entry.agreement} · {entry.company}
@@ -201,7 +209,11 @@ export default function UploadFilePayScreen() {
       <Typography variant="h1" component="h1" gutterBottom>
         Carga archivos de pagos
       </Typography>
-      {fileId ? <UploadedFile key={fileId} id={fileId} onAnother={() => setParams({})} /> : <UploadForm onUploaded={(file) => setParams({ file: file.id })} />}
+      {fileId ? (
+        <UploadedFile key={fileId} id={fileId} onAnother={() => setParams({})} />
+      ) : (
+        <UploadForm onUploaded={(file) => setParams({ file: file.id })} />
+      )}
     </Paper>
   );
 }

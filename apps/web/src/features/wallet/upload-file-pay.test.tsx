@@ -5,7 +5,16 @@ import type { PaymentFile } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import { AGREEMENT_ID, FILE_ID, appliedFile, overpaidRow, rejectedRow, sampleFile, sampleRow, uploadOption } from './payment-files.test-data';
+import {
+  AGREEMENT_ID,
+  FILE_ID,
+  appliedFile,
+  overpaidRow,
+  rejectedRow,
+  sampleFile,
+  sampleRow,
+  uploadOption,
+} from './payment-files.test-data';
 import UploadFilePayScreen from './upload-file-pay.screen';
 
 /** Just enough of XMLHttpRequest for an upload: records what was sent, lets the test report progress and answer. */
@@ -124,7 +133,9 @@ describe('Carga archivos de pagos', () => {
 
   it('applies after a confirmation naming rows and amount, with a progress bar that follows the file until it is applied', async () => {
     signIn([...UPLOADER, '/actions/wallet/apply-file']);
-    const calls = fileApi([sampleFile(), sampleFile({ applyState: 'en curso', applyDone: 1 }), appliedFile()], { apply: [202, sampleFile({ applyState: 'en espera' })] });
+    const calls = fileApi([sampleFile(), sampleFile({ applyState: 'en curso', applyDone: 1 }), appliedFile()], {
+      apply: [202, sampleFile({ applyState: 'en espera' })],
+    });
     renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
 
     await user.click(await screen.findByRole('button', { name: 'Aplicar' }));
@@ -133,7 +144,9 @@ describe('Carga archivos de pagos', () => {
       'Se aplicarán 3 filas válidas por $1,500.00 del archivo nomina-1115.csv (Gobierno de Jalisco, descuento del 15/11/2026), todas en una sola operación. 1 fila liquida su crédito con sobrepago: lo que sobra queda como saldo a favor. La fila rechazada no se aplica. ¿Aplicar el archivo?',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
-    await waitFor(() => expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/payment-files/${FILE_ID}/apply`]));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/payment-files/${FILE_ID}/apply`]),
+    );
 
     // Asked again every second while it runs: the bar follows the rows done, then the outcome replaces it.
     expect(await screen.findByText('Aplicando: 1 de 3 filas', {}, { timeout: 4000 })).toBeInTheDocument();
@@ -143,12 +156,23 @@ describe('Carga archivos de pagos', () => {
     expect(screen.queryByRole('button', { name: 'Aplicar' })).not.toBeInTheDocument();
   }, 25_000);
 
-  it('says in one row\'s confirmation that it pays a deduction another file received, in the singular', async () => {
+  it("says in one row's confirmation that it pays a deduction another file received, in the singular", async () => {
     signIn([...UPLOADER, '/actions/wallet/apply-file']);
-    const single = sampleFile({ rowsTotal: 1, rowsValid: 1, rowsRejected: 0, rowsOverpaying: 0, rowsPaidElsewhere: 1, amountValid: '500.00', amountTotal: '500.00', amountRejected: '0.00' });
+    const single = sampleFile({
+      rowsTotal: 1,
+      rowsValid: 1,
+      rowsRejected: 0,
+      rowsOverpaying: 0,
+      rowsPaidElsewhere: 1,
+      amountValid: '500.00',
+      amountTotal: '500.00',
+      amountRejected: '0.00',
+    });
     fileApi([single]);
     renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
-    expect(await screen.findByLabelText('Totales del archivo')).toHaveTextContent('Descuentos ya recibidos en otro archivo1 · se aplican como pagos adicionales');
+    expect(await screen.findByLabelText('Totales del archivo')).toHaveTextContent(
+      'Descuentos ya recibidos en otro archivo1 · se aplican como pagos adicionales',
+    );
     await user.click(await screen.findByRole('button', { name: 'Aplicar' }));
     expect(await screen.findByRole('dialog', { name: 'Aplicar archivo' })).toHaveTextContent(
       'Se aplicará 1 fila válida por $500.00 del archivo nomina-1115.csv (Gobierno de Jalisco, descuento del 15/11/2026). 1 fila paga un descuento que otro archivo ya recibió: se aplica como pago adicional. ¿Aplicar el archivo?',
@@ -202,7 +226,11 @@ describe('Carga archivos de pagos', () => {
     const calls = fileApi([sampleFile()], { reject: sampleFile({ status: 'rechazado', statusReason: reason }) });
     renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
     const actions = await screen.findByRole('group', { name: 'Acciones del archivo' });
-    expect(within(actions).getAllByRole('button').map((button) => button.textContent)).toEqual(['Rechazar archivo']);
+    expect(
+      within(actions)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Rechazar archivo']);
 
     await user.click(within(actions).getByRole('button', { name: 'Rechazar archivo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Rechazar archivo nomina-1115.csv' });
@@ -217,7 +245,9 @@ describe('Carga archivos de pagos', () => {
     await user.paste(reason);
     await user.click(within(dialog).getByRole('button', { name: 'Rechazar archivo' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(calls.filter((c) => c.method === 'POST')).toEqual([{ method: 'POST', path: `/api/payment-files/${FILE_ID}/reject`, body: { reason } }]);
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([
+      { method: 'POST', path: `/api/payment-files/${FILE_ID}/reject`, body: { reason } },
+    ]);
     expect(screen.getByText(`Archivo rechazado sin aplicar. Motivo: ${reason}`)).toBeInTheDocument();
     expect(screen.queryByRole('group', { name: 'Acciones del archivo' })).not.toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { ErrorResponse } from 'oidc-client-ts';
 import { describe, expect, it } from 'vitest';
-import type { SignInError} from './sign-in';
+import type { SignInError } from './sign-in';
 import { SIGN_IN_MESSAGES, buildSession, classifyPopupError } from './sign-in';
 import type { OidcUser } from './oidc';
 
