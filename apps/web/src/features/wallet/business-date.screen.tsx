@@ -69,7 +69,7 @@ function RunProgress({ date }: { date: BusinessDate }) {
 }
 
 /** Admin Fecha Flujo: each company's business date, "Cerrar día" as a background job, and the closes so far. */
-export default function AdminFlowDateScreen() {
+export default function BusinessDateScreen() {
   const session = useSession();
   const confirm = useConfirm();
   const dates = useBusinessDates();

@@ -5,7 +5,7 @@ import type { BusinessDate, DayClose, DayCloseRun } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import AdminFlowDateScreen from './admin-flow-date.screen';
+import BusinessDateScreen from './business-date.screen';
 
 const run: DayCloseRun = {
   id: 'run-1',
@@ -58,7 +58,7 @@ describe('Admin Fecha Flujo', () => {
       if (method === 'POST') return [202, { ...run, daysDone: 0, status: 'en espera' }];
       return { items: [closed], total: 1 };
     });
-    renderScreen(<AdminFlowDateScreen />, { path: '/wallet/admin-flow-date' });
+    renderScreen(<BusinessDateScreen />, { path: '/wallet/admin-flow-date' });
     const history = await screen.findByRole('grid', { name: 'Historial de cierres' });
     expect(await within(history).findByText('$1,234.50')).toBeInTheDocument();
     await userEvent.click(await screen.findByRole('button', { name: 'Cerrar día' }));
@@ -74,7 +74,7 @@ describe('Admin Fecha Flujo', () => {
 
   it('shows a close in progress with its days done, and no second "Cerrar día" for that company', async () => {
     stubApi((_method, path) => (path.startsWith('/api/flow-date/business-dates') ? [date(run)] : { items: [], total: 0 }));
-    renderScreen(<AdminFlowDateScreen />, { path: '/wallet/admin-flow-date' });
+    renderScreen(<BusinessDateScreen />, { path: '/wallet/admin-flow-date' });
     expect(await screen.findByText('Cerrando: 1 de 4 días')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Avance del cierre de Financiera Demo' })).toHaveAttribute('aria-valuenow', '25');
     expect(screen.getByRole('button', { name: 'Cerrar día' })).toBeDisabled();

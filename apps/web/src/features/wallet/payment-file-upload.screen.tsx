@@ -201,7 +201,7 @@ function UploadedFile({ id, onAnother }: { id: string; onAnother: () => void }) 
 }
 
 /** Cartera → Carga archivos de pagos: upload an employer's payment file, review its preview, and apply or reject it. */
-export default function UploadFilePayScreen() {
+export default function PaymentFileUploadScreen() {
   const [params, setParams] = useSearchParams();
   const fileId = params.get('file');
   return (
