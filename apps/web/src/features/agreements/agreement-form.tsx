@@ -46,7 +46,7 @@ import {
 } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
-import { DateFormField } from '../../components/date-field';
+import { DateFormField } from '../../components/date-form-field';
 import { useSchemaForm } from '../../components/schema-form';
 
 /** The form's control: it edits the model and submits the contract's input. */
