@@ -136,6 +136,8 @@ describe('Carta de Liquidación Anticipada', () => {
     expect(dialog).toHaveTextContent(
       'Se emitirá la carta de liquidación del crédito CR-00000007 por $7,312.66, vigente hasta el 30/11/2026.',
     );
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
 
     expect(await screen.findByTitle('Vista previa de la carta')).toHaveAttribute('src', 'blob:carta');

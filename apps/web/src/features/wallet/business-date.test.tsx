@@ -64,6 +64,8 @@ describe('Admin Fecha Flujo', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Cerrar día' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cerrar día' });
     expect(dialog).toHaveTextContent('Se cerrará el día 23/11/2026 de Financiera Demo');
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await waitFor(() =>
       expect(calls.filter((c) => c.method === 'POST')).toEqual([

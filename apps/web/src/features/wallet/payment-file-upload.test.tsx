@@ -143,6 +143,8 @@ describe('Carga archivos de pagos', () => {
     expect(dialog).toHaveTextContent(
       'Se aplicarán 3 filas válidas por $1,500.00 del archivo nomina-1115.csv (Gobierno de Jalisco, descuento del 15/11/2026), todas en una sola operación. 1 fila liquida su crédito con sobrepago: lo que sobra queda como saldo a favor. La fila rechazada no se aplica. ¿Aplicar el archivo?',
     );
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await waitFor(() =>
       expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/payment-files/${FILE_ID}/apply`]),
