@@ -67,6 +67,11 @@ function CreditSearch({ selected, onSelect }: { selected: string | null; onSelec
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const search = useCreditSearch(q);
+  // One match is the credit asked for: it is picked, without an extra "Elegir".
+  const onlyMatch = search.data?.items.length === 1 ? search.data.items[0]!.id : null;
+  useEffect(() => {
+    if (onlyMatch) onSelect(onlyMatch);
+  }, [onlyMatch, onSelect]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setQ(text.trim());

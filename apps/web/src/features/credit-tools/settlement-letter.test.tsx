@@ -118,7 +118,9 @@ describe('Carta de Liquidación Anticipada', () => {
     await user.type(screen.getByRole('textbox', { name: 'Folio, CURP o nombre' }), 'LOPA900101');
     await user.click(screen.getByRole('button', { name: 'Buscar' }));
     expect(calls.some((call) => call.path === '/api/credits?q=LOPA900101&pageSize=10')).toBe(true);
-    await user.click(await screen.findByRole('button', { name: 'Elegir CR-00000007' }));
+    // The only match is picked, with no "Elegir" to press.
+    expect(await screen.findByRole('button', { name: 'Elegir CR-00000007' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Elegir CR-00000007' })).toHaveTextContent('Elegido');
 
     const details = await screen.findByLabelText('Liquidación a la vigencia');
     expect(details).toHaveTextContent('Capital insoluto$8,200.00');
@@ -153,7 +155,7 @@ describe('Carta de Liquidación Anticipada', () => {
     renderScreen(<SettlementLetterScreen />, { path: '/creditos/settlement-letter' });
     await user.type(screen.getByRole('textbox', { name: 'Folio, CURP o nombre' }), 'CR-7');
     await user.click(screen.getByRole('button', { name: 'Buscar' }));
-    await user.click(await screen.findByRole('button', { name: 'Elegir CR-00000007' }));
+    expect(await screen.findByRole('button', { name: 'Elegir CR-00000007' })).toHaveTextContent('Elegido');
     await screen.findByLabelText('Liquidación a la vigencia');
     expect(screen.queryByRole('button', { name: 'Generar carta' })).not.toBeInTheDocument();
     expect(screen.queryByText('Plantillas de carta')).not.toBeInTheDocument();
