@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -22,6 +21,7 @@ import { ServerDataGrid } from '../../components/server-data-grid';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useServerList } from '../../components/list-screen';
 import { dayCloseListQuery, useBusinessDates, useStartDayClose, walletKeys } from './credits.queries';
+import { ScrollTable } from '../../components/scroll-table';
 
 const historyColumns: GridColDef<DayClose>[] = [
   { field: 'businessDate', headerName: 'Día cerrado', width: 120, valueFormatter: (value: string) => formatDate(value) },
@@ -111,7 +111,7 @@ export default function BusinessDateScreen() {
       </Typography>
       <Section title="Fecha flujo por empresa">
         {dates.isError && <Alert severity="error">{dates.error.message}</Alert>}
-        <Table size="small" aria-label="Fecha flujo por empresa">
+        <ScrollTable label="Fecha flujo por empresa">
           <TableHead>
             <TableRow>
               <TableCell>Empresa</TableCell>
@@ -138,7 +138,7 @@ export default function BusinessDateScreen() {
               </TableRow>
             ))}
           </TableBody>
-        </Table>
+        </ScrollTable>
       </Section>
       <Section title="Historial de cierres">
         <ServerDataGrid<DayClose>

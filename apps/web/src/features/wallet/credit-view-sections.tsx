@@ -1,12 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -17,6 +15,7 @@ import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
 import { daysBetween } from '@portal/lending';
 import { DetailList } from '../../components/detail-list';
 import { usePagedRows } from '../../components/paged-rows';
+import { ScrollTable } from '../../components/scroll-table';
 import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { AllocationTable, SPLIT_FIGURES } from './payment-split';
@@ -25,20 +24,6 @@ import { AllocationTable, SPLIT_FIGURES } from './payment-split';
 
 /** Rows per page of the view's long tables: a year of quincenas fits one page, a weekly credit's 52 rows four. */
 const PAGE_SIZE = 13;
-
-/**
- * A table that scrolls inside its own box on a narrow screen (the page never scrolls sideways), reachable and named
- * for the keyboard and screen readers (WCAG 2.1.1).
- */
-function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <TableContainer tabIndex={0} role="region" aria-label={`${label} (desplazable)`}>
-      <Table size="small" aria-label={label}>
-        {children}
-      </Table>
-    </TableContainer>
-  );
-}
 
 const COMPONENT_LABELS = [
   ['principal', 'Capital'],
