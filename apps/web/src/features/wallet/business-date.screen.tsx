@@ -91,6 +91,14 @@ export default function BusinessDateScreen() {
   }, [signature, client]);
 
   const close = async (date: BusinessDate) => {
+    // A day that has not come is not closed (its payroll and payments have not happened): said before asking.
+    if (date.businessDate > date.today) {
+      setMessage({
+        kind: 'error',
+        text: `El día ${formatDate(date.businessDate)} todavía no llega: hoy es ${formatDate(date.today)}. Se cierra hasta el día de hoy.`,
+      });
+      return;
+    }
     const yes = await confirm({
       title: 'Cerrar día',
       message: `Se cerrará el día ${formatDate(date.businessDate)} de ${date.company}: los créditos se envejecen a esa fecha, los descuentos pasan a tránsito o no aplicado y se calculan moratorios. ¿Cerrar el día?`,

@@ -25,6 +25,7 @@ const date = (activeRun: DayCloseRun | null): BusinessDate => ({
   companyId: 'c1',
   company: 'Financiera Demo',
   businessDate: '2026-11-23',
+  today: '2026-11-23',
   activeRun,
 });
 const closed: DayClose = {
@@ -81,5 +82,18 @@ describe('Admin Fecha Flujo', () => {
     expect(screen.getByRole('progressbar', { name: 'Avance del cierre de Financiera Demo' })).toHaveAttribute('aria-valuenow', '25');
     expect(screen.getByRole('button', { name: 'Cerrar día' })).toBeDisabled();
     expect(await screen.findByText('Todavía no se ha cerrado ningún día.')).toBeInTheDocument();
+  });
+
+  it('refuses a day that has not come before asking, in dd/mm/aaaa, and sends nothing', async () => {
+    const calls = stubApi((_method, path) =>
+      path.startsWith('/api/flow-date/business-dates') ? [{ ...date(null), businessDate: '2026-11-24' }] : { items: [closed], total: 1 },
+    );
+    renderScreen(<BusinessDateScreen />, { path: '/wallet/admin-flow-date' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Cerrar día' }));
+    expect(
+      await screen.findByText('El día 24/11/2026 todavía no llega: hoy es 23/11/2026. Se cierra hasta el día de hoy.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Cerrar día' })).toBeNull();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
   });
 });
