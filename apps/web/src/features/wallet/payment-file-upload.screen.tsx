@@ -47,7 +47,7 @@ function UploadForm({ onUploaded }: { onUploaded: (file: PaymentFile) => void })
   const choose = (id: string) => {
     const next = options.data?.find((entry) => entry.agreementId === id);
     setAgreementId(id);
-    setDiscountDate(next?.suggestedDate ?? next?.discountDates.at(-1) ?? '');
+    setDiscountDate(next?.suggestedDate ?? next?.discountDates[0] ?? '');
     setProblem(null);
   };
 

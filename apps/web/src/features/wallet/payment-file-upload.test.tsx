@@ -131,6 +131,20 @@ describe('Carga archivos de pagos', () => {
     expect(within(rejected).getByText('No hay un crédito con folio CR-999999 en el convenio.')).toBeInTheDocument();
   });
 
+  it('offers every payday the API says still has deductions owed, newest first, a late one included', async () => {
+    signIn(UPLOADER);
+    fileApi([sampleFile()]);
+    renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay' });
+    await chooseAgreement();
+    await user.click(screen.getByRole('combobox', { name: 'Fecha de descuento' }));
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['15/11/2026', '31/10/2026', '15/10/2026']);
+  });
+
   it('applies after a confirmation naming rows and amount, with a progress bar that follows the file until it is applied', async () => {
     signIn([...UPLOADER, '/actions/wallet/apply-file']);
     const calls = fileApi([sampleFile(), sampleFile({ applyState: 'en curso', applyDone: 1 }), appliedFile()], {
