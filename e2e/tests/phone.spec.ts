@@ -63,7 +63,7 @@ test('at 390 px no product screen scrolls sideways, the credit view’s tabs inc
 
 test('the credit view: header, tabs and the schedule in pages, on a desktop and on a phone', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signIn(page, ACCOUNTS.cartera);
+  await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
   const credit = `/wallet/credits/credits-view/${await seededCreditId(page)}`;
   await page.goto(credit);
