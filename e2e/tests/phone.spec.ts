@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, signIn } from './support';
-import { PRODUCT_SCREENS, seededCreditId, type SweepRoute } from './product-routes';
+import { PRODUCT_SCREENS, api, seededCreditId, type SweepRoute } from './product-routes';
 
 /**
  * On a 390 px phone no product screen scrolls sideways: what is wider than the screen (a long table) scrolls inside
@@ -65,7 +65,20 @@ test('the credit view: header, tabs and the schedule in pages, on a desktop and 
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
-  const credit = `/wallet/credits/credits-view/${await seededCreditId(page)}`;
+  // A credit of the seed with paid rows: every paid row was paid by a payment the view lists (the seed's history once
+  // paid rows with no payment, and the view said "Sin pagos aplicados").
+  type Detail = { id: string; installments: { status: string }[]; payments: unknown[] };
+  let paid: Detail | undefined;
+  for (const { id } of (await api<{ items: { id: string }[] }>(page, '/api/credits?pageSize=20')).items) {
+    const detail = await api<Detail>(page, `/api/credits/${id}`);
+    if (detail.installments.some((row) => row.status === 'pagada')) {
+      paid = detail;
+      break;
+    }
+  }
+  expect(paid, 'un crédito con amortizaciones pagadas').toBeDefined();
+  expect(paid!.payments.length).toBeGreaterThan(0);
+  const credit = `/wallet/credits/credits-view/${paid!.id}`;
   await page.goto(credit);
   await ready(page);
   await expect(page.getByRole('tab', { name: 'Resumen' })).toHaveAttribute('aria-selected', 'true');

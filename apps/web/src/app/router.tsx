@@ -12,7 +12,7 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <RouteLoading />,
     children: [
       // The session is decided here, before the signed-in layout would load: a visitor goes straight to sign in.
-      { path: '/', loader: () => redirect(getSession() ? HOME_PATH : SIGN_IN_PATH) },
+      { path: '/', loader: () => redirect(getSession() ? HOME_PATH : SIGN_IN_PATH), element: <RouteLoading /> },
       { path: SIGN_IN_PATH, lazy: lazyScreen(() => import('../features/session/signin.screen')) },
       { path: FORGOT_PASSWORD_PATH, lazy: lazyScreen(() => import('../features/session/forgot-password.screen')) },
       { path: NOT_FOUND_PATH, lazy: lazyScreen(() => import('./shell/not-found.screen')) },
