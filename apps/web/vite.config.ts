@@ -1,5 +1,6 @@
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { visualizer } from 'rollup-plugin-visualizer';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -54,8 +55,27 @@ function demoOwnLibraryCopies(): Plugin {
   };
 }
 
+/**
+ * `npm run analyze -w @portal/web` (a build in mode `analyze`): what each chunk holds, as a treemap in
+ * apps/web/bundle-stats.html (gzip sizes), to see what a screen pulls before splitting it.
+ */
+const analyze = (mode: string): Plugin[] =>
+  mode === 'analyze'
+    ? [
+        visualizer({
+          filename: fileURLToPath(new URL('./bundle-stats.html', import.meta.url)),
+          template: 'treemap',
+          gzipSize: true,
+        }) as Plugin,
+      ]
+    : [];
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), ...(loadEnv(mode, process.cwd(), 'VITE_').VITE_DEMO === 'false' ? [] : [demoServiceWorker(), demoOwnLibraryCopies()])],
+  plugins: [
+    react(),
+    ...(loadEnv(mode, process.cwd(), 'VITE_').VITE_DEMO === 'false' ? [] : [demoServiceWorker(), demoOwnLibraryCopies()]),
+    ...analyze(mode),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

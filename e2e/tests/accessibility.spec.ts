@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
-import type { DETAIL_ROUTE_PERMISSIONS } from '@portal/contract';
-import { FORGOT_PASSWORD_PATH, HOME_PATH, NAV_GROUPS, NOT_FOUND_PATH, SIGN_IN_PATH } from '@portal/contract';
-import { ACCOUNTS, SESSION_KEY, sidebar, signIn } from './support';
+import { FORGOT_PASSWORD_PATH, NOT_FOUND_PATH, SIGN_IN_PATH } from '@portal/contract';
+import { ACCOUNTS, sidebar, signIn } from './support';
+import { PRODUCT_SCREENS, disbursedRequest, first, type SweepRoute } from './product-routes';
 
 /**
  * WCAG 2.1 AA on every route (axe-core): 0 serious and 0 critical violations, so a new screen that regresses fails
@@ -95,41 +95,6 @@ async function openInApp(page: Page, route: string) {
   await expect(page).toHaveURL((url) => url.pathname === target.pathname && url.search === target.search);
 }
 
-async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!).token.accessToken as string, SESSION_KEY);
-  const headers = { authorization: `Bearer ${token}` };
-  const response = body === undefined ? await page.request.get(path, { headers }) : await page.request.post(path, { headers, data: body });
-  expect(response.ok(), `${path}: ${response.status()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
-type Catalog = { agreements: { id: string; products: { id: string; terms: number[] }[] }[] };
-
-/** The administrator's own draft pre-request (the list shows each clerk their own), for its edit route. */
-async function ownPreRequest(page: Page): Promise<string> {
-  const mine = (await api<Items>(page, '/api/pre-requests?pageSize=10')).items[0];
-  if (mine) return mine.id;
-  const agreement = (await api<Catalog>(page, '/api/pre-requests/catalog')).agreements[0]!;
-  const product = agreement.products[0]!;
-  const draft = await api<{ id: string }>(page, '/api/pre-requests', {
-    curp: 'PXNE660720HMCXTN06',
-    rfc: '',
-    firstNames: 'Prueba',
-    lastName1: 'Accesible',
-    lastName2: '',
-    agreementId: agreement.id,
-    productId: product.id,
-    employeeNumber: 'A-11Y',
-    netSalary: '9000',
-    otherDeductions: '0',
-    amount: '10000',
-    term: product.terms[0]!,
-  });
-  return draft.id;
-}
-
-type Items = { items: { id: string }[] };
-
 test('every public page has no serious or critical WCAG 2.1 AA violation', async ({ page }) => {
   const findings: Finding[] = [];
   for (const route of [SIGN_IN_PATH, FORGOT_PASSWORD_PATH, NOT_FOUND_PATH]) {
@@ -140,26 +105,9 @@ test('every public page has no serious or critical WCAG 2.1 AA violation', async
   expect(findings).toEqual([]);
 });
 
-const first = async (page: Page, path: string) => (await api<Items>(page, path)).items[0]!;
-const disbursedRequest = (page: Page) => first(page, '/api/requests?pageSize=10&status=dispersada');
-
-/** A real id from the demo seed for every detail route (the type makes a new detail route name one here). */
-const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Page) => Promise<string>> = {
-  '/user/user-edit/:id': async (page) => (await first(page, '/api/users?pageSize=10')).id,
-  '/origination/pre-request-edit/:id': ownPreRequest,
-  '/catalog/contract-edit/:id': async (page) => (await first(page, '/api/agreements?pageSize=10')).id,
-  // The list's rows do not carry the credit: the disbursed request's detail does.
-  '/wallet/credits/credits-view/:id': async (page) =>
-    (await api<{ creditId: string }>(page, `/api/requests/${(await disbursedRequest(page)).id}`)).creditId,
-  '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
-  '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
-};
-
 /** Every product route: the sidebar's, every detail route, the Capturas detail panel, a request being edited, a bad id. */
-const SWEEP: { route: string; resolve?: (page: Page) => Promise<string> }[] = [
-  { route: HOME_PATH },
-  ...NAV_GROUPS.flatMap((group) => group.items.map((entry) => ({ route: entry.path }))),
-  ...Object.entries(DETAIL_IDS).map(([path, id]) => ({ route: path, resolve: async (page: Page) => path.replace(':id', await id(page)) })),
+const SWEEP: SweepRoute[] = [
+  ...PRODUCT_SCREENS,
   { route: '/origination/request-list?id=', resolve: async (page) => `/origination/request-list?id=${(await disbursedRequest(page)).id}` },
   {
     route: '/origination/request-new?edit=',

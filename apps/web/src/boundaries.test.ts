@@ -58,7 +58,7 @@ describe('the web import zones', () => {
     expect(await boundaryErrors('app/routes.ts', "export const load = () => import('../features/users/user-list.screen');\n")).toEqual([]);
     const shared =
       "export { ServerDataGrid } from '../../components/server-data-grid';\nexport { useSession } from '../../lib/auth/use-session';\n";
-    expect(await boundaryErrors('features/agreements/contract-list.screen.tsx', shared)).toEqual([]);
+    expect(await boundaryErrors('features/agreements/agreement-list.screen.tsx', shared)).toEqual([]);
   });
 
   it('keeps the demo boundary inside the zones', async () => {

@@ -91,6 +91,8 @@ export const businessDateSchema = z.object({
   companyId: z.string(),
   company: z.string(),
   businessDate: z.string(),
+  /** The day it is in Mexico City by the server's clock: a business date after it has not come, and is not closed. */
+  today: z.string(),
   activeRun: dayCloseRunSchema.nullable(),
 });
 export type BusinessDate = z.infer<typeof businessDateSchema>;

@@ -6,6 +6,8 @@ import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { agreements } from '../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
+import { payments } from '../db/schema/payments';
+import { businessDates, dayCloses } from '../db/schema/portfolio';
 import { loanPricing, payrollCalendarOf } from '../modules/agreements/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
 
@@ -79,5 +81,54 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
       expect(stored).toEqual(expected.rows);
       expect(credit.installment).toBe(expected.installment);
     }
+  });
+
+  it('pays every paid installment through applied payments: what the rows say was paid, the payments add up to', async () => {
+    // Sums per credit in cents, added here from the raw rows (not by the code that wrote them).
+    const cents = (value: string) => BigInt(value.replace('.', ''));
+    const paidRows = await ctx.system((db) =>
+      db
+        .select({
+          creditId: installments.creditId,
+          principal: installments.paidPrincipal,
+          interest: installments.paidInterest,
+          iva: installments.paidIva,
+        })
+        .from(installments),
+    );
+    const applied = await ctx.system((db) =>
+      db
+        .select({
+          creditId: payments.creditId,
+          principal: payments.principal,
+          interest: payments.interest,
+          iva: payments.iva,
+          amount: payments.amount,
+        })
+        .from(payments)
+        .where(eq(payments.status, 'aplicado')),
+    );
+    const add = (rows: { creditId: string; principal: string; interest: string; iva: string }[]) => {
+      const totals = new Map<string, bigint>();
+      for (const row of rows)
+        totals.set(row.creditId, (totals.get(row.creditId) ?? 0n) + cents(row.principal) + cents(row.interest) + cents(row.iva));
+      for (const [key, value] of totals) if (value === 0n) totals.delete(key);
+      return totals;
+    };
+    const owedByRows = add(paidRows);
+    expect(owedByRows.size).toBeGreaterThan(DEMO_CREDITS / 2);
+    expect(add(applied)).toEqual(owedByRows);
+  });
+
+  it("records yesterday as each company's last close, so Historial de cierres starts with it", async () => {
+    const today = ctx.clock.now().toLocaleDateString('en-CA', { timeZone: 'America/Mexico_City' });
+    const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const closes = await ctx.system((db) => db.select().from(dayCloses));
+    const dates = await ctx.system((db) => db.select().from(businessDates));
+    expect(closes.length).toBeGreaterThan(0);
+    expect(closes.map((close) => close.businessDate)).toEqual(closes.map(() => yesterday));
+    expect(closes.map((close) => close.companyId).sort()).toEqual(dates.map((date) => date.companyId).sort());
+    const [made] = await ctx.system((db) => db.select({ total: count() }).from(credits));
+    expect(closes.reduce((sum, close) => sum + close.creditsProcessed, 0)).toBe(made!.total);
   });
 });

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { loadPdfLib } from '../lib/libraries';
-import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit } from '@portal/lending';
+import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit, formatCents, parseCents } from '@portal/lending';
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { asSystem } from '../db/scope';
 import { agreementProducts, agreements } from '../db/schema/agreements';
 import { auditEvents } from '../db/schema/audit';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
-import { businessDates } from '../db/schema/portfolio';
+import { payments } from '../db/schema/payments';
+import { businessDates, dayCloses } from '../db/schema/portfolio';
 import { users } from '../db/schema/users';
 import { identityColumns, judge, loanColumns, verdictColumns } from '../modules/origination/pre-requests.service';
 import { mexicoToday } from '../modules/shared/business-date';
@@ -110,13 +111,52 @@ async function demoDocument(kind: (typeof DOCUMENT_KINDS)[number]): Promise<Buff
 }
 
 /**
+ * The payment that collected a history installment on its payday, as the waterfall would have split it (on time, so
+ * no late charges: its principal, interest and IVA, due). Without it a credit with paid rows would show no payments.
+ */
+function historyPayment(built: CreditRows, row: CreditRows['installments'][number]): typeof payments.$inferInsert {
+  const amount = formatCents(parseCents(row.principal, 'capital') + parseCents(row.interest, 'interés') + parseCents(row.iva, 'IVA'));
+  return {
+    companyId: built.credit.companyId,
+    creditId: built.credit.id,
+    valueDate: row.dueDate,
+    amount,
+    principal: row.principal,
+    interest: row.interest,
+    iva: row.iva,
+    moratoryInterest: '0.00',
+    moratoryIva: '0.00',
+    fees: '0.00',
+    feesIva: '0.00',
+    overpayment: '0.00',
+    allocation: {
+      lines: (['interest', 'iva', 'principal'] as const).map((component) => ({
+        installment: row.number,
+        component,
+        amount: row[component],
+        step: 'due',
+      })),
+      waived: [],
+    },
+    before: { installment: built.credit.installment, rows: [], deduction: { period: row.number, state: 'esperado' } },
+    status: 'aplicado',
+    appliedAt: new Date(`${row.dueDate}T18:00:00Z`),
+  };
+}
+
+/**
  * The payroll's history before the demo starts: the deductions due before today were collected except the last
  * `missed` ones, so the portfolio has credits in every bucket. Most credits are up to date; about one in ten missed one
  * or two payrolls, one in twenty a few, one in twenty over ninety days. Deductions older than the file window are
  * history (installment paid in full, deduction recibido); the recent ones are returned, to be paid by the employers'
  * payment files (seed-payment-files.ts) as production pays them.
  */
-function collectedHistory(built: CreditRows, today: string, random: ReturnType<typeof generator>): FilePaid[] {
+function collectedHistory(
+  built: CreditRows,
+  today: string,
+  random: ReturnType<typeof generator>,
+  historyPayments: (typeof payments.$inferInsert)[],
+): FilePaid[] {
   const roll = random.next();
   const missed = roll < 0.8 ? 0 : roll < 0.9 ? random.int(1, 2) : roll < 0.95 ? random.int(3, 4) : random.int(8, 12);
   const due = built.installments.filter((row) => row.dueDate < today);
@@ -130,6 +170,7 @@ function collectedHistory(built: CreditRows, today: string, random: ReturnType<t
     else {
       Object.assign(row, { paidPrincipal: row.principal, paidInterest: row.interest, paidIva: row.iva });
       history.add(row.number);
+      historyPayments.push(historyPayment(built, row));
     }
   }
   for (const deduction of built.deductions) if (history.has(deduction.period)) deduction.state = 'recibido';
@@ -414,12 +455,30 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
 
     const creditsInOrder = builtCredits.sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
-    const byFile = creditsInOrder.flatMap((built) => collectedHistory(built, today, random));
+    const historyPayments: (typeof payments.$inferInsert)[] = [];
+    const byFile = creditsInOrder.flatMap((built) => collectedHistory(built, today, random, historyPayments));
     await insertCredits(tx, creditsInOrder);
+    // The history's payments, oldest first (before the files' below, as they came before them).
+    historyPayments.sort((left, right) => left.valueDate.localeCompare(right.valueDate));
+    for (let start = 0; start < historyPayments.length; start += 1000)
+      await tx.insert(payments).values(historyPayments.slice(start, start + 1000));
     // Each company's portfolio as yesterday's close left it (deductions, installment statuses, days past due, buckets):
     // today is the fecha flujo, the day the next "Cerrar día" closes.
+    // That aging is recorded as yesterday's close, so Historial de cierres shows the day the README says was closed.
+    const yesterday = addDaysIso(today, -1);
     for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId))) {
-      await agePortfolio(tx, companyId, addDaysIso(today, -1));
+      const started = Date.now();
+      const moved = await agePortfolio(tx, companyId, yesterday);
+      const own = creditsInOrder.filter((built) => built.credit.companyId === companyId);
+      await tx.insert(dayCloses).values({
+        companyId,
+        businessDate: yesterday,
+        creditsProcessed: own.length,
+        newlyDueInstallments: own.reduce((sum, built) => sum + built.installments.filter((row) => row.dueDate === yesterday).length, 0),
+        ...moved,
+        durationMs: Date.now() - started,
+        closedAt: now,
+      });
       await tx.insert(businessDates).values({ companyId, businessDate: today }).onConflictDoNothing();
     }
     await seedPaymentFiles(tx, byFile, today, now);

@@ -69,6 +69,13 @@ describe('router guards', () => {
     expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' }, { timeout: 10_000 })).toBeInTheDocument();
   });
 
+  it('sends a visitor at / straight to sign in, without loading the signed-in layout', async () => {
+    const router = open('/');
+    expect(await screen.findByRole('button', { name: 'Iniciar sesión' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/session/signin');
+    expect(router.routes[0]!.children!.find((route) => route.id === 'shell')!.Component).toBeUndefined();
+  });
+
   it('redirects / to /home and an unknown path to /session/404', async () => {
     saveSession(sampleSession());
     const router = open('/');

@@ -1,8 +1,9 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type PatchRoutesOnNavigationFunction, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, redirect, type PatchRoutesOnNavigationFunction, type RouteObject } from 'react-router';
 import { FORGOT_PASSWORD_PATH, HOME_PATH, NOT_FOUND_PATH, SIGN_IN_PATH } from '@portal/contract';
 import { SCREEN_ROUTES, type ScreenHandle } from './routes';
 import { RouteLoading } from '../components/route-loading';
+import { getSession } from '../lib/auth/session';
 
 const lazyScreen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
@@ -10,7 +11,8 @@ export const routes: RouteObject[] = [
   {
     hydrateFallbackElement: <RouteLoading />,
     children: [
-      { path: '/', element: <Navigate to={HOME_PATH} replace /> },
+      // The session is decided here, before the signed-in layout would load: a visitor goes straight to sign in.
+      { path: '/', loader: () => redirect(getSession() ? HOME_PATH : SIGN_IN_PATH), element: <RouteLoading /> },
       { path: SIGN_IN_PATH, lazy: lazyScreen(() => import('../features/session/signin.screen')) },
       { path: FORGOT_PASSWORD_PATH, lazy: lazyScreen(() => import('../features/session/forgot-password.screen')) },
       { path: NOT_FOUND_PATH, lazy: lazyScreen(() => import('./shell/not-found.screen')) },

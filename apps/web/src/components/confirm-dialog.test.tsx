@@ -4,14 +4,16 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ConfirmProvider, useConfirm } from './confirm-dialog';
 
-function Probe({ destructive }: { destructive?: boolean }) {
+function Probe({ destructive, harmless }: { destructive?: boolean; harmless?: boolean }) {
   const confirm = useConfirm();
   const [answer, setAnswer] = useState('sin respuesta');
   return (
     <button
       type="button"
       onClick={() =>
-        void confirm({ title: 'Desactivar usuario', message: '¿Seguro?', destructive }).then((yes) => setAnswer(yes ? 'sí' : 'no'))
+        void confirm({ title: 'Desactivar usuario', message: '¿Seguro?', destructive, harmless }).then((yes) =>
+          setAnswer(yes ? 'sí' : 'no'),
+        )
       }
     >
       {answer}
@@ -37,11 +39,14 @@ describe('confirm dialog', () => {
     expect(await screen.findByRole('button', { name: expected })).toBeInTheDocument();
   });
 
-  it('focuses "No" on a destructive action, so Enter does no harm, and "Sí" otherwise', async () => {
+  it.each([
+    ['a destructive action', { destructive: true }],
+    ['an irreversible one (the default)', {}],
+  ])('focuses "No" on %s, so Enter does no harm', async (_what, props) => {
     const user = userEvent.setup();
     render(
       <ConfirmProvider>
-        <Probe destructive />
+        <Probe {...props} />
       </ConfirmProvider>,
     );
     await user.click(screen.getByRole('button', { name: 'sin respuesta' }));
@@ -49,5 +54,17 @@ describe('confirm dialog', () => {
     expect(screen.getByRole('button', { name: 'No' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('button', { name: 'no' })).toBeInTheDocument();
+  });
+
+  it('focuses "Sí" only on a harmless question', async () => {
+    const user = userEvent.setup();
+    render(
+      <ConfirmProvider>
+        <Probe harmless />
+      </ConfirmProvider>,
+    );
+    await user.click(screen.getByRole('button', { name: 'sin respuesta' }));
+    await screen.findByRole('dialog', { name: 'Desactivar usuario' });
+    expect(screen.getByRole('button', { name: 'Sí' })).toHaveFocus();
   });
 });

@@ -9,8 +9,14 @@ import DialogTitle from '@mui/material/DialogTitle';
 export interface ConfirmOptions {
   title: string;
   message: string;
-  /** An action hard to undo (deactivate, discard, reject): "No" takes the focus, so Enter does no harm. */
+  /** An action that removes or undoes something (deactivate, discard, reject): its "Sí" is red. */
   destructive?: boolean;
+  /**
+   * A question whose "Sí" harms nothing (signing out): "Sí" takes the focus. Every other confirmation asks before an
+   * action that cannot be taken back (closing a day, applying a file, issuing a letter), and "No" takes the focus, so
+   * Enter does no harm.
+   */
+  harmless?: boolean;
 }
 
 type Confirm = (options: ConfirmOptions) => Promise<boolean>;
@@ -47,14 +53,14 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
           <DialogContentText id="confirm-message">{options?.message}</DialogContentText>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => answer(false)} autoFocus={Boolean(options?.destructive)}>
+          <Button onClick={() => answer(false)} autoFocus={!options?.harmless}>
             No
           </Button>
           <Button
             variant="contained"
             color={options?.destructive ? 'error' : 'primary'}
             onClick={() => answer(true)}
-            autoFocus={!options?.destructive}
+            autoFocus={Boolean(options?.harmless)}
           >
             Sí
           </Button>

@@ -1,5 +1,4 @@
 import type { ReactNode, Ref } from 'react';
-import { Controller, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es-mx';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
@@ -61,31 +60,5 @@ export function DateField(props: {
         }}
       />
     </DatesProvider>
-  );
-}
-
-/** A DateField bound to react-hook-form, its error under it like every other form field. */
-export function DateFormField<Values extends FieldValues, Output = Values>(props: {
-  control: Control<Values, unknown, Output>;
-  name: FieldPath<Values>;
-  label: string;
-  helperText?: string;
-}) {
-  return (
-    <Controller
-      control={props.control}
-      name={props.name}
-      render={({ field, fieldState }) => (
-        <DateField
-          label={props.label}
-          value={(field.value as string | null) ?? ''}
-          onChange={field.onChange}
-          inputRef={field.ref}
-          error={fieldState.error?.message}
-          helperText={props.helperText}
-          fullWidth
-        />
-      )}
-    />
   );
 }

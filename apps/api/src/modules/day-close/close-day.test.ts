@@ -121,6 +121,8 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
     const status = variant === 'reverted' ? 'liquidado' : target >= 90 && k % 2 === 0 ? 'vencido' : 'vigente';
     await tx.update(credits).set({ status }).where(eq(credits.id, credit.id));
   }
+  // The close history starts here too: the seed's close of its yesterday is not one of these tests'.
+  await tx.delete(dayCloses).where(eq(dayCloses.companyId, companyId));
   await tx
     .insert(businessDates)
     .values({ companyId, businessDate: D })
@@ -470,7 +472,9 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
 
   it('refuses to close the same day twice, in Spanish', async () => {
     await closeDay(ctx.db, shaped.companyId, D);
-    await expect(closeDay(ctx.db, shaped.companyId, D)).rejects.toThrow(`El día ${D} ya está cerrado: la fecha flujo es ${addDays(D, 1)}.`);
+    await expect(closeDay(ctx.db, shaped.companyId, D)).rejects.toThrow(
+      `El día ${D.split('-').reverse().join('/')} ya está cerrado: la fecha flujo es ${addDays(D, 1).split('-').reverse().join('/')}.`,
+    );
     const history = await ctx.system((tx) => tx.select().from(dayCloses).where(eq(dayCloses.companyId, shaped.companyId)));
     expect(history).toHaveLength(1);
   });

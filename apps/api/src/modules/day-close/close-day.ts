@@ -11,6 +11,7 @@ import { lateChargesSql } from '../credits/late-charges';
 import { lockCompanyPortfolio } from './company-lock';
 import { inTransitBy, openBy } from './open-deductions';
 import { refreshPortfolioFigures } from './portfolio-figures';
+import { shortDate } from '../shared/es-mx';
 
 /**
  * The day close, cierre de día (docs/domain.md, "Day close and aging"; DOMAIN.md Algorithm 4), as set-based SQL over the whole company at once: the
@@ -312,11 +313,22 @@ async function moveNextDiscountDates(tx: Tx, companyId: string, day: string): Pr
  * The portfolio's state at `day` without closing it: deductions past their date moved, late charges started on the
  * late installments not held (they run from the next close), and each credit's days past due, bucket, status and
  * balances. For data that arrives with a history (the demo's seed, a portfolio migrated in); no late charges accrue and
- * the business date does not move.
+ * the business date does not move. Answers what it moved, for a record of the close that left the data so.
  */
-export async function agePortfolio(tx: Tx, companyId: string, day: string): Promise<void> {
-  await moveDeductions(tx, companyId, day, { kind: 'all' });
-  await ageCreditsAt(tx, companyId, day);
+export async function agePortfolio(
+  tx: Tx,
+  companyId: string,
+  day: string,
+): Promise<Pick<DayCloseFigures, 'toTransit' | 'toNotApplied' | 'newVencidos' | 'moratoryAccrued' | 'moratoryIvaAccrued' | 'feesAccrued'>> {
+  const deductions = await moveDeductions(tx, companyId, day, { kind: 'all' });
+  const aging = await ageCredits(tx, companyId, day, { kind: 'all' });
+  return {
+    ...deductions,
+    newVencidos: aging.newVencidos,
+    moratoryAccrued: aging.moratory,
+    moratoryIvaAccrued: aging.moratoryIva,
+    feesAccrued: aging.fees,
+  };
 }
 
 /**
@@ -370,8 +382,8 @@ export async function closeDay(db: Db, companyId: string, day: string, options: 
         409,
         'Día ya cerrado',
         current && day < current.businessDate
-          ? `El día ${day} ya está cerrado: la fecha flujo es ${current.businessDate}.`
-          : `Solo se puede cerrar la fecha flujo actual${current ? ` (${current.businessDate})` : ''}, no el ${day}.`,
+          ? `El día ${shortDate(day)} ya está cerrado: la fecha flujo es ${shortDate(current.businessDate)}.`
+          : `Solo se puede cerrar la fecha flujo actual${current ? ` (${shortDate(current.businessDate)})` : ''}, no el ${shortDate(day)}.`,
       );
     }
     await agingInMemory(tx);

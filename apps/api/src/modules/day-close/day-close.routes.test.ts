@@ -5,6 +5,9 @@ import { dayCloseRuns } from '../../db/schema/portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 
+/** dd/mm/aaaa, written here apart from the code's own formatter. */
+const dmy = (iso: string) => iso.split('-').reverse().join('/');
+
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
 
@@ -40,7 +43,9 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
       payload: { throughDate: addDays(TODAY, 1) },
     });
     expect(tooSoon.statusCode).toBe(409);
-    expect(tooSoon.json().detail).toBe(`El día ${addDays(TODAY, 1)} todavía no llega: hoy es ${TODAY}. Se cierra hasta el día de hoy.`);
+    expect(tooSoon.json().detail).toBe(
+      `El día ${dmy(addDays(TODAY, 1))} todavía no llega: hoy es ${dmy(TODAY)}. Se cierra hasta el día de hoy.`,
+    );
     ctx.clock.advance(2 * 86_400_000);
     const started = await ctx.app.inject({
       method: 'POST',
@@ -58,7 +63,13 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
     }
     expect([progress.status, progress.daysDone, progress.daysTotal]).toEqual(['completado', 3, 3]);
     const history = await get('/api/flow-date/day-closes');
-    expect(history.body.items.map((c: { businessDate: string }) => c.businessDate)).toEqual([addDays(TODAY, 2), addDays(TODAY, 1), TODAY]);
+    // The three closes of the run, after the seed's close of the day before TODAY.
+    expect(history.body.items.map((c: { businessDate: string }) => c.businessDate)).toEqual([
+      addDays(TODAY, 2),
+      addDays(TODAY, 1),
+      TODAY,
+      addDays(TODAY, -1),
+    ]);
     expect((await get('/api/flow-date/business-dates')).body[0].businessDate).toBe(addDays(TODAY, 3));
 
     const again = await ctx.app.inject({
@@ -68,7 +79,7 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
       payload: { throughDate: TODAY },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json().detail).toBe(`El día ${TODAY} ya está cerrado: la fecha flujo es ${addDays(TODAY, 3)}.`);
+    expect(again.json().detail).toBe(`El día ${dmy(TODAY)} ya está cerrado: la fecha flujo es ${dmy(addDays(TODAY, 3))}.`);
   });
 
   it('queues one close when two "Cerrar día" arrive at the same moment, and refuses the other with 409', async () => {

@@ -10,6 +10,7 @@ import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { closeDays, markRun } from './close-day';
 import { toDayCloseRun } from './day-close.queries';
+import { shortDate } from '../shared/es-mx';
 
 export const DAY_CLOSE_QUEUE = 'day-close';
 
@@ -30,7 +31,7 @@ export async function listBusinessDates(tx: Tx, today: string): Promise<Business
   return visible.map((company) => {
     const run = active.find((r) => r.companyId === company.id);
     const date = stored.find((d) => d.companyId === company.id)?.businessDate ?? today;
-    return { companyId: company.id, company: company.name, businessDate: date, activeRun: run ? toDayCloseRun(run) : null };
+    return { companyId: company.id, company: company.name, businessDate: date, today, activeRun: run ? toDayCloseRun(run) : null };
   });
 }
 
@@ -50,13 +51,14 @@ export async function requestDayClose(
   if (!jobs) throw new HttpProblem(503, 'Cola de trabajos no disponible', 'El servidor no tiene cola de trabajos; intenta más tarde.');
   const current = await businessDateOf(tx, input.companyId, input.today);
   const through = input.throughDate ?? current;
-  if (through < current) throw new HttpProblem(409, 'Día ya cerrado', `El día ${through} ya está cerrado: la fecha flujo es ${current}.`);
+  if (through < current)
+    throw new HttpProblem(409, 'Día ya cerrado', `El día ${shortDate(through)} ya está cerrado: la fecha flujo es ${shortDate(current)}.`);
   // Missed days replay, days still to come do not: their payroll and payments have not happened yet.
   if (through > input.today)
     throw new HttpProblem(
       409,
       'Día por venir',
-      `El día ${through} todavía no llega: hoy es ${input.today}. Se cierra hasta el día de hoy.`,
+      `El día ${shortDate(through)} todavía no llega: hoy es ${shortDate(input.today)}. Se cierra hasta el día de hoy.`,
     );
   // A company's first close pins its business date: from here on only closes move it.
   await tx.insert(businessDates).values({ companyId: input.companyId, businessDate: current }).onConflictDoNothing();

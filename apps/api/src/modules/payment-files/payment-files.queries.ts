@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { addDays, payrollCalendar } from '@portal/lending';
+import { addDays } from '@portal/lending';
 import {
   APPLIED_OUTCOMES,
   layoutSchema,
@@ -23,7 +23,6 @@ import { paymentApplications, paymentFileRows, paymentFiles, payments } from '..
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { cappedTotal, countUpToSql, fixedCount, listOrder, type Paged, pagedList } from '../../http/pagination';
-import { payrollCalendarOf } from '../agreements/products';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio, creditNumberOf } from '../shared/folios';
 
@@ -309,9 +308,43 @@ export async function missingDeductions(tx: Tx, fileId: string, query: { page: n
   };
 }
 
+/** How far back a late file is still taken: the paydays of the last four months. */
+export const LATE_FILE_DAYS = 120;
+
+/**
+ * The paydays a payment file of the agreement may be loaded for, newest first: each date up to the company's business
+ * date (today's payday included before its day is closed) on which a credit of the agreement still has a deduction
+ * expected, en tránsito or no aplicado — so after a close the paydays before stay on offer while a late file can still
+ * pay them, and a payday wholly received is not. The upload form offers exactly these and the upload takes only these.
+ * The dates are found by skipping through the company's date index (one probe per distinct date, not per deduction).
+ */
+export async function pendingPaydays(tx: Tx, agreement: { id: string; companyId: string }, businessDate: string): Promise<string[]> {
+  const from = addDays(businessDate, -LATE_FILE_DAYS);
+  const rows = rowsOf<{ date: string }>(
+    await tx.execute(sql`
+      with recursive dates(day) as (
+        (select discount_date from expected_deductions
+         where company_id = ${agreement.companyId} and discount_date between ${from}::date and ${businessDate}::date
+         order by discount_date limit 1)
+        union all
+        select (select e.discount_date from expected_deductions e
+                where e.company_id = ${agreement.companyId} and e.discount_date > dates.day and e.discount_date <= ${businessDate}::date
+                order by e.discount_date limit 1)
+        from dates where dates.day is not null
+      )
+      select to_char(day, 'YYYY-MM-DD') as date from dates
+      where day is not null and exists (
+        select 1 from expected_deductions e join credits c on c.id = e.credit_id
+        where e.company_id = ${agreement.companyId} and e.discount_date = dates.day and c.agreement_id = ${agreement.id}
+          and e.state in ('esperado', 'en tránsito', 'no aplicado'))
+      order by day desc`),
+  );
+  return rows.map((row) => row.date);
+}
+
 /**
  * The upload form's agreements (the user's company's; every company's for SA), with their layout's format and the
- * discount dates of their payroll calendar up to the company's business date, newest first.
+ * paydays a file may be loaded for (pendingPaydays), newest first.
  */
 export async function uploadOptions(tx: Tx, today: string): Promise<UploadOption[]> {
   const rows = await tx
@@ -328,11 +361,7 @@ export async function uploadOptions(tx: Tx, today: string): Promise<UploadOption
     if (!layout.success) continue;
     const businessDate = dates.get(agreement.companyId) ?? (await businessDateOf(tx, agreement.companyId, today));
     dates.set(agreement.companyId, businessDate);
-    const calendar = payrollCalendar(payrollCalendarOf(agreement), addDays(businessDate, -120), 40);
-    const discountDates = calendar
-      .filter((date) => date <= businessDate)
-      .reverse()
-      .slice(0, 8);
+    const discountDates = await pendingPaydays(tx, agreement, businessDate);
     options.push({
       agreementId: agreement.id,
       agreement: agreement.name,

@@ -265,27 +265,70 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     expect(refused.json().errors).toEqual([expect.objectContaining({ field: 'fileName' })]);
   });
 
-  it("takes a file only for a payday of the agreement's calendar, naming the latest ones, and keeps nothing otherwise", async () => {
+  it("offers and takes exactly the paydays with deductions still owed: today's before its close, earlier ones for a late file", async () => {
     const [a] = demo;
     const row = (reference: string) => csv([[a!.employeeNumber, a!.curp, '100.00', '22', reference]]);
     const files = async () =>
       (await ctx.app.inject({ method: 'GET', url: '/api/payment-files?pageSize=100', headers: cartera })).json().total as number;
-    const before = await files();
-    // A date the calendar cannot place is no payday either, and is refused the same way.
-    expect((await upload(row('R0'), 'antigua.csv', { agreementId: jalisco.id, discountDate: '1899-12-15' })).status).toBe(400);
-    // Jalisco pays on the 15th and the month's last day: the 14th is no payday of it.
-    const off = await upload(row('R1'), 'fuera.csv', { agreementId: jalisco.id, discountDate: '2026-11-14' });
-    expect(off.status).toBe(400);
-    expect(off.body.errors).toEqual([{ field: 'discountDate', message: 'Elige una fecha de descuento del calendario del convenio.' }]);
-    expect(off.body.detail).toContain('El 14 de noviembre de 2026 no es fecha de descuento del calendario de nómina del convenio');
-    expect(off.body.detail).toContain('las más recientes son 15 de noviembre de 2026, 31 de octubre de 2026, 15 de octubre de 2026');
-    expect(await files()).toBe(before);
-    // An earlier payday of the calendar is taken: a file may arrive late.
-    expect((await upload(row('R2'), 'octubre.csv', { agreementId: jalisco.id, discountDate: '2026-10-15' })).status).toBe(201);
-    // The calendar changed since (monthly now): the dates its credits' deductions fall on still take their files.
-    await ctx.system((tx) => tx.update(agreements).set({ frequency: 'mensual', payDay: 31 }).where(eq(agreements.id, jalisco.id)));
-    expect((await upload(row('R3'), 'noviembre.csv')).status).toBe(201);
-    expect((await upload(row('R4'), 'fuera-2.csv', { agreementId: jalisco.id, discountDate: '2026-11-14' })).status).toBe(400);
+    const offered = async () => {
+      const options = await ctx.app.inject({ method: 'GET', url: '/api/payment-files/upload-options', headers: cartera });
+      return (options.json() as { agreementId: string; discountDates: string[]; suggestedDate: string | null }[]).find(
+        (option) => option.agreementId === jalisco.id,
+      )!;
+    };
+    /** The rule, worked out here from the raw rows: Jalisco's dates up to the business date with a deduction not received. */
+    const owedDates = async (businessDate: string) => {
+      const rows = await ctx.system((tx) =>
+        tx
+          .select({ date: expectedDeductions.discountDate, state: expectedDeductions.state })
+          .from(expectedDeductions)
+          .innerJoin(credits, eq(credits.id, expectedDeductions.creditId))
+          .where(eq(credits.agreementId, jalisco.id)),
+      );
+      const dates = new Set(
+        rows.filter((r) => r.state !== 'recibido' && r.date <= businessDate && r.date >= addDays(businessDate, -120)).map((r) => r.date),
+      );
+      return [...dates].sort().reverse();
+    };
+    const setState = (date: string, state: 'recibido' | 'esperado' | 'no aplicado') =>
+      ctx.system((tx) =>
+        tx.execute(sql`update expected_deductions e set state = ${state} from credits c
+          where c.id = e.credit_id and c.agreement_id = ${jalisco.id} and e.discount_date = ${date}::date`),
+      );
+
+    // After the seed's files, 31/10 still has deductions owed (no aplicado) and 15/10 none: the form offers the first.
+    await setState('2026-10-31', 'no aplicado');
+    await setState('2026-10-15', 'recibido');
+    const expected = await owedDates(TODAY);
+    const before = await offered();
+    expect(before.discountDates).toEqual(expected);
+    expect(before.discountDates).toContain('2026-10-31');
+    expect(before.discountDates).not.toContain('2026-10-15');
+    expect(before.suggestedDate).toBe(expected[0]);
+
+    const count = await files();
+    // A late file for a payday still owed is taken.
+    expect((await upload(row('R1'), 'octubre.csv', { agreementId: jalisco.id, discountDate: '2026-10-31' })).status).toBe(201);
+    // A payday wholly received, a date that is no payday, and one the calendar cannot place are refused, naming the dates on offer.
+    for (const date of ['2026-10-15', '2026-11-14', '1899-12-15']) {
+      const refused = await upload(row(`R-${date}`), 'fuera.csv', { agreementId: jalisco.id, discountDate: date });
+      expect(refused.status, date).toBe(400);
+      expect(refused.body.errors).toEqual([{ field: 'discountDate', message: 'Elige una de las fechas de descuento que se ofrecen.' }]);
+    }
+    const named = await upload(row('R2'), 'fuera.csv', { agreementId: jalisco.id, discountDate: '2026-11-14' });
+    expect(named.body.detail).toContain('El 14 de noviembre de 2026 no es una fecha de descuento del convenio');
+    expect(await files()).toBe(count + 1);
+
+    // Today's payday before its day is closed: the business date is Jalisco's payday of 30/11, its deductions expected.
+    await ctx.system((tx) =>
+      tx.execute(
+        sql`update business_dates set business_date = '2026-11-30' where company_id = (select company_id from agreements where id = ${jalisco.id})`,
+      ),
+    );
+    const payday = await offered();
+    expect(payday.discountDates).toEqual(await owedDates('2026-11-30'));
+    expect(payday.suggestedDate).toBe('2026-11-30');
+    expect((await upload(row('R3'), 'noviembre-30.csv', { agreementId: jalisco.id, discountDate: '2026-11-30' })).status).toBe(201);
   });
 
   it('refuses a row above the most one row may pay, so a file of typos neither overflows its totals nor answers 500', async () => {

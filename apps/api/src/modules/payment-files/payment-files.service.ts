@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { PAYMENT_FILE_MAX_BYTES, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
-import { LendingInputError, addDays, parseCents, payrollCalendar, type PayrollCalendar } from '@portal/lending';
+import { addDays, parseCents } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
@@ -11,14 +11,13 @@ import { HttpProblem, pgErrorCode } from '../../http/errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { SpreadsheetLimitError } from '../../lib/xlsx-read';
 import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
-import { payrollCalendarOf } from '../agreements/products';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { longDate } from '../shared/es-mx';
 import { allocationsAt, applyPaymentFile, markApplication, overpaymentMessage } from './apply';
 import { lookupCredits } from './credit-lookup';
 import { classifyRows, type ClassifiedRow, type CreditLookup, type ReadRow } from './matching';
-import { loadPaymentFile, paidByOtherFiles, summarize } from './payment-files.queries';
+import { loadPaymentFile, paidByOtherFiles, pendingPaydays, summarize } from './payment-files.queries';
 
 export const PAYMENT_APPLY_QUEUE = 'payment-file-apply';
 
@@ -104,32 +103,6 @@ async function noteReceivedElsewhere(tx: Tx, agreementId: string, discountDate: 
 }
 
 /**
- * Whether `date` is a payday of the calendar. Semanal and catorcenal: its weekday (a catorcenal credit's fortnights run
- * from its own first due date, so both weeks are paydays of the agreement). A date the calendar cannot place (before
- * 1900) is none.
- */
-function onCalendar(calendar: PayrollCalendar, date: string): boolean {
-  try {
-    return payrollCalendar(calendar, addDays(date, -31), 12).includes(date);
-  } catch (error) {
-    if (error instanceof LendingInputError) return false;
-    throw error;
-  }
-}
-
-/** Whether any credit of the agreement has a deduction on `date`. */
-async function deductsOn(tx: Tx, agreement: { id: string; companyId: string }, date: string): Promise<boolean> {
-  const [found] = rowsOf<{ found: boolean }>(
-    await tx.execute(sql`
-      select exists (
-        select 1 from expected_deductions e join credits c on c.id = e.credit_id
-        where e.company_id = ${agreement.companyId} and e.discount_date = ${date}::date and c.agreement_id = ${agreement.id}
-      ) as found`),
-  );
-  return found!.found;
-}
-
-/**
  * "Carga archivos de pagos": reads the file with the agreement's layout, decides every row's outcome and keeps the
  * file, its bytes and every row (validado: the preview). The same bytes loaded while an earlier upload still counts
  * are refused, naming it. Nothing is written for a file that cannot be read: the clerk still has it and gets why.
@@ -155,19 +128,15 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
     );
   }
   // A file pays the deductions of one payday: on another date it would find none of them, every row would be taken as a
-  // prepayment, and the payday's deductions would stay unpaid. A payday is one of the agreement's calendar or, the
-  // calendar changed since, a date its credits' deductions still fall on.
-  const calendar = payrollCalendarOf(agreement);
-  if (!onCalendar(calendar, input.discountDate) && !(await deductsOn(tx, agreement, input.discountDate))) {
-    const recent = payrollCalendar(calendar, addDays(businessDate, -62), 12)
-      .filter((date) => date <= businessDate)
-      .reverse()
-      .slice(0, 3);
+  // prepayment, and the payday's deductions would stay unpaid. The paydays taken are those the form offers: still owed.
+  const paydays = await pendingPaydays(tx, agreement, businessDate);
+  if (!paydays.includes(input.discountDate)) {
+    const recent = paydays.slice(0, 3);
     throw new HttpProblem(
       400,
-      'Fecha fuera del calendario del convenio',
-      `El ${longDate(input.discountDate)} no es fecha de descuento del calendario de nómina del convenio ${agreement.name}${recent.length > 0 ? `; las más recientes son ${recent.map(longDate).join(', ')}` : ''}.`,
-      [{ field: 'discountDate', message: 'Elige una fecha de descuento del calendario del convenio.' }],
+      'Fecha sin descuentos por recibir',
+      `El ${longDate(input.discountDate)} no es una fecha de descuento del convenio ${agreement.name} con descuentos por recibir${recent.length > 0 ? `; las más recientes son ${recent.map(longDate).join(', ')}` : ''}.`,
+      [{ field: 'discountDate', message: 'Elige una de las fechas de descuento que se ofrecen.' }],
     );
   }
   const hash = sha256(input.content);

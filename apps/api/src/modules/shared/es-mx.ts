@@ -24,6 +24,12 @@ export function longDate(isoDate: string): string {
   return `${day} de ${MONTHS[month! - 1]} de ${year}`;
 }
 
+/** `2027-01-15` → `15/01/2027`, the dd/mm/aaaa every screen shows. */
+export function shortDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-');
+  return `${day}/${month}/${year}`;
+}
+
 /** A decimal string with two decimals (`12345.6`, `12345.67`) → `$12,345.67`. */
 export function pesos(amount: string): string {
   const negative = amount.startsWith('-');

@@ -27,7 +27,7 @@ export function UserMenu({ session }: { session: Session }) {
 
   const logout = async () => {
     setAnchor(null);
-    if (await confirm({ title: 'Cerrar sesión', message: '¿Quieres cerrar tu sesión en el portal?' })) await signOut();
+    if (await confirm({ title: 'Cerrar sesión', message: '¿Quieres cerrar tu sesión en el portal?', harmless: true })) await signOut();
   };
 
   return (

@@ -8,7 +8,6 @@ import Grid from '@mui/material/Grid';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -46,8 +45,9 @@ import {
 } from './agreement-form-model';
 import { sampleLoan } from './agreement-preview';
 import { testLayout } from './agreements.queries';
-import { DateFormField } from '../../components/date-field';
+import { DateFormField } from '../../components/date-form-field';
 import { useSchemaForm } from '../../components/schema-form';
+import { ScrollTable } from '../../components/scroll-table';
 
 /** The form's control: it edits the model and submits the contract's input. */
 type AgreementControl = Control<AgreementForm, unknown, AgreementInput>;
@@ -200,7 +200,7 @@ function ProductPreview({ control, today }: { control: AgreementControl; today: 
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             Próximos descuentos de nómina: {result.calendar.map(formatDate).join(' · ')}
           </Typography>
-          <Table size="small" aria-label="Tabla de amortización de ejemplo">
+          <ScrollTable label="Tabla de amortización de ejemplo">
             <TableHead>
               <TableRow>
                 {['Pago', 'Fecha', 'Capital', 'Interés', 'IVA', 'Descuento', 'Saldo'].map((label) => (
@@ -225,7 +225,7 @@ function ProductPreview({ control, today }: { control: AgreementControl; today: 
                   </TableRow>
                 ))}
             </TableBody>
-          </Table>
+          </ScrollTable>
         </>
       )}
     </Section>
@@ -276,7 +276,7 @@ function LayoutTester({ control }: { control: AgreementControl }) {
           <Typography sx={{ mb: 1 }}>
             {state.result.totalRows} filas leídas, {state.result.errorRows} con errores. Primeras {state.result.rows.length}:
           </Typography>
-          <Table size="small" aria-label="Filas leídas con el layout">
+          <ScrollTable label="Filas leídas con el layout">
             <TableHead>
               <TableRow>
                 <TableCell>Línea</TableCell>
@@ -297,7 +297,7 @@ function LayoutTester({ control }: { control: AgreementControl }) {
                 </TableRow>
               ))}
             </TableBody>
-          </Table>
+          </ScrollTable>
         </Box>
       )}
     </Box>

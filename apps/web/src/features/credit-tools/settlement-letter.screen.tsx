@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -33,6 +32,7 @@ import {
   useLetterTemplates,
   useUploadTemplate,
 } from './letters.queries';
+import { ScrollTable } from '../../components/scroll-table';
 
 /**
  * Créditos → Carta de Liquidación Anticipada: find a credit, choose the letter's validity, read the payoff with every
@@ -67,6 +67,11 @@ function CreditSearch({ selected, onSelect }: { selected: string | null; onSelec
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const search = useCreditSearch(q);
+  // One match is the credit asked for: it is picked, without an extra "Elegir".
+  const onlyMatch = search.data?.items.length === 1 ? search.data.items[0]!.id : null;
+  useEffect(() => {
+    if (onlyMatch) onSelect(onlyMatch);
+  }, [onlyMatch, onSelect]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setQ(text.trim());
@@ -91,45 +96,43 @@ function CreditSearch({ selected, onSelect }: { selected: string | null; onSelec
       {search.isFetching && <Typography color="text.secondary">Buscando…</Typography>}
       {search.data && search.data.items.length === 0 && <Typography color="text.secondary">Ningún crédito coincide con «{q}».</Typography>}
       {search.data && search.data.items.length > 0 && (
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label="Créditos encontrados">
-            <TableHead>
-              <TableRow>
-                <TableCell>Folio</TableCell>
-                <TableCell>Cliente</TableCell>
-                <TableCell>CURP</TableCell>
-                <TableCell>Convenio</TableCell>
-                <TableCell align="right">Saldo</TableCell>
-                <TableCell>Estado</TableCell>
-                <TableCell />
+        <ScrollTable label="Créditos encontrados">
+          <TableHead>
+            <TableRow>
+              <TableCell>Folio</TableCell>
+              <TableCell>Cliente</TableCell>
+              <TableCell>CURP</TableCell>
+              <TableCell>Convenio</TableCell>
+              <TableCell align="right">Saldo</TableCell>
+              <TableCell>Estado</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {search.data.items.map((credit) => (
+              <TableRow key={credit.id} selected={credit.id === selected}>
+                <TableCell>{credit.folio}</TableCell>
+                <TableCell>{credit.clientName}</TableCell>
+                <TableCell>{credit.curp}</TableCell>
+                <TableCell>{credit.agreement}</TableCell>
+                <TableCell align="right">{formatMoney(credit.outstandingBalance)}</TableCell>
+                <TableCell>
+                  <StatusChip status={credit.status} />
+                </TableCell>
+                <TableCell>
+                  <Button
+                    size="small"
+                    onClick={() => onSelect(credit.id)}
+                    aria-label={`Elegir ${credit.folio}`}
+                    disabled={credit.id === selected}
+                  >
+                    {credit.id === selected ? 'Elegido' : 'Elegir'}
+                  </Button>
+                </TableCell>
               </TableRow>
-            </TableHead>
-            <TableBody>
-              {search.data.items.map((credit) => (
-                <TableRow key={credit.id} selected={credit.id === selected}>
-                  <TableCell>{credit.folio}</TableCell>
-                  <TableCell>{credit.clientName}</TableCell>
-                  <TableCell>{credit.curp}</TableCell>
-                  <TableCell>{credit.agreement}</TableCell>
-                  <TableCell align="right">{formatMoney(credit.outstandingBalance)}</TableCell>
-                  <TableCell>
-                    <StatusChip status={credit.status} />
-                  </TableCell>
-                  <TableCell>
-                    <Button
-                      size="small"
-                      onClick={() => onSelect(credit.id)}
-                      aria-label={`Elegir ${credit.folio}`}
-                      disabled={credit.id === selected}
-                    >
-                      {credit.id === selected ? 'Elegido' : 'Elegir'}
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+            ))}
+          </TableBody>
+        </ScrollTable>
       )}
     </Stack>
   );
@@ -321,7 +324,7 @@ function Templates() {
           {entry.versions.length === 0 ? (
             <Typography color="text.secondary">Sin plantilla.</Typography>
           ) : (
-            <Table size="small" aria-label={`Versiones de ${entry.company}`}>
+            <ScrollTable label={`Versiones de ${entry.company}`}>
               <TableHead>
                 <TableRow>
                   <TableCell>Versión</TableCell>
@@ -351,7 +354,7 @@ function Templates() {
                   </TableRow>
                 ))}
               </TableBody>
-            </Table>
+            </ScrollTable>
           )}
         </Box>
       ))}

@@ -118,7 +118,9 @@ describe('Carta de Liquidación Anticipada', () => {
     await user.type(screen.getByRole('textbox', { name: 'Folio, CURP o nombre' }), 'LOPA900101');
     await user.click(screen.getByRole('button', { name: 'Buscar' }));
     expect(calls.some((call) => call.path === '/api/credits?q=LOPA900101&pageSize=10')).toBe(true);
-    await user.click(await screen.findByRole('button', { name: 'Elegir CR-00000007' }));
+    // The only match is picked, with no "Elegir" to press.
+    expect(await screen.findByRole('button', { name: 'Elegir CR-00000007' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Elegir CR-00000007' })).toHaveTextContent('Elegido');
 
     const details = await screen.findByLabelText('Liquidación a la vigencia');
     expect(details).toHaveTextContent('Capital insoluto$8,200.00');
@@ -136,6 +138,8 @@ describe('Carta de Liquidación Anticipada', () => {
     expect(dialog).toHaveTextContent(
       'Se emitirá la carta de liquidación del crédito CR-00000007 por $7,312.66, vigente hasta el 30/11/2026.',
     );
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
 
     expect(await screen.findByTitle('Vista previa de la carta')).toHaveAttribute('src', 'blob:carta');
@@ -151,7 +155,7 @@ describe('Carta de Liquidación Anticipada', () => {
     renderScreen(<SettlementLetterScreen />, { path: '/creditos/settlement-letter' });
     await user.type(screen.getByRole('textbox', { name: 'Folio, CURP o nombre' }), 'CR-7');
     await user.click(screen.getByRole('button', { name: 'Buscar' }));
-    await user.click(await screen.findByRole('button', { name: 'Elegir CR-00000007' }));
+    expect(await screen.findByRole('button', { name: 'Elegir CR-00000007' })).toHaveTextContent('Elegido');
     await screen.findByLabelText('Liquidación a la vigencia');
     expect(screen.queryByRole('button', { name: 'Generar carta' })).not.toBeInTheDocument();
     expect(screen.queryByText('Plantillas de carta')).not.toBeInTheDocument();

@@ -141,6 +141,8 @@ describe('Actualizar Etiqueta', () => {
     await user.click(screen.getByRole('button', { name: 'Aplicar' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Se aplicará 1 cambio de etiqueta; queda en el historial del crédito.');
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
     expect(await screen.findByText('Se aplicó 1 cambio de etiqueta (actualización 0f6c2a9e).')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'POST' && call.path === '/api/label-updates')!.body).toEqual(sent.body);

@@ -7,7 +7,7 @@ import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import HomeScreen from './home.screen';
 
-// jsdom has no canvas: the chart is drawn in the browser tests; here its place and its clicks are what matter.
+// The chart has its own test (bucket-chart.test.tsx); here its place and its clicks are what matter.
 vi.mock('./bucket-chart', () => ({
   default: ({ bars, onOpen }: { bars: { label: string }[]; onOpen: (index: number) => void }) => (
     <button type="button" onClick={() => onOpen(2)}>

@@ -43,7 +43,7 @@ export function PreRequestForm(props: {
   return (
     <form {...formProps}>
       {dialog}
-      <fieldset disabled={props.readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
+      <fieldset disabled={props.readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Section title="Cliente">
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 4 }}>

@@ -63,6 +63,8 @@ describe('request action buttons', () => {
     await user.click(within(group).getByRole('button', { name: 'Enviar a validación' }));
     const dialog = await screen.findByRole('dialog', { name: 'Enviar solicitud a validación' });
     expect(dialog).toHaveTextContent('¿Seguro que quieres enviar a validación la solicitud SOL-000007?');
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await vi.waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007: en validación.' }]));
     expect(calls.at(-1)).toMatchObject({ method: 'POST', path: `/api/requests/${sampleRequest().id}/submit`, body: { version: 3 } });

@@ -137,7 +137,7 @@ function DocumentPicker({
 
 function ReferenceFields({ control, index }: { control: Control<RequestFormInput>; index: 0 | 1 }) {
   return (
-    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2 }}>
+    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2, minWidth: 0 }}>
       <Typography component="legend" sx={{ fontWeight: 600, mb: 1 }}>
         Referencia {index + 1}
       </Typography>

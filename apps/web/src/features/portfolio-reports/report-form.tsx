@@ -7,6 +7,7 @@ import Grid from '@mui/material/Grid';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -200,19 +201,16 @@ export function ReportForm(props: {
                       {fields
                         .filter((candidate) => !chosen.includes(candidate.key))
                         .map((candidate) => (
-                          <ListItem
-                            key={candidate.key}
-                            secondaryAction={
-                              <IconButton
-                                size="small"
-                                aria-label={`Agregar ${candidate.label}`}
-                                onClick={() => field.onChange([...chosen, candidate.key])}
-                              >
-                                <Add fontSize="small" />
-                              </IconButton>
-                            }
-                          >
-                            <ListItemText primary={candidate.label} secondary={TYPE_LABELS[candidate.type]} />
+                          // The whole row adds the field (its name, its type, the "+"), not only the small icon.
+                          <ListItem key={candidate.key} disablePadding>
+                            <ListItemButton
+                              dense
+                              aria-label={`Agregar ${candidate.label}`}
+                              onClick={() => field.onChange([...chosen, candidate.key])}
+                            >
+                              <ListItemText primary={candidate.label} secondary={TYPE_LABELS[candidate.type]} />
+                              <Add fontSize="small" color="action" aria-hidden="true" />
+                            </ListItemButton>
                           </ListItem>
                         ))}
                     </List>

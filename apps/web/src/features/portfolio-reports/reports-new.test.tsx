@@ -41,8 +41,9 @@ describe('Nuevo Reporte Operativo', () => {
 
     // Cartera al día is the first dataset: its fields are offered.
     await user.click(screen.getByRole('button', { name: 'Agregar Folio' }));
-    await user.click(screen.getByRole('button', { name: 'Agregar Saldo vencido' }));
-    await user.click(screen.getByRole('button', { name: 'Agregar Días de atraso' }));
+    // The field's name adds it, as the "+" does: the whole row is the button.
+    await user.click(within(screen.getByRole('list', { name: 'Campos disponibles' })).getByText('Saldo vencido'));
+    await user.click(within(screen.getByRole('list', { name: 'Campos disponibles' })).getByText('Días de atraso'));
     await user.click(screen.getByRole('button', { name: 'Subir Días de atraso' }));
     const chosen = screen.getByRole('list', { name: /Columnas del reporte/ });
     expect(

@@ -8,7 +8,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -22,6 +21,7 @@ import { TextFormField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/schema-form';
 import { PermissionTree } from './permission-tree';
 import { useDeleteProfile, useProfiles, useSaveProfile } from './users.queries';
+import { ScrollTable } from '../../components/scroll-table';
 
 type Editing = { profile: Profile | null };
 
@@ -121,7 +121,7 @@ export default function ProfileListScreen() {
       ) : !profiles.data ? (
         <RouteLoading />
       ) : (
-        <Table aria-label="Perfiles">
+        <ScrollTable label="Perfiles" size="medium">
           <TableHead>
             <TableRow>
               <TableCell>Perfil</TableCell>
@@ -153,7 +153,7 @@ export default function ProfileListScreen() {
               </TableRow>
             ))}
           </TableBody>
-        </Table>
+        </ScrollTable>
       )}
       {editing && (
         <ProfileDialog

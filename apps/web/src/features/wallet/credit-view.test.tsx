@@ -5,7 +5,7 @@ import type { Credit } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import CreditViewScreen from './credit-view.screen';
+import CreditViewScreen, { nextDeduction } from './credit-view.screen';
 
 const zero = {
   principal: '0.00',
@@ -119,14 +119,55 @@ describe('credit view', () => {
     return () => vi.unstubAllGlobals();
   });
 
-  it('shows the summary, every schedule row as plain text, the state at the fecha flujo and the balances by component', async () => {
-    stubApi((_method, path) =>
-      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit,
-    );
-    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+  const noPayoff = (credit: Credit) => (_method: string, path: string) =>
+    path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit;
+  const open = (url = '/wallet/credits/credits-view/cr-1') =>
+    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url });
+
+  it('heads the view with status, days past due, bucket, balance and the next discount, above the summary', async () => {
+    stubApi(noPayoff(credit));
+    open();
     expect(await screen.findByRole('heading', { name: 'Crédito CR-000001' })).toBeInTheDocument();
+    const header = screen.getByLabelText('Estado del crédito');
+    expect(
+      within(header)
+        .getAllByRole('term')
+        .map((term) => term.textContent),
+    ).toEqual(['Días de atraso', 'Tramo', 'Saldo', 'Próximo descuento', 'Fecha flujo']);
+    expect(
+      within(header)
+        .getAllByRole('definition')
+        .map((value) => value.textContent),
+    ).toEqual([
+      '31',
+      '31 a 60 días',
+      '$2,053.92',
+      // Period 1 (28/02) is past and period 2 (15/03) too: none is still to come at 31/03.
+      'Sin descuentos por venir',
+      '31/03/2026',
+    ]);
+    expect(screen.getByRole('tab', { name: 'Resumen' })).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Monto dispersado$1,960.00');
-    const rows = within(screen.getByRole('table', { name: 'Tabla de amortización' })).getAllByRole('row');
+    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Moratorios$12.00');
+    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Total$2,053.92');
+  });
+
+  it('names the next deduction still to come: on or after the fecha flujo, not yet received', () => {
+    const deductions: Credit['deductions'] = [
+      { period: 1, discountDate: '2026-03-15', amount: '1020.00', state: 'recibido' },
+      { period: 3, discountDate: '2026-04-30', amount: '1020.00', state: 'esperado' },
+      { period: 2, discountDate: '2026-03-31', amount: '1020.00', state: 'esperado' },
+    ];
+    expect(nextDeduction({ ...credit, deductions })?.period).toBe(2);
+    expect(nextDeduction({ ...credit, deductions: deductions.map((d) => ({ ...d, state: 'recibido' as const })) })).toBeNull();
+  });
+
+  it('shows the schedule once, each row with what it charged, what was paid of it and its deduction; the URL keeps the tab', async () => {
+    stubApi(noPayoff(credit));
+    const router = open();
+    await userEvent.click(await screen.findByRole('tab', { name: 'Calendario de pagos' }));
+    expect(router.state.location.search).toBe('?tab=calendario');
+    const rows = within(screen.getByRole('table', { name: 'Calendario de pagos' })).getAllByRole('row');
     expect(
       rows.map((row) =>
         within(row)
@@ -134,15 +175,46 @@ describe('credit view', () => {
           .map((cell) => cell.textContent),
       ),
     ).toEqual([
-      ['No.', 'Fecha de descuento', 'Capital', 'Interés', 'IVA', 'Pago', 'Saldo', 'Estado'],
-      ['1', '28/02/2026', '$990.00', '$25.86', '$4.14', '$1,020.00', '$1,010.00', 'vencida'],
-      ['2', '15/03/2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', 'vencida'],
+      ['No.', 'Fecha de descuento', 'Capital', 'Interés', 'IVA', 'Pago', 'Saldo', 'Cargado', 'Pagado', 'Pendiente', 'Estado', 'Descuento'],
+      [
+        '1',
+        '28/02/2026',
+        '$990.00',
+        '$25.86',
+        '$4.14',
+        '$1,020.00',
+        '$1,010.00',
+        '$1,033.92',
+        '$0.00',
+        '$1,033.92',
+        'vencida',
+        'no aplicado',
+      ],
+      ['2', '15/03/2026', '$1,010.00', '$8.62', '$1.38', '$1,020.00', '$0.00', '$1,020.00', '$0.00', '$1,020.00', 'vencida', 'en tránsito'],
     ]);
-    expect(screen.getByText(/31 días de atraso · 31 a 60 días · fecha flujo 31\/03\/2026/)).toBeInTheDocument();
-    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Moratorios$12.00');
-    expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Total$2,053.92');
+    expect(screen.queryByRole('table', { name: 'Tabla de amortización' })).toBeNull();
+    await userEvent.click(screen.getByRole('tab', { name: 'Descuentos' }));
+    expect(router.state.location.search).toBe('?tab=descuentos');
     const deductions = within(screen.getByRole('table', { name: 'Descuentos del crédito' })).getAllByRole('row');
     expect(deductions.at(-1)).toHaveTextContent('215/03/2026$1,020.00en tránsito');
+  });
+
+  it('opens the tab the URL names, and pages a long schedule', async () => {
+    const row = credit.installments[1]!;
+    const long: Credit = {
+      ...credit,
+      term: 30,
+      installments: Array.from({ length: 30 }, (_, index) => ({ ...row, number: index + 1 })),
+    };
+    stubApi(noPayoff(long));
+    open('/wallet/credits/credits-view/cr-1?tab=calendario');
+    expect(await screen.findByRole('tab', { name: 'Calendario de pagos' })).toHaveAttribute('aria-selected', 'true');
+    const table = () => screen.getByRole('table', { name: 'Calendario de pagos' });
+    // 13 rows a page, under the header.
+    expect(within(table()).getAllByRole('row')).toHaveLength(14);
+    expect(screen.getByText('1–13 de 30')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Página siguiente' }));
+    expect(within(within(table()).getAllByRole('row')[1]!).getAllByRole('cell')[0]).toHaveTextContent('14');
   });
 
   it('shows the label history: each change with who, when and the update it came from', async () => {
@@ -175,7 +247,8 @@ describe('credit view', () => {
     stubApi((_method, path) =>
       path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : labelled,
     );
-    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    open('/wallet/credits/credits-view/cr-1?tab=etiquetas');
+    expect(await screen.findByRole('listitem')).toHaveTextContent('Jurídico');
     const rows = within(await screen.findByRole('table', { name: 'Historial de etiquetas' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
       'FechaEtiquetaAcciónUsuarioOrigen',
@@ -207,7 +280,7 @@ describe('credit view', () => {
     stubApi((_method, path) =>
       path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : withLetters,
     );
-    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    open('/wallet/credits/credits-view/cr-1?tab=cartas');
     const rows = within(await screen.findByRole('table', { name: 'Cartas de liquidación' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
       'EmitidaVigenciaImporteReferenciaPlantillaEmitió',
@@ -220,7 +293,8 @@ describe('credit view', () => {
     stubApi((_method, path) =>
       path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit,
     );
-    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
+    open();
+    await userEvent.click(await screen.findByRole('tab', { name: 'Cartas (0)' }));
     expect(await screen.findByText('Sin cartas de liquidación emitidas.')).toBeInTheDocument();
   });
 
@@ -261,10 +335,11 @@ describe('credit view', () => {
     stubApi((_method, path) =>
       path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : paid,
     );
-    renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url: '/wallet/credits/credits-view/cr-1' });
-    const section = await screen.findByRole('region', { name: 'Pagos' });
+    open();
+    expect(await screen.findByLabelText('Resumen del crédito')).toHaveTextContent('Saldo a favor$15.50');
+    await userEvent.click(screen.getByRole('tab', { name: 'Pagos (1)' }));
+    const section = screen.getByRole('tabpanel', { name: 'Pagos (1)' });
     expect(within(section).getByText(/Saldo a favor:/)).toHaveTextContent('Saldo a favor: $15.50');
-    expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Saldo a favor$15.50');
     const table = within(section).getByRole('table', { name: 'Pagos del crédito' });
     const [, row] = within(table).getAllByRole('row');
     expect(
@@ -301,6 +376,16 @@ describe('credit view', () => {
       '1IVA del interés$4.14Devengado del periodo',
       '1Capital$990.00Exigible',
     ]);
+  });
+
+  it('asks the payoff quote only when Liquidación is opened, at the fecha flujo', async () => {
+    const calls = stubApi(noPayoff(credit));
+    open();
+    expect(await screen.findByLabelText('Resumen del crédito')).toBeInTheDocument();
+    expect(calls.some((call) => call.path.includes('/payoff'))).toBe(false);
+    await userEvent.click(screen.getByRole('tab', { name: 'Liquidación' }));
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('sin cotización');
+    expect(calls.find((call) => call.path.includes('/payoff'))?.path).toContain('date=2026-03-31');
   });
 
   it('says so when the credit does not exist', async () => {

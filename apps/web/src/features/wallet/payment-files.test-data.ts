@@ -9,7 +9,8 @@ export const uploadOption: UploadOption = {
   agreement: 'Gobierno de Jalisco',
   company: 'Financiera Demo',
   format: 'csv',
-  discountDates: ['2026-10-31', '2026-11-15', '2026-11-30'],
+  // The API's paydays with deductions still owed, newest first: a late file's included.
+  discountDates: ['2026-11-15', '2026-10-31', '2026-10-15'],
   suggestedDate: '2026-11-15',
 };
 

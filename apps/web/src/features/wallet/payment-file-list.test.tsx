@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import FilesPayListScreen from './files-pay-list.screen';
+import PaymentFileListScreen from './payment-file-list.screen';
 import { AGREEMENT_ID, FILE_ID, appliedFile } from './payment-files.test-data';
 
 describe('Listado de archivos de pagos', () => {
@@ -21,7 +21,7 @@ describe('Listado de archivos de pagos', () => {
         : { items: [appliedFile()], total: 1 },
     );
     const url = `/wallet/files-pay-list?agreementId=${AGREEMENT_ID}&status=aplicado&discountFrom=2026-11-01&q=nomina`;
-    const router = renderScreen(<FilesPayListScreen />, { path: '/wallet/files-pay-list', url });
+    const router = renderScreen(<PaymentFileListScreen />, { path: '/wallet/files-pay-list', url });
     const grid = await screen.findByRole('grid', { name: 'Archivos de pagos' });
     const cell = await within(grid).findByText('nomina-1115.csv');
     const row = cell.closest('[role="row"]') as HTMLElement;

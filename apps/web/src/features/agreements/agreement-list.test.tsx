@@ -5,7 +5,7 @@ import type { AgreementListItem } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import ContractListScreen from './contract-list.screen';
+import AgreementListScreen from './agreement-list.screen';
 
 const agreement: AgreementListItem = {
   id: '7d1f0c1e-2b3a-4c5d-8e9f-0a1b2c3d4e5f',
@@ -34,7 +34,7 @@ describe('Convenios list (the list-screen scaffold)', () => {
       if (path === '/api/companies') return { items: [] };
       return [404, { type: 'about:blank', title: 'No encontrado', status: 404 }];
     });
-    const router = renderScreen(<ContractListScreen />, {
+    const router = renderScreen(<AgreementListScreen />, {
       path: '/catalog/contract-list',
       url: '/catalog/contract-list?q=E2E-1&sector=estatal',
     });

@@ -7,7 +7,7 @@ import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
 import { agreementListQuery, useSetAgreementStatus } from './agreements.queries';
 
-export default function ContractListScreen() {
+export default function AgreementListScreen() {
   const setStatus = useSetAgreementStatus();
   const [notice, setNotice] = useState<Notice | null>(null);
   const toggle = useStatusToggle<AgreementListItem>({

@@ -15,7 +15,7 @@ import {
   sampleRow,
   uploadOption,
 } from './payment-files.test-data';
-import UploadFilePayScreen from './upload-file-pay.screen';
+import PaymentFileUploadScreen from './payment-file-upload.screen';
 
 /** Just enough of XMLHttpRequest for an upload: records what was sent, lets the test report progress and answer. */
 class FakeUpload {
@@ -90,7 +90,7 @@ describe('Carga archivos de pagos', () => {
   it('uploads with progress, puts the file in the URL and previews its totals and its rows by outcome', async () => {
     signIn(UPLOADER);
     fileApi([sampleFile()]);
-    const router = renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay' });
+    const router = renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay' });
     expect(await screen.findByText(/Hasta 20 MB y 100,000 filas/)).toBeInTheDocument();
 
     await chooseAgreement();
@@ -131,18 +131,34 @@ describe('Carga archivos de pagos', () => {
     expect(within(rejected).getByText('No hay un crédito con folio CR-999999 en el convenio.')).toBeInTheDocument();
   });
 
+  it('offers every payday the API says still has deductions owed, newest first, a late one included', async () => {
+    signIn(UPLOADER);
+    fileApi([sampleFile()]);
+    renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay' });
+    await chooseAgreement();
+    await user.click(screen.getByRole('combobox', { name: 'Fecha de descuento' }));
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['15/11/2026', '31/10/2026', '15/10/2026']);
+  });
+
   it('applies after a confirmation naming rows and amount, with a progress bar that follows the file until it is applied', async () => {
     signIn([...UPLOADER, '/actions/wallet/apply-file']);
     const calls = fileApi([sampleFile(), sampleFile({ applyState: 'en curso', applyDone: 1 }), appliedFile()], {
       apply: [202, sampleFile({ applyState: 'en espera' })],
     });
-    renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
+    renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
 
     await user.click(await screen.findByRole('button', { name: 'Aplicar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Aplicar archivo' });
     expect(dialog).toHaveTextContent(
       'Se aplicarán 3 filas válidas por $1,500.00 del archivo nomina-1115.csv (Gobierno de Jalisco, descuento del 15/11/2026), todas en una sola operación. 1 fila liquida su crédito con sobrepago: lo que sobra queda como saldo a favor. La fila rechazada no se aplica. ¿Aplicar el archivo?',
     );
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await waitFor(() =>
       expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/payment-files/${FILE_ID}/apply`]),
@@ -169,7 +185,7 @@ describe('Carga archivos de pagos', () => {
       amountRejected: '0.00',
     });
     fileApi([single]);
-    renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
+    renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
     expect(await screen.findByLabelText('Totales del archivo')).toHaveTextContent(
       'Descuentos ya recibidos en otro archivo1 · se aplican como pagos adicionales',
     );
@@ -182,7 +198,7 @@ describe('Carga archivos de pagos', () => {
   it('comes back to a running application after a reload, from the file in the URL', async () => {
     signIn([...UPLOADER, '/actions/wallet/apply-file']);
     fileApi([sampleFile({ applyState: 'en curso', applyDone: 2 })]);
-    renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
+    renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
     expect(await screen.findByText('Aplicando: 2 de 3 filas')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Avance de la aplicación' })).toHaveAttribute('aria-valuenow', '67');
     expect(screen.queryByRole('button', { name: 'Aplicar' })).not.toBeInTheDocument();
@@ -192,7 +208,7 @@ describe('Carga archivos de pagos', () => {
   it('takes a file dropped on the zone, shows the API refusal of a file already loaded, and stays on the form', async () => {
     signIn(UPLOADER);
     fileApi([sampleFile()]);
-    const router = renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay' });
+    const router = renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay' });
     await chooseAgreement();
     fireEvent.drop(screen.getByRole('region', { name: 'Zona para soltar el archivo' }), { dataTransfer: { files: [csv()] } });
     await waitFor(() => expect(FakeUpload.last?.body?.get('file')).toMatchObject({ name: 'nomina-1115.csv' }));
@@ -207,7 +223,7 @@ describe('Carga archivos de pagos', () => {
   it('refuses before sending a file over 20 MB or without an agreement chosen', async () => {
     signIn(UPLOADER);
     fileApi([sampleFile()]);
-    renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay' });
+    renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay' });
     await screen.findByRole('combobox', { name: 'Convenio' });
     await user.upload(screen.getByLabelText('Archivo de pagos'), csv());
     expect(await screen.findByRole('alert')).toHaveTextContent('Elige el convenio y la fecha de descuento antes de cargar el archivo.');
@@ -224,7 +240,7 @@ describe('Carga archivos de pagos', () => {
     signIn(UPLOADER);
     const reason = 'El convenio mandó el layout anterior.';
     const calls = fileApi([sampleFile()], { reject: sampleFile({ status: 'rechazado', statusReason: reason }) });
-    renderScreen(<UploadFilePayScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
+    renderScreen(<PaymentFileUploadScreen />, { path: '/wallet/upload-file-pay', url: `/wallet/upload-file-pay?file=${FILE_ID}` });
     const actions = await screen.findByRole('group', { name: 'Acciones del archivo' });
     expect(
       within(actions)

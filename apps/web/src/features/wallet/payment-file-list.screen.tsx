@@ -71,7 +71,7 @@ const columns: GridColDef<PaymentFile>[] = [
 ];
 
 /** Cartera → Listado de archivos de pagos: every file loaded, filtered in the URL; a row opens the file's detail. */
-export default function FilesPayListScreen() {
+export default function PaymentFileListScreen() {
   const agreements = useAgreementOptions();
   const [notice, setNotice] = useState<Notice | null>(null);
   return (

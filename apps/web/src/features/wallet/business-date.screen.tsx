@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -22,6 +21,7 @@ import { ServerDataGrid } from '../../components/server-data-grid';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { useServerList } from '../../components/list-screen';
 import { dayCloseListQuery, useBusinessDates, useStartDayClose, walletKeys } from './credits.queries';
+import { ScrollTable } from '../../components/scroll-table';
 
 const historyColumns: GridColDef<DayClose>[] = [
   { field: 'businessDate', headerName: 'Día cerrado', width: 120, valueFormatter: (value: string) => formatDate(value) },
@@ -69,7 +69,7 @@ function RunProgress({ date }: { date: BusinessDate }) {
 }
 
 /** Admin Fecha Flujo: each company's business date, "Cerrar día" as a background job, and the closes so far. */
-export default function AdminFlowDateScreen() {
+export default function BusinessDateScreen() {
   const session = useSession();
   const confirm = useConfirm();
   const dates = useBusinessDates();
@@ -91,6 +91,14 @@ export default function AdminFlowDateScreen() {
   }, [signature, client]);
 
   const close = async (date: BusinessDate) => {
+    // A day that has not come is not closed (its payroll and payments have not happened): said before asking.
+    if (date.businessDate > date.today) {
+      setMessage({
+        kind: 'error',
+        text: `El día ${formatDate(date.businessDate)} todavía no llega: hoy es ${formatDate(date.today)}. Se cierra hasta el día de hoy.`,
+      });
+      return;
+    }
     const yes = await confirm({
       title: 'Cerrar día',
       message: `Se cerrará el día ${formatDate(date.businessDate)} de ${date.company}: los créditos se envejecen a esa fecha, los descuentos pasan a tránsito o no aplicado y se calculan moratorios. ¿Cerrar el día?`,
@@ -111,7 +119,7 @@ export default function AdminFlowDateScreen() {
       </Typography>
       <Section title="Fecha flujo por empresa">
         {dates.isError && <Alert severity="error">{dates.error.message}</Alert>}
-        <Table size="small" aria-label="Fecha flujo por empresa">
+        <ScrollTable label="Fecha flujo por empresa">
           <TableHead>
             <TableRow>
               <TableCell>Empresa</TableCell>
@@ -138,7 +146,7 @@ export default function AdminFlowDateScreen() {
               </TableRow>
             ))}
           </TableBody>
-        </Table>
+        </ScrollTable>
       </Section>
       <Section title="Historial de cierres">
         <ServerDataGrid<DayClose>

@@ -47,7 +47,7 @@ function UploadForm({ onUploaded }: { onUploaded: (file: PaymentFile) => void })
   const choose = (id: string) => {
     const next = options.data?.find((entry) => entry.agreementId === id);
     setAgreementId(id);
-    setDiscountDate(next?.suggestedDate ?? next?.discountDates.at(-1) ?? '');
+    setDiscountDate(next?.suggestedDate ?? next?.discountDates[0] ?? '');
     setProblem(null);
   };
 
@@ -201,7 +201,7 @@ function UploadedFile({ id, onAnother }: { id: string; onAnother: () => void }) 
 }
 
 /** Cartera → Carga archivos de pagos: upload an employer's payment file, review its preview, and apply or reject it. */
-export default function UploadFilePayScreen() {
+export default function PaymentFileUploadScreen() {
   const [params, setParams] = useSearchParams();
   const fileId = params.get('file');
   return (

@@ -5,7 +5,7 @@ import type { LaterPayments, PaymentFile, PaymentFileRow } from '@portal/contrac
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import FilesPayDetailScreen from './files-pay-detail.screen';
+import PaymentFileDetailScreen from './payment-file-detail.screen';
 import { FILE_ID, appliedFile, overpaidRow, rejectedRow, sampleFile, sampleRow } from './payment-files.test-data';
 
 const split = {
@@ -58,7 +58,7 @@ function fileApi(
 
 const user = userEvent.setup();
 const show = () =>
-  renderScreen(<FilesPayDetailScreen />, { path: '/wallet/files-pay-detail/:id', url: `/wallet/files-pay-detail/${FILE_ID}` });
+  renderScreen(<PaymentFileDetailScreen />, { path: '/wallet/files-pay-detail/:id', url: `/wallet/files-pay-detail/${FILE_ID}` });
 
 describe('Detalle del archivo de pagos', () => {
   beforeEach(() => () => vi.unstubAllGlobals());

@@ -5,7 +5,7 @@ import type { BusinessDate, DayClose, DayCloseRun } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import AdminFlowDateScreen from './admin-flow-date.screen';
+import BusinessDateScreen from './business-date.screen';
 
 const run: DayCloseRun = {
   id: 'run-1',
@@ -25,6 +25,7 @@ const date = (activeRun: DayCloseRun | null): BusinessDate => ({
   companyId: 'c1',
   company: 'Financiera Demo',
   businessDate: '2026-11-23',
+  today: '2026-11-23',
   activeRun,
 });
 const closed: DayClose = {
@@ -58,12 +59,14 @@ describe('Admin Fecha Flujo', () => {
       if (method === 'POST') return [202, { ...run, daysDone: 0, status: 'en espera' }];
       return { items: [closed], total: 1 };
     });
-    renderScreen(<AdminFlowDateScreen />, { path: '/wallet/admin-flow-date' });
+    renderScreen(<BusinessDateScreen />, { path: '/wallet/admin-flow-date' });
     const history = await screen.findByRole('grid', { name: 'Historial de cierres' });
     expect(await within(history).findByText('$1,234.50')).toBeInTheDocument();
     await userEvent.click(await screen.findByRole('button', { name: 'Cerrar día' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cerrar día' });
     expect(dialog).toHaveTextContent('Se cerrará el día 23/11/2026 de Financiera Demo');
+    // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
+    expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sí' }));
     await waitFor(() =>
       expect(calls.filter((c) => c.method === 'POST')).toEqual([
@@ -74,10 +77,23 @@ describe('Admin Fecha Flujo', () => {
 
   it('shows a close in progress with its days done, and no second "Cerrar día" for that company', async () => {
     stubApi((_method, path) => (path.startsWith('/api/flow-date/business-dates') ? [date(run)] : { items: [], total: 0 }));
-    renderScreen(<AdminFlowDateScreen />, { path: '/wallet/admin-flow-date' });
+    renderScreen(<BusinessDateScreen />, { path: '/wallet/admin-flow-date' });
     expect(await screen.findByText('Cerrando: 1 de 4 días')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Avance del cierre de Financiera Demo' })).toHaveAttribute('aria-valuenow', '25');
     expect(screen.getByRole('button', { name: 'Cerrar día' })).toBeDisabled();
     expect(await screen.findByText('Todavía no se ha cerrado ningún día.')).toBeInTheDocument();
+  });
+
+  it('refuses a day that has not come before asking, in dd/mm/aaaa, and sends nothing', async () => {
+    const calls = stubApi((_method, path) =>
+      path.startsWith('/api/flow-date/business-dates') ? [{ ...date(null), businessDate: '2026-11-24' }] : { items: [closed], total: 1 },
+    );
+    renderScreen(<BusinessDateScreen />, { path: '/wallet/admin-flow-date' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Cerrar día' }));
+    expect(
+      await screen.findByText('El día 24/11/2026 todavía no llega: hoy es 23/11/2026. Se cierra hasta el día de hoy.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Cerrar día' })).toBeNull();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
   });
 });

@@ -8,10 +8,10 @@ import { formatDateTime } from '../../lib/format';
 import { AgreementFormView } from './agreement-form';
 import { fromDetail } from './agreement-form-model';
 import { useAgreement, useUpdateAgreement } from './agreements.queries';
-import { todayIso } from './contract-new.screen';
+import { todayIso } from './agreement-new.screen';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 
-export default function ContractEditScreen() {
+export default function AgreementEditScreen() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const location = useLocation();

@@ -73,7 +73,7 @@ function Downloads({ file, onError }: { file: PaymentFile; onError: (message: st
 }
 
 /** Detalle del archivo de pagos: its summary and history, totals, application (Aplicar / Revertir), downloads and every row. */
-export default function FilesPayDetailScreen() {
+export default function PaymentFileDetailScreen() {
   const { id = '' } = useParams();
   const file = usePaymentFile(id);
   const [notice, setNotice] = useState<Notice | null>(null);

@@ -9,7 +9,7 @@ import { useCreateAgreement } from './agreements.queries';
 
 export const todayIso = () => new Date().toLocaleDateString('en-CA', { timeZone: 'America/Mexico_City' });
 
-export default function ContractNewScreen() {
+export default function AgreementNewScreen() {
   const navigate = useNavigate();
   const companies = useCompanies();
   const create = useCreateAgreement();

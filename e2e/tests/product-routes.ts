@@ -1,0 +1,73 @@
+import { expect, type Page } from '@playwright/test';
+import type { DETAIL_ROUTE_PERMISSIONS } from '@portal/contract';
+import { HOME_PATH, NAV_GROUPS } from '@portal/contract';
+import { SESSION_KEY } from './support';
+
+/**
+ * The product's routes for the sweeps that visit every screen (accessibility, weight, the 390 px phone): taken from
+ * the contract (sidebar, detail routes with real ids from the demo seed), not copied.
+ */
+
+/** Calls the API as the signed-in user of `page`. */
+export async function api<T>(page: Page, path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!).token.accessToken as string, SESSION_KEY);
+  const headers = { authorization: `Bearer ${token}` };
+  const response = body === undefined ? await page.request.get(path, { headers }) : await page.request.post(path, { headers, data: body });
+  expect(response.ok(), `${path}: ${response.status()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+type Items = { items: { id: string }[] };
+type Catalog = { agreements: { id: string; products: { id: string; terms: number[] }[] }[] };
+
+/** The administrator's own draft pre-request (the list shows each clerk their own), for its edit route. */
+async function ownPreRequest(page: Page): Promise<string> {
+  const mine = (await api<Items>(page, '/api/pre-requests?pageSize=10')).items[0];
+  if (mine) return mine.id;
+  const agreement = (await api<Catalog>(page, '/api/pre-requests/catalog')).agreements[0]!;
+  const product = agreement.products[0]!;
+  const draft = await api<{ id: string }>(page, '/api/pre-requests', {
+    curp: 'PXNE660720HMCXTN06',
+    rfc: '',
+    firstNames: 'Prueba',
+    lastName1: 'Accesible',
+    lastName2: '',
+    agreementId: agreement.id,
+    productId: product.id,
+    employeeNumber: 'A-11Y',
+    netSalary: '9000',
+    otherDeductions: '0',
+    amount: '10000',
+    term: product.terms[0]!,
+  });
+  return draft.id;
+}
+
+export const first = async (page: Page, path: string) => (await api<Items>(page, path)).items[0]!;
+export const disbursedRequest = (page: Page) => first(page, '/api/requests?pageSize=10&status=dispersada');
+
+/** The credit of the first disbursed request (the list's rows do not carry the credit: the request's detail does). */
+export const seededCreditId = async (page: Page) =>
+  (await api<{ creditId: string }>(page, `/api/requests/${(await disbursedRequest(page)).id}`)).creditId;
+
+/** A real id from the demo seed for every detail route (the type makes a new detail route name one here). */
+export const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Page) => Promise<string>> = {
+  '/user/user-edit/:id': async (page) => (await first(page, '/api/users?pageSize=10')).id,
+  '/origination/pre-request-edit/:id': ownPreRequest,
+  '/catalog/contract-edit/:id': async (page) => (await first(page, '/api/agreements?pageSize=10')).id,
+  '/wallet/credits/credits-view/:id': seededCreditId,
+  '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
+  '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
+};
+
+export interface SweepRoute {
+  route: string;
+  resolve?: (page: Page) => Promise<string>;
+}
+
+/** Every product screen: home, the sidebar's, and every detail route with a real id. */
+export const PRODUCT_SCREENS: SweepRoute[] = [
+  { route: HOME_PATH },
+  ...NAV_GROUPS.flatMap((group) => group.items.map((entry) => ({ route: entry.path }))),
+  ...Object.entries(DETAIL_IDS).map(([path, id]) => ({ route: path, resolve: async (page: Page) => path.replace(':id', await id(page)) })),
+];
