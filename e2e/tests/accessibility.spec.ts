@@ -153,6 +153,8 @@ const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Page) => 
     (await api<{ creditId: string }>(page, `/api/requests/${(await disbursedRequest(page)).id}`)).creditId,
   '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
   '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
+  // No id: the portal's mail, opened from the user list.
+  '/user/mail': async () => '',
 };
 
 /** Every product route: the sidebar's, every detail route, the Capturas detail panel, a request being edited, a bad id. */

@@ -54,6 +54,11 @@ export interface Config {
   jobWorkers: boolean;
   /** How many days a report run's file is kept before it is deleted (REPORT_RETENTION_DAYS, 1–365). */
   reportRetentionDays: number;
+  /**
+   * SMTP_URL and MAIL_FROM: mail is delivered from the outbox through this server, from this address (the display name
+   * is the company's). Null: the embedded behaviour, messages kept in the portal and printed on the console.
+   */
+  mail: { smtpUrl: string; fromAddress: string } | null;
 }
 
 /** The 2026 general daily minimum wage (CONASAMI), the default of DAILY_MINIMUM_WAGE. */
@@ -194,6 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fail('METRICS_TOKEN', 'debe tener al menos 24 caracteres sin espacios (p. ej. openssl rand -hex 24)');
   }
 
+  const mail = readMail(read);
+
   return {
     port,
     host,
@@ -210,5 +217,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     jobWorkers,
     reportRetentionDays,
+    mail,
   };
+}
+
+/** SMTP_URL and MAIL_FROM go together. The URL is never echoed: it may carry the server's password. */
+function readMail(read: (name: string) => string | undefined): Config['mail'] {
+  const smtpUrl = read('SMTP_URL');
+  const fromAddress = read('MAIL_FROM');
+  if (smtpUrl === undefined && fromAddress === undefined) return null;
+  if (smtpUrl === undefined) fail('SMTP_URL', 'falta: MAIL_FROM sólo sirve con un servidor de correo (smtp://… o smtps://…)');
+  if (fromAddress === undefined) fail('MAIL_FROM', 'falta: con SMTP_URL se requiere la dirección remitente (p. ej. avisos@empresa.mx)');
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    fail('SMTP_URL', 'debe ser una URL como smtp://usuario:contraseña@servidor:587 o smtps://usuario:contraseña@servidor:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    fail('SMTP_URL', `debe empezar con smtp:// o smtps:// (recibido: ${url.protocol}//…)`);
+  if (!url.hostname) fail('SMTP_URL', 'debe nombrar el servidor de correo');
+  if (!z.email().safeParse(fromAddress).success) fail('MAIL_FROM', 'debe ser un correo electrónico', fromAddress);
+  return { smtpUrl, fromAddress };
 }

@@ -21,6 +21,8 @@ export interface AppDeps {
   idp?: FastifyPluginAsync;
   /** Where the embedded mode "mails" invitation links (besides the outbox); the console by default. */
   print?: (line: string) => void;
+  /** SMTP_URL is set: messages wait in the outbox for a sender (modules/outbox/mail-delivery.ts) instead of being printed. */
+  deliverMail?: boolean;
   /** The built SPA; absent in API tests. */
   webDist?: string;
   /** The process's pino logger (request logs carry the request id); none in tests. */

@@ -14,6 +14,8 @@ import { JOB_QUEUES, startWorkers } from './workers';
 import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
 import { createLogger } from './http/logging';
 import { closeHttp, createLifecycle } from './lifecycle';
+import { startMailDelivery } from './modules/outbox/mail-delivery';
+import { smtpTransport } from './modules/outbox/smtp-transport';
 
 /** How long SIGTERM may take (requests in flight, then jobs, then the database) before the process ends anyway. */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -97,6 +99,7 @@ async function start(): Promise<void> {
       clock: systemClock,
       log: log.child({ module: 'idp' }),
       trustProxy: config.trustProxy !== false,
+      deliverMail: config.mail !== null,
     });
     verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true, reuseMs: TOKEN_REUSE_MS });
     authConfig = { ...config.oidc, scope: `openid email profile ${API_SCOPE}`, embedded: true, passwordResetUrl: null };
@@ -119,6 +122,17 @@ async function start(): Promise<void> {
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
   const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, JOB_QUEUES);
   if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now());
+  // Every process with workers sends mail; the outbox's claim gives each message to one of them.
+  const mailLog = log.child({ module: 'mail' });
+  const mail =
+    config.mail && config.jobWorkers
+      ? startMailDelivery(database.db, smtpTransport(config.mail.smtpUrl), {
+          now: () => systemClock.now(),
+          fromAddress: config.mail.fromAddress,
+          log: mailLog,
+          onError: (error) => mailLog.error({ err: error }, 'mail delivery round failed'),
+        })
+      : null;
 
   const app = await buildApp({
     jobs,
@@ -135,6 +149,7 @@ async function start(): Promise<void> {
     reportRetentionDays: config.reportRetentionDays,
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     principalTtlMs: PRINCIPAL_TTL_MS,
+    deliverMail: config.mail !== null,
   });
 
   const lifecycle = createLifecycle({ log, timeoutMs: SHUTDOWN_TIMEOUT_MS });
@@ -142,6 +157,8 @@ async function start(): Promise<void> {
   // The job queue stops after the last request that could enqueue, before the database it works on; a job it was
   // running is taken up again by this or another process after its expiry.
   lifecycle.onShutdown('jobs', () => jobs.stop());
+  // A message being sent is finished (or left to its lease) before the database closes.
+  if (mail) lifecycle.onShutdown('mail', () => mail.stop());
   lifecycle.onShutdown('database', () => database.close());
   process.once('SIGINT', () => void lifecycle.shutdown('SIGINT'));
   process.once('SIGTERM', () => void lifecycle.shutdown('SIGTERM'));
