@@ -15,8 +15,10 @@ describe.each(ENGINES)('the API shell on %s', (engine) => {
     expect(undeclared).toEqual([]);
     const publicRoutes = routes.filter((route) => route.access && 'public' in route.access).map((route) => route.url);
     // Public is the exception: liveness and readiness, the provider's whereabouts, the API documentation, and the
-    // metrics (a scraper has no OIDC session: their handler demands METRICS_TOKEN, see http/observability.test.ts).
-    const openByDesign = ['/api/health', '/api/ready', '/api/auth/config', '/api/metrics'];
+    // metrics (a scraper has no OIDC session: their handler demands METRICS_TOKEN, see http/observability.test.ts), and
+    // the embedded database's copy (the command line has none either: its handler demands the control file's token,
+    // see backup.test.ts).
+    const openByDesign = ['/api/health', '/api/ready', '/api/auth/config', '/api/metrics', '/api/backup'];
     expect(publicRoutes.every((url) => openByDesign.includes(url) || url.startsWith('/api/docs'))).toBe(true);
   });
 

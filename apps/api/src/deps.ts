@@ -42,4 +42,9 @@ export interface AppDeps {
   reportRetentionDays?: number;
   /** METRICS_TOKEN: with it, /api/metrics answers its bearer in Prometheus format; without it, 404. */
   metricsToken?: string;
+  /**
+   * The embedded database's online copy (db/backup.ts): POST /api/backup answers `dump()` to the bearer of `token`;
+   * absent (PostgreSQL), 404.
+   */
+  embeddedBackup?: { token: string; dump(): Promise<Blob> };
 }

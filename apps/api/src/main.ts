@@ -15,6 +15,7 @@ import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
 import { createLogger } from './http/logging';
 import { closeHttp, createLifecycle } from './lifecycle';
 import { startMailDelivery } from './modules/outbox/mail-delivery';
+import { backupToken, writeControlFile } from './db/backup';
 import { smtpTransport } from './modules/outbox/smtp-transport';
 
 /** How long SIGTERM may take (requests in flight, then jobs, then the database) before the process ends anyway. */
@@ -134,6 +135,12 @@ async function start(): Promise<void> {
         })
       : null;
 
+  // The embedded database has one process: `npm run db:backup` asks this one for its copy (db/backup.ts).
+  const embeddedBackup =
+    database.pglite && config.database.kind === 'pglite'
+      ? { token: backupToken(), dataDir: config.database.dataDir, dump: database.pglite.dumpDataDir.bind(database.pglite, 'gzip') }
+      : null;
+
   const app = await buildApp({
     jobs,
     db: database.db,
@@ -150,6 +157,7 @@ async function start(): Promise<void> {
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     principalTtlMs: PRINCIPAL_TTL_MS,
     deliverMail: config.mail !== null,
+    ...(embeddedBackup ? { embeddedBackup } : {}),
   });
 
   const lifecycle = createLifecycle({ log, timeoutMs: SHUTDOWN_TIMEOUT_MS });
@@ -164,6 +172,18 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void lifecycle.shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (embeddedBackup) {
+    const reachable =
+      config.host === '0.0.0.0'
+        ? '127.0.0.1'
+        : config.host === '::'
+          ? '[::1]'
+          : config.host.includes(':')
+            ? `[${config.host}]`
+            : config.host;
+    const removeControlFile = await writeControlFile(embeddedBackup.dataDir, `http://${reachable}:${config.port}`, embeddedBackup.token);
+    lifecycle.onShutdown('control file', removeControlFile);
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const lines = [
     '',
