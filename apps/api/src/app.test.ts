@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, createTestApp, type TestContext } from './test/test-app';
+import { MISSING_EMAIL_CLAIM_TITLE } from '@portal/contract';
+import { ENGINES, createTestApp, signToken, type TestContext } from './test/test-app';
 
 describe.each(ENGINES)('the API shell on %s', (engine) => {
   let ctx: TestContext;
@@ -30,6 +31,15 @@ describe.each(ENGINES)('the API shell on %s', (engine) => {
     const ready = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toMatchObject({ status: 'ok', database: { ok: true, driver: engine } });
+  });
+
+  it('refuses a token without the e-mail claim with its own title, which the sign-in page turns into a Spanish reason', async () => {
+    const response = await ctx.app.inject({
+      url: '/api/core/user/by_email/admin%40demo.mx',
+      headers: { authorization: `Bearer ${await signToken('')}` },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ title: MISSING_EMAIL_CLAIM_TITLE, detail: expect.stringContaining('(email)') });
   });
 
   it('keeps a caller-given request id', async () => {

@@ -28,7 +28,11 @@ function report(restored: RestoreReport, start: number): void {
     );
     process.exit(1);
   }
-  console.log(`Restaurada en ${seconds(start)}: ${restored.tables} tablas; aislamiento por empresa en orden.`);
+  const steps = Object.entries(restored.steps).map(([step, taken]) => `${step} ${taken} s`);
+  console.log(
+    `Restaurada en ${seconds(start)}${steps.length ? ` (${steps.join(', ')})` : ''}: ${restored.tables} tablas; aislamiento por empresa en orden.`,
+  );
+  if (restored.schema) console.log(`Atención: ${restored.schema}`);
 }
 
 async function main(): Promise<void> {

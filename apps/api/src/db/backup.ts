@@ -10,7 +10,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from './client';
-import { assertSchemaCurrent } from './migrate';
+import { SchemaMismatchError, assertSchemaCurrent } from './migrate';
 import { checkCompanyIsolation, type IsolationProblem } from './scope';
 
 /**
@@ -95,7 +95,13 @@ const DEFAULT_GRANTS = `
 export interface RestoreReport {
   tables: number;
   isolation: IsolationProblem[];
+  /** A copy made by another release: what to do before the portal starts on it (migrate, or deploy that release). */
+  schema: string | null;
+  /** Seconds each step took. */
+  steps: Record<string, number>;
 }
+
+const since = (start: number) => Math.round((performance.now() - start) / 100) / 10;
 
 /**
  * Restores a pg_dump file into the empty database of `url`, as that URL's role (which then owns the tables, as the
@@ -103,6 +109,7 @@ export interface RestoreReport {
  * the default grants for that owner, fresh statistics; then the checks the API makes at start.
  */
 export async function restorePostgres(url: string, file: string): Promise<RestoreReport> {
+  const steps: Record<string, number> = {};
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -127,6 +134,7 @@ export async function restorePostgres(url: string, file: string): Promise<Restor
       .filter((line) => !/ DEFAULT ACL /.test(line))
       .join('\n');
     await writeFile(path.join(folder, 'list'), list);
+    const start = performance.now();
     await tool('pg_restore', [
       '--no-owner',
       '--exit-on-error',
@@ -135,6 +143,7 @@ export async function restorePostgres(url: string, file: string): Promise<Restor
       `--dbname=${url}`,
       file,
     ]);
+    steps.pg_restore = since(start);
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
@@ -143,20 +152,29 @@ export async function restorePostgres(url: string, file: string): Promise<Restor
   try {
     await owner.query(DEFAULT_GRANTS);
     // pg_restore brings no planner statistics: without them the first queries plan blind.
+    const start = performance.now();
     await owner.query('analyze');
+    steps.analyze = since(start);
   } finally {
     await owner.end();
   }
-  await assertSchemaCurrent(url);
+  // A copy of an older release is restored all the same (then migrated); the portal's own start refuses it until then.
+  const schema = await assertSchemaCurrent(url).then(
+    () => null,
+    (error: unknown) => {
+      if (error instanceof SchemaMismatchError) return error.message;
+      throw error;
+    },
+  );
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 2 });
   try {
-    return await verify(database);
+    return { ...(await verify(database)), schema, steps };
   } finally {
     await database.close();
   }
 }
 
-async function verify(database: Database): Promise<RestoreReport> {
+async function verify(database: Database): Promise<Pick<RestoreReport, 'tables' | 'isolation'>> {
   const isolation = await checkCompanyIsolation(database.db);
   const result = (await database.db.execute(sql`select count(*)::int as n from pg_tables where schemaname = 'public'`)) as unknown as {
     rows: { n: number }[];
@@ -245,9 +263,10 @@ export async function restoreEmbedded(dataDir: string, file: string): Promise<Re
     loadDataDir: new Blob([copy], gzip ? { type: 'application/x-gzip' } : {}),
   });
   await loaded.close();
+  // The portal migrates an embedded database at start: a copy of an older release needs nothing more.
   const database = await openDatabase({ kind: 'pglite', dataDir });
   try {
-    return await verify(database);
+    return { ...(await verify(database)), schema: null, steps: {} };
   } finally {
     await database.close();
   }
