@@ -43,7 +43,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://portal@db.internal/portal', DATABASE_POOL_SIZE: '8' }).database).toMatchObject({
       poolSize: 8,
     });
-    expect(config.oidc).toMatchObject({ kind: 'external', issuer: 'https://login.example.com/realms/portal', audience: 'portal-api' });
+    expect(config.oidc).toMatchObject({
+      kind: 'external',
+      issuer: 'https://login.example.com/realms/portal',
+      audience: 'portal-api',
+      scope: 'openid email profile',
+    });
+    // Entra ID issues a token for the API only for one of its scopes: the browser asks for what OIDC_SCOPE says.
+    const entra = { OIDC_ISSUER: 'https://login.microsoftonline.com/t/v2.0', OIDC_CLIENT_ID: 'c', OIDC_AUDIENCE: 'c' };
+    expect(loadConfig({ ...entra, OIDC_SCOPE: 'openid  email profile api://c/access_as_user' }).oidc).toMatchObject({
+      scope: 'openid email profile api://c/access_as_user',
+    });
+    expect(() => loadConfig({ ...entra, OIDC_SCOPE: 'email' })).toThrow('OIDC_SCOPE debe incluir openid');
     expect(config.seedDemo).toBe(false);
     expect(config.publicUrl).toBe('http://localhost:8080');
   });

@@ -24,6 +24,8 @@ export interface Config {
         clientId: string;
         audience: string;
         emailClaim: string;
+        /** What the browser asks the provider for (OIDC_SCOPE): Entra ID, for one, issues a token for the API only for its scope. */
+        scope: string;
         passwordResetUrl: string | null;
       };
   seedDemo: boolean;
@@ -148,12 +150,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = OIDC_VARS.find((name) => read(name) === undefined);
     if (missing) fail(missing, `falta: con un proveedor externo se requieren ${OIDC_VARS.join(', ')}`);
     const resetUrl = read('OIDC_PASSWORD_RESET_URL');
+    const scope = (read('OIDC_SCOPE') ?? 'openid email profile').split(/\s+/).join(' ');
+    if (!scope.split(' ').includes('openid')) fail('OIDC_SCOPE', 'debe incluir openid (p. ej. "openid email profile")', scope);
     oidc = {
       kind: 'external',
       issuer: parseUrl('OIDC_ISSUER', read('OIDC_ISSUER')!, ['https:', 'http:']),
       clientId: read('OIDC_CLIENT_ID')!,
       audience: read('OIDC_AUDIENCE')!,
       emailClaim: read('OIDC_EMAIL_CLAIM') ?? 'email',
+      scope,
       passwordResetUrl: resetUrl ? parseUrl('OIDC_PASSWORD_RESET_URL', resetUrl, ['https:', 'http:']) : null,
     };
   }

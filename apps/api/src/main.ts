@@ -114,7 +114,7 @@ async function start(): Promise<void> {
       issuer: config.oidc.issuer,
       clientId: config.oidc.clientId,
       audience: config.oidc.audience,
-      scope: 'openid email profile',
+      scope: config.oidc.scope,
       embedded: false,
       passwordResetUrl: config.oidc.passwordResetUrl,
     };
