@@ -119,8 +119,6 @@ export async function deliverDueMail(db: Db, transport: MailTransport, options: 
 }
 
 export interface MailDelivery {
-  /** Runs a round now (after the one in progress), instead of at the next tick. */
-  wake(): void;
   /** Finishes the round in progress, then stops and closes the connection to the mail server. */
   stop(): Promise<void>;
 }
@@ -155,7 +153,6 @@ export function startMailDelivery(
   };
   schedule(0);
   return {
-    wake: () => schedule(0),
     async stop() {
       stopped = true;
       clearTimeout(timer);
