@@ -58,6 +58,8 @@ export const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Pa
   '/wallet/credits/credits-view/:id': seededCreditId,
   '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
   '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
+  // No id: the portal's mail, opened from the user list.
+  '/user/mail': async () => '',
 };
 
 export interface SweepRoute {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, createTestApp, type TestContext } from './test/test-app';
+import { MISSING_EMAIL_CLAIM_TITLE } from '@portal/contract';
+import { ENGINES, createTestApp, signToken, type TestContext } from './test/test-app';
 
 describe.each(ENGINES)('the API shell on %s', (engine) => {
   let ctx: TestContext;
@@ -15,8 +16,10 @@ describe.each(ENGINES)('the API shell on %s', (engine) => {
     expect(undeclared).toEqual([]);
     const publicRoutes = routes.filter((route) => route.access && 'public' in route.access).map((route) => route.url);
     // Public is the exception: liveness and readiness, the provider's whereabouts, the API documentation, and the
-    // metrics (a scraper has no OIDC session: their handler demands METRICS_TOKEN, see http/observability.test.ts).
-    const openByDesign = ['/api/health', '/api/ready', '/api/auth/config', '/api/metrics'];
+    // metrics (a scraper has no OIDC session: their handler demands METRICS_TOKEN, see http/observability.test.ts), and
+    // the embedded database's copy (the command line has none either: its handler demands the control file's token,
+    // see backup.test.ts).
+    const openByDesign = ['/api/health', '/api/ready', '/api/auth/config', '/api/metrics', '/api/backup'];
     expect(publicRoutes.every((url) => openByDesign.includes(url) || url.startsWith('/api/docs'))).toBe(true);
   });
 
@@ -28,6 +31,15 @@ describe.each(ENGINES)('the API shell on %s', (engine) => {
     const ready = await ctx.app.inject({ method: 'GET', url: '/api/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toMatchObject({ status: 'ok', database: { ok: true, driver: engine } });
+  });
+
+  it('refuses a token without the e-mail claim with its own title, which the sign-in page turns into a Spanish reason', async () => {
+    const response = await ctx.app.inject({
+      url: '/api/core/user/by_email/admin%40demo.mx',
+      headers: { authorization: `Bearer ${await signToken('')}` },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ title: MISSING_EMAIL_CLAIM_TITLE, detail: expect.stringContaining('(email)') });
   });
 
   it('keeps a caller-given request id', async () => {

@@ -43,7 +43,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://portal@db.internal/portal', DATABASE_POOL_SIZE: '8' }).database).toMatchObject({
       poolSize: 8,
     });
-    expect(config.oidc).toMatchObject({ kind: 'external', issuer: 'https://login.example.com/realms/portal', audience: 'portal-api' });
+    expect(config.oidc).toMatchObject({
+      kind: 'external',
+      issuer: 'https://login.example.com/realms/portal',
+      audience: 'portal-api',
+      scope: 'openid email profile',
+    });
+    // Entra ID issues a token for the API only for one of its scopes: the browser asks for what OIDC_SCOPE says.
+    const entra = { OIDC_ISSUER: 'https://login.microsoftonline.com/t/v2.0', OIDC_CLIENT_ID: 'c', OIDC_AUDIENCE: 'c' };
+    expect(loadConfig({ ...entra, OIDC_SCOPE: 'openid  email profile api://c/access_as_user' }).oidc).toMatchObject({
+      scope: 'openid email profile api://c/access_as_user',
+    });
+    expect(() => loadConfig({ ...entra, OIDC_SCOPE: 'email' })).toThrow('OIDC_SCOPE debe incluir openid');
     expect(config.seedDemo).toBe(false);
     expect(config.publicUrl).toBe('http://localhost:8080');
   });
@@ -108,11 +119,32 @@ describe('loadConfig', () => {
       { DAILY_MINIMUM_WAGE: '-10' },
       'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "-10")',
     ],
+    [{ MAIL_FROM: 'avisos@empresa.mx' }, 'Configuración inválida: SMTP_URL falta: MAIL_FROM sólo sirve con un servidor de correo'],
+    [{ SMTP_URL: 'smtp://relay:25' }, 'Configuración inválida: MAIL_FROM falta: con SMTP_URL se requiere la dirección remitente'],
+    [
+      { SMTP_URL: 'http://usuario:secreta@relay:25', MAIL_FROM: 'avisos@empresa.mx' },
+      'Configuración inválida: SMTP_URL debe empezar con smtp:// o smtps:// (recibido: http://…)',
+    ],
+    [
+      { SMTP_URL: 'smtp://relay:25', MAIL_FROM: 'avisos' },
+      'Configuración inválida: MAIL_FROM debe ser un correo electrónico (recibido: "avisos")',
+    ],
     [
       { DAILY_MINIMUM_WAGE: '315,04' },
       'Configuración inválida: DAILY_MINIMUM_WAGE debe ser el salario mínimo diario en pesos, mayor que 0 y con a lo más 2 decimales (p. ej. 315.04) (recibido: "315,04")',
     ],
   ])('stops with one line naming the bad value: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('sends mail through SMTP_URL from MAIL_FROM, and never repeats the URL (it may carry a password)', () => {
+    expect(loadConfig({}).mail).toBeNull();
+    expect(loadConfig({ SMTP_URL: 'smtps://avisos:s3creta@smtp.empresa.mx:465', MAIL_FROM: 'avisos@empresa.mx' }).mail).toEqual({
+      smtpUrl: 'smtps://avisos:s3creta@smtp.empresa.mx:465',
+      fromAddress: 'avisos@empresa.mx',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'ftp://avisos:s3creta@smtp', MAIL_FROM: 'avisos@empresa.mx' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('s3creta') }),
+    );
   });
 });

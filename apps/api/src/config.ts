@@ -24,6 +24,8 @@ export interface Config {
         clientId: string;
         audience: string;
         emailClaim: string;
+        /** What the browser asks the provider for (OIDC_SCOPE): Entra ID, for one, issues a token for the API only for its scope. */
+        scope: string;
         passwordResetUrl: string | null;
       };
   seedDemo: boolean;
@@ -54,6 +56,11 @@ export interface Config {
   jobWorkers: boolean;
   /** How many days a report run's file is kept before it is deleted (REPORT_RETENTION_DAYS, 1–365). */
   reportRetentionDays: number;
+  /**
+   * SMTP_URL and MAIL_FROM: mail is delivered from the outbox through this server, from this address (the display name
+   * is the company's). Null: the embedded behaviour, messages kept in the portal and printed on the console.
+   */
+  mail: { smtpUrl: string; fromAddress: string } | null;
 }
 
 /** The 2026 general daily minimum wage (CONASAMI), the default of DAILY_MINIMUM_WAGE. */
@@ -143,12 +150,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = OIDC_VARS.find((name) => read(name) === undefined);
     if (missing) fail(missing, `falta: con un proveedor externo se requieren ${OIDC_VARS.join(', ')}`);
     const resetUrl = read('OIDC_PASSWORD_RESET_URL');
+    const scope = (read('OIDC_SCOPE') ?? 'openid email profile').split(/\s+/).join(' ');
+    if (!scope.split(' ').includes('openid')) fail('OIDC_SCOPE', 'debe incluir openid (p. ej. "openid email profile")', scope);
     oidc = {
       kind: 'external',
       issuer: parseUrl('OIDC_ISSUER', read('OIDC_ISSUER')!, ['https:', 'http:']),
       clientId: read('OIDC_CLIENT_ID')!,
       audience: read('OIDC_AUDIENCE')!,
       emailClaim: read('OIDC_EMAIL_CLAIM') ?? 'email',
+      scope,
       passwordResetUrl: resetUrl ? parseUrl('OIDC_PASSWORD_RESET_URL', resetUrl, ['https:', 'http:']) : null,
     };
   }
@@ -194,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fail('METRICS_TOKEN', 'debe tener al menos 24 caracteres sin espacios (p. ej. openssl rand -hex 24)');
   }
 
+  const mail = readMail(read);
+
   return {
     port,
     host,
@@ -210,5 +222,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     jobWorkers,
     reportRetentionDays,
+    mail,
   };
+}
+
+/** SMTP_URL and MAIL_FROM go together. The URL is never echoed: it may carry the server's password. */
+function readMail(read: (name: string) => string | undefined): Config['mail'] {
+  const smtpUrl = read('SMTP_URL');
+  const fromAddress = read('MAIL_FROM');
+  if (smtpUrl === undefined && fromAddress === undefined) return null;
+  if (smtpUrl === undefined) fail('SMTP_URL', 'falta: MAIL_FROM sólo sirve con un servidor de correo (smtp://… o smtps://…)');
+  if (fromAddress === undefined) fail('MAIL_FROM', 'falta: con SMTP_URL se requiere la dirección remitente (p. ej. avisos@empresa.mx)');
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    fail('SMTP_URL', 'debe ser una URL como smtp://usuario:contraseña@servidor:587 o smtps://usuario:contraseña@servidor:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    fail('SMTP_URL', `debe empezar con smtp:// o smtps:// (recibido: ${url.protocol}//…)`);
+  if (!url.hostname) fail('SMTP_URL', 'debe nombrar el servidor de correo');
+  if (!z.email().safeParse(fromAddress).success) fail('MAIL_FROM', 'debe ser un correo electrónico', fromAddress);
+  return { smtpUrl, fromAddress };
 }

@@ -21,6 +21,8 @@ export interface AppDeps {
   idp?: FastifyPluginAsync;
   /** Where the embedded mode "mails" invitation links (besides the outbox); the console by default. */
   print?: (line: string) => void;
+  /** SMTP_URL is set: messages wait in the outbox for a sender (modules/outbox/mail-delivery.ts) instead of being printed. */
+  deliverMail?: boolean;
   /** The built SPA; absent in API tests. */
   webDist?: string;
   /** The process's pino logger (request logs carry the request id); none in tests. */
@@ -40,4 +42,9 @@ export interface AppDeps {
   reportRetentionDays?: number;
   /** METRICS_TOKEN: with it, /api/metrics answers its bearer in Prometheus format; without it, 404. */
   metricsToken?: string;
+  /**
+   * The embedded database's online copy (db/backup.ts): POST /api/backup answers `dump()` to the bearer of `token`;
+   * absent (PostgreSQL), 404.
+   */
+  embeddedBackup?: { token: string; dump(): Promise<Blob> };
 }

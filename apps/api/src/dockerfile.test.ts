@@ -136,6 +136,14 @@ describe('compose.yaml and the proxy in front of it', async () => {
     }
   });
 
+  it('offers a mail relay as an option (profile mail), the replicas sending through SMTP_URL from the environment', () => {
+    const relay = compose.services['mail-relay'] as ComposeService & { profiles?: string[] };
+    expect(relay.profiles).toEqual(['mail']);
+    for (const name of replicas) {
+      expect(compose.services[name]!.environment).toMatchObject({ SMTP_URL: '${SMTP_URL:-}', MAIL_FROM: '${MAIL_FROM:-}' });
+    }
+  });
+
   it('takes every password from the environment, never from the file', () => {
     const settings = Object.values(compose.services).flatMap((service) => Object.entries(service.environment ?? {}));
     const secrets = settings.filter(([name, value]) => /PASSWORD|TOKEN|DATABASE_URL/.test(name) && value !== '');

@@ -14,6 +14,9 @@ import { JOB_QUEUES, startWorkers } from './workers';
 import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
 import { createLogger } from './http/logging';
 import { closeHttp, createLifecycle } from './lifecycle';
+import { startMailDelivery } from './modules/outbox/mail-delivery';
+import { backupToken, writeControlFile } from './db/backup';
+import { smtpTransport } from './modules/outbox/smtp-transport';
 
 /** How long SIGTERM may take (requests in flight, then jobs, then the database) before the process ends anyway. */
 const SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -97,6 +100,7 @@ async function start(): Promise<void> {
       clock: systemClock,
       log: log.child({ module: 'idp' }),
       trustProxy: config.trustProxy !== false,
+      deliverMail: config.mail !== null,
     });
     verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true, reuseMs: TOKEN_REUSE_MS });
     authConfig = { ...config.oidc, scope: `openid email profile ${API_SCOPE}`, embedded: true, passwordResetUrl: null };
@@ -110,7 +114,7 @@ async function start(): Promise<void> {
       issuer: config.oidc.issuer,
       clientId: config.oidc.clientId,
       audience: config.oidc.audience,
-      scope: 'openid email profile',
+      scope: config.oidc.scope,
       embedded: false,
       passwordResetUrl: config.oidc.passwordResetUrl,
     };
@@ -119,6 +123,23 @@ async function start(): Promise<void> {
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
   const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, JOB_QUEUES);
   if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now());
+  // Every process with workers sends mail; the outbox's claim gives each message to one of them.
+  const mailLog = log.child({ module: 'mail' });
+  const mail =
+    config.mail && config.jobWorkers
+      ? startMailDelivery(database.db, smtpTransport(config.mail.smtpUrl), {
+          now: () => systemClock.now(),
+          fromAddress: config.mail.fromAddress,
+          log: mailLog,
+          onError: (error) => mailLog.error({ err: error }, 'mail delivery round failed'),
+        })
+      : null;
+
+  // The embedded database has one process: `npm run db:backup` asks this one for its copy (db/backup.ts).
+  const embeddedBackup =
+    database.pglite && config.database.kind === 'pglite'
+      ? { token: backupToken(), dataDir: config.database.dataDir, dump: database.pglite.dumpDataDir.bind(database.pglite, 'gzip') }
+      : null;
 
   const app = await buildApp({
     jobs,
@@ -135,6 +156,8 @@ async function start(): Promise<void> {
     reportRetentionDays: config.reportRetentionDays,
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     principalTtlMs: PRINCIPAL_TTL_MS,
+    deliverMail: config.mail !== null,
+    ...(embeddedBackup ? { embeddedBackup } : {}),
   });
 
   const lifecycle = createLifecycle({ log, timeoutMs: SHUTDOWN_TIMEOUT_MS });
@@ -142,11 +165,25 @@ async function start(): Promise<void> {
   // The job queue stops after the last request that could enqueue, before the database it works on; a job it was
   // running is taken up again by this or another process after its expiry.
   lifecycle.onShutdown('jobs', () => jobs.stop());
+  // A message being sent is finished (or left to its lease) before the database closes.
+  if (mail) lifecycle.onShutdown('mail', () => mail.stop());
   lifecycle.onShutdown('database', () => database.close());
   process.once('SIGINT', () => void lifecycle.shutdown('SIGINT'));
   process.once('SIGTERM', () => void lifecycle.shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (embeddedBackup) {
+    const reachable =
+      config.host === '0.0.0.0'
+        ? '127.0.0.1'
+        : config.host === '::'
+          ? '[::1]'
+          : config.host.includes(':')
+            ? `[${config.host}]`
+            : config.host;
+    const removeControlFile = await writeControlFile(embeddedBackup.dataDir, `http://${reachable}:${config.port}`, embeddedBackup.token);
+    lifecycle.onShutdown('control file', removeControlFile);
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const lines = [
     '',

@@ -9,6 +9,9 @@ import pg from 'pg';
 import { openDatabase } from './db/client';
 import { seedDemoPortfolio } from './seed/seed-portfolio';
 import { postgresScratch } from './test/test-app';
+import { startSmtpPeer } from './test/smtp-peer';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 
 const run = promisify(execFile);
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
@@ -73,9 +76,15 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     expect(server.output()).toContain('npm run migrate');
   }, 60_000);
 
-  it('runs as two processes on one database: a sign-in spread over both, API calls with its token on each', async () => {
+  it('runs as two processes on one database: a sign-in spread over both, API calls with its token on each, each mail sent once', async () => {
     const scratch = await postgresScratch('template');
     cleanups.push(scratch.drop);
+    // Both processes send mail through one SMTP server (STARTTLS, its certificate trusted as an operator would).
+    const smtp = await startSmtpPeer(3143);
+    cleanups.push(() => smtp.close());
+    const folder = await mkdtemp(path.join(tmpdir(), 'portal-ca-'));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    await writeFile(path.join(folder, 'ca.pem'), smtp.ca);
     const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
     const servers = PORTS.map((port) =>
       startCompiled({
@@ -84,6 +93,9 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
         PUBLIC_URL: publicUrl,
         MIGRATE_ON_START: 'false',
         SEED_DEMO: 'false',
+        SMTP_URL: smtp.url(),
+        MAIL_FROM: 'avisos@financiera.test',
+        NODE_EXTRA_CA_CERTS: path.join(folder, 'ca.pem'),
       }),
     );
     cleanups.push(() => Promise.all(servers.map(stop)));
@@ -114,6 +126,31 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     expect(onFirst.statusCode).toBe(200);
     expect(onSecond.statusCode).toBe(200);
     expect(onSecond.json()).toEqual(onFirst.json());
+
+    // Password resets asked of either process: both send mail, and each message reaches the server once.
+    const accounts = ['admin@demo.mx', 'originacion@demo.mx', 'cartera@demo.mx', 'mesa@demo.mx', 'tesoreria@demo.mx', 'plus@demo.mx'];
+    for (const [index, email] of accounts.entries()) {
+      const asked = await (index % 2 === 0 ? first : second)({
+        method: 'POST',
+        url: '/oidc/forgot-password',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `email=${encodeURIComponent(email)}`,
+      });
+      expect(asked.statusCode).toBe(200);
+    }
+    await smtp.waitFor(accounts.length);
+    const owner = new pg.Client({ connectionString: scratch.url });
+    await owner.connect();
+    cleanups.push(() => owner.end());
+    const delivered = async () =>
+      (await owner.query<{ n: number }>(`select count(*)::int as n from outbox where status = 'sent' and attempts = 1`)).rows[0]!.n;
+    // The server has them; each sender records its outcome right after the server's answer.
+    await expect.poll(delivered, { timeout: 30_000 }).toBe(accounts.length);
+    expect(smtp.received.map((mail) => mail.parsed.to && 'value' in mail.parsed.to && mail.parsed.to.value[0]!.address).sort()).toEqual(
+      [...accounts].sort(),
+    );
+    expect(new Set(smtp.received.map((mail) => mail.parsed.messageId)).size).toBe(accounts.length);
+    expect(smtp.received.every((mail) => mail.secure && mail.parsed.subject === 'Restablece tu contraseña del portal')).toBe(true);
 
     // SIGTERM: both drain and close their database, and say so with exit code 0.
     expect(await Promise.all(servers.map(stop))).toEqual([0, 0]);

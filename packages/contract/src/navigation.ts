@@ -105,6 +105,8 @@ export const DETAIL_ROUTE_PERMISSIONS = {
   '/wallet/credits/credits-view/:id': '/wallet/credits/credits-list',
   '/wallet/files-pay-detail/:id': '/wallet/files-pay-list',
   '/admon-wallet/report-edit/:id': '/admon-wallet/reports-list',
+  // The portal's mail, opened from the user list: its links open accounts, so it takes the permission that issues them.
+  '/user/mail': '/user/user-new',
 } as const satisfies Record<string, ScreenPath>;
 
 export const HOME_PATH = '/home';

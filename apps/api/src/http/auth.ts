@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import { API_PREFIX, profileRoutes, userRoutes, type RouteAccess } from '@portal/contract';
+import { API_PREFIX, MISSING_EMAIL_CLAIM_TITLE, profileRoutes, userRoutes, type RouteAccess } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { profiles, users } from '../db/schema/users';
 import { asSystem, withScope } from '../db/scope';
@@ -59,6 +59,13 @@ export interface TokenVerifier {
 
 export class InvalidTokenError extends Error {}
 
+/** A token the provider signed that does not carry the e-mail the portal knows users by: told apart for the sign-in page. */
+export class MissingEmailClaimError extends InvalidTokenError {
+  constructor(readonly claim: string) {
+    super(`el token no trae ${claim}`);
+  }
+}
+
 /** Most answers a short memory keeps at once; past it the memory starts over (it is a shortcut, never the source). */
 const SHORT_MEMORY_LIMIT = 10_000;
 
@@ -108,9 +115,8 @@ export function jwtTokenVerifier(options: {
         ...(options.requireAtJwt ? { typ: 'at+jwt' } : {}),
       });
       const email = payload[emailClaim];
-      if (typeof email !== 'string' || email === '' || typeof payload.sub !== 'string') {
-        throw new InvalidTokenError(`el token no trae ${emailClaim}`);
-      }
+      if (typeof payload.sub !== 'string') throw new InvalidTokenError('el token no trae sub');
+      if (typeof email !== 'string' || email === '') throw new MissingEmailClaimError(emailClaim);
       // The e-mail is who the user is here: one the provider says it has not verified (a self-service account that
       // typed a staff member's address) signs no one in. A provider that does not say is trusted as configured.
       if (payload.email_verified === false) throw new InvalidTokenError('el proveedor no verificó el correo del token');
@@ -263,6 +269,15 @@ export function installAuth(
     if ('public' in access) return;
 
     const identity = await authenticate(request, deps.verifier);
+    if (identity instanceof MissingEmailClaimError) {
+      return sendProblem(
+        request,
+        reply,
+        401,
+        MISSING_EMAIL_CLAIM_TITLE,
+        `El token del proveedor de identidad no trae el correo electrónico del usuario (${identity.claim}), con el que el portal reconoce a cada persona. Quien administra el proveedor debe incluirlo en el token de acceso.`,
+      );
+    }
     if (!identity) {
       return sendProblem(request, reply, 401, 'Sesión no válida', 'Tu sesión no es válida o expiró. Inicia sesión de nuevo.');
     }
@@ -297,7 +312,7 @@ function refuseEarlySend(): never {
   throw new Error('A protected handler returns its answer; reply.send() inside the request transaction would answer before it commits.');
 }
 
-async function authenticate(request: FastifyRequest, verifier: TokenVerifier): Promise<Identity | null> {
+async function authenticate(request: FastifyRequest, verifier: TokenVerifier): Promise<Identity | MissingEmailClaimError | null> {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match?.[1]) return null;
@@ -306,7 +321,7 @@ async function authenticate(request: FastifyRequest, verifier: TokenVerifier): P
   } catch (error) {
     if (error instanceof InvalidTokenError) {
       request.log.info({ reason: error.message }, 'access token refused');
-      return null;
+      return error instanceof MissingEmailClaimError ? error : null;
     }
     throw error;
   }

@@ -1,6 +1,6 @@
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWTVerifyGetKey } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { InvalidTokenError, jwtTokenVerifier } from './auth';
+import { InvalidTokenError, MissingEmailClaimError, jwtTokenVerifier } from './auth';
 
 const ISSUER = 'https://idp.test/oidc';
 const AUDIENCE = 'https://idp.test/api';
@@ -74,6 +74,13 @@ describe('access tokens verified once and reused', () => {
       email: 'cartera@demo.mx',
     });
     await expect(verifier(0).verify(await sign(60))).resolves.toEqual({ subject: 'cartera', email: 'cartera@demo.mx' });
+  });
+
+  it('tells a signed token without the e-mail claim apart, naming the claim it looked for', async () => {
+    await expect(verifier(0).verify(await sign(60, { email: undefined }))).rejects.toEqual(new MissingEmailClaimError('email'));
+    const upn = jwtTokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys, emailClaim: 'upn' });
+    await expect(upn.verify(await sign(60))).rejects.toMatchObject({ claim: 'upn' });
+    await expect(upn.verify(await sign(60, { upn: 'cartera@demo.mx' }))).resolves.toEqual({ subject: 'cartera', email: 'cartera@demo.mx' });
   });
 
   it('checks every time without a reuse time', async () => {

@@ -39,6 +39,8 @@ export interface EmbeddedIdpOptions {
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Where the embedded mode "mails" links; the console by default. */
   print?: (line: string) => void;
+  /** SMTP_URL is set: a reset link waits in the outbox for a sender instead of being printed. */
+  deliverMail?: boolean;
   /** Whether X-Forwarded-Host/-Proto are believed (TRUST_PROXY); off, the provider builds its URLs from the request itself. */
   trustProxy?: boolean;
   /** Sign-in and forgot-password limits; tests lower or raise them. */
@@ -86,7 +88,7 @@ const decoyHash = () => (decoy ??= hashPassword('contraseña-de-relleno-0'));
 export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<EmbeddedIdp> {
   const { db, issuer, publicUrl, clientId, audience, clock, log } = options;
   const accessTokenTtl = options.accessTokenTtl ?? 15 * 60;
-  const print = options.print ?? ((line: string) => console.log(line));
+  const mail = { deliver: options.deliverMail ?? false, print: options.print ?? ((line: string) => console.log(line)) };
   const jwks = await signingKeys(db);
   const cookieKeys = await persistentSecret(db, 'oidc.cookie-keys', async () => [randomBytes(32).toString('base64url')]);
   const mountPath = new URL(issuer).pathname.replace(/\/$/, '');
@@ -379,7 +381,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
             .select({ id: users.id, email: users.email, companyId: users.companyId, active: users.active })
             .from(users)
             .where(sql`lower(${users.email}) = ${email}`);
-          if (user?.active) await issuePasswordLink(tx, user, 'reset', { issuer, now, print });
+          if (user?.active) await issuePasswordLink(tx, user, 'reset', { issuer, now, mail });
         });
       }
       return html(reply, forgotPasswordPage({ action: `${mountPath}/forgot-password`, sent: true }));

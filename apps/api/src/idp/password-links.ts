@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { asSystem } from '../db/scope';
-import { auditEvents, outbox } from '../db/schema/audit';
+import { auditEvents } from '../db/schema/audit';
 import { passwordTokens } from '../db/schema/idp';
 import { users } from '../db/schema/users';
+import { queueMail, type MailSettings } from '../modules/outbox/outbox.service';
 import { hashPassword, passwordProblem } from './passwords';
 
 export type LinkPurpose = 'reset' | 'invite';
@@ -17,13 +18,13 @@ export interface LinkOptions {
   /** The provider's public base, e.g. http://localhost:3000/oidc. */
   issuer: string;
   now: Date;
-  /** Where the embedded mode "sends" mail: the console. */
-  print: (line: string) => void;
+  /** How the link is mailed: by SMTP, or (embedded mode) to the outbox and the console. */
+  mail: MailSettings;
 }
 
 /**
- * Issues a one-time link to set a password and "mails" it: embedded mode has no mail server, so the message goes
- * to the outbox (which administrators read) and to the console. Only the token's hash is stored.
+ * Issues a one-time link to set a password and mails it through the outbox (outbox.service.ts: by SMTP when configured,
+ * otherwise kept for administrators and printed on the console). Only the token's hash is stored.
  */
 export async function issuePasswordLink(
   db: Db | Tx,
@@ -33,11 +34,6 @@ export async function issuePasswordLink(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const link = `${options.issuer}/reset-password?token=${token}`;
-  const subject = purpose === 'invite' ? 'Tu acceso al portal de crédito' : 'Restablece tu contraseña del portal';
-  const body =
-    purpose === 'invite'
-      ? `Te dieron de alta en el portal. Crea tu contraseña con este enlace (vence en 7 días): ${link}`
-      : `Recibimos una solicitud para restablecer tu contraseña. El enlace vence en una hora y sirve una sola vez: ${link}`;
   await db.transaction(async (tx) => {
     await tx.insert(passwordTokens).values({
       userId: user.id,
@@ -45,25 +41,14 @@ export async function issuePasswordLink(
       purpose,
       expiresAt: new Date(options.now.getTime() + LIFETIME_MS[purpose]),
     });
-    await notify(tx, { companyId: user.companyId, toEmail: user.email, subject, body, link, print: () => undefined });
+    await queueMail(
+      tx,
+      options.mail,
+      { companyId: user.companyId, toEmail: user.email, content: { kind: purpose === 'invite' ? 'invitation' : 'password-reset', link } },
+      options.now,
+    );
   });
-  options.print(`[correo a ${user.email}] ${subject}: ${link}`);
   return link;
-}
-
-/** "Mails" a message: to the outbox, visible to the addressee's company's administrators, and to the console. */
-export async function notify(
-  db: Db | Tx,
-  message: { companyId: string; toEmail: string; subject: string; body: string; link?: string; print: (line: string) => void },
-): Promise<void> {
-  await db.insert(outbox).values({
-    companyId: message.companyId,
-    toEmail: message.toEmail,
-    subject: message.subject,
-    body: message.body,
-    link: message.link ?? null,
-  });
-  message.print(`[correo a ${message.toEmail}] ${message.subject}`);
 }
 
 /** Spends every unused link of a user (its e-mail changed: links sent to the old address must open nothing). */

@@ -144,6 +144,8 @@ export async function createTestApp(
     metricsToken?: string;
     /** How long a principal is reused, by the test's clock (main.ts: 5 s); 0 by default: every request looks it up. */
     principalTtlMs?: number;
+    /** As with SMTP_URL: messages wait in the outbox for a sender instead of being printed. */
+    deliverMail?: boolean;
   } = {},
 ): Promise<TestContext> {
   const { database, drop, url } = await openEngine(engine);
@@ -162,6 +164,7 @@ export async function createTestApp(
         clock,
         log: options.logger ?? ({ info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger),
         print: options.embeddedIdp.print,
+        ...(options.deliverMail ? { deliverMail: true } : {}),
         trustProxy: options.trustProxy ?? false,
         ...(options.embeddedIdp.rateLimits ? { rateLimits: options.embeddedIdp.rateLimits } : {}),
       })
@@ -185,6 +188,7 @@ export async function createTestApp(
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.principalTtlMs ? { principalTtlMs: options.principalTtlMs } : {}),
+    ...(options.deliverMail ? { deliverMail: true } : {}),
     authConfig: {
       issuer: TEST_ISSUER,
       clientId: 'portal-web',

@@ -31,6 +31,7 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/user/user-new': () => import('../features/users/user-new.screen'),
   '/user/profile-list': () => import('../features/users/profile-list.screen'),
   '/user/user-edit/:id': () => import('../features/users/user-edit.screen'),
+  '/user/mail': () => import('../features/users/mail-list.screen'),
   '/catalog/contract-list': () => import('../features/agreements/agreement-list.screen'),
   '/origination/pre-request-new': () => import('../features/origination/pre-request-new.screen'),
   '/origination/pre-request-edit/:id': () => import('../features/origination/pre-request-edit.screen'),
@@ -60,6 +61,7 @@ const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {
   '/wallet/credits/credits-view/:id': 'Detalle del crédito',
   '/wallet/files-pay-detail/:id': 'Detalle del archivo de pagos',
   '/admon-wallet/report-edit/:id': 'Editar reporte operativo',
+  '/user/mail': 'Correos del portal',
 };
 
 const groupOf = (path: string) => NAV_GROUPS.find((group) => group.items.some((entry) => entry.path === path))?.label;

@@ -24,7 +24,12 @@ export interface ListPage<Row> {
 }
 
 /** The list's query for a list state (the URL's query string): its cache key and its fetch. */
-export type ListQuery<Row> = (queryString: string) => { queryKey: QueryKey; queryFn: () => Promise<ListPage<Row>> };
+export type ListQuery<Row> = (queryString: string) => {
+  queryKey: QueryKey;
+  queryFn: () => Promise<ListPage<Row>>;
+  /** For a list whose rows change on their own (a background sender's outcomes): fetched again every so many ms. */
+  refetchInterval?: number;
+};
 
 /** A filter of the list, kept in the URL under `key`. */
 export type ListFilter =
@@ -80,6 +85,8 @@ export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGrid
   exportTo?: { route: ComponentProps<typeof ExportButton>['route']; fallbackName: string };
   /** The "Nuevo …" button: the screen it opens, shown to those whose profile grants that screen. */
   create?: { to: ScreenPath; label: string; icon: ReactNode };
+  /** Other buttons beside it (e.g. a screen the list's area opens). */
+  actions?: ReactNode;
   /** The outcome shown in the snackbar; the screen owns it, export failures are reported through onNotice. */
   notice: Notice | null;
   onNotice: (notice: Notice | null) => void;
@@ -95,7 +102,22 @@ export type ListScreenProps<Row extends GridValidRowModel> = Omit<ServerDataGrid
  * the rows open by mouse and by Enter.
  */
 export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps<Row>) {
-  const { title, query, defaults, kept, searchLabel, filters = [], exportTo, create, notice, onNotice, summary, children, ...grid } = props;
+  const {
+    title,
+    query,
+    defaults,
+    kept,
+    searchLabel,
+    filters = [],
+    exportTo,
+    create,
+    actions,
+    notice,
+    onNotice,
+    summary,
+    children,
+    ...grid
+  } = props;
   const session = useSession();
   const list = useServerList(query, defaults, kept);
   const { state, update } = list;
@@ -130,6 +152,7 @@ export function ListScreen<Row extends GridValidRowModel>(props: ListScreenProps
                 empty={!list.grid.loading && list.grid.error === null && list.grid.total === 0}
               />
             )}
+            {actions}
             {create && hasPermission(session, create.to) && (
               <Button variant="contained" startIcon={create.icon} component={Link} to={create.to}>
                 {create.label}

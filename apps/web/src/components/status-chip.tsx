@@ -43,6 +43,12 @@ const COLORS: Record<string, ChipProps['color']> = {
   'en curso': 'info',
   completado: 'success',
   fallido: 'error',
+  // Mail and its delivery (the outbox)
+  'por enviar': 'info',
+  enviando: 'info',
+  enviado: 'success',
+  'no se pudo enviar': 'error',
+  'sin servidor de correo': 'default',
   // Records that can be switched off
   activo: 'success',
   inactivo: 'default',

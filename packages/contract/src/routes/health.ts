@@ -1,7 +1,10 @@
 import { fileAnswer, route } from '../route-table';
 import { healthSchema, readinessSchema } from '../health';
 
-/** The operator's routes: liveness and readiness for the balancer and the orchestrator, metrics for the scraper. */
+/**
+ * The operator's routes: liveness and readiness for the balancer and the orchestrator, metrics for the scraper, and the
+ * embedded database's copy for `npm run db:backup`.
+ */
 export const healthRoutes = {
   health: route({
     method: 'GET',
@@ -31,5 +34,18 @@ export const healthRoutes = {
     tags: ['health'],
     access: { public: true },
     response: fileAnswer('text/plain; version=0.0.4; charset=utf-8'),
+  }),
+  /**
+   * The embedded database (PGlite) has one process: a copy taken while the portal runs must come from that process.
+   * `npm run db:backup` asks it here with the token the process wrote beside its DATA_DIR (readable only by whoever
+   * may read the data itself); public to the access hook, the handler demands that bearer. PostgreSQL: 404.
+   */
+  embeddedBackup: route({
+    method: 'POST',
+    path: '/backup',
+    summary: 'Copia consistente de la base embebida (PGlite) mientras corre: exige el token del archivo de control (404 con PostgreSQL)',
+    tags: ['health'],
+    access: { public: true },
+    response: fileAnswer('application/gzip'),
   }),
 } as const;

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes as routes } from '@portal/contract';
 import { pingDatabase } from '../../db/client';
@@ -7,6 +8,8 @@ import type { Metrics } from '../../http/metrics';
 import { register } from '../../http/register';
 
 export const APP_VERSION = '0.1.0';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** `metrics`: the process's registry when METRICS_TOKEN is set (http/metrics.ts); null, and /api/metrics answers 404. */
 export function healthRoutes(deps: AppDeps, metrics: Metrics | null): FastifyPluginAsync {
@@ -43,6 +46,28 @@ export function healthRoutes(deps: AppDeps, metrics: Metrics | null): FastifyPlu
       }
       reply.header('content-type', metrics.contentType);
       return metrics.render();
+    });
+
+    // Public to the access hook (the command line has no OIDC session): the bearer of the control file's token only.
+    register(app, routes.embeddedBackup, async (request, reply) => {
+      const backup = deps.embeddedBackup;
+      if (!backup) {
+        return sendProblem(
+          request,
+          reply,
+          404,
+          'Recurso no encontrado',
+          'Con PostgreSQL la copia se hace con pg_dump (npm run db:backup).',
+        );
+      }
+      const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (given === undefined || !timingSafeEqual(digest(given), digest(backup.token))) {
+        return sendProblem(request, reply, 401, 'Sesión no válida', 'La copia requiere el token del archivo de control del portal.');
+      }
+      const copy = Buffer.from(await (await backup.dump()).arrayBuffer());
+      request.log.info({ bytes: copy.length }, 'embedded database copied');
+      reply.header('content-type', 'application/gzip').header('cache-control', 'no-store');
+      return copy;
     });
   };
 }

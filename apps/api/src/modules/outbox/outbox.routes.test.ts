@@ -43,6 +43,18 @@ describe.each(ENGINES)('GET /api/outbox (%s)', (engine) => {
     expect((await ctx.app.inject({ url: '/api/outbox' })).statusCode).toBe(401);
   });
 
+  it('finds messages by addressee or subject and by delivery status, and refuses an unknown status in Spanish', async () => {
+    const headers = await ctx.as('admin@demo.mx');
+    const byAddress = await ctx.app.inject({ url: '/api/outbox?q=PERSONA1%40', headers });
+    expect(byAddress.json()).toMatchObject({ total: 1, items: [{ toEmail: 'persona1@demo.mx', status: 'unsent', attempts: 0 }] });
+    expect((await ctx.app.inject({ url: '/api/outbox?q=restablece', headers })).json()).toMatchObject({ total: 3 });
+    expect((await ctx.app.inject({ url: '/api/outbox?status=unsent', headers })).json()).toMatchObject({ total: 3 });
+    expect((await ctx.app.inject({ url: '/api/outbox?status=sent', headers })).json()).toMatchObject({ total: 0 });
+    const bad = await ctx.app.inject({ url: '/api/outbox?status=perdido', headers });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ errors: [{ field: 'status', message: 'Estado no válido.' }] });
+  });
+
   it('rejects a page size over 100 with a Spanish field error', async () => {
     const response = await ctx.app.inject({ url: '/api/outbox?pageSize=500', headers: await ctx.as('admin@demo.mx') });
     expect(response.statusCode).toBe(400);

@@ -6,7 +6,8 @@ import { companies, profiles, users } from '../../db/schema/users';
 import type { AppDeps } from '../../deps';
 import { HttpProblem } from '../../http/errors';
 import { lockAtVersion } from '../../http/locking';
-import { LIFETIME_MS, issuePasswordLink, notify, revokePasswordLinks } from '../../idp/password-links';
+import { LIFETIME_MS, issuePasswordLink, revokePasswordLinks } from '../../idp/password-links';
+import { queueMail, type MailSettings } from '../outbox/outbox.service';
 import { recordAudit, type Actor } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
 import { assertNoRefusal, beyondReach, userChangeRefusals } from './privileges';
@@ -14,7 +15,7 @@ import { USER_NOT_FOUND, loadUserDetail } from './users.queries';
 
 /** The users area's rules: who may create, edit, switch off and resend access to whom, each write with its audit. */
 
-type UserDeps = Pick<AppDeps, 'clock' | 'authConfig' | 'print'>;
+type UserDeps = Pick<AppDeps, 'clock' | 'authConfig' | 'print' | 'deliverMail'>;
 /** The contract's parsed input (the e-mail already lower-cased). */
 type UserValues = { [K in keyof UserInput]-?: Exclude<UserInput[K], undefined> };
 
@@ -29,7 +30,7 @@ const snapshot = (row: { email: string; name: string | null; profileId: string; 
   active: row.active,
 });
 
-const print = (deps: UserDeps) => deps.print ?? console.log;
+const mail = (deps: UserDeps): MailSettings => ({ deliver: deps.deliverMail ?? false, print: deps.print ?? console.log });
 
 /** The profile being granted (which the privilege rules weigh) and the company, both as the actor may see them. */
 async function loadReferences(tx: Tx, input: { profileId: string; companyId: string }) {
@@ -90,7 +91,7 @@ export async function createUser(tx: Tx, actor: Actor, deps: UserDeps, input: Us
     occurredAt: now,
   });
   if (deps.authConfig.embedded && created!.active) {
-    await issuePasswordLink(tx, created!, 'invite', { issuer: deps.authConfig.issuer, now, print: print(deps) });
+    await issuePasswordLink(tx, created!, 'invite', { issuer: deps.authConfig.issuer, now, mail: mail(deps) });
   }
   return loadUserDetail(tx, created!.id);
 }
@@ -127,13 +128,16 @@ export async function updateUser(
     // Links sent to the old address stop working: they would open the account behind the new one.
     await revokePasswordLinks(tx, id, now);
     // The old address hears of it: if the change was not wanted, its owner can tell someone.
-    await notify(tx, {
-      companyId: after!.companyId,
-      toEmail: before.email,
-      subject: 'Cambió el correo de tu acceso al portal',
-      body: `El correo de tu usuario del portal cambió de ${before.email} a ${after!.email}. Si no lo pediste, avisa de inmediato al administrador del portal.`,
-      print: print(deps),
-    });
+    await queueMail(
+      tx,
+      mail(deps),
+      {
+        companyId: after!.companyId,
+        toEmail: before.email,
+        content: { kind: 'email-change', oldEmail: before.email, newEmail: after!.email },
+      },
+      now,
+    );
   }
   return loadUserDetail(tx, id);
 }
@@ -199,7 +203,7 @@ export async function issueAccessLink(tx: Tx, actor: Actor, deps: UserDeps, id: 
   const reach = beyondReach(actor.principal, user);
   if (reach) throw new HttpProblem(403, 'Acceso denegado', `No puedes reenviar el acceso de este usuario. ${reach}`);
   if (!user.active) throw new HttpProblem(409, 'Usuario inactivo', 'Reactiva al usuario antes de reenviarle su acceso.');
-  const link = await issuePasswordLink(tx, user, 'invite', { issuer: deps.authConfig.issuer, now, print: print(deps) });
+  const link = await issuePasswordLink(tx, user, 'invite', { issuer: deps.authConfig.issuer, now, mail: mail(deps) });
   // The audit records that a link was issued and until when, never the link itself (it is a credential).
   const expiresAt = new Date(now.getTime() + LIFETIME_MS.invite).toISOString();
   await recordAudit(tx, actor, {

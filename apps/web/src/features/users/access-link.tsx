@@ -15,8 +15,8 @@ import { loadAuthConfig } from '../../lib/auth-config';
 import { formatDateTime } from '../../lib/format';
 
 /**
- * "Reenviar acceso": with the portal's own sign-in (the embedded provider, which sends no mail), a fresh link to
- * set the password, shown once to the administrator to hand over; the API records that it was issued.
+ * "Reenviar acceso": with the portal's own sign-in, a fresh link to set the password, shown to the administrator to hand
+ * over (and mailed to the person when SMTP_URL is set); the API records that it was issued.
  */
 export function ResendAccess({ userId, email }: { userId: string; email: string }) {
   const config = useQuery({ queryKey: ['auth-config'], queryFn: loadAuthConfig, staleTime: Infinity });
@@ -60,8 +60,9 @@ export function ResendAccess({ userId, email }: { userId: string; email: string 
           ) : (
             <>
               <DialogContentText sx={{ mb: 2 }}>
-                Compártelo con la persona para que cree su contraseña. Solo se muestra esta vez, sirve una sola vez y vence el{' '}
-                {formatDateTime(issue.data.expiresAt)}. Los enlaces anteriores siguen sirviendo hasta que venzan.
+                Compártelo sólo con la persona para que cree su contraseña (con servidor de correo también se le envía; su entrega se ve en
+                Correos). Sirve una sola vez y vence el {formatDateTime(issue.data.expiresAt)}. Los enlaces anteriores siguen sirviendo
+                hasta que venzan.
               </DialogContentText>
               <TextField
                 label="Enlace para crear la contraseña"

@@ -1,10 +1,14 @@
 import { useState } from 'react';
+import MailOutlined from '@mui/icons-material/MailOutlined';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
+import Button from '@mui/material/Button';
+import { Link } from 'react-router';
 import type { GridColDef } from '@mui/x-data-grid';
-import { userRoutes, type UserListItem } from '@portal/contract';
+import { DETAIL_ROUTE_PERMISSIONS, userRoutes, type UserListItem } from '@portal/contract';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
+import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { formatDateTime } from '../../lib/format';
 import { useProfiles, useSetUserStatus, userListQuery } from './users.queries';
@@ -63,6 +67,14 @@ export default function UserListScreen() {
         { kind: 'select', key: 'status', label: 'Estado', options: STATUS_FILTER_OPTIONS },
       ]}
       exportTo={{ route: userRoutes.export, fallbackName: 'usuarios.xlsx' }}
+      actions={
+        // The mail's links open accounts: shown to those who may issue them (the API asks the same permission).
+        hasPermission(session, DETAIL_ROUTE_PERMISSIONS['/user/mail']) && (
+          <Button variant="outlined" startIcon={<MailOutlined />} component={Link} to="/user/mail">
+            Correos
+          </Button>
+        )
+      }
       create={{ to: '/user/user-new', label: 'Nuevo usuario', icon: <PersonAddOutlined /> }}
       columns={columns}
       rowTo={(row) => `/user/user-edit/${row.id}`}

@@ -1,5 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { profileRoutes, userRoutes, type ProfileInput, type UserInput, type UserListItem } from '@portal/contract';
+import {
+  outboxRoutes,
+  profileRoutes,
+  userRoutes,
+  type OutboxMessage,
+  type ProfileInput,
+  type UserInput,
+  type UserListItem,
+} from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import type { StatusChange } from '../../components/status-columns';
 import { call, callList } from '../../lib/api-client';
@@ -9,11 +17,19 @@ export const usersKeys = {
   list: (query: string) => ['users', 'list', query] as const,
   detail: (id: string) => ['users', 'detail', id] as const,
   profiles: ['profiles'] as const,
+  mail: (query: string) => ['users', 'mail', query] as const,
 };
 
 export const userListQuery: ListQuery<UserListItem> = (query) => ({
   queryKey: usersKeys.list(query),
   queryFn: () => callList(userRoutes.list, query),
+});
+
+/** The portal's mail and its delivery, refreshed while the screen is open: a sender may change a row at any moment. */
+export const mailListQuery: ListQuery<OutboxMessage> = (query) => ({
+  queryKey: usersKeys.mail(query),
+  queryFn: () => callList(outboxRoutes.list, query),
+  refetchInterval: 15_000,
 });
 
 export function useUser(id: string) {

@@ -1,4 +1,5 @@
 import { ErrorResponse } from 'oidc-client-ts';
+import { MISSING_EMAIL_CLAIM_TITLE } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import type { SignInError } from './sign-in';
 import { SIGN_IN_MESSAGES, buildSession, classifyPopupError } from './sign-in';
@@ -69,6 +70,20 @@ describe('sign-in checks 3 and 4', () => {
       expect(await reasonOf(buildSession(oidcUser, answer(200, body)))).toBe('no-permissions');
     }
     expect(SIGN_IN_MESSAGES['no-permissions']).toBe('El usuario no tiene permisos');
+  });
+
+  it('says the provider sent no e-mail: the API refuses the token for it, or the ID token names nobody', async () => {
+    const refused = answer(401, { type: 'urn:portal:problem:unauthorized', title: MISSING_EMAIL_CLAIM_TITLE, status: 401 });
+    expect(await reasonOf(buildSession(oidcUser, refused))).toBe('lookup-no-email');
+    let asked = false;
+    const nobody = { ...oidcUser, profile: { ...oidcUser.profile, email: undefined } } as OidcUser;
+    const lookup = (async () => {
+      asked = true;
+      return new Response('{}', { status: 404 });
+    }) as typeof fetch;
+    expect(await reasonOf(buildSession(nobody, lookup))).toBe('lookup-no-email');
+    expect(asked).toBe(false);
+    expect(SIGN_IN_MESSAGES['lookup-no-email']).toMatch(/^El proveedor de identidad no envió tu correo electrónico/);
   });
 
   it('reports a network failure of the lookup on its own', async () => {

@@ -1,5 +1,5 @@
 import { ErrorResponse } from 'oidc-client-ts';
-import { permissionListSchema, userLookupRecordSchema } from '@portal/contract';
+import { MISSING_EMAIL_CLAIM_TITLE, permissionListSchema, userLookupRecordSchema } from '@portal/contract';
 import type { OidcUser } from './oidc';
 import type { Session } from './session';
 
@@ -11,6 +11,7 @@ export type SignInFailure =
   | 'token'
   | 'lookup-network'
   | 'lookup-unauthorized'
+  | 'lookup-no-email'
   | 'lookup-not-found'
   | 'lookup-forbidden'
   | 'lookup-failed'
@@ -24,6 +25,8 @@ export const SIGN_IN_MESSAGES: Record<SignInFailure, string> = {
   token: 'No se pudo obtener el token de acceso del proveedor de identidad.',
   'lookup-network': 'No se pudo consultar tu usuario en el portal. Revisa tu conexión e inténtalo de nuevo.',
   'lookup-unauthorized': 'El portal no aceptó el token del proveedor de identidad.',
+  'lookup-no-email':
+    'El proveedor de identidad no envió tu correo electrónico, y el portal reconoce a cada persona por su correo. Pide a quien administra el proveedor de identidad que lo incluya en el token.',
   'lookup-not-found': 'Tu correo no está registrado como usuario del portal.',
   'lookup-forbidden': 'Tu usuario está desactivado en el portal.',
   'lookup-failed': 'El portal no pudo consultar tu usuario. Inténtalo de nuevo en unos minutos.',
@@ -49,9 +52,21 @@ export function classifyPopupError(error: unknown): SignInFailure {
   return 'token';
 }
 
+/** The title of a Problem answer, or null when the body is not one. */
+async function problemTitle(response: Response): Promise<string | null> {
+  try {
+    const body = (await response.json()) as { title?: unknown };
+    return typeof body.title === 'string' ? body.title : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Checks 3 and 4: the user lookup answers 200 and its permissions parse; answers the session to store. */
 export async function buildSession(user: OidcUser, fetchImpl: typeof fetch = fetch): Promise<Session> {
   const email = String(user.profile.email ?? user.profile.preferred_username ?? '');
+  // Nobody to look up: the provider said who signed in without an e-mail.
+  if (email === '') throw new SignInError('lookup-no-email');
   let response: Response;
   try {
     response = await fetchImpl(`/api/core/user/by_email/${encodeURIComponent(email)}`, {
@@ -60,7 +75,8 @@ export async function buildSession(user: OidcUser, fetchImpl: typeof fetch = fet
   } catch {
     throw new SignInError('lookup-network');
   }
-  if (response.status === 401) throw new SignInError('lookup-unauthorized');
+  if (response.status === 401)
+    throw new SignInError((await problemTitle(response)) === MISSING_EMAIL_CLAIM_TITLE ? 'lookup-no-email' : 'lookup-unauthorized');
   if (response.status === 404) throw new SignInError('lookup-not-found');
   if (response.status === 403) throw new SignInError('lookup-forbidden');
   if (response.status !== 200) throw new SignInError('lookup-failed');
