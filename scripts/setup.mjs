@@ -89,12 +89,22 @@ function npmCli(/** @type {NodeJS.ProcessEnv} */ env) {
 class SetupError extends Error {}
 
 /**
- * A node binary of the project's release to run `npm ci` with: this process when it is that release, else the copy
- * in ~/.cache/portal-node (the path CI and the team's shells use), fetched from the npm registry the first time.
+ * Whether a node can run `npm ci` here: the project's release, and not the copy in node_modules that `npm ci` removes
+ * first (the one npm's PATH finds once the dependencies are installed).
+ * @param {{ execPath: string, version: string }} node @param {string} version @param {string} root
+ */
+export function canInstallWith(node, version, root) {
+  const inside = path.relative(path.join(root, 'node_modules'), node.execPath);
+  return node.version === version && (inside.startsWith('..') || path.isAbsolute(inside));
+}
+
+/**
+ * A node binary of the project's release to run `npm ci` with: this process when it can, else the copy in
+ * ~/.cache/portal-node (the path CI and the team's shells use), fetched from the npm registry the first time.
  * @param {Context} context @param {string} version
  */
 function installerNode(context, version) {
-  if (process.versions.node === version) return process.execPath;
+  if (canInstallWith({ execPath: process.execPath, version: process.versions.node }, version, context.root)) return process.execPath;
   const cache = path.join(context.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'portal-node', version);
   const binary = path.join(cache, 'node_modules', NODE_PACKAGE, 'bin', 'node');
   if (!isExecutable(binary)) {

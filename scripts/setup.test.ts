@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { atLeast, chromiumPlan, NODE_PACKAGE, staleDependencies } from './setup.mjs';
+import { atLeast, canInstallWith, chromiumPlan, NODE_PACKAGE, staleDependencies } from './setup.mjs';
 
 /**
  * The first step of `npm start` and `npm test` (scripts/setup.mjs), run as the real script by real node and npm
@@ -229,6 +229,14 @@ describe('Node.js: the project runs on .node-version whatever the machine has', 
     const withoutNode = withInstalled({ 'node_modules/a': { version: '1.0.0' } });
     expect(staleDependencies(withoutNode, LINUX_X64)).toBe(`falta node_modules/${NODE_PACKAGE}`);
     expect(staleDependencies(withoutNode, { platform: 'darwin', arch: 'arm64' })).toBeNull();
+  });
+  it("reinstalls with the cached copy of the project's Node.js, never with node_modules' copy, which npm ci removes first", () => {
+    const root = '/work/portal';
+    const bundled = { execPath: `${root}/node_modules/${NODE_PACKAGE}/bin/node`, version: PROJECT_NODE };
+    expect(canInstallWith(bundled, PROJECT_NODE, root)).toBe(false);
+    expect(canInstallWith({ execPath: '/root/.cache/portal-node/bin/node', version: PROJECT_NODE }, PROJECT_NODE, root)).toBe(true);
+    expect(canInstallWith({ execPath: '/work/portal-old/node_modules/x/node', version: PROJECT_NODE }, PROJECT_NODE, root)).toBe(true);
+    expect(canInstallWith({ execPath: '/usr/bin/node', version: '20.20.2' }, PROJECT_NODE, root)).toBe(false);
   });
 });
 
