@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Two cores on CI: two forks at most.
 export default defineConfig({
   test: {
-    projects: ['packages/lending', 'packages/contract', 'apps/api', 'apps/web'],
+    projects: ['packages/lending', 'packages/contract', 'apps/api', 'apps/web', 'scripts'],
     maxWorkers: 2,
   },
 });

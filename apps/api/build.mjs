@@ -16,7 +16,7 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
+  target: 'node22.12',
   sourcemap: true,
   external,
   logLevel: 'warning',

@@ -191,8 +191,10 @@ async function start(): Promise<void> {
   ];
   if (config.oidc.kind === 'embedded' && config.seedDemo) {
     lines.push(firstStart ? 'Datos demo creados. Usuarios demo:' : 'Usuarios demo (si no cambiaste sus contraseñas):');
+    const profileWidth = Math.max(...DEMO_ACCOUNTS.map((account) => account.profile.length));
+    const emailWidth = Math.max(...DEMO_ACCOUNTS.map((account) => account.email.length));
     for (const account of DEMO_ACCOUNTS) {
-      lines.push(`  ${account.profile.padEnd(14)} ${account.email.padEnd(24)} ${account.password}`);
+      lines.push(`  ${account.profile.padEnd(profileWidth)}  ${account.email.padEnd(emailWidth)}  ${account.password}`);
     }
   }
   console.log(lines.join('\n'));
