@@ -1,5 +1,6 @@
 import { ErrorResponse } from 'oidc-client-ts';
-import { MISSING_EMAIL_CLAIM_TITLE, permissionListSchema, userLookupRecordSchema } from '@portal/contract';
+import { MISSING_EMAIL_CLAIM_TITLE } from '@portal/contract';
+import { readPermissions, readUserLookupRecord } from './shapes';
 import type { OidcUser } from './oidc';
 import type { Session } from './session';
 
@@ -85,11 +86,12 @@ export async function buildSession(user: OidcUser, fetchImpl: typeof fetch = fet
   let permissions;
   try {
     const body = (await response.json()) as { data?: unknown[] };
-    record = userLookupRecordSchema.parse(JSON.parse(String(body.data?.[0])));
-    permissions = permissionListSchema.parse(JSON.parse(record.permissions));
+    record = readUserLookupRecord(JSON.parse(String(body.data?.[0])));
+    permissions = record && readPermissions(JSON.parse(record.permissions));
   } catch {
     throw new SignInError('no-permissions');
   }
+  if (!record || !permissions) throw new SignInError('no-permissions');
   return {
     user: {
       id: record.id,
