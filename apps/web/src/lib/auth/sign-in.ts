@@ -1,4 +1,3 @@
-import { ErrorResponse } from 'oidc-client-ts';
 import { MISSING_EMAIL_CLAIM_TITLE } from '@portal/contract';
 import { readPermissions, readUserLookupRecord } from './shapes';
 import type { OidcUser } from './oidc';
@@ -49,7 +48,11 @@ export function classifyPopupError(error: unknown): SignInFailure {
   const message = error instanceof Error ? error.message : '';
   if (message === 'Popup blocked by user') return 'popup-blocked';
   if (message === 'Popup closed by user' || message === 'Popup aborted') return 'popup-closed';
-  if (error instanceof ErrorResponse) return TOKEN_ENDPOINT_ERRORS.has(error.error ?? '') ? 'token' : 'provider';
+  // oidc-client-ts's ErrorResponse, known by its name so that this module does not load the library.
+  if (error instanceof Error && error.name === 'ErrorResponse') {
+    const code = (error as Error & { error?: string | null }).error;
+    return TOKEN_ENDPOINT_ERRORS.has(code ?? '') ? 'token' : 'provider';
+  }
   return 'token';
 }
 
