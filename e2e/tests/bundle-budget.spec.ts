@@ -41,6 +41,8 @@ const MUI_X = {
     file: /\/date-field-[\w-]+\.js$/,
     screens: [
       '/origination/request-list',
+      '/wallet/credits/credits-list',
+      '/creditos/update-labels',
       '/wallet/files-pay-list',
       '/wallet/application-pay-list',
       '/wallet/operative-report',
