@@ -7,6 +7,8 @@ import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import { AGREEMENT_ID, FILE_ID, appliedFile } from './payment-files.test-data';
 import PaymentReportScreen from './payment-report.screen';
+// The date filters' picker is loaded lazily by the app; loaded here first, so its cold transform is no test's time.
+import '../../components/date-field';
 
 const payment: Payment = {
   id: 'pay-1',
