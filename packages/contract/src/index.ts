@@ -1,6 +1,7 @@
 export * from './navigation';
 export * from './session';
 export * from './common';
+export * from './runs';
 export * from './health';
 export * from './users';
 export * from './agreements';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditEntrySchema, listQuery, listResponse, versionField } from './common';
 import { PAYMENT_FILE_STATUSES, PAYMENT_STATUSES } from './payments';
+import { RUN_STATUSES } from './runs';
 import { AGING_BUCKETS, CREDIT_STATUSES, REQUEST_STATUSES } from './requests';
 
 /**
@@ -334,7 +335,8 @@ export const reportRunRequestSchema = z.object({
 });
 export type ReportRunRequest = z.input<typeof reportRunRequestSchema>;
 
-export const REPORT_RUN_STATUSES = ['en espera', 'en curso', 'completado', 'fallido', 'vencido'] as const;
+/** A report run's states: a tracked run's, and vencido once its file passed retention. */
+export const REPORT_RUN_STATUSES = [...RUN_STATUSES, 'vencido'] as const;
 export type ReportRunStatus = (typeof REPORT_RUN_STATUSES)[number];
 
 export const reportRunSchema = z.object({
