@@ -123,8 +123,7 @@ async function start(): Promise<void> {
 
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
   const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, JOB_QUEUES);
-  if (config.jobWorkers)
-    await startWorkers(jobs, database, () => systemClock.now(), loggerFailureLog(log.child({ module: 'jobs' })));
+  if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now(), loggerFailureLog(log.child({ module: 'jobs' })));
   // Every process with workers sends mail; the outbox's claim gives each message to one of them.
   const mailLog = log.child({ module: 'mail' });
   const mail =
