@@ -2,6 +2,7 @@ export * from './navigation';
 export * from './session';
 export * from './common';
 export * from './runs';
+export * from './columns';
 export * from './health';
 export * from './users';
 export * from './agreements';
