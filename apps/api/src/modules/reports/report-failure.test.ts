@@ -4,6 +4,7 @@ import type { ReportRun } from '@portal/contract';
 import type { FailureLog } from '../../jobs/tracked-job';
 import { reportRuns } from '../../db/schema/reports';
 import { users } from '../../db/schema/users';
+import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { createTestApp, type TestContext } from '../../test/test-app';
 import { runReportJob } from './reports.service';
 
@@ -15,7 +16,8 @@ import { runReportJob } from './reports.service';
 describe('a report run that fails', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestApp('pglite');
+    // The demo portfolio brings the report definitions and a finished run to copy.
+    ctx = await createTestApp('pglite', { seed: (db, now) => seedDemoPortfolio(db, now, 5) });
   }, 60_000);
   afterAll(() => ctx?.close());
 
