@@ -58,8 +58,9 @@ export interface PayoffInput {
   annualRate?: string;
   frequency?: Frequency;
   /**
-   * Late charges to accrue from the day after `accruedThrough` to the validity date (`accrueLateCharges`) on the
-   * installments late and not held, before valuing: what the day closes up to the validity date will charge. Omit when
+   * Late charges to accrue from the day after `accruedThrough` to the validity date on the installments late and not
+   * held, one day at a time as the day closes do (`accrueLateCharges` per day), before valuing: what the day closes up
+   * to the validity date will charge. Omit when
    * the installments already carry their charges to the validity date.
    */
   lateCharges?: Omit<LateChargesInput, 'installments' | 'asOf' | 'ivaRate' | 'inTransit'>;
@@ -146,13 +147,17 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
     const notLate = toLedger(installments)
       .filter((inst) => held.has(inst.number) || isPending(inst.dueDay, inst.number))
       .map((inst) => inst.number);
-    installments = accrueLateCharges({
-      ...input.lateCharges,
-      installments,
-      asOf: formatDay(validDay),
-      ivaRate: input.ivaRate,
-      inTransit: notLate,
-    }).installments;
+    // One day at a time, as the day closes charge them (each day rounded on its own).
+    for (let day = parseDay(input.lateCharges.accruedThrough, 'lateCharges.accruedThrough') + 1; day <= validDay; day++) {
+      installments = accrueLateCharges({
+        ...input.lateCharges,
+        installments,
+        accruedThrough: formatDay(day - 1),
+        asOf: formatDay(day),
+        ivaRate: input.ivaRate,
+        inTransit: notLate,
+      }).installments;
+    }
   }
   const ledger = toLedger(installments);
   const transit = (input.inTransit ?? []).map((t, i) => parseNonNegativeCents(t, `inTransit[${i}]`));
