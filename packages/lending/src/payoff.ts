@@ -1,6 +1,7 @@
 import { LendingInputError } from './errors.ts';
 import { PERIODS_PER_YEAR, assertFrequency, type Frequency } from './frequency.ts';
 import { accrueLateCharges, type LateChargesInput } from './late-charges.ts';
+import { allocatePayment } from './allocation.ts';
 import { formatDay, parseDay } from './dates.ts';
 import { formatCents, maxCents, parseNonNegativeCents, parsePositiveCents, parseRate, type Cents } from './money.ts';
 import {
@@ -58,9 +59,10 @@ export interface PayoffInput {
   annualRate?: string;
   frequency?: Frequency;
   /**
-   * Late charges to accrue from the day after `accruedThrough` to the validity date on the installments late and not
-   * held, one day at a time as the day closes do (`accrueLateCharges` per day), before valuing: what the day closes up
-   * to the validity date will charge. Omit when
+   * Late charges to accrue from the day after `accruedThrough` to the validity date, one day at a time as the day
+   * closes do (`accrueLateCharges` per day), after each day's pending deductions are applied through the waterfall
+   * (`allocatePayment`; needs `annualRate` and `frequency`): what the closes up to the validity date will charge, added
+   * to what the installments carry. Omit when
    * the installments already carry their charges to the validity date.
    */
   lateCharges?: Omit<LateChargesInput, 'installments' | 'asOf' | 'ivaRate' | 'inTransit'>;
@@ -142,24 +144,7 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
   // Deductions still to be taken: unpaid installments due from the quote date (its own deduction stays esperado until
   // the day closes) to the validity date whose deduction is not already en tránsito.
   const isPending = (dueDay: number, number: number) => dueDay >= quoteDay && dueDay <= validDay && !held.has(number);
-  let installments = input.installments;
-  if (input.lateCharges !== undefined && validDay > parseDay(input.lateCharges.accruedThrough, 'lateCharges.accruedThrough')) {
-    const notLate = toLedger(installments)
-      .filter((inst) => held.has(inst.number) || isPending(inst.dueDay, inst.number))
-      .map((inst) => inst.number);
-    // One day at a time, as the day closes charge them (each day rounded on its own).
-    for (let day = parseDay(input.lateCharges.accruedThrough, 'lateCharges.accruedThrough') + 1; day <= validDay; day++) {
-      installments = accrueLateCharges({
-        ...input.lateCharges,
-        installments,
-        accruedThrough: formatDay(day - 1),
-        asOf: formatDay(day),
-        ivaRate: input.ivaRate,
-        inTransit: notLate,
-      }).installments;
-    }
-  }
-  const ledger = toLedger(installments);
+  const ledger = toLedger(input.installments);
   const transit = (input.inTransit ?? []).map((t, i) => parseNonNegativeCents(t, `inTransit[${i}]`));
   let inTransit = 0n;
   for (const t of transit) inTransit += t;
@@ -177,7 +162,65 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
     }
   }
 
-  const sums = { principal: 0n, interest: 0n, iva: 0n, fees: 0n, feesIva: 0n, moratoryInterest: 0n, moratoryIva: 0n };
+  // Late charges to the validity date, as the day closes will charge them: each day's late charges are accrued, one day
+  // at a time, each rounded on its own, then the deductions of that day are applied through the waterfall, as their
+  // payment file is after the day's close (oldest first: a deduction taken while an older row is late pays that one and
+  // leaves its own row late, to run from the next day).
+  const late = { moratoryInterest: 0n, moratoryIva: 0n, fees: 0n, feesIva: 0n };
+  if (input.lateCharges !== undefined) {
+    const from = parseDay(input.lateCharges.accruedThrough, 'lateCharges.accruedThrough');
+    if (validDay > from && (input.annualRate === undefined || input.frequency === undefined)) {
+      throw new LendingInputError(
+        'INVALID_RATE',
+        'annualRate',
+        'Para acumular los moratorios a la vigencia de la carta se necesitan la tasa y la frecuencia del crédito.',
+      );
+    }
+    const pendingOn = new Map<number, Cents>();
+    for (const d of pendingDeductions) {
+      const day = parseDay(d.discountDate, 'discountDate');
+      pendingOn.set(day, (pendingOn.get(day) ?? 0n) + parseNonNegativeCents(d.amount, 'amount'));
+    }
+    let simulated = input.installments;
+    for (let day = from + 1; day <= validDay; day++) {
+      const charged = accrueLateCharges({
+        ...input.lateCharges,
+        installments: simulated,
+        accruedThrough: formatDay(day - 1),
+        asOf: formatDay(day),
+        ivaRate: input.ivaRate,
+        inTransit: [...held],
+      });
+      simulated = charged.installments;
+      late.moratoryInterest += parseNonNegativeCents(charged.moratoryInterest, 'moratoryInterest');
+      late.moratoryIva += parseNonNegativeCents(charged.moratoryIva, 'moratoryIva');
+      late.fees += parseNonNegativeCents(charged.fees, 'fees');
+      late.feesIva += parseNonNegativeCents(charged.feesIva, 'feesIva');
+      const deduction = pendingOn.get(day) ?? 0n;
+      if (deduction > 0n) {
+        simulated = allocatePayment({
+          amount: formatCents(deduction),
+          valueDate: formatDay(day),
+          disbursementDate: input.disbursementDate,
+          ivaRate: input.ivaRate,
+          annualRate: input.annualRate!,
+          frequency: input.frequency!,
+          installment: input.installment,
+          installments: simulated,
+        }).installments;
+      }
+    }
+  }
+
+  const sums = {
+    principal: 0n,
+    interest: 0n,
+    iva: 0n,
+    fees: late.fees,
+    feesIva: late.feesIva,
+    moratoryInterest: late.moratoryInterest,
+    moratoryIva: late.moratoryIva,
+  };
   let accrued = { interest: 0n, iva: 0n };
   let paymentsMade = 0;
   let currentFound = false;

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { addDays, daysBetween, divRoundHalfUp, formatCents, lateChargesForDays, parseCents, parseRate } from '@portal/lending';
+import { addDays, daysBetween, formatCents, lateChargesForDays, parseCents } from '@portal/lending';
 import { percentToFraction } from '@portal/contract';
 import { trimNumeric } from '../../db/numeric';
 import type { InstallmentRow } from './installment-state';
@@ -53,44 +53,4 @@ export function lateChargesSql(closedDay: string | SQL, i = 'i', c = 'c') {
   const dailyIva = sql`round(${dailyMoratory} * ${credit}.iva_rate_pct / 100, 2)`;
   const days = sql`greatest(coalesce(${closedDay}::date - ${row}.accrues_from + 1, 0), 0)`;
   return { dailyMoratory, dailyIva, days, moratory: sql`(${days} * ${dailyMoratory})`, moratoryIva: sql`(${days} * ${dailyIva})` };
-}
-
-export interface LetterChargeTerms extends LateChargeTerms {
-  lateFee: string;
-}
-
-/**
- * A row with the late charges the day closes will have charged by the end of `validUntil` written in: what a letter valid
- * to that day must collect (docs/domain.md, "Payoff letter"), whatever closes have run. A row already running runs on to
- * `validUntil`; a row late, not held and not running yet (it fell due on the last closed day, or its deduction was let go)
- * starts on the business date, as the next close starts it; a row that starts running by then and has no late fee yet is
- * charged it, with its IVA, as its first close would. Rows whose deduction is en tránsito (`held`) or still to be taken
- * by the validity date (`pending`) accrue nothing. Past letters are not recomputed: this runs for new quotes only.
- */
-export function chargedToValidity(
-  row: InstallmentRow,
-  terms: LetterChargeTerms,
-  businessDate: string,
-  validUntil: string,
-  notLate: ReadonlySet<number>,
-): InstallmentRow {
-  const closedDay = addDays(businessDate, -1);
-  const through = validUntil > closedDay ? validUntil : closedDay;
-  const owes = parseCents(row.outstanding, 'outstanding') > 0n;
-  const startsNow = row.accruesFrom === null && owes && row.dueDate < businessDate && !notLate.has(row.number);
-  const running = startsNow ? { ...row, accruesFrom: businessDate } : row;
-  if (running.accruesFrom === null || running.accruesFrom > through) return row;
-  const charged = chargedThrough(running, terms, through);
-  const fee = parseCents(terms.lateFee, 'lateFee');
-  if (fee === 0n || parseCents(charged.fees, 'fees') !== 0n || running.accruesFrom <= closedDay) return charged;
-  // The late fee of a row whose first close is still to come (a running row's first close charged it already).
-  const iva = parseRate(percentToFraction(trimNumeric(terms.ivaRatePct)), 'ivaRate');
-  const feeIva = divRoundHalfUp(fee * iva.num, iva.den);
-  const plus = (a: string, b: bigint) => formatCents(parseCents(a, 'importe') + b);
-  return {
-    ...charged,
-    fees: formatCents(fee),
-    feesIva: plus(charged.feesIva, feeIva),
-    outstanding: plus(charged.outstanding, fee + feeIva),
-  };
 }
