@@ -182,6 +182,22 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
       pendingOn.set(day, (pendingOn.get(day) ?? 0n) + parseNonNegativeCents(d.amount, 'amount'));
     }
     let simulated = input.installments;
+    // The money en tránsito is taken to arrive on the quote date, before its close, and to pay through the waterfall
+    // (oldest first): from then on nothing is held, and the rows it did not pay run late like the others.
+    let stillHeld = [...held];
+    if (inTransit > 0n && input.annualRate !== undefined && input.frequency !== undefined) {
+      simulated = allocatePayment({
+        amount: formatCents(inTransit),
+        valueDate: formatDay(quoteDay),
+        disbursementDate: input.disbursementDate,
+        ivaRate: input.ivaRate,
+        annualRate: input.annualRate,
+        frequency: input.frequency,
+        installment: input.installment,
+        installments: simulated,
+      }).installments;
+      stillHeld = [];
+    }
     for (let day = from + 1; day <= validDay; day++) {
       const charged = accrueLateCharges({
         ...input.lateCharges,
@@ -189,7 +205,7 @@ export function payoffQuote(input: PayoffInput): PayoffQuote {
         accruedThrough: formatDay(day - 1),
         asOf: formatDay(day),
         ivaRate: input.ivaRate,
-        inTransit: [...held],
+        inTransit: stillHeld,
       });
       simulated = charged.installments;
       late.moratoryInterest += parseNonNegativeCents(charged.moratoryInterest, 'moratoryInterest');
