@@ -65,6 +65,7 @@ export {
   type Component,
   type ComponentAmounts,
   type InstallmentState,
+  type InterestAccrual,
 } from './ledger.ts';
 
 export {
