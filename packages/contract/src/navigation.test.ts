@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSION_PATHS, DETAIL_ROUTE_PERMISSIONS, NAV_GROUPS, SCREEN_PATHS, groupPermissionPaths } from './navigation';
 
 describe('navigation catalogue', () => {
-  it('holds the seed sidebar: 6 groups, 19 items (the seed's 18 and Cédulas de descuento), in order', () => {
+  it('holds the seed sidebar: 6 groups, 19 items (the seed 18 and Cédulas de descuento), in order', () => {
     expect(NAV_GROUPS.map((group) => group.label)).toEqual([
       'Usuarios',
       'Originacion',
