@@ -32,6 +32,9 @@ export const DEDUCTION_REASONS = {
 export type DeductionReason = keyof typeof DEDUCTION_REASONS;
 export const DEDUCTION_REASON_CODES = Object.keys(DEDUCTION_REASONS) as [DeductionReason, ...DeductionReason[]];
 
+/** The code each movement is written with in a cédula's file, in the agreement's layout (its movement column). */
+export const DEDUCTION_MOVEMENT_CODES: Record<DeductionMovement, string> = { alta: 'A', baja: 'B', cambio: 'C', continúa: 'N' };
+
 /** Channels an employer receives a cédula by (Marcar enviada). */
 export const DEDUCTION_ORDER_CHANNELS = ['correo', 'portal del patrón', 'oficio entregado', 'otro'] as const;
 export type DeductionOrderChannel = (typeof DEDUCTION_ORDER_CHANNELS)[number];

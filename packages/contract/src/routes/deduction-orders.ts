@@ -11,7 +11,7 @@ import {
   generateDeductionOrderBodySchema,
   sendDeductionOrderBodySchema,
 } from '../deduction-orders';
-import { route } from '../route-table';
+import { fileAnswer, route } from '../route-table';
 
 const tags = ['cartera'] as const;
 const SCREEN = { permission: '/wallet/deduction-orders' } as const;
@@ -100,5 +100,14 @@ export const deductionOrderRoutes = {
     access: ISSUE,
     params: idParams,
     response: { 201: deductionOrderSchema },
+  }),
+  download: route({
+    method: 'GET',
+    path: '/deduction-orders/:id/file',
+    summary: 'Descarga la cédula en el layout del convenio (csv, xlsx o ancho fijo), con el código de movimiento de cada línea',
+    tags,
+    access: SCREEN,
+    params: idParams,
+    response: fileAnswer('application/octet-stream'),
   }),
 } as const;

@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client';
 import { agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
 import { credits } from '../../db/schema/credits';
+import { clients } from '../../db/schema/origination';
 import { businessDates } from '../../db/schema/portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
@@ -324,5 +325,65 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
       tx.execute(sql`select count(*)::int as n from deduction_order_lines where order_id = ${draft.id} and company_id = ${companyId}`),
     );
     expect((stored as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(6);
+  });
+
+  it('downloads the cédula in the agreement own layout, csv or fixed width, with each line movement code', async () => {
+    const draft = (await generate()).body;
+    const employees = await ctx.system((tx) =>
+      tx
+        .select({ id: credits.id, employeeNumber: credits.employeeNumber, curp: clients.curp })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .where(eq(credits.agreementId, agreementId)),
+    );
+    const of = (key: Key) => employees.find((row) => row.id === ids[key])!;
+    // Amounts the employer deducts on the 30th (0 for a baja) and the codes A, B, C, N, from the table at the top.
+    const CODES: Record<Key, [string, string]> = {
+      A: ['1000.00', 'N'],
+      B: ['950.00', 'C'],
+      C: ['0.00', 'B'],
+      D: ['700.00', 'A'],
+      E: ['0.00', 'B'],
+      F: ['598.37', 'C'],
+    };
+    const order = [...KEYS].sort((left, right) =>
+      of(left).employeeNumber === of(right).employeeNumber
+        ? numbers[left] - numbers[right]
+        : of(left).employeeNumber < of(right).employeeNumber
+          ? -1
+          : 1,
+    );
+    const setLayout = (layout: object) => ctx.system((tx) => tx.update(agreements).set({ layout }).where(eq(agreements.id, agreementId)));
+
+    // csv with a header and no movement column: the code goes after the last column.
+    await setLayout({
+      format: 'csv',
+      delimiter: ',',
+      hasHeader: true,
+      amountInCents: false,
+      columns: { employeeNumber: 1, curpRfc: 2, amount: 4 },
+    });
+    const csv = await ctx.app.inject({ method: 'GET', url: `/api/deduction-orders/${draft.id}/file`, headers: cartera });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toContain('cedula-GOB-JAL-2026-11-30-borrador.csv');
+    expect(csv.body).toBe(
+      [
+        'empleado,curp,,importe,movimiento',
+        ...order.map((key) => `${of(key).employeeNumber},${of(key).curp},,${CODES[key][0]},${CODES[key][1]}`),
+      ]
+        .map((line) => `${line}\r\n`)
+        .join(''),
+    );
+
+    // Fixed width, amounts in centavos right-aligned with zeros, the movement where the layout puts it.
+    await setLayout({
+      format: 'fixed',
+      amountInCents: true,
+      positions: { creditId: { start: 1, length: 11 }, amount: { start: 12, length: 8 }, movement: { start: 20, length: 1 } },
+    });
+    const fixed = await ctx.app.inject({ method: 'GET', url: `/api/deduction-orders/${draft.id}/file`, headers: cartera });
+    expect(fixed.statusCode).toBe(200);
+    const cents = (amount: string) => amount.replace('.', '').padStart(8, '0');
+    expect(fixed.body).toBe(order.map((key) => `${folio(numbers[key])}${cents(CODES[key][0])}${CODES[key][1]}\r\n`).join(''));
   });
 });

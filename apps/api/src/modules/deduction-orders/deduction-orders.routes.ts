@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { mexicoToday } from '../shared/business-date';
+import { sendDeductionOrderFile } from './deduction-order-file';
 import { deductionOrderDifferences, listDeductionOrderLines, listDeductionOrders, loadDeductionOrder } from './deduction-orders.queries';
 import {
   deductionOrderOptions,
@@ -38,6 +39,7 @@ export function deductionOrdersRoutes(deps: AppDeps): FastifyPluginAsync {
     register(app, deductionOrderRoutes.send, async (request) =>
       sendDeductionOrder(request.db, actorOf(request), { ...clocked(), id: request.params.id, body: request.body }),
     );
+    register(app, deductionOrderRoutes.download, async (request, reply) => sendDeductionOrderFile(request, reply), { streamsAnswer: true });
     register(app, deductionOrderRoutes.substitute, async (request, reply) => {
       const order = await substituteDeductionOrder(request.db, actorOf(request), { ...clocked(), id: request.params.id });
       reply.code(201);
