@@ -106,6 +106,7 @@ export const DETAIL_ROUTE_PERMISSIONS = {
   '/catalog/contract-edit/:id': '/catalog/contract-list',
   '/wallet/credits/credits-view/:id': '/wallet/credits/credits-list',
   '/wallet/files-pay-detail/:id': '/wallet/files-pay-list',
+  '/wallet/deduction-orders/:id': '/wallet/deduction-orders',
   '/admon-wallet/report-edit/:id': '/admon-wallet/reports-list',
   // The portal's mail, opened from the user list: its links open accounts, so it takes the permission that issues them.
   '/user/mail': '/user/user-new',
