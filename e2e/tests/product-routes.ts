@@ -57,6 +57,14 @@ export const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Pa
   '/catalog/contract-edit/:id': async (page) => (await first(page, '/api/agreements?pageSize=10')).id,
   '/wallet/credits/credits-view/:id': seededCreditId,
   '/wallet/files-pay-detail/:id': async (page) => (await first(page, '/api/payment-files?pageSize=10')).id,
+  // A cédula of the demo, or the draft Generar makes for the first agreement.
+  '/wallet/deduction-orders/:id': async (page) =>
+    (await api<Items>(page, '/api/deduction-orders?pageSize=10')).items[0]?.id ??
+    (
+      await api<{ id: string }>(page, '/api/deduction-orders', {
+        agreementId: (await api<{ agreementId: string }[]>(page, '/api/deduction-orders/options'))[0]!.agreementId,
+      })
+    ).id,
   '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
   // No id: the portal's mail, opened from the user list.
   '/user/mail': async () => '',

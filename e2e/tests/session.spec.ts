@@ -12,7 +12,7 @@ import {
   storedSession,
 } from './support';
 
-test('the administrator signs in through the popup, sees the 18 sidebar items, and a reload keeps the session', async ({ page }) => {
+test('the administrator signs in through the popup, sees every sidebar item, and a reload keeps the session', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
 

@@ -31,6 +31,7 @@ import { labelsRoutes } from './modules/labels/labels.routes';
 import { homeSummaryRoutes } from './modules/home/home.routes';
 import { lettersRoutes } from './modules/letters/letters.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
+import { deductionOrdersRoutes } from './modules/deduction-orders/deduction-orders.routes';
 
 z.config(z.locales.es());
 
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(homeSummaryRoutes(deps));
       await api.register(lettersRoutes(deps));
       await api.register(reportsRoutes(deps));
+      await api.register(deductionOrdersRoutes(deps));
     },
     { prefix: '/api' },
   );

@@ -97,8 +97,11 @@ export const productInputSchema = z
   });
 export type ProductInput = z.input<typeof productInputSchema>;
 
-/** The fields a payment file row is read into. */
-export const LAYOUT_FIELDS = ['creditId', 'employeeNumber', 'curpRfc', 'amount', 'period', 'reference'] as const;
+/**
+ * The fields a payment file row is read into. `movement` is where a cédula de descuentos (issue 46), written in the same
+ * layout, puts each line's movement code (DEDUCTION_MOVEMENT_CODES); a payment file may leave it out.
+ */
+export const LAYOUT_FIELDS = ['creditId', 'employeeNumber', 'curpRfc', 'amount', 'period', 'reference', 'movement'] as const;
 export type LayoutField = (typeof LAYOUT_FIELDS)[number];
 export const LAYOUT_FIELD_LABELS: Record<LayoutField, string> = {
   creditId: 'Folio del crédito',
@@ -107,6 +110,7 @@ export const LAYOUT_FIELD_LABELS: Record<LayoutField, string> = {
   amount: 'Importe',
   period: 'Periodo',
   reference: 'Referencia',
+  movement: 'Movimiento (cédula)',
 };
 
 const columnNumber = z.number().int('Columna: número entero.').min(1, 'Las columnas se cuentan desde 1.').max(200, 'Columna: máximo 200.');
@@ -117,6 +121,7 @@ const columnsSchema = z.object({
   amount: columnNumber,
   period: columnNumber.optional(),
   reference: columnNumber.optional(),
+  movement: columnNumber.optional(),
 });
 const positionSchema = z.object({
   start: z.number().int().min(1, 'Las posiciones se cuentan desde 1.').max(2000),
@@ -154,6 +159,7 @@ export const layoutSchema = z.discriminatedUnion('format', [
         amount: positionSchema,
         period: positionSchema.optional(),
         reference: positionSchema.optional(),
+        movement: positionSchema.optional(),
       })
       .refine(identifies, IDENTIFY_MESSAGE),
   }),

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './route-table';
 import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
+import { deductionOrderRoutes } from './routes/deduction-orders';
 import { flowDateRoutes } from './routes/flow-date';
 import { healthRoutes } from './routes/health';
 import { homeRoutes } from './routes/home';
@@ -34,6 +35,7 @@ export const API_ROUTES = {
   letters: letterRoutes,
   reportDefinitions: reportDefinitionRoutes,
   reportRuns: reportRunRoutes,
+  deductionOrders: deductionOrderRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);

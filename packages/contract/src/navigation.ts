@@ -43,6 +43,7 @@ export const NAV_GROUPS = [
       item('/wallet/upload-file-pay', 'Carga archivos de pagos'),
       item('/wallet/files-pay-list', 'Listado de archivos de pagos'),
       item('/wallet/application-pay-list', 'Reporte de pagos'),
+      item('/wallet/deduction-orders', 'Cédulas de descuento'),
       item('/wallet/operative-report', 'Reportes Operativos'),
       item('/wallet/admin-flow-date', 'Admin Fecha Flujo'),
     ],
@@ -78,6 +79,7 @@ export const ACTION_PERMISSIONS = [
   { path: '/actions/wallet/apply-file', label: 'Aplicar archivos de pagos', group: 'wallet' },
   { path: '/actions/wallet/revert-file', label: 'Revertir archivos de pagos', group: 'wallet' },
   { path: '/actions/wallet/close-day', label: 'Cerrar el día (fecha flujo)', group: 'wallet' },
+  { path: '/actions/wallet/issue-deduction-order', label: 'Emitir y sustituir cédulas de descuento', group: 'wallet' },
   { path: '/actions/credit-tools/issue-letter', label: 'Emitir cartas de liquidación', group: 'credit-tools' },
   { path: '/actions/credit-tools/upload-letter-template', label: 'Subir versiones de la plantilla de carta', group: 'credit-tools' },
 ] as const satisfies readonly { path: string; label: string; group: NavGroupKey }[];
@@ -104,6 +106,7 @@ export const DETAIL_ROUTE_PERMISSIONS = {
   '/catalog/contract-edit/:id': '/catalog/contract-list',
   '/wallet/credits/credits-view/:id': '/wallet/credits/credits-list',
   '/wallet/files-pay-detail/:id': '/wallet/files-pay-list',
+  '/wallet/deduction-orders/:id': '/wallet/deduction-orders',
   '/admon-wallet/report-edit/:id': '/admon-wallet/reports-list',
   // The portal's mail, opened from the user list: its links open accounts, so it takes the permission that issues them.
   '/user/mail': '/user/user-new',

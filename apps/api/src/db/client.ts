@@ -13,6 +13,7 @@ import { coalesceWrites } from './write-coalescing';
 import * as agreementTables from './schema/agreements';
 import * as auditTables from './schema/audit';
 import * as creditTables from './schema/credits';
+import * as deductionOrderTables from './schema/deduction-orders';
 import * as idpTables from './schema/idp';
 import * as labelTables from './schema/labels';
 import * as letterTables from './schema/letters';
@@ -35,6 +36,7 @@ export const schema = {
   ...labelTables,
   ...letterTables,
   ...reportTables,
+  ...deductionOrderTables,
 };
 
 /** One Drizzle type for both drivers: the code never knows whether PGlite or PostgreSQL is underneath. */

@@ -11,6 +11,7 @@ import { mexicoToday } from '../modules/shared/business-date';
 import { agreementProducts, agreements } from '../db/schema/agreements';
 import { auditEvents, outbox } from '../db/schema/audit';
 import { credits } from '../db/schema/credits';
+import { deductionOrders } from '../db/schema/deduction-orders';
 import { dayCloseRuns } from '../db/schema/portfolio';
 import { paymentFiles } from '../db/schema/payments';
 import { settlementLetters } from '../db/schema/letters';
@@ -62,6 +63,8 @@ interface Targets {
   'report-definitions': string;
   /** A finished report run of that user, with its file. */
   'report-runs': string;
+  /** An emitted cédula de descuentos of a payday whose cut-off has passed (issue and substitute are refused as such). */
+  'deduction-orders': string;
 }
 
 describe.each(ENGINES)('Company isolation (%s)', (engine) => {
@@ -189,6 +192,19 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
             status: 'validado',
           })
           .returning({ id: paymentFiles.id });
+        const [order] = await db
+          .insert(deductionOrders)
+          .values({
+            companyId: id,
+            agreementId: agreement!.id,
+            payday: '2026-11-15',
+            cutOffDate: '2026-11-10',
+            businessDate: today,
+            status: 'emitida',
+            generatedAt: ctx.clock.now(),
+            issuedAt: ctx.clock.now(),
+          })
+          .returning({ id: deductionOrders.id });
         const [letter] = await db
           .select({ id: settlementLetters.id })
           .from(settlementLetters)
@@ -244,6 +260,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           'settlement-letters': letter?.id,
           'report-definitions': definition?.id,
           'report-runs': reportRun?.id,
+          'deduction-orders': order?.id,
         };
         for (const [kind, value] of Object.entries(found)) expect(value, `${company} has no ${kind} to aim at`).toBeTruthy();
         return found as Targets;
@@ -303,6 +320,8 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
             return db.select().from(reportDefinitions).where(eq(reportDefinitions.id, id));
           case 'report-runs':
             return db.select().from(reportRuns).where(eq(reportRuns.id, id));
+          case 'deduction-orders':
+            return db.select().from(deductionOrders).where(eq(deductionOrders.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];
@@ -327,6 +346,11 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
       if (kind === 'report-definitions') await db.update(reportDefinitions).set({ active: true }).where(eq(reportDefinitions.id, id));
       if (kind === 'payment-files')
         await db.update(paymentFiles).set({ status: 'validado', statusReason: null }).where(eq(paymentFiles.id, id));
+      if (kind === 'deduction-orders')
+        await db
+          .update(deductionOrders)
+          .set({ status: 'emitida', sentOn: null, sentChannel: null, sentNote: null, sentBy: null, sentAt: null })
+          .where(eq(deductionOrders.id, id));
       if (kind === 'pre-requests') await db.update(preRequests).set({ status: 'borrador', sentAt: null }).where(eq(preRequests.id, id));
       if (kind === 'requests') {
         const action = route.url.split('/').at(-1) as RequestAction;
@@ -352,6 +376,7 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
     const version = current.version as number;
     const last = route.url.split('/').at(-1)!;
     if (last === 'status') return { active: false, version };
+    if (kind === 'deduction-orders') return last === 'send' ? { sentOn: today, channel: 'correo', note: 'Desde otra empresa' } : undefined;
     if (last === 'send') return { version };
     if (last in REQUEST_ACTIONS) return { version, reason: 'Intento desde otra empresa.', disbursementDate: today };
     if (kind === 'users') return { ...current, name: 'Cambiado desde otra empresa', active: false, version };

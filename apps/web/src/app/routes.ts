@@ -44,6 +44,8 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/wallet/files-pay-list': () => import('../features/wallet/payment-file-list.screen'),
   '/wallet/files-pay-detail/:id': () => import('../features/wallet/payment-file-detail.screen'),
   '/wallet/application-pay-list': () => import('../features/wallet/payment-report.screen'),
+  '/wallet/deduction-orders': () => import('../features/deduction-orders/deduction-order-list.screen'),
+  '/wallet/deduction-orders/:id': () => import('../features/deduction-orders/deduction-order-detail.screen'),
   '/creditos/update-labels': () => import('../features/credit-tools/update-labels.screen'),
   '/creditos/settlement-letter': () => import('../features/credit-tools/settlement-letter.screen'),
   '/catalog/contract-new': () => import('../features/agreements/agreement-new.screen'),
@@ -60,6 +62,7 @@ const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {
   '/catalog/contract-edit/:id': 'Editar convenio',
   '/wallet/credits/credits-view/:id': 'Detalle del crédito',
   '/wallet/files-pay-detail/:id': 'Detalle del archivo de pagos',
+  '/wallet/deduction-orders/:id': 'Cédula de descuentos',
   '/admon-wallet/report-edit/:id': 'Editar reporte operativo',
   '/user/mail': 'Correos del portal',
 };

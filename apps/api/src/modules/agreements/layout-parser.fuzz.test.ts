@@ -274,6 +274,7 @@ function csvLine(layout: Layout): fc.Arbitrary<Line> {
     amount: amount(layout.amountInCents ?? false, 999_999_999_999_99n, 18),
     period: field(name, 12),
     reference: field(name, 12),
+    movement: field(name, 12),
   });
   const cells = generated.map((all) => {
     const texts = Array.from({ length: width }, () => 'Ana Núñez');

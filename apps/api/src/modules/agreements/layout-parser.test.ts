@@ -254,10 +254,10 @@ describe('payment-file layouts', () => {
         format: 'csv',
         delimiter: ',',
         hasHeader: false,
-        columns: { creditId: 1, employeeNumber: 2, curpRfc: 3, amount: 4, period: 5, reference: 6 },
+        columns: { creditId: 1, employeeNumber: 2, curpRfc: 3, amount: 4, period: 5, reference: 6, movement: 7 },
       };
       // The columns follow LAYOUT_FIELDS' order.
-      const cells = ['CR-1', '1001', 'GORS800101HJCNMN09', '150.00', '2026-21', 'REF-9'];
+      const cells = ['CR-1', '1001', 'GORS800101HJCNMN09', '150.00', '2026-21', 'REF-9', 'N'];
       cells[LAYOUT_FIELDS.indexOf(field)] = `"  ${start}HYPERLINK(""http://x"",""y"")"`;
       const { rows } = await parsePaymentFile(Buffer.from(`${cells.join(',')}\n`), layout);
       const labels = {
@@ -267,6 +267,7 @@ describe('payment-file layouts', () => {
         amount: 'Importe',
         period: 'Periodo',
         reference: 'Referencia',
+        movement: 'Movimiento (cédula)',
       };
       expect(rows[0]!.errors).toEqual([`${labels[field]}: empieza con "${start}", parece una fórmula y no se acepta.`]);
       expect(rows[0]!.fields[field]).toBeUndefined();

@@ -3,6 +3,7 @@ import AccountBalanceWalletOutlined from '@mui/icons-material/AccountBalanceWall
 import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 import AssessmentOutlined from '@mui/icons-material/AssessmentOutlined';
 import BadgeOutlined from '@mui/icons-material/BadgeOutlined';
+import ChecklistOutlined from '@mui/icons-material/ChecklistOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import EventOutlined from '@mui/icons-material/EventOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
@@ -30,6 +31,7 @@ export const NAV_ICONS: Record<ScreenPath, SvgIconComponent> = {
   '/wallet/upload-file-pay': UploadFileOutlined,
   '/wallet/files-pay-list': FolderOpenOutlined,
   '/wallet/application-pay-list': ReceiptLongOutlined,
+  '/wallet/deduction-orders': ChecklistOutlined,
   '/wallet/operative-report': AssessmentOutlined,
   '/wallet/admin-flow-date': EventOutlined,
   '/creditos/update-labels': LabelOutlined,
