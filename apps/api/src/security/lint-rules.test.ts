@@ -35,7 +35,7 @@ describe('API lint rules', () => {
         'modules/example/example.routes.ts',
       ),
     ).toEqual([]);
-    expect(await zoneErrors("export { productRows } from '../modules/agreements/products';\n", 'seed/example.ts')).toEqual([]);
+    expect(await zoneErrors("export { productRows } from '../modules/shared/products';\n", 'seed/example.ts')).toEqual([]);
     expect(await zoneErrors("export { users } from './schema/users';\n", 'db/example.ts')).toEqual([]);
   });
 });

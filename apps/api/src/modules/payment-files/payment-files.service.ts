@@ -10,7 +10,7 @@ import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/sch
 import { HttpProblem, pgErrorCode } from '../../http/errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { SpreadsheetLimitError } from '../../lib/xlsx-read';
-import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
+import { LayoutFileError, parsePaymentFile } from '../shared/layout-parser';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { longDate } from '../shared/es-mx';
