@@ -1,6 +1,6 @@
 import type { Database } from './db/client';
 import type { JobQueue } from './jobs/job-queue';
-import { DAY_CLOSE_QUEUE, workDayCloses } from './modules/day-close/day-close.service';
+import { DAY_CLOSE_QUEUE, workDayCloses } from './modules/business-date/business-date.service';
 import { PAYMENT_APPLY_QUEUE, workPaymentApplications } from './modules/payment-files/payment-files.service';
 import { REPORT_RUN_QUEUE, workReportRuns } from './modules/reports/reports.service';
 import { mexicoToday } from './modules/shared/business-date';

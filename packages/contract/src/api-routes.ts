@@ -1,7 +1,7 @@
 import type { RouteDefinition } from './route-table';
 import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
-import { flowDateRoutes } from './routes/flow-date';
+import { businessDateRoutes } from './routes/business-date';
 import { healthRoutes } from './routes/health';
 import { homeRoutes } from './routes/home';
 import { labelRoutes } from './routes/labels';
@@ -26,7 +26,7 @@ export const API_ROUTES = {
   preRequests: preRequestRoutes,
   requests: requestRoutes,
   credits: creditRoutes,
-  flowDate: flowDateRoutes,
+  businessDate: businessDateRoutes,
   paymentFiles: paymentFileRoutes,
   payments: paymentRoutes,
   labels: labelRoutes,

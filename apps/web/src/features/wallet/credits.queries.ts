@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { creditRoutes, flowDateRoutes, type DayClose } from '@portal/contract';
+import { creditRoutes, businessDateRoutes, type DayClose } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import { call, callList } from '../../lib/api-client';
 import { creditListKeys } from '../../lib/credit-list';
@@ -40,19 +40,19 @@ export function useCreditTotals(query: string) {
 export const useBusinessDates = () =>
   useQuery({
     queryKey: walletKeys.businessDates,
-    queryFn: () => call(flowDateRoutes.businessDates),
+    queryFn: () => call(businessDateRoutes.businessDates),
     refetchInterval: (query) => (query.state.data?.some((d) => d.activeRun !== null) ? 1000 : false),
   });
 
 export const dayCloseListQuery: ListQuery<DayClose> = (query) => ({
   queryKey: walletKeys.dayCloses(query),
-  queryFn: () => callList(flowDateRoutes.closes, query),
+  queryFn: () => callList(businessDateRoutes.closes, query),
 });
 
 export function useStartDayClose() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { companyId: string }) => call(flowDateRoutes.closeDay, { body: input }),
+    mutationFn: (input: { companyId: string }) => call(businessDateRoutes.closeDay, { body: input }),
     onSettled: () => client.invalidateQueries({ queryKey: walletKeys.businessDates }),
   });
 }
