@@ -11,6 +11,7 @@ import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
 import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
 import { JOB_QUEUES, startWorkers } from './workers';
+import { loggerFailureLog } from './jobs/tracked-job';
 import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
 import { createLogger } from './http/logging';
 import { closeHttp, createLifecycle } from './lifecycle';
@@ -122,7 +123,7 @@ async function start(): Promise<void> {
 
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
   const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, JOB_QUEUES);
-  if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now());
+  if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now(), loggerFailureLog(log.child({ module: 'jobs' })));
   // Every process with workers sends mail; the outbox's claim gives each message to one of them.
   const mailLog = log.child({ module: 'mail' });
   const mail =

@@ -5,6 +5,7 @@ import { anyOf } from '../../db/any-of';
 import { rowsOf } from '../../db/rows';
 import { lateChargesSql } from './late-charges';
 import { inTransitBy, openBy } from './open-deductions';
+import { agingBucketSql } from '../shared/aging-sql';
 
 /**
  * Aging of the portfolio: the day close's statements (cierre de día, docs/domain.md, "Day close and aging"; DOMAIN.md
@@ -265,7 +266,7 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope):
       ), next as (
         select id, previous, dpd, balance, overdue, next_date,
                case when not owes then 'liquidado' when dpd >= 90 then 'vencido' else 'vigente' end as status,
-               case when dpd <= 0 then 'current' when dpd <= 30 then '1-30' when dpd <= 60 then '31-60' when dpd < 90 then '61-89' else '90+' end as bucket
+               ${agingBucketSql('dpd')} as bucket
         from aged
       ), changed as (
         update credits c set status = n.status, days_past_due = n.dpd, aging_bucket = n.bucket,
