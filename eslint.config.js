@@ -10,6 +10,12 @@ const DEMO_BOUNDARY = { regex: /(^|\/)demo(\/|$)/, message: DEMO_MESSAGE };
 const WEB_FEATURES = readdirSync(new URL('apps/web/src/features/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+const API_MODULES = readdirSync(new URL('apps/api/src/modules/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+/** What each API module may import besides itself (docs/architecture.md, "modules/<area>"); any other area may import these. */
+const MODULE_ALLOWED = { shared: [], audit: ['shared'], portfolio: ['shared', 'audit'] };
+const AREA_ALLOWED = ['shared', 'audit', 'portfolio'];
 const ZONE_MESSAGES = {
   featureToApp: 'Import boundary: a feature never imports app/ (app/ composes the features); take what you need from lib/ or components/.',
   featureToFeature:
@@ -86,17 +92,15 @@ export default tseslint.config(
   },
   // The API's layers (docs/architecture.md): app.ts composes; modules/ (routes → service → queries) sit on http/ and
   // db/; seed/ sits above the modules; db/ is the ground floor. Tests may reach across (they build whole apps).
-  {
-    files: ['apps/api/src/modules/**/*.ts'],
+  // Between the modules (import zones): an area imports its own folder, shared/, audit/ and portfolio/ (the one door
+  // for changing credits); portfolio/ imports shared/ and audit/; audit/ and shared/ import only shared/.
+  // A folder not yet listed (a new area) gets an area's zone; each listed folder its own.
+  { files: ['apps/api/src/modules/**/*.ts'], ignores: ['**/*.test.ts'], rules: moduleRules(null) },
+  ...API_MODULES.map((module) => ({
+    files: [`apps/api/src/modules/${module}/**/*.ts`],
     ignores: ['**/*.test.ts'],
-    rules: apiZoneRules([
-      {
-        regex: '^(\\.\\./)+seed(/|$)',
-        message: 'Modules never import seed/: the seeds sit above the modules and use them, not the reverse.',
-      },
-      { regex: '^(\\.\\./)+app$', message: 'Modules never import app.ts (it composes them): take AppDeps and Clock from deps.ts.' },
-    ]),
-  },
+    rules: moduleRules(module),
+  })),
   {
     files: ['apps/api/src/db/**/*.ts'],
     ignores: ['**/*.test.ts'],
@@ -126,6 +130,34 @@ export default tseslint.config(
     },
   },
 );
+
+/** The import rules of an API module folder (null: a new area): the layers' and the zones between the modules. */
+function moduleRules(module) {
+  return apiZoneRules([
+    {
+      regex: '^(\\.\\./)+seed(/|$)',
+      message: 'Modules never import seed/: the seeds sit above the modules and use them, not the reverse.',
+    },
+    { regex: '^(\\.\\./)+app$', message: 'Modules never import app.ts (it composes them): take AppDeps and Clock from deps.ts.' },
+    ...moduleZone(module),
+  ]);
+}
+
+/** The modules `module` may not import: every other folder of modules/ but those it is allowed. */
+function moduleZone(module) {
+  const allowed = MODULE_ALLOWED[module] ?? AREA_ALLOWED;
+  const forbidden = API_MODULES.filter((other) => other !== module && !allowed.includes(other));
+  if (forbidden.length === 0) return [];
+  return [
+    {
+      regex: `^(\\.\\./)+(modules/)?(${forbidden.join('|')})(/|$)`,
+      message:
+        module in MODULE_ALLOWED
+          ? `Import zone: modules/${module}/ imports only ${[module, ...allowed].map((name) => `${name}/`).join(', ')}; it sits below the areas.`
+          : `Import zone: an area imports only its own folder, shared/, audit/ and portfolio/ (the door for changing credits); move what two areas share to shared/, or make it part of portfolio/.`,
+    },
+  ];
+}
 
 /** Import zones for an API layer; the demo boundary stays (flat config replaces a rule's options per file). */
 function apiZoneRules(patterns) {

@@ -22,7 +22,7 @@ import { agreements } from '../src/db/schema/agreements';
 import { businessDates } from '../src/db/schema/portfolio';
 import { loadPrincipal } from '../src/http/auth';
 import type { Actor } from '../src/modules/audit/audit';
-import { closeDay } from '../src/modules/day-close/close-day';
+import { closeDay } from '../src/modules/business-date/close-day';
 import { applyPaymentFile } from '../src/modules/payment-files/apply';
 import { uploadPaymentFile } from '../src/modules/payment-files/payment-files.service';
 import { renderPaymentFile, type FileFields } from '../src/modules/payment-files/render-file';

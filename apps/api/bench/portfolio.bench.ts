@@ -16,7 +16,8 @@ import { addDays } from '@portal/lending';
 import { asSystem } from '../src/db/scope';
 import { credits, installments } from '../src/db/schema/credits';
 import { businessDates } from '../src/db/schema/portfolio';
-import { agePortfolio, closeDay } from '../src/modules/day-close/close-day';
+import { closeDay } from '../src/modules/business-date/close-day';
+import { agePortfolio } from '../src/modules/portfolio/aging';
 import { benchApp, postgresDatabase } from './bench-database';
 import { FIRST_NUMBER, collectOnTimePayroll, syntheticCurp, syntheticPortfolio } from './synthetic-portfolio';
 

@@ -9,7 +9,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../src/db/client';
 import { addDays } from '@portal/lending';
 import { asSystem } from '../src/db/scope';
-import { ageCreditsAt } from '../src/modules/day-close/close-day';
+import { ageCreditsAt } from '../src/modules/portfolio/aging';
 import { seedDemo } from '../src/seed/seed';
 import { agreementProducts, agreements } from '../src/db/schema/agreements';
 import { businessDates } from '../src/db/schema/portfolio';

@@ -25,7 +25,7 @@ import { agreementsRoutes } from './modules/agreements/agreements.routes';
 import { preRequestsRoutes } from './modules/origination/pre-requests.routes';
 import { requestsRoutes } from './modules/origination/requests.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
-import { dayCloseRoutes } from './modules/day-close/day-close.routes';
+import { businessDatesRoutes } from './modules/business-date/business-date.routes';
 import { paymentFilesRoutes } from './modules/payment-files/payment-files.routes';
 import { labelsRoutes } from './modules/labels/labels.routes';
 import { homeSummaryRoutes } from './modules/home/home.routes';
@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(preRequestsRoutes(deps));
       await api.register(requestsRoutes(deps));
       await api.register(creditsRoutes(deps));
-      await api.register(dayCloseRoutes(deps));
+      await api.register(businessDatesRoutes(deps));
       await api.register(paymentFilesRoutes(deps));
       await api.register(labelsRoutes(deps));
       await api.register(homeSummaryRoutes(deps));

@@ -1,7 +1,7 @@
 import type { Database } from './db/client';
 import type { JobQueue } from './jobs/job-queue';
 import type { FailureLog } from './jobs/tracked-job';
-import { DAY_CLOSE_QUEUE, workDayCloses } from './modules/day-close/day-close.service';
+import { DAY_CLOSE_QUEUE, workDayCloses } from './modules/business-date/business-date.service';
 import { PAYMENT_APPLY_QUEUE, workPaymentApplications } from './modules/payment-files/payment-files.service';
 import { REPORT_RUN_QUEUE, workReportRuns } from './modules/reports/reports.service';
 import { mexicoToday } from './modules/shared/business-date';

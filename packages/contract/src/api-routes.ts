@@ -1,8 +1,8 @@
 import type { RouteDefinition } from './route-table';
 import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
+import { businessDateRoutes } from './routes/business-date';
 import { deductionOrderRoutes } from './routes/deduction-orders';
-import { flowDateRoutes } from './routes/flow-date';
 import { healthRoutes } from './routes/health';
 import { homeRoutes } from './routes/home';
 import { labelRoutes } from './routes/labels';
@@ -27,7 +27,7 @@ export const API_ROUTES = {
   preRequests: preRequestRoutes,
   requests: requestRoutes,
   credits: creditRoutes,
-  flowDate: flowDateRoutes,
+  businessDate: businessDateRoutes,
   paymentFiles: paymentFileRoutes,
   payments: paymentRoutes,
   labels: labelRoutes,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAYMENT_FILE_STATUSES } from './payments';
+import { PAYMENT_FILE_STATUSES } from './payment-files';
 import { AGING_BUCKETS, CREDIT_STATUSES, REQUEST_STATUSES } from './requests';
 
 const money = z.string();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { payoffQuoteSchema } from './portfolio';
+import { payoffQuoteSchema } from './credits';
 import { letterSummarySchema } from './letter-summary';
 
 export { letterSummarySchema, type LetterSummary } from './letter-summary';

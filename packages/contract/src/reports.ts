@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditEntrySchema, listQuery, listResponse, versionField } from './common';
-import { PAYMENT_FILE_STATUSES, PAYMENT_STATUSES } from './payments';
+import { PAYMENT_FILE_STATUSES, PAYMENT_STATUSES } from './payment-files';
 import { RUN_STATUSES } from './runs';
 import { CREDIT_COLUMNS, PAYMENT_COLUMNS, PAYMENT_SPLIT_SHOWN_COLUMNS, type ColumnKind, type ListColumn } from './columns';
 import { AGING_BUCKETS, CREDIT_STATUSES, REQUEST_STATUSES } from './requests';

@@ -5,7 +5,7 @@ import { preRequestInputSchema, scheduleRowSchema, simulationSchema } from './or
 import { auditEntrySchema, listQuery, versionField } from './common';
 import { labelHistoryEntrySchema } from './labels';
 import { letterSummarySchema } from './letter-summary';
-import { PAYMENT_STATUSES, allocationLineSchema, allocationSplitSchema } from './payments';
+import { PAYMENT_STATUSES, allocationLineSchema, allocationSplitSchema } from './payment-files';
 import type { ActionPath } from './navigation';
 
 /** Solicitudes: the full application, its documents and its status machine; and the credit a disbursement creates. */

@@ -5,7 +5,7 @@ import { asSystem } from '../db/scope';
 import { auditEvents } from '../db/schema/audit';
 import { passwordTokens } from '../db/schema/idp';
 import { users } from '../db/schema/users';
-import { queueMail, type MailSettings } from '../modules/outbox/outbox.service';
+import { queueMail, type MailSettings } from '../modules/shared/mail-queue';
 import { hashPassword, passwordProblem } from './passwords';
 
 export type LinkPurpose = 'reset' | 'invite';
@@ -23,7 +23,7 @@ export interface LinkOptions {
 }
 
 /**
- * Issues a one-time link to set a password and mails it through the outbox (outbox.service.ts: by SMTP when configured,
+ * Issues a one-time link to set a password and mails it through the outbox (shared/mail-queue.ts: by SMTP when configured,
  * otherwise kept for administrators and printed on the console). Only the token's hash is stored.
  */
 export async function issuePasswordLink(

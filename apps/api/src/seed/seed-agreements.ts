@@ -1,7 +1,7 @@
 import type { AgreementValues } from '@portal/contract';
 import type { Tx } from '../db/client';
 import { agreementProducts, agreements } from '../db/schema/agreements';
-import { productRows } from '../modules/agreements/products';
+import { productRows } from '../modules/shared/products';
 
 type DemoAgreement = Omit<AgreementValues, 'companyId'> & { brand: 0 | 1 };
 

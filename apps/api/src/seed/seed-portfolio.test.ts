@@ -8,7 +8,7 @@ import { credits, expectedDeductions, installments } from '../db/schema/credits'
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
 import { payments } from '../db/schema/payments';
 import { businessDates, dayCloses } from '../db/schema/portfolio';
-import { loanPricing, payrollCalendarOf } from '../modules/agreements/products';
+import { loanPricing, payrollCalendarOf } from '../modules/shared/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
 
 describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {

@@ -13,14 +13,14 @@ import { businessDates, dayCloses } from '../db/schema/portfolio';
 import { users } from '../db/schema/users';
 import { identityColumns, judge, loanColumns, verdictColumns } from '../modules/origination/pre-requests.service';
 import { mexicoToday } from '../modules/shared/business-date';
-import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '../modules/credits/disbursement';
-import { agePortfolio } from '../modules/day-close/close-day';
+import { acceptedTermsFor, buildCredit, insertCredits, type CreditRows } from '../modules/portfolio/disbursement';
+import { agePortfolio } from '../modules/portfolio/aging';
 import { FILE_WINDOW_DAYS, seedPaymentFiles, type FilePaid } from './seed-payment-files';
 import { seedLabels } from './seed-labels';
 import { seedLetters } from './seed-letters';
-import { refreshPortfolioFigures } from '../modules/day-close/portfolio-figures';
+import { refreshPortfolioFigures } from '../modules/portfolio/portfolio-figures';
 import { seedReports } from './seed-reports';
-import { payrollCalendarOf } from '../modules/agreements/products';
+import { payrollCalendarOf } from '../modules/shared/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
 /** How many disbursed credits the demo portfolio starts with, besides the requests in every other status. */

@@ -6,7 +6,7 @@ import {
   creditTotalsSchema,
   payoffQuerySchema,
   payoffQuoteSchema,
-} from '../portfolio';
+} from '../credits';
 import { XLSX_CONTENT_TYPE, fileAnswer, route } from '../route-table';
 import { creditSchema } from '../requests';
 import { z } from 'zod';

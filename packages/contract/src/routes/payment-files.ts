@@ -13,7 +13,7 @@ import {
   paymentTotalsSchema,
   reasonBodySchema,
   uploadOptionSchema,
-} from '../payments';
+} from '../payment-files';
 import { XLSX_CONTENT_TYPE, fileAnswer, multipart, route } from '../route-table';
 
 const tags = ['cartera'] as const;

@@ -142,7 +142,7 @@ export const installments = pgTable(
     /**
      * Late charges run on this row from this day on (null: they do not run): moratory interest for each day from it
      * through the last closed day, at the credit's rate on the principal the row still owes, is owed on top of
-     * `moratory_interest` and `moratory_iva`, which hold what accrued before it (late-charges.ts). A close writes it once,
+     * `moratory_interest` and `moratory_iva`, which hold what accrued before it (modules/portfolio/late-charges.ts). A close writes it once,
      * when the row falls late and is not held; a payment or a revert writes what ran into the amounts and moves it on.
      */
     accruesFrom: date('accrues_from'),

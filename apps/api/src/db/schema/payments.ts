@@ -163,7 +163,7 @@ export const payments = pgTable(
     index('payments_credit_idx').on(table.creditId, table.sequence),
     index('payments_file_idx').on(table.fileId, table.fileLine),
     index('payments_company_date_idx').on(table.companyId, table.valueDate),
-    // The home's month of collections, summed from the index (day-close/portfolio-figures.ts).
+    // The home's month of collections, summed from the index (modules/portfolio/portfolio-figures.ts).
     index('payments_applied_amount_idx')
       .on(table.companyId, table.valueDate, table.amount)
       .where(sql`status = 'aplicado'`),

@@ -10,7 +10,7 @@ import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
-import { toProduct } from './products';
+import { toProduct } from '../shared/products';
 
 /** The agreements list's selects (page, count and export read the same columns) and the detail with its products. */
 

@@ -10,8 +10,8 @@ import { lockAtVersion } from '../../http/locking';
 import { SpreadsheetLimitError } from '../../lib/xlsx-read';
 import { recordAudit, type Actor } from '../audit/audit';
 import { AGREEMENT_NOT_FOUND, loadAgreementDetail } from './agreements.queries';
-import { LayoutFileError, parsePaymentFile } from './layout-parser';
-import { productRows, toProduct } from './products';
+import { LayoutFileError, parsePaymentFile } from '../shared/layout-parser';
+import { productRows, toProduct } from '../shared/products';
 
 /** Convenios' rules: RFC, unique code, the company that never changes, products kept by id; each write audited. */
 

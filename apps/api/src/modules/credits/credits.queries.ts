@@ -1,25 +1,24 @@
-import { and, asc, eq, getTableColumns, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditTotals } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
-import { jsonList, jsonObject, jsonStatement } from '../../db/json-list';
+import { jsonObject, jsonStatement } from '../../db/json-list';
 import { containsPattern } from '../../db/like';
 import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
-import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { credits } from '../../db/schema/credits';
 import { businessDates } from '../../db/schema/portfolio';
-import { clients, requests } from '../../db/schema/origination';
-import { companies, users } from '../../db/schema/users';
+import { clients } from '../../db/schema/origination';
+import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { fixedCount, listAfter, listOrder } from '../../http/pagination';
 import { auditHistoryOf } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
-import { paymentsOf } from '../payment-files/payment-files.queries';
-import { lettersOf } from '../letters/letters.queries';
-import { labelHistoryOf } from '../labels/labels.queries';
-import { installmentStatus } from './installment-state';
-import { chargedThrough } from './late-charges';
+import { labelHistoryOf, lettersOf, paymentsOf } from './credit-view-parts';
+import { installmentStatus, type InstallmentRow } from '../portfolio/schedule-rows';
+import { CREDIT_JOINS, storedCredit } from '../portfolio/stored-credit';
+import { chargedThrough } from '../portfolio/late-charges';
 
 /** Cartera's reads: the credits list (search, filters, sort, totals) and one credit's full view. */
 
@@ -131,44 +130,6 @@ export async function creditTotals(tx: Tx, filters: CreditFilters): Promise<Cred
 export const agreementOptions = (tx: Tx) =>
   tx.select({ id: agreements.id, name: agreements.name }).from(agreements).orderBy(asc(agreements.name));
 
-/** A credit with its client, names and folios, schedule and expected deductions, as stored (db/json-list.ts). */
-const storedCredit = {
-  credit: jsonObject(getTableColumns(credits)),
-  client: jsonObject(getTableColumns(clients)),
-  agreement: agreements.name,
-  company: companies.name,
-  requestNumber: requests.number,
-  disbursedBy: users.email,
-  schedule: jsonList(
-    getTableColumns(installments),
-    { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)] },
-    (row) => row,
-  ),
-  deductions: jsonList(
-    {
-      period: expectedDeductions.period,
-      discountDate: expectedDeductions.discountDate,
-      amount: expectedDeductions.amount,
-      state: expectedDeductions.state,
-    },
-    {
-      from: sql`from ${expectedDeductions}`,
-      where: eq(expectedDeductions.creditId, credits.id),
-      orderBy: [asc(expectedDeductions.period)],
-    },
-    (row) => row,
-  ),
-};
-
-const CREDIT_JOINS = sql`from ${credits}
-  inner join ${clients} on ${clients.id} = ${credits.clientId}
-  inner join ${agreements} on ${agreements.id} = ${credits.agreementId}
-  inner join ${companies} on ${companies.id} = ${credits.companyId}
-  inner join ${requests} on ${requests.id} = ${credits.requestId}
-  left join ${users} on ${users.id} = ${credits.disbursedBy}`;
-
-const STORED_CREDIT = jsonStatement(jsonObject(storedCredit), CREDIT_JOINS);
-
 /** The credit view: the stored credit and everything else it shows of it, in one statement. */
 const CREDIT_VIEW = jsonStatement(
   jsonObject({
@@ -185,15 +146,6 @@ const CREDIT_VIEW = jsonStatement(
   CREDIT_JOINS,
 );
 
-/** A credit with its client, schedule and expected deductions, as stored; 404 when it is not the user's to see. */
-export async function loadCreditRows(tx: Tx, id: string) {
-  const [row] = await STORED_CREDIT.run(tx, sql`where ${credits.id} = ${id}`);
-  if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
-  return row;
-}
-
-type Installment = typeof installments.$inferSelect;
-
 /** The components of a row's amounts, in the order their sums are kept. */
 const COMPONENTS = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
 type Component = (typeof COMPONENTS)[number];
@@ -204,7 +156,7 @@ function summed(parts: Record<Component, string>): { text: CreditComponents; cen
   return { text: { ...parts, total: formatCents(cents.reduce((sum, value) => sum + value, 0n)) }, cents };
 }
 
-const chargedOf = (i: Installment) =>
+const chargedOf = (i: InstallmentRow) =>
   summed({
     principal: i.principal,
     interest: i.interest,
@@ -214,7 +166,7 @@ const chargedOf = (i: Installment) =>
     fees: i.fees,
     feesIva: i.feesIva,
   });
-const paidOf = (i: Installment) =>
+const paidOf = (i: InstallmentRow) =>
   summed({
     principal: i.paidPrincipal,
     interest: i.paidInterest,

@@ -18,7 +18,7 @@ import {
   loadCredit,
   toCreditListItem,
 } from './credits.queries';
-import { creditPayoff } from './credits.service';
+import { creditPayoff } from '../portfolio/payoff';
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
 export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {

@@ -7,7 +7,7 @@ import { deductionOrders } from '../../db/schema/deduction-orders';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { recordAudit, type AuditActor } from '../audit/audit';
-import { payrollCalendarOf } from '../agreements/products';
+import { payrollCalendarOf } from '../shared/products';
 import { businessDateOf } from '../shared/business-date';
 import { longDate } from '../shared/es-mx';
 import { differencesBetween, loadDeductionOrder } from './deduction-orders.queries';

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { businessDates, portfolioFigures } from '../../db/schema/portfolio';
 import { companies } from '../../db/schema/users';
-import { combineFigures, computePortfolioFigures } from '../day-close/portfolio-figures';
+import { combineFigures, computePortfolioFigures } from '../portfolio/portfolio-figures';
 
 /**
  * The home's figures (row-level security leaves the user's company; SA sees all). The portfolio part is each company's

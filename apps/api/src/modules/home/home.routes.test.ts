@@ -9,7 +9,7 @@ import { businessDates } from '../../db/schema/portfolio';
 import { companies } from '../../db/schema/users';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
-import { closeDay } from '../day-close/close-day';
+import { closeDay } from '../business-date/close-day';
 
 const TODAY = '2026-11-23';
 const sum = (amounts: string[]) => formatCents(amounts.reduce((total, amount) => total + parseCents(amount, 'importe'), 0n));

@@ -1,7 +1,7 @@
 import { LABEL_UPDATE_MAX_ROWS, type LabelUpdateRowInput } from '@portal/contract';
 import { loadExcel } from '../../lib/libraries';
 import { SpreadsheetLimitError, openSpreadsheet } from '../../lib/xlsx-read';
-import { cellText, decodeText, splitCsvLine, textLines } from '../agreements/layout-parser';
+import { cellText, decodeText, splitCsvLine, textLines } from '../shared/layout-parser';
 import { plainText } from '../shared/text';
 
 /** Why a label file cannot be read at all; a wrong cell is reported on its row instead (the preview). */

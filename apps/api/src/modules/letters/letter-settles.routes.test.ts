@@ -12,7 +12,7 @@ import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { extractText } from '../../test/pdf-text';
-import { closeDay } from '../day-close/close-day';
+import { closeDay } from '../business-date/close-day';
 import { applyPaymentFile } from '../payment-files/apply';
 import { uploadPaymentFile } from '../payment-files/payment-files.service';
 

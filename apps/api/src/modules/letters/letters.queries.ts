@@ -1,33 +1,13 @@
-import { asc, count, desc, eq, getTableColumns, sql, type SQLWrapper } from 'drizzle-orm';
+import { asc, count, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { LetterSummary, LetterTemplateBrand } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { jsonList, type JsonPart } from '../../db/json-list';
 import { credits } from '../../db/schema/credits';
 import { letterTemplates, settlementLetters } from '../../db/schema/letters';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
+import { LETTER_ORDER, summaryColumns, toLetterSummary } from '../shared/letter-summary';
 
 /** The letter screen's and the credit view's reads: a credit's letters, one letter's PDF, the brands' templates. */
-
-const { pdf: _pdf, payoff: _payoff, texts: _texts, ...summaryColumns } = getTableColumns(settlementLetters);
-type SummaryRow = Omit<typeof settlementLetters.$inferSelect, 'pdf' | 'payoff' | 'texts'>;
-
-export const toLetterSummary = (row: SummaryRow): LetterSummary => ({
-  id: row.id,
-  creditId: row.creditId,
-  number: row.number,
-  reference: row.reference,
-  issuedAt: row.issuedAt.toISOString(),
-  quoteDate: row.quoteDate,
-  validUntil: row.validUntil,
-  totalAmount: row.totalAmount,
-  brand: row.brand,
-  templateVersion: row.templateVersion,
-  pdfSha256: row.pdfSha256,
-  issuedBy: row.issuedByEmail,
-});
-
-const LETTER_ORDER = [desc(settlementLetters.issuedAt), desc(settlementLetters.number)];
 
 /** A credit's letters, newest first (without their PDFs); 404 for a credit the user may not see, not an empty list. */
 export async function creditLetters(tx: Tx, creditId: string): Promise<LetterSummary[]> {
@@ -40,14 +20,6 @@ export async function creditLetters(tx: Tx, creditId: string): Promise<LetterSum
     .orderBy(...LETTER_ORDER);
   return rows.map(toLetterSummary);
 }
-
-/** The same letters as a column of an outer select that holds the credit's id (db/json-list.ts): the credit view. */
-export const lettersOf = (creditId: SQLWrapper): JsonPart<LetterSummary[]> =>
-  jsonList(
-    summaryColumns,
-    { from: sql`from ${settlementLetters}`, where: eq(settlementLetters.creditId, creditId), orderBy: LETTER_ORDER },
-    toLetterSummary,
-  );
 
 /** A letter's stored PDF and the name it downloads as; 404 when it is not the user's to see. */
 export async function letterPdf(tx: Tx, id: string): Promise<{ fileName: string; pdf: Buffer }> {

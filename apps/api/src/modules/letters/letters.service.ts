@@ -10,11 +10,12 @@ import { HttpProblem } from '../../http/errors';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
-import { loadCreditRows } from '../credits/credits.queries';
-import { creditPayoff } from '../credits/credits.service';
+import { loadCreditRows } from '../portfolio/stored-credit';
+import { creditPayoff } from '../portfolio/payoff';
 import { checkTemplate, renderLetter, TemplateError } from './letter-pdf';
 import { letterTexts } from './letter-texts';
-import { currentTemplate, letterTemplateBrands, toLetterSummary } from './letters.queries';
+import { currentTemplate, letterTemplateBrands } from './letters.queries';
+import { toLetterSummary } from '../shared/letter-summary';
 
 /**
  * Carta de Liquidación Anticipada: the payoff of a credit at a validity date (DOMAIN 3, through the credits' payoff),

@@ -8,7 +8,7 @@ import { clients, preRequests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
-import { toProduct } from '../agreements/products';
+import { toProduct } from '../shared/products';
 import { preRequestFolio } from '../shared/folios';
 
 const preRequestList = fixedSelect(

@@ -16,7 +16,7 @@ import { clients, preRequests, requests } from '../../db/schema/origination';
 import { HttpProblem } from '../../http/errors';
 import { mexicoToday } from '../shared/business-date';
 import { trimNumeric } from '../../db/numeric';
-import { loanPricing, payrollCalendarOf } from '../agreements/products';
+import { loanPricing, payrollCalendarOf } from '../shared/products';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 import { recordAudit, type Actor } from '../audit/audit';
 import { lockAtVersion } from '../../http/locking';

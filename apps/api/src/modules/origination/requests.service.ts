@@ -22,8 +22,9 @@ import { HttpProblem } from '../../http/errors';
 import { keptFileName, unsafeTextFields } from '../../http/input-hygiene';
 import { lockAtVersion, lockForUpdate } from '../../http/locking';
 import { recordAudit, type Actor } from '../audit/audit';
-import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../credits/disbursement';
-import { payrollCalendarOf } from '../agreements/products';
+import { changePortfolio } from '../portfolio/change-portfolio';
+import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../portfolio/disbursement';
+import { payrollCalendarOf } from '../shared/products';
 import { creditFolio, preRequestFolio } from '../shared/folios';
 import { agreementCompany, expirePreRequests, identityColumns, loanColumns, simulate, upsertClient } from './pre-requests.service';
 import { mexicoToday } from '../shared/business-date';
@@ -497,6 +498,9 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
       `El descuento calculado (${built.credit.installment}) no es el aprobado (${accepted.installment}); vuelve a aprobar la solicitud.`,
     );
   }
-  const [credit] = await insertCredits(tx, [built]);
+  // Through the portfolio's door: a close of the company's day never runs half before and half after the new credit.
+  // Its balance and next discount date are written with it (insertCredits) and the home's figures follow at the next
+  // close or payment file, as they always did for a single credit.
+  const [credit] = await changePortfolio(tx, request.companyId, { today, now, figures: false }, () => insertCredits(tx, [built]));
   return { creditId: credit!.id, creditFolio: creditFolio(credit!.number) };
 }

@@ -8,7 +8,7 @@ import { inspectPasswordLink, issuePasswordLink } from '../../idp/password-links
 import { ENGINES, createTestApp, postgresScratch, type TestContext } from '../../test/test-app';
 import { SMTP_USER, startSmtpPeer, type SmtpPeer } from '../../test/smtp-peer';
 import { MAIL_BACKOFF_MS, deliverDueMail } from './mail-delivery';
-import { queueMail } from './outbox.service';
+import { queueMail } from '../shared/mail-queue';
 import { smtpTransport } from './smtp-transport';
 
 /** Ports of this file's SMTP servers (issue 49's range); nothing ever listens on DOWN_PORT. */

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { allocatePayment, buildSchedule, formatCents, parseCents } from '@portal/lending';
-import type { InstallmentRow } from '../credits/installment-state';
-import { toInstallmentState } from '../credits/installment-state';
-import { splitOf, storedAfter } from './apply';
+import { storedAfter, toInstallmentState, type InstallmentRow } from '../portfolio/schedule-rows';
+import { splitOf } from './apply';
 
 /**
  * The write-back of an application: whatever packages/lending allocates, what is stored must neither create nor lose a

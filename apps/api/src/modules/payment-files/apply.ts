@@ -1,14 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import {
-  addDays,
-  allocatePayment,
-  formatCents,
-  parseCents,
-  type AllocationResult,
-  type Component,
-  type Frequency,
-  type InstallmentState,
-} from '@portal/lending';
+import { allocatePayment, formatCents, parseCents, type AllocationResult, type Component, type Frequency } from '@portal/lending';
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
@@ -20,14 +11,21 @@ import { credits, installments } from '../../db/schema/credits';
 import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
 import { auditEvents } from '../../db/schema/audit';
 import { HttpProblem } from '../../http/errors';
-import { lockCompanyPortfolio } from '../day-close/company-lock';
-import { refreshCredits } from '../day-close/close-day';
-import { refreshPortfolioFigures } from '../day-close/portfolio-figures';
-import { businessDateOf } from '../shared/business-date';
+import { changePortfolio } from '../portfolio/change-portfolio';
+import { chargedThrough } from '../portfolio/late-charges';
+import {
+  changed,
+  scheduleFromText,
+  SCHEDULE_TEXT,
+  stored,
+  storedAfter,
+  toInstallmentState,
+  writeScheduleRows,
+  type InstallmentRow,
+  type StoredRow,
+} from '../portfolio/schedule-rows';
 import { creditFolio } from '../shared/folios';
 import { longDate, pesos } from '../shared/es-mx';
-import { toInstallmentState, type InstallmentRow } from '../credits/installment-state';
-import { chargedThrough, lateChargesSql } from '../credits/late-charges';
 import { summarize } from './payment-files.queries';
 
 /**
@@ -43,31 +41,6 @@ const BATCH = 2_000;
 /** Rows allocated between two turns of the event loop (a few milliseconds of work): see Pipeline. */
 const BREATHE_EVERY = 25;
 
-/** The columns of a schedule row a payment can change, as stored (snake_case, for json_populate_recordset). */
-interface StoredRow {
-  credit_id: string;
-  number: number;
-  principal: string;
-  interest: string;
-  iva: string;
-  moratory_interest: string;
-  moratory_iva: string;
-  fees: string;
-  fees_iva: string;
-  payment: string;
-  balance: string;
-  paid_principal: string;
-  paid_interest: string;
-  paid_iva: string;
-  paid_moratory_interest: string;
-  paid_moratory_iva: string;
-  paid_fees: string;
-  paid_fees_iva: string;
-  accrues_from: string | null;
-  accrual_through: string | null;
-  accrual_cent_days: string | null;
-}
-
 /** What a payment changed, kept on it so that a revert puts back exactly this. */
 export interface PaymentBefore {
   installment: string;
@@ -75,92 +48,8 @@ export interface PaymentBefore {
   deduction: { period: number; state: string } | null;
 }
 
-const CHARGED: readonly [keyof StoredRow, Component][] = [
-  ['principal', 'principal'],
-  ['interest', 'interest'],
-  ['iva', 'iva'],
-  ['moratory_interest', 'moratoryInterest'],
-  ['moratory_iva', 'moratoryIva'],
-  ['fees', 'fees'],
-  ['fees_iva', 'feesIva'],
-];
-const PAID: readonly [keyof StoredRow, Component][] = CHARGED.map(([column, component]) => [
-  `paid_${column}` as keyof StoredRow,
-  component,
-]);
-
 const cents = (value: string | undefined) => (value === undefined ? 0n : parseCents(value, 'importe'));
-const ZERO = '0.00';
 const sameAmount = (a: string, b: string) => cents(a) === cents(b);
-
-function stored(row: InstallmentRow): StoredRow {
-  return {
-    credit_id: row.creditId,
-    number: row.number,
-    principal: row.principal,
-    interest: row.interest,
-    iva: row.iva,
-    moratory_interest: row.moratoryInterest,
-    moratory_iva: row.moratoryIva,
-    fees: row.fees,
-    fees_iva: row.feesIva,
-    payment: row.payment,
-    balance: row.balance,
-    paid_principal: row.paidPrincipal,
-    paid_interest: row.paidInterest,
-    paid_iva: row.paidIva,
-    paid_moratory_interest: row.paidMoratoryInterest,
-    paid_moratory_iva: row.paidMoratoryIva,
-    paid_fees: row.paidFees,
-    paid_fees_iva: row.paidFeesIva,
-    accrues_from: row.accruesFrom,
-    accrual_through: row.accrualThrough,
-    accrual_cent_days: row.accrualCentDays,
-  };
-}
-
-/**
- * The schedule rows as stored after the allocation: what was waived (future interest at a payoff, rows a prepayment
- * no longer needs) is taken off the charge, so each row keeps charged = paid + still owed; payment and balance follow.
- */
-export function storedAfter(before: readonly InstallmentRow[], after: readonly InstallmentState[]): StoredRow[] {
-  const byNumber = new Map(after.map((state) => [state.number, state]));
-  const rows = before.map((row) => {
-    const state = byNumber.get(row.number)!;
-    const next = stored(row);
-    // packages/lending writes amounts as formatCents does, the form numeric(14,2) reads back: an amount nothing waived
-    // is taken as it is (most of a schedule's, a payment touches a row or two).
-    for (const [column, component] of CHARGED) {
-      const waived = state.waived?.[component];
-      next[column] = (waived === undefined ? (state[component] ?? ZERO) : formatCents(cents(state[component]) - cents(waived))) as never;
-    }
-    for (const [column, component] of PAID) next[column] = (state.paid?.[component] ?? ZERO) as never;
-    next.accrual_through = state.accrual?.through ?? null;
-    next.accrual_cent_days = state.accrual?.centDays ?? null;
-    if (next.principal !== row.principal || next.interest !== row.interest || next.iva !== row.iva) {
-      next.payment = formatCents(cents(next.principal) + cents(next.interest) + cents(next.iva));
-    }
-    return next;
-  });
-  let balance = rows.reduce((sum, row) => sum + cents(row.principal), 0n);
-  for (const row of rows) {
-    balance -= cents(row.principal);
-    row.balance = formatCents(balance);
-  }
-  return rows;
-}
-
-const WRITTEN_COLUMNS: readonly (keyof StoredRow)[] = [
-  ...CHARGED.map(([column]) => column),
-  ...PAID.map(([column]) => column),
-  'payment',
-  'balance',
-  'accrues_from',
-  'accrual_through',
-  'accrual_cent_days',
-];
-/** Amounts are compared as text: numeric(14,2) reads and formatCents writes the same canonical form ("1234.50"). */
-const changed = (a: StoredRow, b: StoredRow) => WRITTEN_COLUMNS.some((key) => a[key] !== b[key]);
 
 /** How a payment's money was split, by component, plus the sobrepago. */
 export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>): Record<Component | 'overpayment', string> {
@@ -189,71 +78,6 @@ export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>)
 export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
 /** The same of items already written as JSON. */
 const jsonArray = (items: readonly string[]) => sql`${`[${items.join(',')}]`}::json`;
-/** The stored rows' schedule and paid amounts, from `x` (json_populate_recordset): what a payment writes and a revert puts back. */
-const SCHEDULE_AND_PAID = sql`
-      principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
-      paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
-      paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
-      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva,
-      accrual_through = x.accrual_through, accrual_cent_days = x.accrual_cent_days`;
-
-/**
- * Writes a payment's schedule rows: one statement for the batch. The late charges that ran until the payment are
- * written into the rows (their `accrues_from` moves to the next day: chargedThrough), since the principal they run on
- * changes with it; what a payoff waived of them (a row not yet due at the payment's value date) is taken off.
- */
-async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.execute(sql`
-    update installments i set ${SCHEDULE_AND_PAID},
-      moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, fees = x.fees, fees_iva = x.fees_iva,
-      accrues_from = x.accrues_from
-    from json_populate_recordset(null::installments, ${json(rows)}) x
-    where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
-}
-
-/** The late charges of a row, which closes write while a payment stands; a revert puts back what the payment waived of them. */
-const LATE_CHARGES: readonly Component[] = ['moratoryInterest', 'moratoryIva', 'fees', 'feesIva'];
-type LateChargesWaived = Partial<Record<Component, string>>;
-
-/** What a payment waived of each row's late charges, by installment number (its allocation's waiver lines). */
-export function lateChargesWaived(
-  waived: readonly { installment: number; component: Component; amount: string }[],
-): Map<number, LateChargesWaived> {
-  const byRow = new Map<number, LateChargesWaived>();
-  for (const line of waived) {
-    if (!LATE_CHARGES.includes(line.component)) continue;
-    const row = byRow.get(line.installment) ?? {};
-    row[line.component] = formatCents(cents(row[line.component]) + cents(line.amount));
-    byRow.set(line.installment, row);
-  }
-  return byRow;
-}
-
-/** A row to put back: as it was before the payment, with what the payment waived of its late charges. */
-type RestoredRow = StoredRow & { waived: LateChargesWaived };
-
-/**
- * Puts back the schedule rows a payment changed (a revert), at closed day `closedDay`. Principal, interest and what
- * was paid are put back as they were. Late charges are the closes': what they charged since stays, what the payment
- * waived is charged again, and what ran since the payment on the principal it left is written first; then the row runs
- * again from the next day on what it owes once more.
- */
-export async function restoreScheduleRows(tx: Tx, companyId: string, closedDay: string, rows: readonly RestoredRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const late = lateChargesSql(closedDay);
-  const waived = (component: Component) => sql`coalesce((r.value -> 'waived' ->> ${component})::numeric, 0)`;
-  await tx.execute(sql`
-    update installments i set
-      moratory_interest = i.moratory_interest + ${late.moratory} + ${waived('moratoryInterest')},
-      moratory_iva = i.moratory_iva + ${late.moratoryIva} + ${waived('moratoryIva')},
-      fees = i.fees + ${waived('fees')}, fees_iva = i.fees_iva + ${waived('feesIva')},
-      accrues_from = case when i.accrues_from <= ${closedDay}::date then ${closedDay}::date + 1 else i.accrues_from end,
-      ${SCHEDULE_AND_PAID}
-    from json_array_elements(${json(rows)}) r cross join lateral json_populate_record(null::installments, r.value) x, credits c
-    where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number and c.id = i.credit_id`);
-}
-
 /** The application's record (progress, outcome), written in its own short transaction so the screen sees it move. */
 export async function markApplication(
   db: Db,
@@ -262,60 +86,6 @@ export async function markApplication(
   values: Partial<typeof paymentApplications.$inferInsert>,
 ): Promise<void> {
   await withScope(db, { companyId }, (tx) => tx.update(paymentApplications).set(values).where(eq(paymentApplications.id, applicationId)));
-}
-
-/** The schedule columns a payment reads, in the order the batch read writes each row's fields. */
-const SCHEDULE_COLUMNS = [
-  'number',
-  'dueDate',
-  'principal',
-  'interest',
-  'iva',
-  'payment',
-  'balance',
-  'days',
-  'paidPrincipal',
-  'paidInterest',
-  'paidIva',
-  'moratoryInterest',
-  'moratoryIva',
-  'fees',
-  'feesIva',
-  'paidMoratoryInterest',
-  'paidMoratoryIva',
-  'paidFees',
-  'paidFeesIva',
-  'outstanding',
-  'accruesFrom',
-  'accrualThrough',
-  'accrualCentDays',
-] as const satisfies readonly (keyof InstallmentRow)[];
-
-/**
- * Each row as its columns' text joined by commas — none can hold one: integers, dates and amounts, which keep their two
- * decimals as the driver reads them — a column without a value as nothing; the rows joined by semicolons.
- */
-export const SCHEDULE_TEXT = sql`concat_ws(',', ${sql.join(
-  SCHEDULE_COLUMNS.map((key) =>
-    installments[key].notNull ? sql`${installments[key]}::text` : sql`coalesce(${installments[key]}::text, '')`,
-  ),
-  sql`, `,
-)})`;
-/** Each column's value from its text in SCHEDULE_TEXT. */
-const SCHEDULE_VALUES = SCHEDULE_COLUMNS.map((key) => {
-  const column = installments[key];
-  const read = column.dataType === 'number' ? Number : (text: string) => text;
-  return column.notNull ? read : (text: string) => (text === '' ? null : read(text));
-});
-
-/** A schedule as SCHEDULE_TEXT wrote it. */
-export function scheduleFromText(text: string | null, creditId: string, companyId: string): InstallmentRow[] {
-  if (text === null) return [];
-  return text.split(';').map((line) => {
-    const row = { creditId, companyId } as Record<string, unknown>;
-    line.split(',').forEach((value, index) => (row[SCHEDULE_COLUMNS[index]!] = SCHEDULE_VALUES[index]!(value)));
-    return row as InstallmentRow;
-  });
 }
 
 interface BatchCredit {
@@ -411,6 +181,8 @@ interface FileContext {
   companyId: string;
   closedDay: string;
   options: ApplyOptions;
+  /** Ages paid credits at the closed day (the portfolio's door, PortfolioChange.refresh). */
+  refresh: (creditIds: readonly string[]) => Promise<void>;
 }
 
 /**
@@ -551,7 +323,7 @@ async function allocateBatch(
 }
 
 /** Queues a batch's writes, then the refresh of its paid credits, which reads them. */
-function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { file, companyId, closedDay }: FileContext): void {
+function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { file, companyId, refresh }: FileContext): void {
   const { rowUpdates, paymentRecords, received, creditUpdates, outcomes, paidIds } = writes;
   if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
   if (paymentRecords.length > 0) {
@@ -592,7 +364,7 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
   // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
   // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
   // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
-  if (paidIds.length > 0) pipeline.queue(() => refreshCredits(tx, companyId, closedDay, paidIds));
+  if (paidIds.length > 0) pipeline.queue(() => refresh(paidIds));
 }
 
 /** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */
@@ -606,66 +378,67 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
     .where(and(eq(paymentFiles.id, fileId), eq(paymentFiles.companyId, companyId)))
     .for('update');
   if (!file) throw new HttpProblem(404, 'Archivo no encontrado', 'El archivo no existe o no es de tu empresa.');
-  await lockCompanyPortfolio(tx, companyId);
-  if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
-  const businessDate = await businessDateOf(tx, companyId, options.today);
-  const context: FileContext = { file, companyId, closedDay: addDays(businessDate, -1), options };
-  // By folio, however the employer listed its payroll: a batch is then credits disbursed together, whose rows lie
-  // together on disk, so each batch reads and rewrites fewer pages (the paid credits' aging of a file in an employer's
-  // order 12.7–18.2 → 10.9–11.4 s; bench/payment-file.bench.ts, BENCH_FILE_ORDER=shuffled). Rows never share a
-  // credit, so the order changes nothing of what each is paid.
-  const accepted: AcceptedRow[] = await tx
-    .select({
-      line: paymentFileRows.line,
-      creditId: paymentFileRows.creditId,
-      amount: paymentFileRows.amount,
-      outcome: paymentFileRows.outcome,
-      message: paymentFileRows.message,
-    })
-    .from(paymentFileRows)
-    .innerJoin(credits, eq(credits.id, paymentFileRows.creditId))
-    .where(and(eq(paymentFileRows.fileId, fileId), inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)))
-    .orderBy(asc(credits.number));
-  // What lets batches overlap: the upload rejects a credit's second row ("duplicado en archivo").
-  if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length)
-    throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
+  // Through the portfolio's door: its lock, the business date under it, the company's figures once the rows are in.
+  const applied = await changePortfolio(tx, companyId, { today: options.today, now: options.now }, async (change) => {
+    if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
+    const context: FileContext = { file, companyId, closedDay: change.closedDay, options, refresh: change.refresh };
+    // By folio, however the employer listed its payroll: a batch is then credits disbursed together, whose rows lie
+    // together on disk, so each batch reads and rewrites fewer pages (the paid credits' aging of a file in an employer's
+    // order 12.7–18.2 → 10.9–11.4 s; bench/payment-file.bench.ts, BENCH_FILE_ORDER=shuffled). Rows never share a
+    // credit, so the order changes nothing of what each is paid.
+    const accepted: AcceptedRow[] = await tx
+      .select({
+        line: paymentFileRows.line,
+        creditId: paymentFileRows.creditId,
+        amount: paymentFileRows.amount,
+        outcome: paymentFileRows.outcome,
+        message: paymentFileRows.message,
+      })
+      .from(paymentFileRows)
+      .innerJoin(credits, eq(credits.id, paymentFileRows.creditId))
+      .where(and(eq(paymentFileRows.fileId, fileId), inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)))
+      .orderBy(asc(credits.number));
+    // What lets batches overlap: the upload rejects a credit's second row ("duplicado en archivo").
+    if (new Set(accepted.map((row) => row.creditId)).size !== accepted.length)
+      throw new Error(`El archivo ${fileId} paga un crédito en dos filas aceptadas.`);
 
-  const size = options.batchSize ?? BATCH;
-  const batches: AcceptedRow[][] = [];
-  for (let start = 0; start < accepted.length; start += size) batches.push(accepted.slice(start, start + size));
-  const pipeline = new Pipeline();
-  const read = (batch: readonly AcceptedRow[]) => {
-    const reading = readBatch(
-      pipeline,
-      tx,
-      companyId,
-      batch.map((row) => row.creditId!),
-      file.discountDate,
-    );
-    reading.catch(() => undefined); // Awaited in its turn; a failure meanwhile is the pipeline's to report.
-    return reading;
-  };
-  let applied = 0;
-  try {
-    let reading = batches.length > 0 ? read(batches[0]!) : undefined;
-    for (let index = 0; index < batches.length; index++) {
-      const creditOf = await reading!;
-      // The next batch is read while this one is allocated, and this one is written while the next one is: the server
-      // and this process work at the same time. Batches never share a credit, so neither reads the other's writes.
-      reading = index + 1 < batches.length ? read(batches[index + 1]!) : undefined;
-      const writes = await allocateBatch(batches[index]!, creditOf, context);
-      queueBatchWrites(pipeline, tx, writes, context);
-      applied += writes.paidIds.length;
-      if (options.onProgress) await options.onProgress(applied);
+    const size = options.batchSize ?? BATCH;
+    const batches: AcceptedRow[][] = [];
+    for (let start = 0; start < accepted.length; start += size) batches.push(accepted.slice(start, start + size));
+    const pipeline = new Pipeline();
+    const read = (batch: readonly AcceptedRow[]) => {
+      const reading = readBatch(
+        pipeline,
+        tx,
+        companyId,
+        batch.map((row) => row.creditId!),
+        file.discountDate,
+      );
+      reading.catch(() => undefined); // Awaited in its turn; a failure meanwhile is the pipeline's to report.
+      return reading;
+    };
+    let applied = 0;
+    try {
+      let reading = batches.length > 0 ? read(batches[0]!) : undefined;
+      for (let index = 0; index < batches.length; index++) {
+        const creditOf = await reading!;
+        // The next batch is read while this one is allocated, and this one is written while the next one is: the server
+        // and this process work at the same time. Batches never share a credit, so neither reads the other's writes.
+        reading = index + 1 < batches.length ? read(batches[index + 1]!) : undefined;
+        const writes = await allocateBatch(batches[index]!, creditOf, context);
+        queueBatchWrites(pipeline, tx, writes, context);
+        applied += writes.paidIds.length;
+        if (options.onProgress) await options.onProgress(applied);
+      }
+      await pipeline.drain();
+    } catch (error) {
+      // The transaction ends after this: nothing queued may reach the connection after its ROLLBACK.
+      await pipeline.halt(error);
+      throw error;
     }
-    await pipeline.drain();
-  } catch (error) {
-    // The transaction ends after this: nothing queued may reach the connection after its ROLLBACK.
-    await pipeline.halt(error);
-    throw error;
-  }
 
-  await refreshPortfolioFigures(tx, companyId, businessDate, options.now);
+    return applied;
+  });
   await summarize(tx, fileId, file.agreementId, file.discountDate);
   const sums = await tx.execute(sql`
     select coalesce(sum(amount), 0)::text as amount, coalesce(sum(overpayment), 0)::text as overpayment

@@ -22,13 +22,13 @@ import { businessDates } from '../../db/schema/portfolio';
 import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { closeDay } from '../day-close/close-day';
+import { closeDay } from '../business-date/close-day';
 import { applyPaymentFile } from './apply';
 import { uploadPaymentFile } from './payment-files.service';
 import { revertPaymentFile } from './revert';
 
 /**
- * Late charges run by days between closes (credits/late-charges.ts). Against a second implementation built from
+ * Late charges run by days between closes (portfolio/late-charges.ts). Against a second implementation built from
  * packages/lending alone — one accrueLateCharges per closed day, the deductions moved by closeBusinessDay, the payment
  * allocated by allocatePayment, the revert putting back what the payment changed and keeping what was charged — a
  * late credit is closed for days, paid in part (its principal owed changes, so do its daily charges), closed again,

@@ -1,10 +1,8 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import {
   APPLIED_OUTCOMES,
   layoutSchema,
-  type AllocationSplit,
-  type Credit,
   type PaymentFile,
   type PaymentFileListQuery,
   type PaymentFileRow,
@@ -14,7 +12,6 @@ import {
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
-import { jsonList, type JsonPart } from '../../db/json-list';
 import { rowsOf } from '../../db/rows';
 import { agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
@@ -24,6 +21,7 @@ import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { cappedTotal, countUpToSql, fixedCount, listOrder, type Paged, pagedList } from '../../http/pagination';
 import { businessDateOf } from '../shared/business-date';
+import { linesOf, splitColumns, splitOf } from '../shared/payment-split';
 import { creditFolio, creditNumberOf } from '../shared/folios';
 
 const APPLIED = sql.raw(`(${APPLIED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ')})`);
@@ -149,22 +147,6 @@ export function listPaymentFiles(tx: Tx, query: PaymentFileListQuery): Promise<P
   );
 }
 
-const splitColumns = {
-  principal: payments.principal,
-  interest: payments.interest,
-  iva: payments.iva,
-  moratoryInterest: payments.moratoryInterest,
-  moratoryIva: payments.moratoryIva,
-  fees: payments.fees,
-  feesIva: payments.feesIva,
-  overpayment: payments.overpayment,
-};
-
-interface StoredAllocation {
-  lines: { installment: number; component: string; amount: string; step: string }[];
-}
-const linesOf = (allocation: unknown) => (allocation as StoredAllocation | null)?.lines ?? [];
-
 const fileRowList = fixedSelect(
   {
     row: paymentFileRows,
@@ -218,17 +200,6 @@ export async function paymentFileRowsPage(
     }),
   );
 }
-
-const splitOf = (payment: AllocationSplit): AllocationSplit => ({
-  principal: payment.principal,
-  interest: payment.interest,
-  iva: payment.iva,
-  moratoryInterest: payment.moratoryInterest,
-  moratoryIva: payment.moratoryIva,
-  fees: payment.fees,
-  feesIva: payment.feesIva,
-  overpayment: payment.overpayment,
-});
 
 /** The agreement's deductions expected on the date (of credits still owing, or received), and which no accepted row pays. */
 const EXPECTED_FROM = sql`from expected_deductions e join credits c on c.id = e.credit_id and c.company_id = e.company_id`;
@@ -469,42 +440,6 @@ export async function paymentTotals(tx: Tx, filters: PaymentFilters): Promise<Pa
   const { count, amount, ...split } = row!;
   return { count, amount, split };
 }
-
-/**
- * A credit's payments, newest first, each with its file and line (or manual), split and waterfall: a part of the credit
- * view's one statement (db/json-list.ts), not a round trip of its own.
- */
-export const paymentsOf = (creditId: SQLWrapper): JsonPart<Credit['payments']> =>
-  jsonList(
-    {
-      id: payments.id,
-      valueDate: payments.valueDate,
-      amount: payments.amount,
-      fileId: payments.fileId,
-      fileLine: payments.fileLine,
-      fileName: paymentFiles.fileName,
-      status: payments.status,
-      appliedAt: payments.appliedAt,
-      allocation: payments.allocation,
-      ...splitColumns,
-    },
-    {
-      from: sql`from ${payments} left join ${paymentFiles} on ${paymentFiles.id} = ${payments.fileId}`,
-      where: eq(payments.creditId, creditId),
-      orderBy: [desc(payments.sequence)],
-    },
-    (payment) => ({
-      id: payment.id,
-      valueDate: payment.valueDate,
-      amount: payment.amount,
-      source: payment.fileName ? `Archivo ${payment.fileName}, línea ${payment.fileLine}` : 'Pago manual',
-      fileId: payment.fileId,
-      status: payment.status,
-      appliedAt: payment.appliedAt.toISOString(),
-      split: splitOf(payment),
-      allocation: linesOf(payment.allocation),
-    }),
-  );
 
 /** Every row of a file with its outcome and split, for the result workbook (line order, a batch at a time). */
 export function resultRows(tx: Tx, fileId: string, offset: number, limit: number) {

@@ -13,7 +13,7 @@ import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { creditFolio } from '../shared/folios';
 import { pesos } from '../shared/es-mx';
-import { lockCompanyPortfolio } from '../day-close/company-lock';
+import { lockCompanyPortfolio } from '../portfolio/portfolio-lock';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';

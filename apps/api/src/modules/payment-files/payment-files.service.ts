@@ -11,7 +11,7 @@ import { HttpProblem, pgErrorCode } from '../../http/errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { runTrackedJob, type FailureLog, type TrackedJob } from '../../jobs/tracked-job';
 import { SpreadsheetLimitError } from '../../lib/xlsx-read';
-import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
+import { LayoutFileError, parsePaymentFile } from '../shared/layout-parser';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { longDate } from '../shared/es-mx';

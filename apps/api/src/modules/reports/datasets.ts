@@ -8,7 +8,7 @@ import {
   type ReportSort,
 } from '@portal/contract';
 import { HttpProblem } from '../../http/errors';
-import { inTransitBy } from '../day-close/open-deductions';
+import { inTransitBy } from '../portfolio/open-deductions';
 import { agingBucketLabelSql } from '../shared/aging-sql';
 
 /**

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps';
 import { HttpProblem } from '../../http/errors';
 import { lockAtVersion } from '../../http/locking';
 import { LIFETIME_MS, issuePasswordLink, revokePasswordLinks } from '../../idp/password-links';
-import { queueMail, type MailSettings } from '../outbox/outbox.service';
+import { queueMail, type MailSettings } from '../shared/mail-queue';
 import { recordAudit, type Actor } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
 import { assertNoRefusal, beyondReach, userChangeRefusals } from './privileges';

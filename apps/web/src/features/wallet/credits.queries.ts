@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { creditRoutes, flowDateRoutes, type DayClose } from '@portal/contract';
+import { creditRoutes, businessDateRoutes, type DayClose } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import { call, callList } from '../../lib/api-client';
 import { creditListKeys } from '../../lib/credit-list';
@@ -41,19 +41,19 @@ export function useCreditTotals(query: string) {
 export const useBusinessDates = () =>
   useRunProgress({
     queryKey: walletKeys.businessDates,
-    queryFn: () => call(flowDateRoutes.businessDates),
+    queryFn: () => call(businessDateRoutes.businessDates),
     statuses: (dates) => dates.map((d) => d.activeRun?.status),
   });
 
 export const dayCloseListQuery: ListQuery<DayClose> = (query) => ({
   queryKey: walletKeys.dayCloses(query),
-  queryFn: () => callList(flowDateRoutes.closes, query),
+  queryFn: () => callList(businessDateRoutes.closes, query),
 });
 
 export function useStartDayClose() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { companyId: string }) => call(flowDateRoutes.closeDay, { body: input }),
+    mutationFn: (input: { companyId: string }) => call(businessDateRoutes.closeDay, { body: input }),
     onSettled: () => client.invalidateQueries({ queryKey: walletKeys.businessDates }),
   });
 }

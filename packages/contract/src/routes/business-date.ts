@@ -6,13 +6,13 @@ import {
   dayCloseListResponseSchema,
   dayCloseRequestSchema,
   dayCloseRunSchema,
-} from '../portfolio';
+} from '../credits';
 import { route } from '../route-table';
 
 const SEE = { permission: '/wallet/admin-flow-date' } as const;
 
 /** Admin Fecha Flujo: each company's business date, the day closes so far, and "Cerrar día" as a background job. */
-export const flowDateRoutes = {
+export const businessDateRoutes = {
   businessDates: route({
     method: 'GET',
     path: '/flow-date/business-dates',

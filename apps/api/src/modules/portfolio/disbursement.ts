@@ -2,7 +2,7 @@ import { LAST_DAY_OF_MONTH, firstPayday, quoteLoan, type Frequency, type Payroll
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
-import { loanPricing } from '../agreements/products';
+import { loanPricing } from '../shared/products';
 
 export interface DisbursementTerms {
   requestId: string;

@@ -4,9 +4,9 @@ import { rowsOf } from '../../db/rows';
 import { installments } from '../../db/schema/credits';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { SCHEDULE_TEXT, scheduleFromText } from './apply';
+import { SCHEDULE_TEXT, scheduleFromText } from './schedule-rows';
 
-/** The schedules an application reads as text (apply.ts) are the rows the driver reads from the table, value for value. */
+/** The schedules an application reads as text (schedule-rows.ts) are the rows the driver reads from the table, value for value. */
 describe.each(ENGINES)('schedules read as text (%s)', (engine) => {
   let ctx: TestContext;
 

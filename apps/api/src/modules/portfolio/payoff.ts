@@ -3,8 +3,8 @@ import { percentToFraction } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
 import { HttpProblem } from '../../http/errors';
-import { loadCreditRows } from './credits.queries';
-import { toInstallmentState } from './installment-state';
+import { loadCreditRows } from './stored-credit';
+import { toInstallmentState } from './schedule-rows';
 import { chargedThrough } from './late-charges';
 
 /**

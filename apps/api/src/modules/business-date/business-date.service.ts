@@ -10,7 +10,7 @@ import { runTrackedJob, type FailureLog, type TrackedJob } from '../../jobs/trac
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { closeDays, markRun } from './close-day';
-import { toDayCloseRun } from './day-close.queries';
+import { toDayCloseRun } from './business-date.queries';
 import { shortDate } from '../shared/es-mx';
 
 export const DAY_CLOSE_QUEUE = 'day-close';

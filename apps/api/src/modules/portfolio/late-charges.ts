@@ -2,7 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { addDays, daysBetween, formatCents, lateChargesForDays, parseCents } from '@portal/lending';
 import { percentToFraction } from '@portal/contract';
 import { trimNumeric } from '../../db/numeric';
-import type { InstallmentRow } from './installment-state';
+import type { installments } from '../../db/schema/credits';
+
+/** The schedule row as the table holds it (schedule-rows.ts's InstallmentRow; named here so the two files import one way). */
+type InstallmentRow = typeof installments.$inferSelect;
 
 /**
  * Late charges run by days (docs/domain.md, "Late charges"). A row late and not held runs from `accrues_from`: each

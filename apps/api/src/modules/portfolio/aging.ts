@@ -1,22 +1,16 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
 import { rowsOf } from '../../db/rows';
-import { asSystem } from '../../db/scope';
-import { auditEvents } from '../../db/schema/audit';
-import { businessDates, dayCloseRuns, dayCloses } from '../../db/schema/portfolio';
-import { HttpProblem } from '../../http/errors';
-import { lateChargesSql } from '../credits/late-charges';
-import { lockCompanyPortfolio } from './company-lock';
+import { lateChargesSql } from './late-charges';
 import { inTransitBy, openBy } from './open-deductions';
-import { refreshPortfolioFigures } from './portfolio-figures';
 import { agingBucketSql } from '../shared/aging-sql';
-import { shortDate } from '../shared/es-mx';
 
 /**
- * The day close, cierre de día (docs/domain.md, "Day close and aging"; DOMAIN.md Algorithm 4), as set-based SQL over the whole company at once: the
- * same rules as packages/lending `closeBusinessDay` (close-day.test.ts compares them credit by credit), written as
+ * Aging of the portfolio: the day close's statements (cierre de día, docs/domain.md, "Day close and aging"; DOMAIN.md
+ * Algorithm 4) and the refresh of some credits after a payment file or a revert, as set-based SQL over the whole
+ * company at once: the same rules as packages/lending `closeBusinessDay` (business-date/close-day.test.ts compares them credit by credit), written as
  * a handful of statements so that a million credits close in one pass each instead of one credit at a time.
  *
  * One transaction per closed day, under the company's portfolio lock: a failure leaves the business date and every
@@ -170,7 +164,7 @@ async function creditsToAge(tx: Tx, companyId: string, day: string): Promise<num
 
 /**
  * A close of D starts late charges on the installments late and not held whose charges do not run yet
- * (`accrues_from`, see credits/late-charges.ts): from D on, the first day they are late. It looks at the rows that
+ * (`accrues_from`, see late-charges.ts): from D on, the first day they are late. It looks at the rows that
  * fell due on D − 1 and those whose deduction it let go; every other late row not held already runs, as every writer
  * leaves it (ageCredits starts them from the next day after a payment, a revert or data aged at a day). The late fee
  * is charged by the first close a row runs in (ageCredits).
@@ -363,96 +357,35 @@ export async function refreshCredits(tx: Tx, companyId: string, day: string, cre
   await ageCredits(tx, companyId, day, scope);
 }
 
-export interface CloseDayOptions {
-  runId?: string;
-  closedBy?: string | null;
-  /** A hook between the statements and the commit; tests use it to fail a close midway. */
-  beforeCommit?: (tx: Tx) => Promise<void>;
-  now?: () => Date;
-}
-
-/** Closes the company's current business date `day`, in one transaction. Refuses a day that is not the current one. */
-export async function closeDay(db: Db, companyId: string, day: string, options: CloseDayOptions = {}): Promise<DayCloseFigures> {
-  const now = options.now ?? (() => new Date());
-  return asSystem(db, async (tx) => {
-    const started = Date.now();
-    await lockCompanyPortfolio(tx, companyId);
-    const [current] = await tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)).for('update');
-    if (!current || current.businessDate !== day) {
-      throw new HttpProblem(
-        409,
-        'Día ya cerrado',
-        current && day < current.businessDate
-          ? `El día ${shortDate(day)} ya está cerrado: la fecha flujo es ${shortDate(current.businessDate)}.`
-          : `Solo se puede cerrar la fecha flujo actual${current ? ` (${shortDate(current.businessDate)})` : ''}, no el ${shortDate(day)}.`,
-      );
-    }
-    await agingInMemory(tx);
-    const close: Scope = { kind: 'close' };
-    const deductions = await moveDeductions(tx, companyId, day, close);
-    const newlyDue = await creditsToAge(tx, companyId, day);
-    await startLateCharges(tx, companyId, day);
-    const aging = await ageCredits(tx, companyId, day, close);
-    await moveNextDiscountDates(tx, companyId, day);
-    // Every credit of the company stands at D after the close, aged or left as it was.
-    const [counted] = rowsOf<{ total: number }>(
-      await tx.execute(sql`select count(*)::int as total from credits where company_id = ${companyId}`),
-    );
-    const next = addDays(day, 1);
-    await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
-    await refreshPortfolioFigures(tx, companyId, next, now());
-    const figures: DayCloseFigures = {
-      businessDate: day,
-      creditsProcessed: counted?.total ?? 0,
-      newVencidos: aging.newVencidos,
-      newlyDueInstallments: newlyDue,
-      toTransit: deductions.toTransit,
-      toNotApplied: deductions.toNotApplied,
-      moratoryAccrued: aging.moratory,
-      moratoryIvaAccrued: aging.moratoryIva,
-      feesAccrued: aging.fees,
-      durationMs: Date.now() - started,
-    };
-    await tx
-      .insert(dayCloses)
-      .values({ ...figures, companyId, runId: options.runId ?? null, closedBy: options.closedBy ?? null, closedAt: now() });
-    await tx.insert(auditEvents).values({
-      occurredAt: now(),
-      actorId: options.closedBy ?? null,
-      action: 'day.close',
-      entity: 'business_date',
-      entityId: companyId,
-      before: { businessDate: day },
-      after: { ...figures, businessDate: next },
-    });
-    if (options.beforeCommit) await options.beforeCommit(tx);
-    return figures;
-  });
-}
-
 /**
- * Closes every day from the company's business date through `throughDate`, in order, one transaction each (missed
- * days replay); `onDay` reports progress after each committed day. A failure stops at the failed day, whose
- * transaction rolled back: the days before it stay closed.
+ * The statements a close of `day` runs over the company's portfolio (the caller holds the portfolio lock: closeDay,
+ * through changePortfolio): deductions moved, late charges started, the credits that can change aged in full and the
+ * rest's next discount date moved. Answers the close's figures of the portfolio.
  */
-export async function closeDays(
-  db: Db,
+export async function closePortfolioDay(
+  tx: Tx,
   companyId: string,
-  throughDate: string,
-  options: CloseDayOptions & { onDay?: (figures: DayCloseFigures, done: number) => Promise<void> } = {},
-): Promise<DayCloseFigures[]> {
-  const closed: DayCloseFigures[] = [];
-  for (;;) {
-    const [current] = await asSystem(db, (tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
-    if (!current || current.businessDate > throughDate) break;
-    const figures = await closeDay(db, companyId, current.businessDate, options);
-    closed.push(figures);
-    if (options.onDay) await options.onDay(figures, closed.length);
-  }
-  return closed;
-}
-
-/** The run's row, read by the screen's progress bar. */
-export async function markRun(db: Db, runId: string, values: Partial<typeof dayCloseRuns.$inferInsert>): Promise<void> {
-  await asSystem(db, (tx) => tx.update(dayCloseRuns).set(values).where(eq(dayCloseRuns.id, runId)));
+  day: string,
+): Promise<Omit<DayCloseFigures, 'businessDate' | 'durationMs'>> {
+  await agingInMemory(tx);
+  const close: Scope = { kind: 'close' };
+  const deductions = await moveDeductions(tx, companyId, day, close);
+  const newlyDue = await creditsToAge(tx, companyId, day);
+  await startLateCharges(tx, companyId, day);
+  const aging = await ageCredits(tx, companyId, day, close);
+  await moveNextDiscountDates(tx, companyId, day);
+  // Every credit of the company stands at D after the close, aged or left as it was.
+  const [counted] = rowsOf<{ total: number }>(
+    await tx.execute(sql`select count(*)::int as total from credits where company_id = ${companyId}`),
+  );
+  return {
+    creditsProcessed: counted?.total ?? 0,
+    newVencidos: aging.newVencidos,
+    newlyDueInstallments: newlyDue,
+    toTransit: deductions.toTransit,
+    toNotApplied: deductions.toNotApplied,
+    moratoryAccrued: aging.moratory,
+    moratoryIvaAccrued: aging.moratoryIva,
+    feesAccrued: aging.fees,
+  };
 }

@@ -22,8 +22,9 @@ import { credits, expectedDeductions, installments } from '../../db/schema/credi
 import { businessDates, dayCloses } from '../../db/schema/portfolio';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { percentToFraction } from '@portal/contract';
-import { installmentStatus } from '../credits/installment-state';
-import { ageCreditsAt, closeDay, closeDays } from './close-day';
+import { installmentStatus } from '../portfolio/schedule-rows';
+import { ageCreditsAt } from '../portfolio/aging';
+import { closeDay, closeDays } from './close-day';
 
 const D = '2026-11-23';
 /** Days past due each credit is built to have on D (the oldest unpaid installment falls due D − target). */

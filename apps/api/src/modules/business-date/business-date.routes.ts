@@ -1,21 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { flowDateRoutes } from '@portal/contract';
+import { businessDateRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { mexicoToday } from '../shared/business-date';
-import { dayCloseHistory, loadDayCloseRun } from './day-close.queries';
-import { listBusinessDates, requestDayClose } from './day-close.service';
+import { dayCloseHistory, loadDayCloseRun } from './business-date.queries';
+import { listBusinessDates, requestDayClose } from './business-date.service';
 
 /** Admin Fecha Flujo over HTTP: the business dates, the closes so far, "Cerrar día" and a run's progress. */
-export function dayCloseRoutes(deps: AppDeps): FastifyPluginAsync {
+export function businessDatesRoutes(deps: AppDeps): FastifyPluginAsync {
   const today = () => mexicoToday(deps.clock.now());
   return async (app) => {
-    register(app, flowDateRoutes.businessDates, async (request) => listBusinessDates(request.db, today()));
+    register(app, businessDateRoutes.businessDates, async (request) => listBusinessDates(request.db, today()));
 
-    register(app, flowDateRoutes.closes, async (request) => dayCloseHistory(request.db, request.query));
+    register(app, businessDateRoutes.closes, async (request) => dayCloseHistory(request.db, request.query));
 
-    register(app, flowDateRoutes.closeDay, async (request, reply) => {
+    register(app, businessDateRoutes.closeDay, async (request, reply) => {
       const actor = actorOf(request);
       // The user's own company unless another is named (SA); the service refuses one the user cannot see.
       const companyId = request.body.companyId ?? actor.principal.companyId;
@@ -28,6 +28,6 @@ export function dayCloseRoutes(deps: AppDeps): FastifyPluginAsync {
       });
     });
 
-    register(app, flowDateRoutes.run, async (request) => loadDayCloseRun(request.db, request.params.id));
+    register(app, businessDateRoutes.run, async (request) => loadDayCloseRun(request.db, request.params.id));
   };
 }

@@ -1,0 +1,75 @@
+import { eq } from 'drizzle-orm';
+import { addDays } from '@portal/lending';
+import type { Tx } from '../../db/client';
+import { businessDates } from '../../db/schema/portfolio';
+import { businessDateOf } from '../shared/business-date';
+import { refreshCredits } from './aging';
+import { lockCompanyPortfolio } from './portfolio-lock';
+import { refreshPortfolioFigures } from './portfolio-figures';
+
+/**
+ * What a change of the portfolio sees and tells the door while it runs: the company's business date under the lock,
+ * the day before it (the last closed day, at which credits are aged), and which credits it touched.
+ */
+export interface PortfolioChange {
+  readonly companyId: string;
+  /** The company's business date, read under the lock (`today` for a company that never closed a day). */
+  readonly businessDate: string;
+  /** The last closed day: the day before the business date, at which a touched credit is aged again. */
+  readonly closedDay: string;
+  /** Credits the work changed: the door ages them at the closed day once the work is done. */
+  touch(creditIds: readonly string[]): void;
+  /**
+   * Ages these credits at the closed day now, not at the end: for work that writes in batches and wants a batch's
+   * credits aged before it reads the next (payment files: the refresh is queued behind the batch's writes).
+   */
+  refresh(creditIds: readonly string[]): Promise<void>;
+  /** Moves the business date (a day close): the figures the door keeps are then at `next`. */
+  moveBusinessDate(next: string): Promise<void>;
+}
+
+export interface ChangeOptions {
+  /** The civil date: the business date of a company that never closed a day. */
+  today: string;
+  /** The clock of the change: the figures' time, the business date's update. */
+  now: Date | (() => Date);
+  /**
+   * Whether the door recomputes the company's figures after the work (default: yes). A single new credit leaves them
+   * to the next close or bulk change, as the home has always shown them.
+   */
+  figures?: boolean;
+}
+
+/**
+ * The one door for changing credits (docs/architecture.md, "modules/portfolio"): takes the company's portfolio lock
+ * (a day close, a payment file, a revert and a disbursement of the same company never interleave), reads the business
+ * date under it, runs `work`, then ages the credits the work touched at the last closed day and keeps the company's
+ * figures at its business date. All in the caller's transaction: a failure anywhere rolls the whole change back.
+ */
+export async function changePortfolio<T>(
+  tx: Tx,
+  companyId: string,
+  options: ChangeOptions,
+  work: (change: PortfolioChange) => Promise<T>,
+): Promise<T> {
+  const now = typeof options.now === 'function' ? options.now : () => options.now as Date;
+  await lockCompanyPortfolio(tx, companyId);
+  let businessDate = await businessDateOf(tx, companyId, options.today);
+  const closedDay = addDays(businessDate, -1);
+  const touched = new Set<string>();
+  const change: PortfolioChange = {
+    companyId,
+    businessDate,
+    closedDay,
+    touch: (creditIds) => creditIds.forEach((id) => touched.add(id)),
+    refresh: (creditIds) => refreshCredits(tx, companyId, closedDay, creditIds),
+    async moveBusinessDate(next) {
+      await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
+      businessDate = next;
+    },
+  };
+  const result = await work(change);
+  await refreshCredits(tx, companyId, closedDay, [...touched]);
+  if (options.figures !== false) await refreshPortfolioFigures(tx, companyId, businessDate, now());
+  return result;
+}
