@@ -16,7 +16,7 @@ describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
   beforeAll(async () => {
     ctx = await createTestApp(engine);
     await seedDemoPortfolio(ctx.db, ctx.clock.now());
-  }, 60_000);
+  });
   afterAll(() => ctx.close());
 
   it('has pre-requests and requests in every status, and the disbursed credits with documents', async () => {

@@ -57,7 +57,7 @@ describe.each(ENGINES)('Inicio: the portfolio figures (%s)', (engine) => {
   beforeAll(async () => {
     ctx = await createTestApp(engine, { jobs: false });
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 60);
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

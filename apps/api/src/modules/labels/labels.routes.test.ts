@@ -37,7 +37,7 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

@@ -42,7 +42,7 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
         await seedDemoPortfolio(db, now, 30);
       },
     });
-  }, 180_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

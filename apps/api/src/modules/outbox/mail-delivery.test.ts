@@ -338,5 +338,5 @@ describe.skipIf(!inject('postgresTemplate'))('two senders on one PostgreSQL data
       await peer.close();
       await scratch.drop();
     }
-  }, 60_000);
+  });
 });

@@ -29,7 +29,7 @@ describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) =>
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { snapshot: true, seed: async (db, at) => seedDemoPortfolio(db, at, 40) });
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
   beforeEach(async () => {
     await ctx.reset();

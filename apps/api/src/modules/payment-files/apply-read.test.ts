@@ -13,7 +13,7 @@ describe.each(ENGINES)('schedules read as text (%s)', (engine) => {
   beforeAll(async () => {
     ctx = await createTestApp(engine);
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 12);
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
 
   it('gives every column of every seeded schedule as the driver reads it, nulls and integers included', async () => {

@@ -53,7 +53,7 @@ describe.each(ENGINES)('Late charges by days through payments and reverts (%s)',
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp(engine, { seed: async (db, now) => seedDemoPortfolio(db, now, 60) });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

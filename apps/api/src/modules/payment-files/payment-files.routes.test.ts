@@ -14,6 +14,7 @@ import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { creditFolio } from '../shared/folios';
 import { pesos } from '../shared/es-mx';
 import { lockCompanyPortfolio } from '../day-close/company-lock';
+import { until } from '../../test/until';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
@@ -72,7 +73,7 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { jobs: true, snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });
@@ -132,10 +133,11 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     const started = await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${fileId}/apply`, headers });
     expect(started.statusCode).toBe(202);
     let file = started.json() as PaymentFile;
-    for (let i = 0; i < 200 && (file.applyState === 'en espera' || file.applyState === 'en curso'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => {
+      if (file.applyState !== 'en espera' && file.applyState !== 'en curso') return true;
       file = (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${fileId}`, headers })).json();
-    }
+      return false;
+    });
     return file;
   };
 
@@ -719,10 +721,11 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     );
     expect(both.map((response) => response.statusCode).sort()).toEqual([202, 409]);
     let file = both.find((response) => response.statusCode === 202)!.json() as PaymentFile;
-    for (let i = 0; i < 200 && file.status !== 'aplicado' && file.applyState !== 'fallido'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => {
+      if (file.status === 'aplicado' || file.applyState === 'fallido') return true;
       file = (await ctx.app.inject({ method: 'GET', url: `/api/payment-files/${uploaded.body.id}`, headers: cartera })).json();
-    }
+      return false;
+    });
     expect(file.status).toBe('aplicado');
     const paid = await ctx.system((tx) => tx.select().from(payments).where(eq(payments.fileId, uploaded.body.id)));
     expect(paid).toHaveLength(2);
@@ -746,17 +749,18 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
         expect(
           (await ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: cartera })).statusCode,
         ).toBe(202);
-        for (let i = 0; i < 100 && (await file()).applyState !== 'en curso'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-        expect((await file()).applyState).toBe('en curso');
+        // The job takes the file and then waits for the lock: "en curso" for as long as the close holds it.
+        await until(async () => (await file()).applyState === 'en curso');
         return ctx.app.inject({ method: 'POST', url: `/api/payment-files/${uploaded.body.id}/apply`, headers: cartera });
       });
       expect(second.statusCode).toBe(409);
       expect(second.json().title).toBe('Aplicación en curso');
       let done = await file();
-      for (let i = 0; i < 200 && done.status !== 'aplicado' && done.applyState !== 'fallido'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(async () => {
+        if (done.status === 'aplicado' || done.applyState === 'fallido') return true;
         done = await file();
-      }
+        return false;
+      });
       expect([done.status, done.applyState]).toEqual(['aplicado', 'completado']);
     },
   );
