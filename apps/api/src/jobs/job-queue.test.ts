@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINES, openEngine } from '../test/test-app';
+import { BEHAVIOUR_ENGINES, openEngine } from '../test/test-app';
 import type { Database } from '../db/client';
 import { startJobQueue, type JobQueue } from './job-queue';
 import { until } from '../test/until';
 
-describe.each(ENGINES)('job queue (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('job queue (%s)', (engine) => {
   let opened: { database: Database; url?: string; drop: () => Promise<void> } | undefined;
   const running: JobQueue[] = [];
   afterEach(async () => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
 import { companies } from '../../db/schema/users';
@@ -8,7 +8,7 @@ import { xlsxBomb } from '../../test/zip-bomb';
 
 type Json = Record<string, unknown>;
 
-describe.each(ENGINES)('Convenios API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Convenios API (%s)', (engine) => {
   let ctx: TestContext;
   let admin: { authorization: string };
   let companyId: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import { dayCloseRuns } from '../../db/schema/portfolio';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { until } from '../../test/until';
 
@@ -12,7 +12,7 @@ const dmy = (iso: string) => iso.split('-').reverse().join('/');
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
 
-describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
   let ctx: TestContext;
   let cartera: Headers;
 

@@ -12,7 +12,7 @@ import {
 import { agreements } from '../../db/schema/agreements';
 import { reportRunChunks, reportRuns } from '../../db/schema/reports';
 import { companies, profiles } from '../../db/schema/users';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { purgeExpiredReports } from './reports.service';
 import { until } from '../../test/until';
@@ -33,7 +33,7 @@ const CARTERA_COLUMNS = [
   'businessDate',
 ];
 
-describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Reportes operativos API (%s)', (engine) => {
   let ctx: TestContext;
   let admin: Headers;
   let cartera: Headers;
