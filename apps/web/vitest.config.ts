@@ -7,6 +7,8 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     setupFiles: ['./src/test-setup.ts'],
-    testTimeout: 15_000,
+    // Hang guards, not speed checks: a screen test's waits end on what they wait for (test-setup.ts).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

@@ -10,7 +10,10 @@ describe('the shutdown lifecycle', () => {
     const app = Fastify();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const inside = new Promise<void>((resolve) => (arrived = resolve));
     app.get('/lento', async () => {
+      arrived();
       await held;
       return { ok: true };
     });
@@ -29,10 +32,11 @@ describe('the shutdown lifecycle', () => {
     });
 
     const inFlight = fetch(`http://127.0.0.1:${port}/lento`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inside;
     const stopping = lifecycle.shutdown('SIGTERM');
     // A second signal does not start a second shutdown.
     expect(lifecycle.shutdown('SIGTERM')).toBe(stopping);
+    // While the request is held, no step has finished (a pause only gives a wrong shutdown the chance to show).
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(order).toEqual([]);
     release();
@@ -61,11 +65,11 @@ describe('the shutdown lifecycle', () => {
   });
 
   it('exits 1 when a step hangs past the timeout', async () => {
-    const exits: number[] = [];
-    const lifecycle = createLifecycle({ log: silent, timeoutMs: 50, exit: (code) => exits.push(code) });
-    lifecycle.onShutdown('jobs', () => new Promise(() => undefined));
-    void lifecycle.shutdown('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(exits).toEqual([1]);
+    const exited = new Promise<number>((resolve) => {
+      const lifecycle = createLifecycle({ log: silent, timeoutMs: 50, exit: resolve });
+      lifecycle.onShutdown('jobs', () => new Promise(() => undefined));
+      void lifecycle.shutdown('SIGTERM');
+    });
+    expect(await exited).toBe(1);
   });
 });

@@ -12,6 +12,7 @@ import { postgresScratch } from './test/test-app';
 import { startSmtpPeer } from './test/smtp-peer';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { until } from './test/until';
 
 const run = promisify(execFile);
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
@@ -74,7 +75,7 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('No se inició el portal: La base de datos está atrás del código');
     expect(server.output()).toContain('npm run migrate');
-  }, 60_000);
+  });
 
   it('runs as two processes on one database: a sign-in spread over both, API calls with its token on each, each mail sent once', async () => {
     const scratch = await postgresScratch('template');
@@ -145,7 +146,8 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const delivered = async () =>
       (await owner.query<{ n: number }>(`select count(*)::int as n from outbox where status = 'sent' and attempts = 1`)).rows[0]!.n;
     // The server has them; each sender records its outcome right after the server's answer.
-    await expect.poll(delivered, { timeout: 30_000 }).toBe(accounts.length);
+    await until(async () => (await delivered()) >= accounts.length);
+    expect(await delivered()).toBe(accounts.length);
     expect(smtp.received.map((mail) => mail.parsed.to && 'value' in mail.parsed.to && mail.parsed.to.value[0]!.address).sort()).toEqual(
       [...accounts].sort(),
     );
@@ -154,7 +156,7 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
 
     // SIGTERM: both drain and close their database, and say so with exit code 0.
     expect(await Promise.all(servers.map(stop))).toEqual([0, 0]);
-  }, 120_000);
+  });
 
   it('runs a job queued by one process on another: "Cerrar día" asked of a process without workers, closed by the other', async () => {
     const scratch = await postgresScratch('template');
@@ -176,15 +178,16 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     expect(queued.statusCode, queued.body).toBe(202);
     const run = queued.json<{ id: string }>();
     let progress = { status: 'en espera', daysDone: 0 };
-    for (let i = 0; i < 120 && (progress.status === 'en espera' || progress.status === 'en curso'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    await until(async () => {
+      if (progress.status !== 'en espera' && progress.status !== 'en curso') return true;
       progress = (await onWeb({ method: 'GET', url: `/api/flow-date/day-close-runs/${run.id}`, headers })).json();
-    }
+      return false;
+    });
     expect(progress).toMatchObject({ status: 'completado', daysDone: 1 });
     const [after] = (await onWeb({ method: 'GET', url: '/api/flow-date/business-dates', headers })).json<{ businessDate: string }[]>();
     expect(after!.businessDate > company!.businessDate).toBe(true);
     expect(await Promise.all([web, worker].map(stop))).toEqual([0, 0]);
-  }, 120_000);
+  });
   it('leaves nothing applied when the process dies in the middle of applying a payment file, and applies it whole after a restart', async () => {
     const scratch = await postgresScratch('template');
     cleanups.push(scratch.drop);
@@ -266,28 +269,23 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const started = await fetch(`${publicUrl}/api/payment-files/${file.id}/apply`, { method: 'POST', headers });
     expect(started.status).toBe(202);
-    let waiting = 0;
-    for (let i = 0; i < 100 && waiting === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      // Whichever statement it is: the server's transaction waits for the holder's lock (not for the company's advisory lock).
-      waiting = (
+    // Whichever statement it is: the server's transaction waits for the holder's lock (not for the company's advisory lock).
+    const waiting = async () =>
+      (
         await admin.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [
           holderPid,
         ])
       ).rows[0]!.n;
-    }
-    expect(waiting).toBe(1);
+    await until(async () => (await waiting()) > 0);
+    expect(await waiting()).toBe(1);
     server.child.kill('SIGKILL');
     await server.exited;
     await holder.query('commit');
     // The orphaned transaction ends (rolled back) once PostgreSQL sees its client gone: the company's lock is free again.
-    let free = false;
-    for (let i = 0; i < 100 && !free; i++) {
-      free = (await admin.query<{ ok: boolean }>(`select pg_try_advisory_lock(15001, hashtext($1)) as ok`, [open[0]!.company_id])).rows[0]!
-        .ok;
-      if (!free) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(free).toBe(true);
+    await until(
+      async () =>
+        (await admin.query<{ ok: boolean }>(`select pg_try_advisory_lock(15001, hashtext($1)) as ok`, [open[0]!.company_id])).rows[0]!.ok,
+    );
     await admin.query(`select pg_advisory_unlock(15001, hashtext($1))`, [open[0]!.company_id]);
     expect(await paidState()).toEqual(before);
     expect((await admin.query<{ status: string }>('select status from payment_files where id = $1', [file.id])).rows[0]!.status).toBe(
@@ -301,10 +299,11 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const again = await fetch(`${publicUrl}/api/payment-files/${file.id}/apply`, { method: 'POST', headers });
     expect(again.status, await again.clone().text()).toBe(202);
     let state = { status: 'validado', applyState: 'en espera' };
-    for (let i = 0; i < 200 && state.status !== 'aplicado' && state.applyState !== 'fallido'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => {
+      if (state.status === 'aplicado' || state.applyState === 'fallido') return true;
       state = (await (await fetch(`${publicUrl}/api/payment-files/${file.id}`, { headers })).json()) as typeof state;
-    }
+      return false;
+    });
     expect(state.status).toBe('aplicado');
     const after = await paidState();
     expect(after.payments - before.payments).toBe(open.length);
@@ -313,5 +312,5 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const cents = (state: typeof before) => Math.round(Number(state.paid) * 100) + Math.round(Number(state.overpaid) * 100);
     expect(cents(after) - cents(before)).toBe(applied);
     expect(await stop(server)).toBe(0);
-  }, 180_000);
+  });
 });

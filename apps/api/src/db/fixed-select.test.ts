@@ -61,7 +61,7 @@ describe.each(ENGINES)('a list select written out once (%s)', (engine) => {
         .set({ labels: ['Jubilado', 'Con "comillas", y coma'], nextDiscountDate: null })
         .where(eq(credits.id, credit!.id));
     });
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
 
   it('answers every page as Drizzle selects it: values, nested objects, a table joined with no row as null', async () => {

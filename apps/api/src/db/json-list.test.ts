@@ -35,7 +35,7 @@ describe.each(ENGINES)('rows read as one JSON value (%s)', (engine) => {
         })),
       );
     });
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
 
   it('reads each credit as Drizzle selects it: numeric, bigserial, boolean, dates, timestamps, arrays, nulls', async () => {

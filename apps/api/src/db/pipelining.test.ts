@@ -60,7 +60,7 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 12);
     const rows = await ctx.system((tx) => tx.select().from(companies));
     demo = rows.find((row) => row.code === 'DEMO')!.id;
-  }, 120_000);
+  });
   afterEach(() => {
     recording?.restore();
     recording = undefined;

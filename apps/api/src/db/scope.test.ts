@@ -35,7 +35,7 @@ describe.each(ENGINES)('Company scope in the database (%s)', (engine) => {
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 24);
     const rows = await ctx.system((db) => db.select().from(companies));
     companyId = { DEMO: rows.find((row) => row.code === 'DEMO')!.id, PLUS: rows.find((row) => row.code === 'PLUS')!.id };
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
 
   /**

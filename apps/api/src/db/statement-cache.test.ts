@@ -20,7 +20,7 @@ describe.runIf(ENGINES.includes('postgres'))('statements prepared per connection
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 12);
     const rows = await ctx.system((tx) => tx.select().from(companies));
     companyId = { DEMO: rows.find((row) => row.code === 'DEMO')!.id, PLUS: rows.find((row) => row.code === 'PLUS')!.id };
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
 
   it('keeps row-level security exact when one connection runs a kept statement for each company and for SA', async () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINES, TEST_AUDIENCE, TEST_PUBLIC_URL, createTestApp, type TestContext } from '../test/test-app';
+import { BEHAVIOUR_ENGINES, TEST_AUDIENCE, TEST_PUBLIC_URL, createTestApp, type TestContext } from '../test/test-app';
 import { injectTransport, oidcBrowser } from '../test/oidc-client';
 import { users } from '../db/schema/users';
 import { createLogger, loggableUrl } from './logging';
@@ -36,7 +36,7 @@ describe('loggableUrl', () => {
 /** Each test builds its own app (its own logger, with or without metrics); a slow machine gets the time to. */
 const BUILDS_AN_APP = 120_000;
 
-describe.each(ENGINES)('observability on %s', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('observability on %s', (engine) => {
   let ctx: TestContext | undefined;
   afterEach(async () => {
     await ctx?.close();

@@ -56,8 +56,7 @@ export function listAfter(
 /**
  * The count's cap written into the statement's text, as fixedSelect writes a page's size and offset (writtenInteger,
  * decision 0017). Sent as parameters, an unknown LIMIT makes every plan made without the values look costly, and
- * PostgreSQL planned each execution anew: 0.4 ms of planning for 0.13 ms of work on the credits list, 0.67 ms for
- * 0.17 ms on the requests list.
+ * PostgreSQL planned each execution anew, the planning dearer than the work (figures: docs/measurements.md).
  */
 const CAP = LIST_COUNT_CAP + 1;
 

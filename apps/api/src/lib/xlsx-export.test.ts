@@ -5,16 +5,25 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import { CELL_TEXT_LIMIT, fitCells, sendXlsx } from './xlsx-export';
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { until } from '../test/until';
 
 /** An export of an endless list of text that barely compresses, over real HTTP: how many batches it has read so far. */
-async function endlessExport(): Promise<{ app: FastifyInstance; url: string; reads: () => number }> {
+async function endlessExport(): Promise<{
+  app: FastifyInstance;
+  url: string;
+  reads: () => number;
+  quietFor: () => number;
+  left: Promise<void>;
+}> {
   let reads = 0;
+  let lastRead = Date.now();
+  let leave: () => void = () => undefined;
+  const left = new Promise<void>((resolve) => (leave = resolve));
   // A test that fails midway must not leave its connection holding the server open.
   const app = Fastify({ forceCloseConnections: true });
-  app.get('/export.xlsx', (request, reply) =>
-    sendXlsx(request, reply, {
+  app.get('/export.xlsx', (request, reply) => {
+    request.raw.socket.on('close', leave);
+    return sendXlsx(request, reply, {
       filename: 'sin-fin.xlsx',
       sheet: 'Filas',
       columns: [
@@ -23,14 +32,28 @@ async function endlessExport(): Promise<{ app: FastifyInstance; url: string; rea
       ],
       read: async ({ offset }, limit) => {
         reads += 1;
+        lastRead = Date.now();
         return Array.from({ length: limit }, (_, index) => ({ n: offset + index, text: randomBytes(48).toString('base64') }));
       },
       toCells: (row) => row,
-    }),
-  );
+    });
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/export.xlsx`, reads: () => reads };
+  return {
+    app,
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/export.xlsx`,
+    reads: () => reads,
+    quietFor: () => Date.now() - lastRead,
+    left,
+  };
 }
+
+/**
+ * Until the export has read nothing for a second: a condition, under the test's own timeout, not a fixed budget. An
+ * export that does not wait for its client reads hundreds of batches a second and never gets there: the test fails.
+ */
+const untilQuiet = (endless: { quietFor: () => number }, signal: AbortSignal) =>
+  until(() => endless.quietFor() >= 1_000, { signal, intervalMs: 100 });
 
 describe('a cell as a workbook holds it', () => {
   it('cuts a text over 32,767 characters to the limit with an ellipsis, never through a surrogate pair, and leaves the rest alone', () => {
@@ -73,7 +96,7 @@ describe('xlsx list export', () => {
     await app?.close();
   });
 
-  it('reads the next batch only as the client takes the file, and stops reading when the client leaves', async () => {
+  it('reads the next batch only as the client takes the file, and stops reading when the client leaves', async ({ signal }) => {
     const endless = await endlessExport();
     app = endless.app;
     const request = http.get(endless.url);
@@ -82,28 +105,21 @@ describe('xlsx list export', () => {
     response.pause();
     // A client that reads nothing: once the sockets' buffers are full the export waits for it instead of piling
     // batches up in memory (without the wait it reads hundreds of batches a second). On a busy machine the buffers
-    // take longer to fill: the reads are watched until a second passes without one (15 s at most).
-    let whilePaused = endless.reads();
-    for (let waited = 0; waited < 15_000; waited += 1_000) {
-      await wait(1_000);
-      const now = endless.reads();
-      if (now === whilePaused) break;
-      whilePaused = now;
-    }
-    await wait(1_500);
-    expect(endless.reads()).toBe(whilePaused);
+    // take longer to fill: the reads are watched until a second passes without one.
+    await untilQuiet(endless, signal);
+    const whilePaused = endless.reads();
     expect(whilePaused).toBeLessThan(300);
 
     // Reading again lets it go on.
     response.resume();
-    await wait(1_000);
-    expect(endless.reads()).toBeGreaterThan(whilePaused);
+    await until(() => endless.reads() > whilePaused, { signal });
 
-    // The client leaves: the reading stops.
+    // The client leaves: once the server sees its socket close, the export reads at most the batch it was on.
+    response.pause();
     request.destroy();
-    await wait(500);
+    await endless.left;
     const afterLeaving = endless.reads();
-    await wait(1_000);
+    await untilQuiet(endless, signal);
     expect(endless.reads()).toBeLessThanOrEqual(afterLeaving + 1);
-  }, 30_000);
+  });
 });

@@ -2,7 +2,7 @@ import { asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_DAY_OF_MONTH, buildSchedule, checkClabe, checkCurp, firstPayday } from '@portal/lending';
 import { PRE_REQUEST_STATUSES, REQUEST_STATUSES } from '@portal/contract';
-import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { agreements } from '../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
@@ -11,12 +11,12 @@ import { businessDates, dayCloses } from '../db/schema/portfolio';
 import { loanPricing, payrollCalendarOf } from '../modules/shared/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
 
-describe.each(ENGINES)('Demo portfolio seed (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Demo portfolio seed (%s)', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp(engine);
     await seedDemoPortfolio(ctx.db, ctx.clock.now());
-  }, 60_000);
+  });
   afterAll(() => ctx.close());
 
   it('has pre-requests and requests in every status, and the disbursed credits with documents', async () => {

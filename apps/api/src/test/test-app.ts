@@ -23,6 +23,15 @@ export type Engine = 'pglite' | 'postgres';
 /** The engines API tests run on: PGlite always, PostgreSQL when it answered at the start of the run. */
 export const ENGINES: Engine[] = inject('postgresTemplate') ? ['pglite', 'postgres'] : ['pglite'];
 
+/**
+ * The engine a feature's behaviour is proven on: one is enough, and a second run of every route test was a third of
+ * the suite's time (docs/measurements.md). PostgreSQL, production's engine, when it answered; PGlite otherwise.
+ * Whatever can differ between the engines runs on both (ENGINES): company isolation and access (security/), the
+ * database layer (db/), the sign-in provider (idp/), the test reset itself; and PGlite, `npm start`'s engine, also
+ * carries the browser tests end to end.
+ */
+export const BEHAVIOUR_ENGINES: Engine[] = [ENGINES.at(-1)!];
+
 export const TEST_ISSUER = 'https://idp.test/oidc';
 export const TEST_AUDIENCE = 'https://portal.test/api';
 export const TEST_PUBLIC_URL = 'http://localhost';

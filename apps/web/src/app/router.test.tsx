@@ -14,22 +14,20 @@ function open(path: string) {
 describe('router guards', () => {
   // Compile the lazy screens once up front, so a cold transform on a busy machine does not eat the waits below.
   // The router also loads the demo's route table on a parameterised or unknown path: through its own hook, warmed here.
-  beforeAll(
-    () =>
-      Promise.all([
-        import('./shell/guarded-layout'),
-        import('../features/session/signin.screen'),
-        import('./shell/placeholder.screen'),
-        import('../features/users/user-edit.screen'),
-        routerOptions.patchRoutesOnNavigation?.({
-          path: '/',
-          matches: [],
-          patch: () => undefined,
-          signal: new AbortController().signal,
-          fetcherKey: undefined,
-        }),
-      ]),
-    30_000,
+  beforeAll(() =>
+    Promise.all([
+      import('./shell/guarded-layout'),
+      import('../features/session/signin.screen'),
+      import('./shell/placeholder.screen'),
+      import('../features/users/user-edit.screen'),
+      routerOptions.patchRoutesOnNavigation?.({
+        path: '/',
+        matches: [],
+        patch: () => undefined,
+        signal: new AbortController().signal,
+        fetcherKey: undefined,
+      }),
+    ]),
   );
 
   beforeEach(() => {
@@ -41,7 +39,7 @@ describe('router guards', () => {
 
   it('sends a signed-out visitor to sign in, carrying the page wanted', async () => {
     const router = open('/catalog/contract-list?page=2');
-    expect(await screen.findByRole('button', { name: 'Iniciar sesión' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Iniciar sesión' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/session/signin');
     expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/catalog/contract-list?page=2')}`);
   });
@@ -56,7 +54,7 @@ describe('router guards', () => {
   it('opens a permitted screen with its title and breadcrumb', async () => {
     saveSession(sampleSession({ permissions: [{ path: '/wallet/credits/credits-list' }, { path: '/wallet/operative-report' }] }));
     open('/wallet/operative-report');
-    expect(await screen.findByRole('heading', { name: 'Reportes Operativos', level: 1 }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Reportes Operativos', level: 1 })).toBeInTheDocument();
     const crumbs = screen.getByRole('navigation', { name: 'Ruta de navegación' });
     expect(crumbs).toHaveTextContent('Inicio');
     // The group is a link to its first screen this user may open.
@@ -66,12 +64,12 @@ describe('router guards', () => {
   it('keeps the role-list dashboard to role SA', async () => {
     saveSession(sampleSession());
     open('/dashboard/default');
-    expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Acceso denegado (403)' })).toBeInTheDocument();
   });
 
   it('sends a visitor at / straight to sign in, without loading the signed-in layout', async () => {
     const router = open('/');
-    expect(await screen.findByRole('button', { name: 'Iniciar sesión' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Iniciar sesión' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/session/signin');
     expect(router.routes[0]!.children!.find((route) => route.id === 'shell')!.Component).toBeUndefined();
   });

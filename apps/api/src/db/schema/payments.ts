@@ -150,7 +150,7 @@ export const payments = pgTable(
     /**
      * The waterfall's lines ({installment, component, amount, step}) and the charges waived at a payoff; and what the
      * payment changed, which a revert puts back. Written and read whole, never queried inside: json, kept as the text
-     * it arrives, where jsonb converts every document (a 100,000-row file's payments: 16–19 s as jsonb, 8.5 s as json; migration 0025).
+     * it arrives, where jsonb converts every document (about twice the insert's time; migration 0025, docs/measurements.md).
      */
     allocation: json('allocation').notNull(),
     before: json('before').notNull(),

@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import { dayCloseRuns } from '../../db/schema/portfolio';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { until } from '../../test/until';
 
 /** dd/mm/aaaa, written here apart from the code's own formatter. */
 const dmy = (iso: string) => iso.split('-').reverse().join('/');
@@ -11,7 +12,7 @@ const dmy = (iso: string) => iso.split('-').reverse().join('/');
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
 
-describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
   let ctx: TestContext;
   let cartera: Headers;
 
@@ -57,10 +58,11 @@ describe.each(ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
     const run = started.json();
     expect(run.jobId).toBeTruthy();
     let progress = run;
-    for (let i = 0; i < 120 && (progress.status === 'en espera' || progress.status === 'en curso'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    await until(async () => {
+      if (progress.status !== 'en espera' && progress.status !== 'en curso') return true;
       progress = (await get(`/api/flow-date/day-close-runs/${run.id}`)).body;
-    }
+      return false;
+    });
     expect([progress.status, progress.daysDone, progress.daysTotal]).toEqual(['completado', 3, 3]);
     const history = await get('/api/flow-date/day-closes');
     // The three closes of the run, after the seed's close of the day before TODAY.

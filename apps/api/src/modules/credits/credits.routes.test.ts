@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq, ne } from 'drizzle-orm';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { credits } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
@@ -10,7 +10,7 @@ import { creditListSelect, creditOrder, creditsAfter } from './credits.queries';
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
 
-describe.each(ENGINES)('Créditos API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
   let ctx: TestContext;
   let cartera: Headers;
 

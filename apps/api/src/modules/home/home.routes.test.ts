@@ -7,7 +7,7 @@ import { requests } from '../../db/schema/origination';
 import { payments } from '../../db/schema/payments';
 import { businessDates } from '../../db/schema/portfolio';
 import { companies } from '../../db/schema/users';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { closeDay } from '../business-date/close-day';
 
@@ -51,13 +51,13 @@ async function expectedFor(ctx: TestContext, companyCodes: string[]) {
   });
 }
 
-describe.each(ENGINES)('Inicio: the portfolio figures (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Inicio: the portfolio figures (%s)', (engine) => {
   let ctx: TestContext;
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { jobs: false });
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 60);
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

@@ -7,7 +7,7 @@ import { APP_ROLE } from '../../db/client';
 import { credits } from '../../db/schema/credits';
 import { creditLabelEvents, labelJobs } from '../../db/schema/labels';
 import { companies } from '../../db/schema/users';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { creditFolio } from '../shared/folios';
 
@@ -28,7 +28,7 @@ interface Unlabelled {
   folio: string;
 }
 
-describe.each(ENGINES)('Label updates API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Label updates API (%s)', (engine) => {
   let ctx: TestContext;
   let cartera: Headers;
   /** Credits without labels of the demo company (Cartera's) and of the other one. */
@@ -37,7 +37,7 @@ describe.each(ENGINES)('Label updates API (%s)', (engine) => {
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

@@ -7,7 +7,7 @@ import { auditEvents } from '../../db/schema/audit';
 import { credits } from '../../db/schema/credits';
 import { settlementLetters } from '../../db/schema/letters';
 import { companies, profiles, users } from '../../db/schema/users';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { extractText } from '../../test/pdf-text';
 import { demoBackground, demoLayout } from '../../seed/seed-letters';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
@@ -25,7 +25,7 @@ async function templateForm(parts: { companyId?: string; background?: Buffer; la
   return { payload: Buffer.from(await response.arrayBuffer()), headers: { 'content-type': response.headers.get('content-type')! } };
 }
 
-describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Settlement letters API (%s)', (engine) => {
   let ctx: TestContext;
   let cartera: Headers;
   let admin: Headers;
@@ -42,7 +42,7 @@ describe.each(ENGINES)('Settlement letters API (%s)', (engine) => {
         await seedDemoPortfolio(db, now, 30);
       },
     });
-  }, 180_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildSchedule } from '@portal/lending';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
 import { profiles, users } from '../../db/schema/users';
 
 type Json = Record<string, unknown>;
 
-describe.each(ENGINES)('Pre-solicitudes API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   let ctx: TestContext;
   let originacion: { authorization: string };
   let jal: { agreementId: string; productId: string };

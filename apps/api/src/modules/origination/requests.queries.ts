@@ -170,8 +170,8 @@ export async function loadRequest(db: Db, id: string): Promise<Request> {
 
 /**
  * The Capturas count, by the tables its filters read: it joins the client and the capturer only when a filter reads
- * them. Every request has its client (a foreign key), and over 170,000 requests the joins made the count four times
- * slower (69 ms against 17 ms).
+ * them. Every request has its client (a foreign key), and on a large portfolio the joins made the count several
+ * times slower (docs/measurements.md).
  */
 const REQUEST_COUNTS = {
   requests: fixedCount((select) => select.from(requests)),

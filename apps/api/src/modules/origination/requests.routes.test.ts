@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildSchedule, clabeCheckDigit, curpCheckDigit, formatCents, parseCents } from '@portal/lending';
 import { REQUEST_ACTIONS, REQUEST_STATUSES, type RequestAction, type RequestStatus } from '@portal/contract';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
@@ -40,7 +40,7 @@ async function multipart(fields: Record<string, string>, files: Record<string, r
   return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type')! };
 }
 
-describe.each(ENGINES)('Solicitudes API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
   let ctx: TestContext;
   let originacion: Headers;
   let admin: Headers;

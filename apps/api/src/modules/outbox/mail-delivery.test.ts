@@ -5,7 +5,7 @@ import { asSystem, withScope } from '../../db/scope';
 import { outbox, outboxAttachments } from '../../db/schema/audit';
 import { companies, profiles, users } from '../../db/schema/users';
 import { inspectPasswordLink, issuePasswordLink } from '../../idp/password-links';
-import { ENGINES, createTestApp, postgresScratch, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, postgresScratch, type TestContext } from '../../test/test-app';
 import { SMTP_USER, startSmtpPeer, type SmtpPeer } from '../../test/smtp-peer';
 import { MAIL_BACKOFF_MS, deliverDueMail } from './mail-delivery';
 import { queueMail } from '../shared/mail-queue';
@@ -17,7 +17,7 @@ const TLS_PEER_PORT = 3142;
 const DOWN_PORT = 3149;
 const FROM = 'avisos@financiera.test';
 
-describe.each(ENGINES)('mail delivery through a real SMTP server (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('mail delivery through a real SMTP server (%s)', (engine) => {
   let ctx: TestContext;
   let peer: SmtpPeer;
   let ids: { company: string; cartera: string };
@@ -338,5 +338,5 @@ describe.skipIf(!inject('postgresTemplate'))('two senders on one PostgreSQL data
       await peer.close();
       await scratch.drop();
     }
-  }, 60_000);
+  });
 });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { eq } from 'drizzle-orm';
 import { outbox } from '../../db/schema/audit';
 import { companies } from '../../db/schema/users';
 
-describe.each(ENGINES)('GET /api/outbox (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('GET /api/outbox (%s)', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp(engine);

@@ -8,7 +8,7 @@ import { paymentFiles, payments } from '../../db/schema/payments';
 import { businessDates } from '../../db/schema/portfolio';
 import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { applyPaymentFile, type ApplyOptions } from './apply';
 import { uploadPaymentFile } from './payment-files.service';
 
@@ -20,7 +20,7 @@ import { uploadPaymentFile } from './payment-files.service';
 
 const DISCOUNT_DATE = '2026-11-15';
 
-describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (engine) => {
   let ctx: TestContext;
   let companyId: string;
   let today: string;
@@ -29,7 +29,7 @@ describe.each(ENGINES)('a payment file applied across batches (%s)', (engine) =>
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { snapshot: true, seed: async (db, at) => seedDemoPortfolio(db, at, 40) });
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
   beforeEach(async () => {
     await ctx.reset();

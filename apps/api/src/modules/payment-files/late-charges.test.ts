@@ -21,7 +21,7 @@ import { clients } from '../../db/schema/origination';
 import { businessDates } from '../../db/schema/portfolio';
 import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { closeDay } from '../business-date/close-day';
 import { applyPaymentFile } from './apply';
 import { uploadPaymentFile } from './payment-files.service';
@@ -49,11 +49,11 @@ interface Model {
   deductions: ExpectedDeduction[];
 }
 
-describe.each(ENGINES)('Late charges by days through payments and reverts (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Late charges by days through payments and reverts (%s)', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp(engine, { seed: async (db, now) => seedDemoPortfolio(db, now, 60) });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

@@ -3,17 +3,17 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/rows';
 import { installments } from '../../db/schema/credits';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { SCHEDULE_TEXT, scheduleFromText } from './schedule-rows';
 
 /** The schedules an application reads as text (schedule-rows.ts) are the rows the driver reads from the table, value for value. */
-describe.each(ENGINES)('schedules read as text (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('schedules read as text (%s)', (engine) => {
   let ctx: TestContext;
 
   beforeAll(async () => {
     ctx = await createTestApp(engine);
     await seedDemoPortfolio(ctx.db, ctx.clock.now(), 12);
-  }, 120_000);
+  });
   afterAll(() => ctx?.close());
 
   it('gives every column of every seeded schedule as the driver reads it, nulls and integers included', async () => {

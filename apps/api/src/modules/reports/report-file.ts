@@ -147,8 +147,8 @@ interface WorkbookInternals {
 /**
  * The sheet's data rows as SpreadsheetML, written into exceljs's sheet stream a batch at a time. Through `addRow`,
  * exceljs builds a Row, a Cell and two value objects per cell and renders each through its generic XML writer: for
- * a million rows of 14 columns that was 17 of 28 s (one thread, shared with reading the rows) and most of the
- * garbage. These are the bytes exceljs writes for the same values and styles (report-file.test.ts compares the two
+ * a million rows that was most of the run's time (one thread, shared with reading the rows) and most of the
+ * garbage (decision 0010; figures in docs/measurements.md). These are the bytes exceljs writes for the same values and styles (report-file.test.ts compares the two
  * sheets); the workbook around them (styles, columns, frozen pane, auto filter, the zip) is still exceljs's.
  */
 function sheetRowsWriter(

@@ -12,9 +12,10 @@ import {
 import { agreements } from '../../db/schema/agreements';
 import { reportRunChunks, reportRuns } from '../../db/schema/reports';
 import { companies, profiles } from '../../db/schema/users';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { purgeExpiredReports } from './reports.service';
+import { until } from '../../test/until';
 
 type Headers = { authorization: string };
 
@@ -32,7 +33,7 @@ const CARTERA_COLUMNS = [
   'businessDate',
 ];
 
-describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Reportes operativos API (%s)', (engine) => {
   let ctx: TestContext;
   let admin: Headers;
   let cartera: Headers;
@@ -48,7 +49,7 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
         await seedDemoPortfolio(db, now, 40);
       },
     });
-  }, 180_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });
@@ -100,10 +101,11 @@ describe.each(ENGINES)('Reportes operativos API (%s)', (engine) => {
   /** Waits for the run's job to finish, reading it back as its requester does (the progress the screen shows). */
   const finished = async (run: ReportRun, headers: Headers) => {
     let current = run;
-    for (let i = 0; i < 200 && (current.status === 'en espera' || current.status === 'en curso'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => {
+      if (current.status !== 'en espera' && current.status !== 'en curso') return true;
       current = (await send<ReportRun>('GET', `/api/report-runs/${run.id}`, headers)).body;
-    }
+      return false;
+    });
     return current;
   };
 

@@ -374,7 +374,7 @@ describe('payment-file parser, fuzzed', () => {
       fc.asyncProperty(textFile(csvLayout, csvHeader, csvLine), fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }), checkTextFile),
       { numRuns: 10_000 },
     );
-  }, 120_000);
+  });
 
   it('keeps its promises on 10,000 generated fixed-width files, broken ones included', async () => {
     await fc.assert(
@@ -385,7 +385,7 @@ describe('payment-file parser, fuzzed', () => {
       ),
       { numRuns: 10_000 },
     );
-  }, 120_000);
+  });
 
   it('answers rows or a Spanish refusal for 10,000 files of random bytes, in order and each row sound', async () => {
     const bytes = fc.oneof(
@@ -406,7 +406,7 @@ describe('payment-file parser, fuzzed', () => {
       }),
       { numRuns: 10_000 },
     );
-  }, 120_000);
+  });
 
   it('keeps its promises on 300 generated workbooks, formulas, dates and negative numbers included', async () => {
     const folio = fc.oneof(
@@ -481,5 +481,5 @@ describe('payment-file parser, fuzzed', () => {
       }),
       { numRuns: 300 },
     );
-  }, 120_000);
+  });
 });

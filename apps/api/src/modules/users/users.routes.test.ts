@@ -2,13 +2,13 @@ import ExcelJS from 'exceljs';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '@portal/contract';
-import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { auditEvents, outbox } from '../../db/schema/audit';
 import { companies, profiles, users } from '../../db/schema/users';
 
 type Json = Record<string, unknown>;
 
-describe.each(ENGINES)('Usuarios API (%s)', (engine) => {
+describe.each(BEHAVIOUR_ENGINES)('Usuarios API (%s)', (engine) => {
   let ctx: TestContext;
   let admin: { authorization: string };
   let ids: { cartera: string; originacion: string; admin: string; company: string };

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { AgreementInput } from '@portal/contract';
@@ -40,7 +40,7 @@ describe('agreement form (the form pattern over the agreement model)', () => {
     expect(await screen.findByText('No se guardó: revisa los 2 campos marcados')).toBeInTheDocument();
     const code = screen.getByLabelText(/^Clave/);
     expect(code).toHaveAttribute('aria-invalid', 'true');
-    await vi.waitFor(() => expect(code).toHaveFocus());
+    await waitFor(() => expect(code).toHaveFocus());
     // What the layout lacks as a whole is said on its format, in the layout's own section.
     expect(screen.getByText('El layout debe leer el folio del crédito o el número de empleado.')).toBeInTheDocument();
     expect(onSubmit).not.toHaveBeenCalled();
@@ -49,7 +49,7 @@ describe('agreement form (the form pattern over the agreement model)', () => {
   it("sends the contract's input: numbers and lists parsed from the text typed", async () => {
     const onSubmit = renderForm(completeForm());
     await save();
-    await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit.mock.calls[0]![0]).toMatchObject({
       code: 'EST-01',
       remittanceLagDays: 10,

@@ -39,8 +39,8 @@ describe('Convenios list (the list-screen scaffold)', () => {
       url: '/catalog/contract-list?q=E2E-1&sector=estatal',
     });
 
-    const grid = await screen.findByRole('grid', { name: 'Convenios' }, { timeout: 8000 });
-    expect(await within(grid).findByText('Magisterio de Veracruz', {}, { timeout: 8000 })).toBeInTheDocument();
+    const grid = await screen.findByRole('grid', { name: 'Convenios' });
+    expect(await within(grid).findByText('Magisterio de Veracruz')).toBeInTheDocument();
     const listCall = calls.find((call) => call.path.startsWith('/api/agreements?'))!;
     expect(Object.fromEntries(new URLSearchParams(listCall.path.split('?')[1]))).toEqual({
       page: '1',
@@ -54,5 +54,5 @@ describe('Convenios list (the list-screen scaffold)', () => {
     within(grid).getByRole('gridcell', { name: 'E2E-1' }).focus();
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe(`/catalog/contract-edit/${agreement.id}`));
-  }, 40_000);
+  });
 });

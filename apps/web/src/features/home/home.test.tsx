@@ -74,7 +74,7 @@ describe('Inicio', () => {
     );
     stubApi(() => summary);
     const router = renderScreen(<HomeScreen />, { path: '/home' });
-    const figures = await screen.findByRole('region', { name: 'Cifras de la cartera' }, { timeout: 5_000 });
+    const figures = await screen.findByRole('region', { name: 'Cifras de la cartera' });
     expect(
       screen.getByText(
         'Cifras a la fecha flujo: 23/11/2026. Calculadas el 22/11/2026 22:10, al cerrar el día o aplicar un archivo de pagos.',
@@ -142,8 +142,6 @@ describe('Inicio', () => {
     saveSession(sampleSession({ permissions: [{ path: '/wallet/credits/credits-list' }] }));
     stubApi(() => [500, { title: 'Error', status: 500 }]);
     renderScreen(<HomeScreen />, { path: '/home' });
-    expect(
-      await screen.findByText('No se pudieron cargar las cifras de la cartera. Intenta de nuevo más tarde.', {}, { timeout: 5_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('No se pudieron cargar las cifras de la cartera. Intenta de nuevo más tarde.')).toBeInTheDocument();
   });
 });

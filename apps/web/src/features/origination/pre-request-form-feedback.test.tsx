@@ -32,14 +32,14 @@ describe('forms that forgive and guide (pre-request form)', () => {
 
   it('after a failed save, focuses the first invalid field (in screen order) and sums up what to fix', async () => {
     renderScreen(<PreRequestNewScreen />, { path: PATH });
-    await user.click(await screen.findByRole('button', { name: 'Guardar borrador' }, { timeout: 8000 }));
+    await user.click(await screen.findByRole('button', { name: 'Guardar borrador' }));
     expect(await screen.findByText(/No se guardó: revisa los \d+ campos marcados/)).toBeInTheDocument();
     await waitFor(() => expect(input('CURP')).toHaveFocus());
-  }, 40_000);
+  });
 
   it('accepts amounts as people type them ("$12,500.00", "30,000") and sends them clean', async () => {
     const router = renderScreen(<PreRequestNewScreen />, { path: PATH });
-    await user.type(await screen.findByLabelText('CURP', { exact: false, selector: 'input' }, { timeout: 8000 }), 'PXNE660720HMCXTN06');
+    await user.type(await screen.findByLabelText('CURP', { exact: false, selector: 'input' }), 'PXNE660720HMCXTN06');
     await user.type(input('Número de empleado'), 'J-1001');
     await user.type(input('Nombre(s)'), 'Enrique');
     await user.type(input('Primer apellido'), 'Peña');
@@ -54,11 +54,11 @@ describe('forms that forgive and guide (pre-request form)', () => {
     expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({ netSalary: '12500.00', amount: '30000.00' });
     // A successful save leaves without asking.
     await waitFor(() => expect(router.state.location.pathname).toBe('/origination/pre-request-edit/p1'));
-  }, 40_000);
+  });
 
   it('asks before leaving a half-filled form, with "Seguir editando" focused', async () => {
     const router = renderScreen(<PreRequestNewScreen />, { path: PATH });
-    await user.type(await screen.findByLabelText('CURP', { exact: false, selector: 'input' }, { timeout: 8000 }), 'PXNE66');
+    await user.type(await screen.findByLabelText('CURP', { exact: false, selector: 'input' }), 'PXNE66');
     void router.navigate('/user/user-list');
     const dialog = await screen.findByRole('dialog', { name: '¿Salir sin guardar?' });
     expect(within(dialog).getByRole('button', { name: 'Seguir editando' })).toHaveFocus();
@@ -72,5 +72,5 @@ describe('forms that forgive and guide (pre-request form)', () => {
       within(await screen.findByRole('dialog', { name: '¿Salir sin guardar?' })).getByRole('button', { name: 'Salir sin guardar' }),
     );
     expect(await screen.findByText('Otra pantalla')).toBeInTheDocument();
-  }, 40_000);
+  });
 });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Request as LoanRequest } from '@portal/contract';
@@ -66,7 +66,7 @@ describe('request action buttons', () => {
     // An action that cannot be taken back: "No" has the focus, so Enter does no harm.
     expect(within(dialog).getByRole('button', { name: 'No' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Sí' }));
-    await vi.waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007: en validación.' }]));
+    await waitFor(() => expect(notices).toEqual([{ kind: 'success', text: 'Solicitud SOL-000007: en validación.' }]));
     expect(calls.at(-1)).toMatchObject({ method: 'POST', path: `/api/requests/${sampleRequest().id}/submit`, body: { version: 3 } });
   });
 
@@ -96,7 +96,7 @@ describe('request action buttons', () => {
 
     await user.type(within(dialog).getByLabelText('Motivo'), ' cumple la antigüedad');
     await user.click(within(dialog).getByRole('button', { name: 'Rechazar' }));
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(notices).toEqual([{ kind: 'error', text: 'La solicitud SOL-000007 ya está aprobada; no se puede rechazar.' }]),
     );
   });
@@ -127,7 +127,7 @@ describe('request action buttons', () => {
     await user.keyboard('11022026');
     await user.click(within(dialog).getByRole('button', { name: 'Dispersar' }));
 
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(notices).toEqual([
         { kind: 'success', text: 'Solicitud SOL-000007 dispersada: crédito CR-000001.', credit: { id: 'cr-1', folio: 'CR-000001' } },
       ]),

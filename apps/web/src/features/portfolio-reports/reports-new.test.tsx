@@ -1,9 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Many clicks and keystrokes through MUI's menus: slow on a loaded machine.
-vi.setConfig({ testTimeout: 40_000 });
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
@@ -65,7 +64,7 @@ describe('Nuevo Reporte Operativo', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Cartera' }));
     await user.click(screen.getByRole('button', { name: 'Guardar reporte' }));
 
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe(`/admon-wallet/report-edit/${CREATED}`));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/admon-wallet/report-edit/${CREATED}`));
     const posted = calls.find((call) => call.method === 'POST')!;
     expect(posted.path).toBe('/api/report-definitions');
     expect(posted.body).toEqual({

@@ -55,9 +55,9 @@ describe('Correos del portal', () => {
   it('lists each message with its delivery: sent, refused with the server’s answer, to be tried again and when', async () => {
     stubApi(() => ({ items: [message({}), failed, retrying], total: 3, totalCapped: false }));
     renderScreen(<MailListScreen />, { path: '/user/mail' });
-    const grid = await screen.findByRole('grid', { name: 'Correos' }, { timeout: 8000 });
+    const grid = await screen.findByRole('grid', { name: 'Correos' });
     const row = (email: string) => within(grid).getByText(email).closest('[role="row"]') as HTMLElement;
-    await within(grid).findByText('nueva@demo.mx', {}, { timeout: 8000 });
+    await within(grid).findByText('nueva@demo.mx');
     expect(within(row('nueva@demo.mx')).getByText('Enviado')).toBeInTheDocument();
     expect(within(row('inexistente@demo.mx')).getByText('No se pudo enviar')).toBeInTheDocument();
     expect(within(row('inexistente@demo.mx')).getByText('550 5.1.1 Buzón inexistente')).toBeInTheDocument();
@@ -65,12 +65,12 @@ describe('Correos del portal', () => {
     // Mexico City is UTC−6: 16:20 UTC is 10:20 there.
     expect(within(row('ocupado@demo.mx')).getByText('23/11/2026 10:20')).toBeInTheDocument();
     expect(within(row('ocupado@demo.mx')).getByText('Por enviar')).toBeInTheDocument();
-  }, 40_000);
+  });
 
   it('asks the API for one status and opens a message with its link to pass on while it has not arrived', async () => {
     const calls = stubApi(() => ({ items: [failed], total: 1, totalCapped: false }));
     renderScreen(<MailListScreen />, { path: '/user/mail', url: '/user/mail?status=failed' });
-    await screen.findByText('inexistente@demo.mx', {}, { timeout: 8000 });
+    await screen.findByText('inexistente@demo.mx');
     expect(calls.map((call) => call.path)).toContainEqual(expect.stringMatching(/^\/api\/outbox\?.*status=failed/));
 
     await userEvent.click(screen.getByText('inexistente@demo.mx'));
@@ -78,5 +78,5 @@ describe('Correos del portal', () => {
     expect(within(panel).getByText(/https:\/\/portal\.test\/oidc\/reset-password\?token=abc/)).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: 'Copiar enlace' })).toBeInTheDocument();
     expect(within(panel).getByText('550 5.1.1 Buzón inexistente')).toBeInTheDocument();
-  }, 40_000);
+  });
 });

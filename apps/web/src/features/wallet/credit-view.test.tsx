@@ -384,7 +384,7 @@ describe('credit view', () => {
     expect(await screen.findByLabelText('Resumen del crédito')).toBeInTheDocument();
     expect(calls.some((call) => call.path.includes('/payoff'))).toBe(false);
     await userEvent.click(screen.getByRole('tab', { name: 'Liquidación' }));
-    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('sin cotización');
+    expect(await screen.findByRole('alert')).toHaveTextContent('sin cotización');
     expect(calls.find((call) => call.path.includes('/payoff'))?.path).toContain('date=2026-03-31');
   });
 

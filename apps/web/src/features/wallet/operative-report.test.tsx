@@ -1,9 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Many clicks and keystrokes through MUI's menus: slow on a loaded machine.
-vi.setConfig({ testTimeout: 40_000 });
 import type { ReportRun, RunnableReport } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
@@ -103,7 +102,7 @@ describe('Reportes Operativos', () => {
     await user.click(screen.getByRole('combobox', { name: 'Tramo de atraso' }));
     await user.click(screen.getByRole('option', { name: '61 a 89 días' }));
     await user.click(screen.getByRole('button', { name: 'Ejecutar' }));
-    await vi.waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
     const posted = calls.find((call) => call.method === 'POST')!;
     expect(posted.path).toBe('/api/report-runs');
     expect(posted.body).toEqual({ definitionId: REPORT.id, parameters: { bucket: { value: '61-89' } } });

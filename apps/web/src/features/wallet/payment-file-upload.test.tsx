@@ -165,12 +165,12 @@ describe('Carga archivos de pagos', () => {
     );
 
     // Asked again every second while it runs: the bar follows the rows done, then the outcome replaces it.
-    expect(await screen.findByText('Aplicando: 1 de 3 filas', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(await screen.findByText('Aplicando: 1 de 3 filas')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Avance de la aplicación' })).toHaveAttribute('aria-valuenow', '33');
-    expect(await screen.findByText(/Archivo aplicado: 3 pagos por \$1,500.00/, {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(await screen.findByText(/Archivo aplicado: 3 pagos por \$1,500.00/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Ver detalle del archivo' })).toHaveAttribute('href', `/wallet/files-pay-detail/${FILE_ID}`);
     expect(screen.queryByRole('button', { name: 'Aplicar' })).not.toBeInTheDocument();
-  }, 25_000);
+  });
 
   it("says in one row's confirmation that it pays a deduction another file received, in the singular", async () => {
     signIn([...UPLOADER, '/actions/wallet/apply-file']);

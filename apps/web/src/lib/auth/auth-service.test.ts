@@ -1,4 +1,5 @@
 import type { User } from 'oidc-client-ts';
+import { waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { EXPIRED_MESSAGE, renewWhileValid, takeNotice } from './auth-service';
 import { getSession, resetSessionCache, saveSession } from './session';
@@ -41,7 +42,7 @@ describe('a failed silent renewal', () => {
     const first = renewWhileValid(manager, async () => undefined);
     const second = renewWhileValid(manager, async () => undefined);
     expect(second).toBe(first);
-    await vi.waitFor(() => expect(signinSilent).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(signinSilent).toHaveBeenCalledTimes(1));
     release();
     await first;
     expect(signinSilent).toHaveBeenCalledTimes(1);
