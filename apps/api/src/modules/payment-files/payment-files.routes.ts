@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
-import { PAYMENT_FILE_MAX_BYTES, paymentFileRoutes, paymentRoutes } from '@portal/contract';
+import { PAYMENT_FILE_MAX_BYTES, dateField, paymentFileRoutes, paymentRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { HttpProblem, readMultipart } from '../../http/errors';
 import { assertSafeText, uploadedFileName } from '../../http/input-hygiene';
@@ -32,7 +32,7 @@ import { eq } from 'drizzle-orm';
 
 const uploadFields = z.object({
   agreementId: z.uuid('Elige el convenio.'),
-  discountDate: z.iso.date('Elige la fecha de descuento (AAAA-MM-DD).'),
+  discountDate: dateField('Fecha de descuento'),
 });
 
 /** Money columns: numbers in pesos under the MXN format. */
