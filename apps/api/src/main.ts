@@ -8,7 +8,7 @@ import { seedDemoPortfolio } from './seed/seed-portfolio';
 import { buildApp } from './app';
 import { systemClock } from './deps';
 import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
-import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
+import { API_SCOPE, GRANT_CLAIM, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
 import { JOB_QUEUES, startWorkers } from './workers';
 import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
@@ -102,7 +102,7 @@ async function start(): Promise<void> {
       trustProxy: config.trustProxy !== false,
       deliverMail: config.mail !== null,
     });
-    verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true, reuseMs: TOKEN_REUSE_MS });
+    verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true, reuseMs: TOKEN_REUSE_MS, grantClaim: GRANT_CLAIM });
     authConfig = { ...config.oidc, scope: `openid email profile ${API_SCOPE}`, embedded: true, passwordResetUrl: null };
   } else {
     const jwksUri = await discoverJwksUri(config.oidc.issuer).catch((error: Error) => {
