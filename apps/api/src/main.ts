@@ -8,6 +8,7 @@ import { seedDemoPortfolio } from './seed/seed-portfolio';
 import { buildApp } from './app';
 import { systemClock } from './deps';
 import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
+import { normalizeStoredTemplates } from './modules/letters/letters.service';
 import { API_SCOPE, GRANT_CLAIM, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
 import { JOB_QUEUES, startWorkers } from './workers';
@@ -172,6 +173,11 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void lifecycle.shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Templates stored before backgrounds were normalized get theirs now, each in a worker under the upload's budget.
+  const templateLog = log.child({ module: 'letters' });
+  void normalizeStoredTemplates(database.db, templateLog).catch((error: unknown) =>
+    templateLog.error({ err: error }, 'normalizing stored letter templates failed'),
+  );
   if (embeddedBackup) {
     const reachable =
       config.host === '0.0.0.0'

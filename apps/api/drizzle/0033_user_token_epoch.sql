@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "tokens_valid_after" timestamp with time zone;
