@@ -162,12 +162,18 @@ export function jwtTokenVerifier(options: {
   };
 }
 
-/** What a token's lookup tells: who it is (null: no active user), and whether the token itself still stands. */
+/** What a token's lookup tells: who it is (null: no active user), and what decides whether the token still stands. */
 export interface TokenHolder {
   principal: Principal | null;
-  /** False once its grant is gone (sign-out, a replayed code) or the user's tokens were ended after it was issued. */
-  live: boolean;
+  /** The user's tokens issued before this second are ended (users.tokens_valid_after). */
+  validAfter: Date | null;
+  /** The token's grant is still at the provider (true when the token names none). */
+  grantStands: boolean;
 }
+
+/** False once the token's grant is gone (sign-out, a replayed code) or the user's tokens were ended after it was issued. */
+export const tokenStands = (holder: TokenHolder, issuedAt: number | undefined): boolean =>
+  holder.grantStands && issuedAfter(issuedAt, holder.validAfter);
 
 /** The embedded provider's grant still stands (not revoked by sign-out or a replayed code, not expired). */
 const grantStands = (grantId: string) =>
@@ -188,8 +194,8 @@ function issuedAfter(issuedAt: number | undefined, validAfter: Date | null): boo
  * Who the token's e-mail is, looked up across companies (the company is what it tells), and in the same statement
  * whether the token still stands: its grant, and the user's `tokens_valid_after`.
  */
-export async function loadTokenHolder(db: Db, identity: Pick<Identity, 'email' | 'grantId' | 'issuedAt'>): Promise<TokenHolder> {
-  const { email, grantId, issuedAt } = identity;
+export async function loadTokenHolder(db: Db, identity: Pick<Identity, 'email' | 'grantId'>): Promise<TokenHolder> {
+  const { email, grantId } = identity;
   const [row] = await asSystem(db, (tx) =>
     tx
       .select({
@@ -209,14 +215,15 @@ export async function loadTokenHolder(db: Db, identity: Pick<Identity, 'email' |
       .limit(1),
   );
   if (!row) {
-    if (grantId === undefined) return { principal: null, live: true };
+    if (grantId === undefined) return { principal: null, validAfter: null, grantStands: true };
     const [grant] = await asSystem(db, (tx) => tx.select({ stands: grantStands(grantId) }).from(sql`(select 1) as one`));
-    return { principal: null, live: grant?.stands === true };
+    return { principal: null, validAfter: null, grantStands: grant?.stands === true };
   }
   const { tokensValidAfter, grantStands: stands, ...principal } = row;
   return {
     principal: { ...principal, permissions: new Set(principal.permissions) },
-    live: stands === true && issuedAfter(issuedAt, tokensValidAfter),
+    validAfter: tokensValidAfter,
+    grantStands: stands === true,
   };
 }
 
@@ -236,7 +243,8 @@ function principalLookup(db: Db, ttlMs: number, now: () => number) {
   return {
     async find(identity: Identity): Promise<TokenHolder> {
       if (ttlMs <= 0) return loadTokenHolder(db, identity);
-      const key = `${identity.email.toLowerCase()} ${identity.grantId ?? ''} ${identity.issuedAt ?? ''}`;
+      // By e-mail and grant, not by token: each token's `iat` is weighed against the remembered tokens_valid_after.
+      const key = `${identity.email.toLowerCase()} ${identity.grantId ?? ''}`;
       const cached = entries.get(key, now());
       if (cached) return cached.value;
       const holder = await loadTokenHolder(db, identity);
@@ -345,7 +353,7 @@ export function installAuth(
       return sendProblem(request, reply, 401, 'Sesión no válida', 'Tu sesión no es válida o expiró. Inicia sesión de nuevo.');
     }
     const holder = await principals.find(identity);
-    if (!holder.live) {
+    if (!tokenStands(holder, identity.issuedAt)) {
       request.log.info({ grantId: identity.grantId }, 'access token of an ended session');
       return sendProblem(request, reply, 401, 'Sesión terminada', 'Tu sesión se cerró o tu usuario cambió. Inicia sesión de nuevo.');
     }
