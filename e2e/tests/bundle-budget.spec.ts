@@ -6,51 +6,59 @@ import { PRODUCT_SCREENS } from './product-routes';
 
 /**
  * What each screen costs a clerk opening it cold (a fresh browser, nothing cached): the JavaScript it loads, gzipped.
- * Issue 50's targets: the sign-in page ≤ 100 kB, "/" for a visitor ≤ 110 kB, every product screen ≤ 300 kB. Where a
- * screen meets its target the target is the budget; where it does not yet, the budget is the ceiling this build holds
- * (a regression fails) and the test prints the gap. docs/measurements.md keeps the figures and what the gaps are made of.
+ * Issue 50's targets are the budgets where they can be met: the sign-in page ≤ 100 kB and "/" for a visitor ≤ 110 kB.
+ * A product screen's 300 kB cannot be met by a screen that shows MUI X's data grid: the floor every signed-in screen
+ * loads (React, React Router, MUI's core, zod and TanStack Query, oidc-client-ts: ~185 kB) and the grid (~134 kB)
+ * already pass it. Decision 0027 restates it: a screen's JavaScript without MUI X's chunks ≤ 340 kB, and those chunks
+ * only on the screens that show a grid or a date picker. docs/measurements.md keeps the figures.
  */
 const KB = 1024;
-const TARGET = { signIn: 100 * KB, visitorRoot: 110 * KB, screen: 300 * KB };
-/** React, React Router's data router, oidc-client-ts and zod: the sign-in page's floor until it leaves the router (see docs). */
-const SIGN_IN_CEILING = 145 * KB;
-/**
- * Screens over 300 kB, each with its ceiling: the lists and file screens carry MUI X's data grid (~139 kB) and, with date
- * filters, its date pickers (~49 kB); the forms carry react-hook-form and the contract's zod schemas.
- */
-const SCREEN_CEILINGS: Record<string, number> = {
-  '/user/user-list': 505,
-  '/user/user-new': 320,
-  '/user/profile-list': 325,
-  '/origination/request-new': 345,
-  '/origination/pre-request-new': 545,
-  '/origination/request-list': 520,
-  '/wallet/credits/credits-list': 520,
-  '/wallet/upload-file-pay': 475,
-  '/wallet/files-pay-list': 520,
-  '/wallet/application-pay-list': 525,
-  '/wallet/operative-report': 525,
-  '/wallet/admin-flow-date': 520,
-  '/creditos/update-labels': 520,
-  '/creditos/settlement-letter': 370,
-  '/catalog/contract-list': 510,
-  '/catalog/contract-new': 395,
-  '/admon-wallet/reports-list': 515,
-  '/admon-wallet/reports-new': 335,
-  '/user/user-edit/:id': 330,
-  '/origination/pre-request-edit/:id': 345,
-  '/catalog/contract-edit/:id': 400,
-  '/wallet/credits/credits-view/:id': 330,
-  '/wallet/files-pay-detail/:id': 480,
-  '/admon-wallet/report-edit/:id': 340,
+const TARGET = { signIn: 100 * KB, visitorRoot: 110 * KB };
+/** Decision 0027: a product screen's JavaScript, not counting MUI X's data grid and date pickers where it shows them. */
+const SCREEN_WITHOUT_MUI_X = 340 * KB;
+/** MUI X's chunks (apps/web/src/components/server-data-grid.tsx, date-field.tsx) and the screens allowed to load each. */
+const MUI_X = {
+  grid: {
+    file: /\/server-data-grid-[\w-]+\.js$/,
+    screens: [
+      '/user/user-list',
+      '/user/mail',
+      '/catalog/contract-list',
+      '/origination/pre-request-new',
+      '/origination/request-list',
+      '/wallet/credits/credits-list',
+      '/wallet/admin-flow-date',
+      '/wallet/upload-file-pay',
+      '/wallet/files-pay-list',
+      '/wallet/files-pay-detail/:id',
+      '/wallet/application-pay-list',
+      '/wallet/operative-report',
+      '/creditos/update-labels',
+      '/admon-wallet/reports-list',
+    ],
+  },
+  picker: {
+    file: /\/date-field-[\w-]+\.js$/,
+    screens: [
+      '/origination/request-list',
+      '/wallet/credits/credits-list',
+      '/creditos/update-labels',
+      '/wallet/files-pay-list',
+      '/wallet/application-pay-list',
+      '/wallet/operative-report',
+      '/creditos/settlement-letter',
+      '/catalog/contract-new',
+      '/catalog/contract-edit/:id',
+    ],
+  },
 };
-const budgetOf = (route: string) => (SCREEN_CEILINGS[route] ?? 0) * KB || TARGET.screen;
 
 interface Weight {
   total: number;
   listing: string;
   files: number;
   paths: string[];
+  sizes: Map<string, number>;
 }
 
 /** Opens `url` in a fresh context (empty cache) and adds up the gzipped JavaScript it loads until `ready` holds. */
@@ -79,7 +87,7 @@ async function coldWeight(browser: Browser, url: string, ready: (page: Page) => 
     .sort((a, b) => b[1] - a[1])
     .map(([path, size]) => `  ${path} ${(size / KB).toFixed(1)} kB`)
     .join('\n');
-  return { total, listing, files: scripts.size, paths: [...scripts.keys()].sort() } satisfies Weight;
+  return { total, listing, files: scripts.size, paths: [...scripts.keys()].sort(), sizes: scripts } satisfies Weight;
 }
 
 const report = (name: string, weight: Weight) =>
@@ -90,9 +98,8 @@ test('the sign-in page stays within its budget', async ({ browser }) => {
     await expect(page.getByRole('button', { name: 'Iniciar sesión' })).toBeVisible();
   });
   report(SIGN_IN_PATH, weight);
-  if (weight.total > TARGET.signIn) console.log(`Sobre la meta de 100 kB por ${((weight.total - TARGET.signIn) / KB).toFixed(1)} kB`);
   expect(weight.files).toBeGreaterThan(0);
-  expect(weight.total, weight.listing).toBeLessThanOrEqual(SIGN_IN_CEILING);
+  expect(weight.total, weight.listing).toBeLessThanOrEqual(TARGET.signIn);
 });
 
 test('"/" for a visitor decides the session before the signed-in layout: it loads only what the sign-in page loads', async ({
@@ -108,10 +115,13 @@ test('"/" for a visitor decides the session before the signed-in layout: it load
   // Neither the signed-in layout nor the home: the same files as the sign-in page.
   expect(root.paths).toEqual(signIn.paths);
   expect(root.listing).not.toMatch(/guarded-layout|home\.screen/);
-  expect(root.total, root.listing).toBeLessThanOrEqual(Math.max(TARGET.visitorRoot, SIGN_IN_CEILING));
+  expect(root.total, root.listing).toBeLessThanOrEqual(TARGET.visitorRoot);
 });
 
-test('every product screen opened cold stays within its budget (300 kB, or its ceiling while over it)', async ({ browser, page }) => {
+test("every product screen opened cold stays within decision 0027's budget, and loads MUI X only where it shows it", async ({
+  browser,
+  page,
+}) => {
   test.setTimeout(900_000);
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
@@ -119,6 +129,8 @@ test('every product screen opened cold stays within its budget (300 kB, or its c
 
   const over: string[] = [];
   const table: string[] = [];
+  const loaded: Weight[] = [];
+  const muiXOutOfPlace: string[] = [];
   for (const { route: template, resolve } of PRODUCT_SCREENS) {
     const route = resolve ? await resolve(page) : template;
     const weight = await coldWeight(
@@ -130,10 +142,29 @@ test('every product screen opened cold stays within its budget (300 kB, or its c
       },
       { storageState },
     );
-    const gap = weight.total > TARGET.screen ? ` (meta 300 kB: +${((weight.total - TARGET.screen) / KB).toFixed(1)} kB)` : '';
-    table.push(`${template} ${(weight.total / KB).toFixed(1)} kB${gap}`);
-    if (weight.total > budgetOf(template)) over.push(`${template}: ${(weight.total / KB).toFixed(1)} kB\n${weight.listing}`);
+    loaded.push(weight);
+    let muiX = 0;
+    for (const [name, { file, screens }] of Object.entries(MUI_X)) {
+      for (const [path, size] of weight.sizes) {
+        if (!file.test(path)) continue;
+        muiX += size;
+        if (!screens.includes(template)) muiXOutOfPlace.push(`${template} carga ${name} (${path})`);
+      }
+    }
+    const rest = weight.total - muiX;
+    table.push(
+      `${template} ${(weight.total / KB).toFixed(1)} kB = MUI X ${(muiX / KB).toFixed(1)} + ${(rest / KB).toFixed(1)}` +
+        (weight.total > 300 * KB ? ` (meta del issue, 300 kB: +${((weight.total - 300 * KB) / KB).toFixed(1)} kB)` : ''),
+    );
+    if (rest > SCREEN_WITHOUT_MUI_X) over.push(`${template}: ${(rest / KB).toFixed(1)} kB sin MUI X\n${weight.listing}`);
   }
-  console.log(`JavaScript por pantalla, en frío (gzip):\n${table.join('\n')}`);
+  // The floor: what every signed-in screen loads, whatever it shows (React, React Router, MUI's core, zod, the shell).
+  const [first, ...others] = loaded;
+  const shared = first!.paths.filter((path) => others.every(({ sizes }) => sizes.has(path)));
+  const floor = shared.reduce((sum, path) => sum + first!.sizes.get(path)!, 0);
+  console.log(
+    `JavaScript por pantalla, en frío (gzip):\n${table.join('\n')}\nLo que toda pantalla carga: ${(floor / KB).toFixed(1)} kB en ${shared.length} archivos`,
+  );
+  expect(muiXOutOfPlace, 'MUI X fuera de las pantallas que lo muestran').toEqual([]);
   expect(over, 'pantallas sobre su presupuesto').toEqual([]);
 });

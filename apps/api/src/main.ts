@@ -12,6 +12,7 @@ import { normalizeStoredTemplates } from './modules/letters/letters.service';
 import { API_SCOPE, GRANT_CLAIM, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
 import { JOB_QUEUES, startWorkers } from './workers';
+import { loggerFailureLog } from './jobs/tracked-job';
 import { assertSchemaCurrent, SchemaMismatchError } from './db/migrate';
 import { createLogger } from './http/logging';
 import { closeHttp, createLifecycle } from './lifecycle';
@@ -123,7 +124,7 @@ async function start(): Promise<void> {
 
   // Jobs queued before a stop (or interrupted by it) are picked up again here, by this process or any other.
   const jobs = await startJobQueue(database, config.database.kind === 'postgres' ? config.database.url : undefined, JOB_QUEUES);
-  if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now());
+  if (config.jobWorkers) await startWorkers(jobs, database, () => systemClock.now(), loggerFailureLog(log.child({ module: 'jobs' })));
   // Every process with workers sends mail; the outbox's claim gives each message to one of them.
   const mailLog = log.child({ module: 'mail' });
   const mail =

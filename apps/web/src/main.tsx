@@ -1,22 +1,37 @@
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { createRouter } from './app/router';
-import { followOtherTabs } from './lib/auth/session';
+import { HOME_PATH, SIGN_IN_PATH } from '@portal/contract';
+import { followOtherTabs, getSession } from './lib/auth/session';
 import { removeLeftoverWorkers } from './lib/service-workers';
-import { z } from 'zod';
 import './app/base.css';
-
-// zod compiles object parsers with `new Function` when it may; the portal's CSP (script-src 'self') refuses eval,
-// so it is told not to try, rather than have each first parse report a CSP violation.
-z.config({ jitless: true });
 
 void removeLeftoverWorkers();
 
 followOtherTabs();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <RouterProvider router={createRouter()} />
-  </StrictMode>,
-);
+const root = createRoot(document.getElementById('root')!);
+const show = (element: ReactNode) => root.render(<StrictMode>{element}</StrictMode>);
+
+let app: Promise<void> | null = null;
+/** The app proper (React Router, the shell, the screens), started once, at the address the browser now shows. */
+const startApp = () => (app ??= import('./app/app').then(({ App }) => show(<App />)));
+
+// The session is decided before anything else loads (decision 0027): a visitor at "/" goes straight to the sign-in
+// page, and the sign-in page opened cold is React and oidc-client-ts alone, without React Router, zod or MUI.
+if (window.location.pathname === '/') window.history.replaceState(null, '', getSession() ? HOME_PATH : SIGN_IN_PATH);
+
+if (window.location.pathname === SIGN_IN_PATH && !getSession()) {
+  void import('./features/session/sign-in-page').then(({ SignInPage }) =>
+    show(
+      <SignInPage
+        redirect={new URLSearchParams(window.location.search).get('redirect')}
+        go={(to, { replace }) => {
+          window.history[replace ? 'replaceState' : 'pushState'](null, '', to);
+          void startApp();
+        }}
+      />,
+    ),
+  );
+} else {
+  void startApp();
+}

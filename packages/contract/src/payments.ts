@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateField } from './fields';
 import { listQuery, listResponse } from './common';
+import { RUN_STATUSES } from './runs';
 
 /**
  * Cartera: the employers' payment files (upload → preview → apply all-or-nothing → revert), their rows' outcomes,
@@ -32,9 +33,6 @@ export const ROW_OUTCOMES = [
 export type RowOutcome = (typeof ROW_OUTCOMES)[number];
 export const APPLIED_OUTCOMES = ['válido', 'sobrepago'] as const satisfies readonly RowOutcome[];
 export const isAppliedOutcome = (outcome: RowOutcome): boolean => (APPLIED_OUTCOMES as readonly RowOutcome[]).includes(outcome);
-
-/** The background application of a file: its progress survives a page reload. */
-export const APPLY_STATES = ['en espera', 'en curso', 'completado', 'fallido'] as const;
 
 /** The largest upload read, and the most rows in one file. */
 export const PAYMENT_FILE_MAX_BYTES = 20 * 1024 * 1024;
@@ -83,7 +81,8 @@ export const paymentFileSchema = z.object({
   missingCount: z.number().int(),
   uploadedBy: z.string().nullable(),
   uploadedAt: z.string(),
-  applyState: z.enum(APPLY_STATES).nullable(),
+  /** The background application of the file's last run (its progress survives a page reload). */
+  applyState: z.enum(RUN_STATUSES).nullable(),
   applyDone: z.number().int(),
   applyError: z.string().nullable(),
   appliedBy: z.string().nullable(),

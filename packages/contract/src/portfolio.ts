@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateField } from './fields';
 import { AGING_BUCKETS, CREDIT_STATUSES } from './requests';
+import { RUN_STATUSES } from './runs';
 import { listQuery, listResponse } from './common';
 
 /** Cartera: the credits list, the full credit view, the fecha flujo and its day closes (issue 15). */
@@ -70,8 +71,6 @@ export const payoffQuoteSchema = z.object({
 });
 export type PayoffQuoteView = z.infer<typeof payoffQuoteSchema>;
 
-export const DAY_CLOSE_RUN_STATUSES = ['en espera', 'en curso', 'completado', 'fallido'] as const;
-
 export const dayCloseRunSchema = z.object({
   id: z.string(),
   companyId: z.string(),
@@ -79,7 +78,7 @@ export const dayCloseRunSchema = z.object({
   throughDate: z.string(),
   daysTotal: z.number().int(),
   daysDone: z.number().int(),
-  status: z.enum(DAY_CLOSE_RUN_STATUSES),
+  status: z.enum(RUN_STATUSES),
   jobId: z.string().nullable(),
   error: z.string().nullable(),
   requestedBy: z.string().nullable(),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { dateField } from './fields';
 import { auditEntrySchema, listQuery, listResponse, versionField } from './common';
 import { PAYMENT_FILE_STATUSES, PAYMENT_STATUSES } from './payments';
+import { RUN_STATUSES } from './runs';
+import { CREDIT_COLUMNS, PAYMENT_COLUMNS, PAYMENT_SPLIT_SHOWN_COLUMNS, type ColumnKind, type ListColumn } from './columns';
 import { AGING_BUCKETS, CREDIT_STATUSES, REQUEST_STATUSES } from './requests';
 
 /**
@@ -50,8 +52,15 @@ const text = (key: string, label: string): ReportField => ({ key, label, type: '
 const money = (key: string, label: string): ReportField => ({ key, label, type: 'money' });
 const date = (key: string, label: string): ReportField => ({ key, label, type: 'date' });
 const integer = (key: string, label: string): ReportField => ({ key, label, type: 'integer' });
-const agreement: ReportField = { key: 'agreement', label: 'Convenio', type: 'text', filter: 'agreement' };
-const bucket: ReportField = { key: 'bucket', label: 'Tramo de atraso', type: 'text', filter: 'bucket', options: AGING_BUCKETS };
+const FIELD_TYPES: Record<ColumnKind, ReportFieldType> = { text: 'text', money: 'money', date: 'date', datetime: 'date', count: 'integer' };
+/** A field meaning what a list's column means: its label and kind are the list's (columns.ts), its key the dataset's. */
+const listed = <Key extends string>(columns: readonly ListColumn<Key>[], listKey: Key, key: string = listKey): ReportField => {
+  const found = columns.find((candidate) => candidate.key === listKey)!;
+  return { key, label: found.label, type: FIELD_TYPES[found.kind] };
+};
+const credit = (listKey: (typeof CREDIT_COLUMNS)[number]['key'], key?: string) => listed(CREDIT_COLUMNS, listKey, key);
+const agreement: ReportField = { ...credit('agreement'), filter: 'agreement' };
+const bucket: ReportField = { ...credit('bucket'), filter: 'bucket', options: AGING_BUCKETS };
 const status = (label: string, options: readonly string[]): ReportField => ({
   key: 'status',
   label,
@@ -67,20 +76,20 @@ export const REPORT_DATASETS = [
     label: 'Cartera al día',
     description: 'Cada crédito con sus saldos, días de atraso y tramo a la fecha flujo de su empresa.',
     fields: [
-      text('folio', 'Folio'),
-      text('client', 'Acreditado'),
-      text('curp', 'CURP'),
+      credit('folio'),
+      credit('clientName', 'client'),
+      credit('curp'),
       text('employeeNumber', 'Número de empleado'),
       agreement,
       text('product', 'Producto'),
-      date('disbursementDate', 'Fecha de dispersión'),
-      money('principal', 'Capital dispersado'),
+      credit('disbursementDate'),
+      credit('principal'),
       integer('term', 'Plazo'),
-      money('installment', 'Descuento'),
-      money('outstandingBalance', 'Saldo total'),
+      credit('installment'),
+      credit('outstandingBalance'),
       money('overdueBalance', 'Saldo vencido'),
-      date('nextDiscountDate', 'Próximo descuento'),
-      integer('daysPastDue', 'Días de atraso'),
+      credit('nextDiscountDate'),
+      credit('daysPastDue'),
       bucket,
       status('Estado', CREDIT_STATUSES),
       date('businessDate', 'Fecha flujo'),
@@ -91,18 +100,13 @@ export const REPORT_DATASETS = [
     label: 'Pagos aplicados',
     description: 'Los pagos recibidos con su reparto por concepto.',
     fields: [
-      text('folio', 'Folio'),
-      text('client', 'Acreditado'),
+      listed(PAYMENT_COLUMNS, 'creditFolio', 'folio'),
+      listed(PAYMENT_COLUMNS, 'clientName', 'client'),
       agreement,
-      text('fileName', 'Archivo'),
-      date('valueDate', 'Fecha valor'),
-      money('amount', 'Importe'),
-      money('principal', 'Capital'),
-      money('interest', 'Interés'),
-      money('iva', 'IVA'),
-      money('moratory', 'Moratorios con IVA'),
-      money('fees', 'Comisiones con IVA'),
-      money('overpayment', 'Sobrepago'),
+      listed(PAYMENT_COLUMNS, 'fileName'),
+      listed(PAYMENT_COLUMNS, 'valueDate'),
+      listed(PAYMENT_COLUMNS, 'amount'),
+      ...PAYMENT_SPLIT_SHOWN_COLUMNS.map((column) => listed(PAYMENT_SPLIT_SHOWN_COLUMNS, column.key)),
       status('Estado', PAYMENT_STATUSES),
       date('appliedAt', 'Fecha de aplicación'),
     ],
@@ -185,11 +189,11 @@ export const REPORT_DATASETS = [
       text('client', 'Acreditado'),
       text('employeeNumber', 'Número de empleado'),
       agreement,
-      integer('daysPastDue', 'Días de atraso'),
+      credit('daysPastDue'),
       bucket,
       date('oldestUnpaidDueDate', 'Vencimiento más antiguo sin pagar'),
       money('overdueBalance', 'Saldo vencido'),
-      money('outstandingBalance', 'Saldo total'),
+      credit('outstandingBalance'),
       status('Estado', CREDIT_STATUSES),
     ],
   },
@@ -335,7 +339,8 @@ export const reportRunRequestSchema = z.object({
 });
 export type ReportRunRequest = z.input<typeof reportRunRequestSchema>;
 
-export const REPORT_RUN_STATUSES = ['en espera', 'en curso', 'completado', 'fallido', 'vencido'] as const;
+/** A report run's states: a tracked run's, and vencido once its file passed retention. */
+export const REPORT_RUN_STATUSES = [...RUN_STATUSES, 'vencido'] as const;
 export type ReportRunStatus = (typeof REPORT_RUN_STATUSES)[number];
 
 export const reportRunSchema = z.object({

@@ -37,8 +37,5 @@ export const authConfigSchema = z.object({
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 
-/**
- * The title of the API's 401 to a valid token that does not say who the user is (no e-mail claim): the sign-in page
- * tells the user why instead of a generic refusal.
- */
-export const MISSING_EMAIL_CLAIM_TITLE = 'Token sin correo electrónico';
+// Apart from the schemas, so the sign-in page reads it without loading zod (decision 0027).
+export { MISSING_EMAIL_CLAIM_TITLE } from './session-constants';

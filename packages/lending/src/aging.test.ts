@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGING_BUCKET_LABELS, agingBucket, daysPastDue, isPastDueCredit } from './aging.ts';
+import { AGING_BUCKET_LABELS, AGING_BUCKET_LAST_DAYS, agingBucket, daysPastDue, isPastDueCredit } from './aging.ts';
 import { installmentsFromSchedule } from './ledger.ts';
 import { buildSchedule } from './schedule.ts';
 
@@ -52,6 +52,20 @@ describe('aging buckets', () => {
   ] as const)('%i days → %s', (days, bucket) => {
     expect(agingBucket(days)).toBe(bucket);
     expect(AGING_BUCKET_LABELS[bucket].length).toBeGreaterThan(0);
+  });
+
+  it('declares for the SQL the same last day of each bucket as agingBucket decides', () => {
+    // The golden table above, restated as each bucket's last day: 0, 30, 60, 89.
+    expect(AGING_BUCKET_LAST_DAYS).toEqual([
+      ['current', 0],
+      ['1-30', 30],
+      ['31-60', 60],
+      ['61-89', 89],
+    ]);
+    for (const [bucket, last] of AGING_BUCKET_LAST_DAYS) {
+      expect(agingBucket(last)).toBe(bucket);
+      expect(agingBucket(last + 1)).not.toBe(bucket);
+    }
   });
 
   it('a credit is vencido from 90 days past due', () => {

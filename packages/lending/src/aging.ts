@@ -39,6 +39,17 @@ export function daysPastDue(installments: readonly InstallmentState[], asOf: str
 }
 
 /** Buckets 1–30, 31–60, 61–89 and 90+ (90 days and more, where the credit is vencido); 0 days is "current". */
+/**
+ * Each bucket's last day past due, in order (90+ has none): the day close's SQL is written from these, so the rule the
+ * database applies is agingBucket's.
+ */
+export const AGING_BUCKET_LAST_DAYS: readonly (readonly [Exclude<AgingBucket, '90+'>, number])[] = [
+  ['current', 0],
+  ['1-30', 30],
+  ['31-60', 60],
+  ['61-89', PAST_DUE_THRESHOLD_DAYS - 1],
+];
+
 export function agingBucket(days: number): AgingBucket {
   if (!(days > 0)) return 'current';
   if (days <= 30) return '1-30';

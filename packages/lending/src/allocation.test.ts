@@ -283,7 +283,7 @@ describe('allocatePayment properties', () => {
     );
   });
 
-  it('paying the payoff amount on its date settles the credit exactly, with no sobrepago', () => {
+  it('paying the payoff amount on its date (with that day’s payroll deduction, netted by it) settles the credit exactly, with no sobrepago', () => {
     fc.assert(
       fc.property(creditStateArb(), (credit) => {
         const quote = payoffQuote({
@@ -295,8 +295,9 @@ describe('allocatePayment properties', () => {
           quoteDate: credit.date,
         });
         fc.pre(cents(quote.totalAmount) > 0n);
+        // On a payday the quote nets that day's deduction, still to be taken (DOMAIN 3): the day brings both.
         const r = allocatePayment({
-          amount: quote.totalAmount,
+          amount: formatCents(cents(quote.totalAmount) + cents(quote.pendingDeduction)),
           valueDate: credit.date,
           ...creditTerms(credit),
           installments: credit.installments,

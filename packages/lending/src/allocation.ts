@@ -10,6 +10,8 @@ import {
   IVA,
   PRINCIPAL,
   accruedInterest,
+  centDaysTo,
+  dailyRate,
   fromLedger,
   outstanding,
   outstandingTotal as outstandingTotalOf,
@@ -19,7 +21,7 @@ import {
   type InstallmentState,
   type LedgerInstallment,
 } from './ledger.ts';
-import { DAY_COUNT_BASE, levelInstallment } from './schedule.ts';
+import { levelInstallment } from './schedule.ts';
 
 /**
  * Payment allocation, the waterfall (docs/domain.md, "Payments").
@@ -130,7 +132,7 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
   }
   const ivaRate = parseIvaRate(input.ivaRate);
   const frequency = assertFrequency(input.frequency);
-  parseRate(input.annualRate, 'annualRate');
+  const periodRate = { annual: parseRate(input.annualRate, 'annualRate'), periodsPerYear: PERIODS_PER_YEAR[frequency] };
   const ledger = toLedger(input.installments);
   const previousInstallments = copyInstallments(input.installments);
 
@@ -168,7 +170,7 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
   const current = ledger[firstFuture];
   // 2. The current period's interest accrued to the value date.
   if (current !== undefined && remaining > 0n) {
-    const accrued = accruedInterest(ledger, firstFuture, disbursementDay, valueDay, ivaRate);
+    const accrued = accruedInterest(ledger, firstFuture, disbursementDay, valueDay, ivaRate, periodRate);
     pay(current, INTEREST, accrued.interest - (current.paid[INTEREST] ?? 0n), 'accrued');
     pay(current, IVA, accrued.iva - (current.paid[IVA] ?? 0n), 'accrued');
   }
@@ -195,6 +197,7 @@ export function allocatePayment(input: AllocationInput): AllocationResult {
         ledger,
         rows: rebuilt,
         from: firstFuture,
+        oldBalance: balance,
         newBalance: balance - prepaid,
         valueDay,
         disbursementDay,
@@ -246,6 +249,8 @@ interface RebuildInput {
   rows: number[];
   /** Index of the current (first not yet due) installment. */
   from: number;
+  /** The saldo insoluto before the prepayment, after the value date's accrued interest. */
+  oldBalance: Cents;
   newBalance: Cents;
   valueDay: number;
   disbursementDay: number;
@@ -293,15 +298,18 @@ function rebuildRemaining(r: RebuildInput): Cents {
   const periodInterest = roundHalfUp(balance * periodic.num, periodic.den);
   const installment = level !== null && level > periodInterest + ivaOf(periodInterest) ? level : r.installment;
 
-  // The current row's interest for its period: accrued on the old balance up to the value date, plus the
-  // rest of the period on the new balance. What was already paid of it (or waived) is credited.
-  const accrued = accruedInterest(r.ledger, r.from, r.disbursementDay, r.valueDay, r.ivaRate);
-  const restInterest =
-    periodDays <= 0n
-      ? 0n
-      : current.days !== undefined
-        ? roundHalfUp(balance * annual.num * restDays, annual.den * BigInt(DAY_COUNT_BASE))
-        : roundHalfUp(balance * periodic.num * restDays, periodic.den * periodDays);
+  // The current row's interest for its period (docs/domain.md, "Payments"): Σ saldo insoluto of each stretch × daily
+  // rate × days, rounded once — the stretches before this prepayment on the balances they ran on (the row's `accrual`),
+  // the rest of the period on the new balance. What was already paid of it (or waived) is credited.
+  const daily = inCurrentPeriod
+    ? dailyRate(r.ledger, r.from, r.disbursementDay, { annual, periodsPerYear: PERIODS_PER_YEAR[r.frequency] })
+    : null;
+  let currentInterest = 0n;
+  if (inCurrentPeriod) {
+    const before = centDaysTo(r.ledger, r.from, r.disbursementDay, r.valueDay, r.oldBalance);
+    current.accrual = { throughDay: Math.min(Math.max(r.valueDay, start), current.dueDay), centDays: before };
+    if (daily !== null && periodDays > 0n) currentInterest = roundHalfUp(daily.num * (before + balance * restDays), daily.den);
+  }
   // What a row already received of a component (paid in advance, or waived) is credited against it.
   const stillOwed = (inst: LedgerInstallment, c: number, periodTotal: Cents): Cents => {
     const owed = periodTotal - (inst.paid[c] ?? 0n) - (inst.waived[c] ?? 0n);
@@ -311,8 +319,8 @@ function rebuildRemaining(r: RebuildInput): Cents {
   for (let k = 0; k < rows.length; k++) {
     const inst = rows[k]!;
     // The period's interest: for the current period, accrued on the old balance plus the rest on the new one.
-    const interest = k === 0 && inCurrentPeriod ? accrued.interest + restInterest : roundHalfUp(balance * periodic.num, periodic.den);
-    const iva = k === 0 && inCurrentPeriod ? accrued.iva + ivaOf(restInterest) : ivaOf(interest);
+    const interest = k === 0 && inCurrentPeriod ? currentInterest : roundHalfUp(balance * periodic.num, periodic.den);
+    const iva = ivaOf(interest);
     const owedInterest = stillOwed(inst, INTEREST, interest);
     const owedIva = stillOwed(inst, IVA, iva);
     let principal = installment - owedInterest - owedIva;

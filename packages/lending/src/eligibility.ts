@@ -42,7 +42,8 @@ export interface LoanQuote {
 /**
  * Prices a loan. The opening fee is round(amount × fee rate) and its IVA round(fee × IVA). Financed, fee and
  * IVA are added to the principal; deducted, both come off the disbursement. The CAT excludes IVA (Banxico
- * 21/2009): it is computed over the amount less the fee alone.
+ * 21/2009): deducted, over the amount less the fee alone; financed, over the schedule of amount + fee (the fee's IVA
+ * left out) against the amount received.
  */
 export function quoteLoan(input: LoanQuoteInput): LoanQuote {
   const amount = parsePositiveCents(input.amount, 'amount');
@@ -54,7 +55,7 @@ export function quoteLoan(input: LoanQuoteInput): LoanQuote {
   const net = input.openingFeeFinanced ? amount : amount - fee - feeIva;
   if (net <= 0n)
     throw new LendingInputError('INVALID_AMOUNT', 'openingFeeRate', 'La comisión por apertura no puede ser igual o mayor que el monto.');
-  const schedule = buildSchedule({
+  const scheduleInput = {
     principal: formatCents(principal),
     annualRate: input.annualRate,
     ivaRate: input.ivaRate,
@@ -64,14 +65,20 @@ export function quoteLoan(input: LoanQuoteInput): LoanQuote {
     ...(input.payDay !== undefined ? { payDay: input.payDay } : {}),
     ...(input.nonWorkingDays !== undefined ? { nonWorkingDays: input.nonWorkingDays } : {}),
     ...(input.disbursementDate !== undefined ? { disbursementDate: input.disbursementDate } : {}),
-  });
+  };
+  const schedule = buildSchedule(scheduleInput);
   let maxPayment = 0n;
   for (const row of schedule.rows) {
     const payment = parseNonNegativeCents(row.payment, 'payment');
     if (payment > maxPayment) maxPayment = payment;
   }
-  // The fee's IVA is not part of the CAT: what the borrower gets, for the CAT, is the amount less the fee.
+  // IVA stays out of the CAT in every case (Banxico 21/2009, docs/domain.md "CAT"). Deducted, the client receives the
+  // amount less the fee (its IVA left out) and pays the schedule. Financed, the schedule the client pays includes the
+  // fee's IVA as principal: the CAT takes the schedule of amount + fee alone against the amount received instead, so a
+  // financed and a deducted fee of the same loan give nearly the same CAT.
   const catNet = input.openingFeeFinanced ? amount : amount - fee;
+  const catSchedule =
+    input.openingFeeFinanced && feeIva > 0n ? buildSchedule({ ...scheduleInput, principal: formatCents(amount + fee) }) : schedule;
   return {
     amount: formatCents(amount),
     openingFee: formatCents(fee),
@@ -80,7 +87,7 @@ export function quoteLoan(input: LoanQuoteInput): LoanQuote {
     netDisbursement: formatCents(net),
     schedule,
     maxPayment: formatCents(maxPayment),
-    cat: scheduleCat(schedule, formatCents(catNet), input.frequency, input.disbursementDate),
+    cat: scheduleCat(catSchedule, formatCents(catNet), input.frequency, input.disbursementDate),
   };
 }
 

@@ -65,6 +65,7 @@ export {
   type Component,
   type ComponentAmounts,
   type InstallmentState,
+  type InterestAccrual,
 } from './ledger.ts';
 
 export {
@@ -88,7 +89,15 @@ export {
 
 export { payoffQuote, type PayoffInput, type PayoffQuote, type PendingDeduction } from './payoff.ts';
 
-export { AGING_BUCKET_LABELS, PAST_DUE_THRESHOLD_DAYS, agingBucket, daysPastDue, isPastDueCredit, type AgingBucket } from './aging.ts';
+export {
+  AGING_BUCKET_LABELS,
+  AGING_BUCKET_LAST_DAYS,
+  PAST_DUE_THRESHOLD_DAYS,
+  agingBucket,
+  daysPastDue,
+  isPastDueCredit,
+  type AgingBucket,
+} from './aging.ts';
 
 export {
   closeBusinessDay,

@@ -1,5 +1,5 @@
 import { LendingInputError } from './errors.ts';
-import { parseDay, type DayNumber } from './dates.ts';
+import { formatDay, parseDay, type DayNumber } from './dates.ts';
 import { formatCents, parseCanonicalCents, parseNonNegativeCents, parseRate, type Cents, type Ratio } from './money.ts';
 import type { Schedule } from './schedule.ts';
 
@@ -42,6 +42,19 @@ export interface InstallmentState {
   days?: number;
   /** The row is no longer owed because a prepayment shortened the term (it is not a payment made). */
   clearedByPrepayment?: boolean;
+  /**
+   * Set on the current row once a prepayment split its period (docs/domain.md, "Payments"): `centDays` is Σ saldo
+   * insoluto (centavos) × days of the stretches from the period's start to `through`, the last prepayment's value date;
+   * from `through` on the saldo is what is still owed of principal from this row on. The period's interest is that sum
+   * times the daily rate, rounded once.
+   */
+  accrual?: InterestAccrual;
+}
+
+export interface InterestAccrual {
+  through: string;
+  /** A non-negative integer, centavos × days. */
+  centDays: string;
 }
 
 /** Turns a fresh schedule into installment states with nothing paid. */
@@ -84,6 +97,7 @@ export interface LedgerInstallment {
   waived: Cents[];
   days: number | undefined;
   cleared: boolean;
+  accrual: { throughDay: DayNumber; centDays: bigint } | undefined;
 }
 
 function amount(value: string | undefined, field: string, component: Component): Cents {
@@ -140,10 +154,22 @@ export function toLedger(installments: readonly InstallmentState[], field = 'ins
       waived,
       days: inst.days,
       cleared: inst.clearedByPrepayment === true,
+      accrual: inst.accrual === undefined ? undefined : parseAccrual(inst.accrual, `${f}.accrual`),
     };
   });
   ledger.sort((a, b) => a.dueDay - b.dueDay || a.number - b.number);
   return ledger;
+}
+
+function parseAccrual(accrual: InterestAccrual, field: string): { throughDay: DayNumber; centDays: bigint } {
+  if (typeof accrual.centDays !== 'string' || !/^\d{1,30}$/.test(accrual.centDays)) {
+    throw new LendingInputError(
+      'INVALID_INSTALLMENTS',
+      `${field}.centDays`,
+      'El saldo por días del periodo debe ser un entero de cero o más.',
+    );
+  }
+  return { throughDay: parseDay(accrual.through, `${field}.through`), centDays: BigInt(accrual.centDays) };
 }
 
 export function outstanding(inst: LedgerInstallment, c: number): Cents {
@@ -187,6 +213,8 @@ export function fromLedger(original: readonly InstallmentState[], ledger: readon
     }
     if (l.cleared) next.clearedByPrepayment = true;
     else delete next.clearedByPrepayment;
+    if (l.accrual !== undefined) next.accrual = { through: formatDay(l.accrual.throughDay), centDays: l.accrual.centDays.toString() };
+    else delete next.accrual;
     const paid = amountsOut(l.paid);
     const waived = amountsOut(l.waived);
     if (paid !== undefined) next.paid = paid;
@@ -195,9 +223,69 @@ export function fromLedger(original: readonly InstallmentState[], ledger: readon
   });
 }
 
+/** The nominal annual rate and the periods a year: what a row's daily rate is made of. */
+export interface PeriodRate {
+  annual: Ratio;
+  periodsPerYear: number;
+}
+
+/** The day the period of row `index` starts: the previous due date, or the disbursement for the first row. */
+export function periodStart(ledger: readonly LedgerInstallment[], index: number, disbursementDay: DayNumber): DayNumber {
+  return index === 0 ? disbursementDay : (ledger[index - 1]?.dueDay ?? disbursementDay);
+}
+
+/** What is still owed of principal from row `index` on: the saldo insoluto the row's period runs on. */
+export function saldoFrom(ledger: readonly LedgerInstallment[], index: number): Cents {
+  let balance = 0n;
+  for (let k = index; k < ledger.length; k++) balance += outstanding(ledger[k]!, PRINCIPAL);
+  return balance;
+}
+
 /**
- * Interest of the current period accrued to `day`, prorated by days (docs/domain.md, "Payoff letter"): the installment's
- * charged interest × elapsed days ÷ days in its period, rounded half up, and its IVA rounded half up.
+ * The daily rate of row `index` as a fraction num / den of a centavo-day: a row charged by days (an irregular first
+ * period) runs at annual / 360, the contract's convention; a regular one at its period's rate i = annual / k spread over
+ * the period's days, so that a period no prepayment splits is charged exactly round(balance × i), as the schedule says.
+ */
+export function dailyRate(
+  ledger: readonly LedgerInstallment[],
+  index: number,
+  disbursementDay: DayNumber,
+  rate: PeriodRate,
+): { num: bigint; den: bigint } | null {
+  const inst = ledger[index];
+  if (inst === undefined) return null;
+  const periodDays = inst.dueDay - periodStart(ledger, index, disbursementDay);
+  if (periodDays <= 0) return null;
+  if (inst.days !== undefined) return { num: rate.annual.num, den: rate.annual.den * 360n };
+  return { num: rate.annual.num, den: rate.annual.den * BigInt(rate.periodsPerYear) * BigInt(periodDays) };
+}
+
+/**
+ * Σ saldo insoluto × days of row `index`'s period from its start to `day` (clamped to the period), given that the saldo
+ * since the last split (or the start) is `balance`: the stretches before the last prepayment come from the row's
+ * `accrual`, the stretch since then runs on `balance`.
+ */
+export function centDaysTo(
+  ledger: readonly LedgerInstallment[],
+  index: number,
+  disbursementDay: DayNumber,
+  day: DayNumber,
+  balance: Cents,
+): bigint {
+  const inst = ledger[index]!;
+  const from = inst.accrual?.throughDay ?? periodStart(ledger, index, disbursementDay);
+  const until = Math.min(Math.max(day, from), inst.dueDay);
+  return (inst.accrual?.centDays ?? 0n) + balance * BigInt(until - from);
+}
+
+const halfUp = (num: bigint, den: bigint): bigint => (2n * num + den) / (2n * den);
+
+/**
+ * Interest of the current period accrued to `day` (docs/domain.md, "Payoff letter" and "Payments").
+ *
+ * A period a prepayment split (the row has an `accrual`): Σ saldo of each stretch × daily rate × days up to `day`,
+ * rounded half up once, never more than the row's charged interest. Otherwise the installment's charged interest ×
+ * elapsed days ÷ days in its period, rounded half up. IVA is round(interest × IVA) either way.
  * The period runs from the previous due date (or the disbursement date for the first installment) to
  * this installment's due date; elapsed days are clamped to the period, so the accrual never exceeds the
  * charged interest.
@@ -208,16 +296,24 @@ export function accruedInterest(
   disbursementDay: DayNumber,
   day: DayNumber,
   ivaRate: Ratio,
+  rate?: PeriodRate,
 ): { interest: Cents; iva: Cents } {
   const inst = ledger[index];
   if (inst === undefined) return { interest: 0n, iva: 0n };
-  const start = index === 0 ? disbursementDay : (ledger[index - 1]?.dueDay ?? disbursementDay);
+  const start = periodStart(ledger, index, disbursementDay);
   const periodDays = inst.dueDay - start;
   const elapsed = Math.min(Math.max(day - start, 0), periodDays);
   if (periodDays <= 0 || elapsed === 0) return { interest: 0n, iva: 0n };
   const charged = inst.charged[INTEREST] ?? 0n;
-  const interest = (2n * charged * BigInt(elapsed) + BigInt(periodDays)) / (2n * BigInt(periodDays));
-  const iva = (2n * interest * ivaRate.num + ivaRate.den) / (2n * ivaRate.den);
+  let interest: Cents;
+  const daily = inst.accrual !== undefined && rate !== undefined ? dailyRate(ledger, index, disbursementDay, rate) : null;
+  if (daily !== null) {
+    const accrued = halfUp(daily.num * centDaysTo(ledger, index, disbursementDay, day, saldoFrom(ledger, index)), daily.den);
+    interest = accrued < charged ? accrued : charged;
+  } else {
+    interest = halfUp(charged * BigInt(elapsed), BigInt(periodDays));
+  }
+  const iva = halfUp(interest * ivaRate.num, ivaRate.den);
   return { interest, iva };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
+import type { ColumnKind, ListColumn } from '@portal/contract';
 import { loadExcel } from './libraries';
 
 const BATCH = 1000;
@@ -37,6 +38,16 @@ export async function zipCaughtUp(
 export const MONEY_FORMAT = '"$"#,##0.00';
 export const DATE_FORMAT = 'dd/mm/yyyy';
 export const INTEGER_FORMAT = '#,##0';
+
+const KIND_FORMATS: Partial<Record<ColumnKind, string>> = { money: MONEY_FORMAT, date: DATE_FORMAT, datetime: 'dd/mm/yyyy hh:mm' };
+
+/** A list's declared columns (packages/contract columns.ts) as a sheet's: its labels are the headers, in its order. */
+export function sheetColumns(columns: readonly ListColumn[]): Partial<ExcelJS.Column>[] {
+  return columns.map(({ key, label, kind, width }) => {
+    const numFmt = KIND_FORMATS[kind];
+    return { header: label, key, width, ...(numFmt ? { style: { numFmt } } : {}) };
+  });
+}
 
 /** Days from Excel's day 0 (1899-12-30) to 1970-01-01. */
 const EXCEL_EPOCH_DAYS = 25_569;

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { IdpRateLimits } from '../idp/rate-limits';
 import { takeSnapshot } from './snapshot';
 import { startJobQueue } from '../jobs/job-queue';
+import type { FailureLog } from '../jobs/tracked-job';
 import { JOB_QUEUES, startWorkers } from '../workers';
 
 export type Engine = 'pglite' | 'postgres';
@@ -138,6 +139,8 @@ export async function createTestApp(
     seed?: (db: Db, now: Date) => Promise<void>;
     /** Starts the job queue (pg-boss) and its workers, as main.ts does. */
     jobs?: boolean;
+    /** Where the workers log a failed run's detail under its reference (main.ts: the process logger); stderr by default. */
+    failureLog?: FailureLog;
     /** The process logger, as main.ts passes it (to read what a request logs); none by default. */
     logger?: Logger;
     /** METRICS_TOKEN, as main.ts passes it; /api/metrics answers 404 unless given. */
@@ -151,7 +154,7 @@ export async function createTestApp(
   const { database, drop, url } = await openEngine(engine);
   const clock = options.clock ?? fixedClock();
   const jobs = options.jobs ? await startJobQueue(database, url, JOB_QUEUES) : undefined;
-  if (jobs) await startWorkers(jobs, database, () => clock.now());
+  if (jobs) await startWorkers(jobs, database, () => clock.now(), options.failureLog);
   const { publicJwk } = await testKey();
   // With the real embedded provider, tokens come from it (see idp.test.ts); otherwise from the test key.
   const idp = options.embeddedIdp

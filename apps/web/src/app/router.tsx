@@ -34,7 +34,15 @@ export const routes: RouteObject[] = [
 /** The template's demo routes (apps/web/src/demo) are found on first visit, so none of their code ships with sign-in. */
 export const routerOptions: { patchRoutesOnNavigation?: PatchRoutesOnNavigationFunction } = {
   patchRoutesOnNavigation:
-    import.meta.env.VITE_DEMO === 'false' ? undefined : (args) => import('../demo/registry').then((demo) => demo.patchDemoRoutes(args)),
+    import.meta.env.VITE_DEMO === 'false'
+      ? undefined
+      : async (args) => {
+          // A product route matched (React Router asks on any path it cannot rule out): the demo's table stays unloaded.
+          const deepest = args.matches.at(-1)?.route.path;
+          if (deepest && deepest !== '/' && deepest !== '*') return;
+          const demo = await import('../demo/registry');
+          demo.patchDemoRoutes(args);
+        },
 };
 
 export const createRouter = () => createBrowserRouter(routes, routerOptions);

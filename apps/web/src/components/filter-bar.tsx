@@ -1,11 +1,13 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type ReactNode } from 'react';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import SearchIcon from '@mui/icons-material/Search';
 import { useCompanies } from '../lib/catalogs';
-import { DateField } from './date-field';
+
+/** MUI X's date picker (49 kB gzip) loads with the first date filter a list shows, not with every list (decision 0027). */
+const DateField = lazy(() => import('./date-field').then((module) => ({ default: module.DateField })));
 
 /** What a text filter shows while typing; it is committed after a pause, so typing does not fire a request per key. */
 function useDebouncedText(value: string, onCommit: (value: string) => void) {
@@ -130,8 +132,11 @@ export function DateFilter(props: { label: string; value: string; onChange: (val
     sent.current = next;
     props.onChange(next);
   };
+  const sx = { minWidth: 170, maxWidth: 190 };
   return (
-    <DateField size="small" label={props.label} value={draft} onChange={change} error={props.error} sx={{ minWidth: 170, maxWidth: 190 }} />
+    <Suspense fallback={<TextField size="small" label={props.label} disabled sx={sx} />}>
+      <DateField size="small" label={props.label} value={draft} onChange={change} error={props.error} sx={sx} />
+    </Suspense>
   );
 }
 

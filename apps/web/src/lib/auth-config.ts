@@ -1,4 +1,5 @@
-import { authConfigSchema, type AuthConfig } from '@portal/contract';
+import type { AuthConfig } from '@portal/contract';
+import { readAuthConfig } from './auth/shapes';
 
 let pending: Promise<AuthConfig> | null = null;
 
@@ -7,7 +8,9 @@ export function loadAuthConfig(): Promise<AuthConfig> {
   pending ??= fetch('/api/auth/config', { headers: { accept: 'application/json' } })
     .then(async (response) => {
       if (!response.ok) throw new Error(`El portal respondió ${response.status} al pedir su configuración.`);
-      return authConfigSchema.parse(await response.json());
+      const config = readAuthConfig(await response.json());
+      if (!config) throw new Error('El portal respondió una configuración que no se entiende.');
+      return config;
     })
     .catch((error: unknown) => {
       pending = null;

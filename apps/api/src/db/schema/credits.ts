@@ -146,6 +146,13 @@ export const installments = pgTable(
      * when the row falls late and is not held; a payment or a revert writes what ran into the amounts and moves it on.
      */
     accruesFrom: date('accrues_from'),
+    /**
+     * Set on the current row once a prepayment split its period (packages/lending `accrual`): Σ saldo insoluto (centavos)
+     * × days of the stretches before `accrual_through`, the last prepayment's value date. The period's interest is that
+     * plus the rest of the period on the saldo left, times the daily rate, rounded once (docs/domain.md, "Payments").
+     */
+    accrualThrough: date('accrual_through'),
+    accrualCentDays: numeric('accrual_cent_days', { precision: 30, scale: 0 }),
   },
   (table) => [
     primaryKey({ columns: [table.creditId, table.number] }),

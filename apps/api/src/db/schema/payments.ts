@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, date, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { APPLY_STATES, PAYMENT_FILE_STATUSES, PAYMENT_STATUSES, ROW_OUTCOMES } from '@portal/contract';
+import { PAYMENT_FILE_STATUSES, PAYMENT_STATUSES, ROW_OUTCOMES, RUN_STATUSES } from '@portal/contract';
 import { agreements } from './agreements';
 import { bytea, money } from './columns';
 import { credits } from './credits';
@@ -105,9 +105,11 @@ export const paymentApplications = pgTable(
     companyId: uuid('company_id')
       .notNull()
       .references(() => companies.id),
-    state: text('state', { enum: APPLY_STATES }).notNull().default('en espera'),
+    status: text('status', { enum: RUN_STATUSES }).notNull().default('en espera'),
     rowsTotal: integer('rows_total').notNull(),
     rowsDone: integer('rows_done').notNull().default(0),
+    /** How many times the work was started: more than one after a transient failure was retried (jobs/tracked-job.ts). */
+    attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     jobId: text('job_id'),
     requestedBy: uuid('requested_by').references(() => users.id),

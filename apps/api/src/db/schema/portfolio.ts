@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { DAY_CLOSE_RUN_STATUSES, type PortfolioFigures } from '@portal/contract';
+import { RUN_STATUSES, type PortfolioFigures } from '@portal/contract';
 import { companies, users } from './users';
 
 /**
@@ -30,7 +30,9 @@ export const dayCloseRuns = pgTable(
     throughDate: date('through_date').notNull(),
     daysTotal: integer('days_total').notNull(),
     daysDone: integer('days_done').notNull().default(0),
-    status: text('status', { enum: DAY_CLOSE_RUN_STATUSES }).notNull().default('en espera'),
+    /** How many times the work was started: more than one after a transient failure was retried (jobs/tracked-job.ts). */
+    attempts: integer('attempts').notNull().default(0),
+    status: text('status', { enum: RUN_STATUSES }).notNull().default('en espera'),
     jobId: text('job_id'),
     error: text('error'),
     requestedBy: uuid('requested_by').references(() => users.id),

@@ -62,6 +62,8 @@ export const reportRuns = pgTable(
     status: text('status', { enum: REPORT_RUN_STATUSES }).notNull().default('en espera'),
     rowsTotal: integer('rows_total'),
     rowsDone: integer('rows_done').notNull().default(0),
+    /** How many times the work was started: more than one after a transient failure was retried (jobs/tracked-job.ts). */
+    attempts: integer('attempts').notNull().default(0),
     fileName: text('file_name'),
     contentType: text('content_type'),
     size: integer('size'),

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { FREQUENCY_LABELS, SECTOR_LABELS, agreementRoutes } from '@portal/contract';
+import { AGREEMENT_COLUMNS, FREQUENCY_LABELS, SECTOR_LABELS, agreementRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { HttpProblem, readMultipart } from '../../http/errors';
 import { register } from '../../http/register';
-import { sendXlsx } from '../../lib/xlsx-export';
+import { sendXlsx, sheetColumns } from '../../lib/xlsx-export';
 import { actorOf } from '../audit/audit';
 import { agreementFilters, agreementListSelect, agreementOrder, listAgreements, loadAgreementDetail } from './agreements.queries';
 import { createAgreement, setAgreementStatus, testLayout, updateAgreement } from './agreements.service';
@@ -24,16 +24,7 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsync {
         return sendXlsx(request, reply, {
           filename: `convenios-${deps.clock.now().toISOString().slice(0, 10)}.xlsx`,
           sheet: 'Convenios',
-          columns: [
-            { header: 'Clave', key: 'code', width: 14 },
-            { header: 'Convenio', key: 'name', width: 40 },
-            { header: 'Patrón', key: 'employerName', width: 40 },
-            { header: 'Sector', key: 'sector', width: 12 },
-            { header: 'Periodicidad', key: 'frequency', width: 14 },
-            { header: 'Empresa', key: 'company', width: 24 },
-            { header: 'Productos activos', key: 'activeProducts', width: 16 },
-            { header: 'Estado', key: 'status', width: 10 },
-          ],
+          columns: sheetColumns(AGREEMENT_COLUMNS),
           read: ({ offset }, limit) =>
             request.inScope((tx) =>
               agreementListSelect(tx)

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { and } from 'drizzle-orm';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
-import { creditRoutes } from '@portal/contract';
+import { CREDIT_COLUMNS, creditRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
-import { sendXlsx } from '../../lib/xlsx-export';
+import { sendXlsx, sheetColumns } from '../../lib/xlsx-export';
 import { businessDateOf, mexicoToday } from '../shared/business-date';
 import {
   agreementOptions,
@@ -53,22 +53,7 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
         return sendXlsx(request, reply, {
           filename: `creditos-${today()}.xlsx`,
           sheet: 'Créditos',
-          columns: [
-            { header: 'Folio', key: 'folio', width: 14 },
-            { header: 'Cliente', key: 'clientName', width: 32 },
-            { header: 'CURP', key: 'curp', width: 20 },
-            { header: 'Convenio', key: 'agreement', width: 24 },
-            { header: 'Empresa', key: 'company', width: 22 },
-            { header: 'Capital', key: 'principal', width: 14 },
-            { header: 'Saldo', key: 'outstandingBalance', width: 14 },
-            { header: 'Descuento', key: 'installment', width: 12 },
-            { header: 'Próximo descuento', key: 'nextDiscountDate', width: 14 },
-            { header: 'Días de atraso', key: 'daysPastDue', width: 10 },
-            { header: 'Tramo', key: 'bucket', width: 12 },
-            { header: 'Estado', key: 'status', width: 10 },
-            { header: 'Etiquetas', key: 'labels', width: 20 },
-            { header: 'Fecha de disposición', key: 'disbursementDate', width: 14 },
-          ],
+          columns: sheetColumns(CREDIT_COLUMNS),
           read: ({ last }, limit) =>
             request.inScope((tx) =>
               creditListSelect(tx)

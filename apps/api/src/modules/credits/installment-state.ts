@@ -30,6 +30,7 @@ export function toInstallmentState(i: InstallmentRow): InstallmentState {
     },
   };
   if (i.days !== null) state.days = i.days;
+  if (i.accrualThrough !== null && i.accrualCentDays !== null) state.accrual = { through: i.accrualThrough, centDays: i.accrualCentDays };
   return state;
 }
 

@@ -11,6 +11,7 @@ import { lateChargesSql } from '../credits/late-charges';
 import { lockCompanyPortfolio } from './company-lock';
 import { inTransitBy, openBy } from './open-deductions';
 import { refreshPortfolioFigures } from './portfolio-figures';
+import { agingBucketSql } from '../shared/aging-sql';
 import { shortDate } from '../shared/es-mx';
 
 /**
@@ -271,7 +272,7 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope):
       ), next as (
         select id, previous, dpd, balance, overdue, next_date,
                case when not owes then 'liquidado' when dpd >= 90 then 'vencido' else 'vigente' end as status,
-               case when dpd <= 0 then 'current' when dpd <= 30 then '1-30' when dpd <= 60 then '31-60' when dpd < 90 then '61-89' else '90+' end as bucket
+               ${agingBucketSql('dpd')} as bucket
         from aged
       ), changed as (
         update credits c set status = n.status, days_past_due = n.dpd, aging_bucket = n.bucket,

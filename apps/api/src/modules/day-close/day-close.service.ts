@@ -6,6 +6,7 @@ import { businessDates, dayCloseRuns } from '../../db/schema/portfolio';
 import { companies } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import type { JobQueue } from '../../jobs/job-queue';
+import { runTrackedJob, type FailureLog, type TrackedJob } from '../../jobs/tracked-job';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf } from '../shared/business-date';
 import { closeDays, markRun } from './close-day';
@@ -92,25 +93,26 @@ export async function requestDayClose(
 }
 
 /**
- * The day-close job: closes day after day, one transaction each, writing progress to the run. A failure marks the
- * run fallido with the reason; the days already closed stay closed and the failed one left nothing behind.
+ * The day-close job: closes day after day, one transaction each, writing progress to the run. A failure ends the run
+ * fallido (jobs/tracked-job.ts); the days already closed stay closed and the failed one left nothing behind.
  */
-export async function runDayCloseJob(db: Db, job: DayCloseJob, now: () => Date): Promise<void> {
-  await markRun(db, job.runId, { status: 'en curso' });
-  try {
+export const dayCloseJob = (db: Db, now: () => Date): TrackedJob<DayCloseJob, typeof dayCloseRuns.$inferInsert> => ({
+  title: 'el cierre de día',
+  mark: (job, values) => markRun(db, job.runId, values),
+  work: async (job, progress) => {
     await closeDays(db, job.companyId, job.throughDate, {
       runId: job.runId,
       closedBy: job.requestedBy,
       now,
-      onDay: (_figures, done) => markRun(db, job.runId, { daysDone: done }),
+      onDay: (_figures, done) => progress({ daysDone: done }),
     });
-    await markRun(db, job.runId, { status: 'completado', finishedAt: now() });
-  } catch (error) {
-    const reason = error instanceof HttpProblem ? (error.detail ?? error.title) : `Error interno: ${(error as Error).message}`;
-    await markRun(db, job.runId, { status: 'fallido', error: reason, finishedAt: now() });
-  }
-}
+    return {};
+  },
+});
+
+export const runDayCloseJob = (db: Db, job: DayCloseJob, now: () => Date, log?: FailureLog): Promise<void> =>
+  runTrackedJob(dayCloseJob(db, now), job, { now, ...(log ? { log } : {}) });
 
 /** This process takes day-close jobs (main.ts; tests that run closes), whichever process queued them. */
-export const workDayCloses = (jobs: JobQueue, db: Db, now: () => Date) =>
-  jobs.work<DayCloseJob>(DAY_CLOSE_QUEUE, (job) => runDayCloseJob(db, job, now));
+export const workDayCloses = (jobs: JobQueue, db: Db, now: () => Date, log?: FailureLog) =>
+  jobs.work<DayCloseJob>(DAY_CLOSE_QUEUE, (job) => runDayCloseJob(db, job, now, log));

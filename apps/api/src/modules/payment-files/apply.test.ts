@@ -67,6 +67,8 @@ function rowsFor(principal: number, term: number, paidRows: number, lateCharge: 
       paidFeesIva: '0.00',
       outstanding: '0',
       accruesFrom: null,
+      accrualThrough: null,
+      accrualCentDays: null,
     };
   });
 }

@@ -64,6 +64,8 @@ interface StoredRow {
   paid_fees: string;
   paid_fees_iva: string;
   accrues_from: string | null;
+  accrual_through: string | null;
+  accrual_cent_days: string | null;
 }
 
 /** What a payment changed, kept on it so that a revert puts back exactly this. */
@@ -112,6 +114,8 @@ function stored(row: InstallmentRow): StoredRow {
     paid_fees: row.paidFees,
     paid_fees_iva: row.paidFeesIva,
     accrues_from: row.accruesFrom,
+    accrual_through: row.accrualThrough,
+    accrual_cent_days: row.accrualCentDays,
   };
 }
 
@@ -131,6 +135,8 @@ export function storedAfter(before: readonly InstallmentRow[], after: readonly I
       next[column] = (waived === undefined ? (state[component] ?? ZERO) : formatCents(cents(state[component]) - cents(waived))) as never;
     }
     for (const [column, component] of PAID) next[column] = (state.paid?.[component] ?? ZERO) as never;
+    next.accrual_through = state.accrual?.through ?? null;
+    next.accrual_cent_days = state.accrual?.centDays ?? null;
     if (next.principal !== row.principal || next.interest !== row.interest || next.iva !== row.iva) {
       next.payment = formatCents(cents(next.principal) + cents(next.interest) + cents(next.iva));
     }
@@ -150,6 +156,8 @@ const WRITTEN_COLUMNS: readonly (keyof StoredRow)[] = [
   'payment',
   'balance',
   'accrues_from',
+  'accrual_through',
+  'accrual_cent_days',
 ];
 /** Amounts are compared as text: numeric(14,2) reads and formatCents writes the same canonical form ("1234.50"). */
 const changed = (a: StoredRow, b: StoredRow) => WRITTEN_COLUMNS.some((key) => a[key] !== b[key]);
@@ -186,7 +194,8 @@ const SCHEDULE_AND_PAID = sql`
       principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
       paid_principal = x.paid_principal, paid_interest = x.paid_interest, paid_iva = x.paid_iva,
       paid_moratory_interest = x.paid_moratory_interest, paid_moratory_iva = x.paid_moratory_iva,
-      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva`;
+      paid_fees = x.paid_fees, paid_fees_iva = x.paid_fees_iva,
+      accrual_through = x.accrual_through, accrual_cent_days = x.accrual_cent_days`;
 
 /**
  * Writes a payment's schedule rows: one statement for the batch. The late charges that ran until the payment are
@@ -278,6 +287,8 @@ const SCHEDULE_COLUMNS = [
   'paidFeesIva',
   'outstanding',
   'accruesFrom',
+  'accrualThrough',
+  'accrualCentDays',
 ] as const satisfies readonly (keyof InstallmentRow)[];
 
 /**

@@ -68,7 +68,7 @@ const fileList = fixedSelect(
     appliedBy: applier,
     revertedBy: reverter,
     application: {
-      state: paymentApplications.state,
+      status: paymentApplications.status,
       rowsDone: paymentApplications.rowsDone,
       error: paymentApplications.error,
     },
@@ -102,7 +102,7 @@ function toPaymentFile(row: FileRow): PaymentFile {
     uploadedAt: file.uploadedAt.toISOString(),
     appliedAt: file.appliedAt?.toISOString() ?? null,
     revertedAt: file.revertedAt?.toISOString() ?? null,
-    applyState: application?.state ?? null,
+    applyState: application?.status ?? null,
     applyDone: application?.rowsDone ?? 0,
     applyError: application?.error ?? null,
   };

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import ExcelJS from 'exceljs';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
-import type { PaymentFile } from '@portal/contract';
+import { PAYMENT_FILE_RESULT_COLUMNS, type PaymentFile } from '@portal/contract';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
@@ -192,6 +192,8 @@ describe.each(ENGINES)('Payment files API (%s)', (engine) => {
     await workbook.xlsx.load(result.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Resultado')!;
     expect(sheet.rowCount).toBe(7);
+    // Its headers are the declared columns' labels (packages/contract columns.ts), in their order.
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(PAYMENT_FILE_RESULT_COLUMNS.map((column) => column.label));
     expect(sheet.getRow(6).getCell(9).value).toBe('monto inválido');
     expect(sheet.getRow(2).getCell(2).value).toBe(`${a!.employeeNumber},${a!.curp},${a!.installment},22,R1`);
     // Amounts are numbers under the pesos format; the header stays in view and filters.

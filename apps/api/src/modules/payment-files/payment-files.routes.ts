@@ -1,13 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
-import { PAYMENT_FILE_MAX_BYTES, dateField, paymentFileRoutes, paymentRoutes } from '@portal/contract';
+import {
+  PAYMENT_COLUMNS,
+  PAYMENT_FILE_MAX_BYTES,
+  PAYMENT_FILE_RESULT_COLUMNS,
+  PAYMENT_SPLIT_COLUMNS,
+  dateField,
+  paymentFileRoutes,
+  paymentRoutes,
+} from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { HttpProblem, readMultipart } from '../../http/errors';
 import { assertSafeText, uploadedFileName } from '../../http/input-hygiene';
 import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
-import { DATE_FORMAT, MONEY_FORMAT, excelSerialDay, sendXlsx } from '../../lib/xlsx-export';
+import { excelSerialDay, sendXlsx, sheetColumns } from '../../lib/xlsx-export';
 import { actorOf } from '../audit/audit';
 import { creditFolio } from '../shared/folios';
 import { mexicoToday } from '../shared/business-date';
@@ -35,21 +43,9 @@ const uploadFields = z.object({
   discountDate: dateField('Fecha de descuento'),
 });
 
-/** Money columns: numbers in pesos under the MXN format. */
-const money = (header: string, key: string, width = 12) => ({ header, key, width, style: { numFmt: MONEY_FORMAT } });
-const SPLIT_COLUMNS = [
-  money('Capital', 'principal'),
-  money('Interés', 'interest'),
-  money('IVA', 'iva', 10),
-  money('Moratorios', 'moratoryInterest'),
-  money('IVA moratorios', 'moratoryIva'),
-  money('Comisiones', 'fees'),
-  money('IVA comisiones', 'feesIva'),
-  money('Sobrepago', 'overpayment'),
-];
 const splitCells = (split: Record<string, string | null> | null) =>
   Object.fromEntries(
-    SPLIT_COLUMNS.map(({ key }) => [key, split?.[key] === null || split?.[key] === undefined ? null : Number(split[key])]),
+    PAYMENT_SPLIT_COLUMNS.map(({ key }) => [key, split?.[key] === null || split?.[key] === undefined ? null : Number(split[key])]),
   );
 
 /** Carga y listado de archivos de pagos, and the Reporte de pagos, over HTTP. */
@@ -149,20 +145,7 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
         return sendXlsx(request, reply, {
           filename: `resultado-${file.fileName.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_')}.xlsx`,
           sheet: 'Resultado',
-          columns: [
-            { header: 'Línea', key: 'line', width: 8 },
-            { header: 'Contenido original', key: 'raw', width: 50 },
-            { header: 'Folio leído', key: 'creditRef', width: 14 },
-            { header: 'Número de empleado', key: 'employeeNumber', width: 14 },
-            { header: 'CURP o RFC', key: 'curpRfc', width: 20 },
-            money('Importe', 'amount'),
-            { header: 'Periodo', key: 'period', width: 10 },
-            { header: 'Referencia', key: 'reference', width: 14 },
-            { header: 'Resultado', key: 'outcome', width: 22 },
-            { header: 'Motivo', key: 'message', width: 50 },
-            { header: 'Crédito', key: 'credit', width: 14 },
-            ...SPLIT_COLUMNS,
-          ],
+          columns: sheetColumns(PAYMENT_FILE_RESULT_COLUMNS),
           read: ({ offset }, limit) => request.inScope((tx) => resultRows(tx, file.id, offset, limit)),
           toCells: ({ row, creditNumber, payment }) => ({
             line: row.line,
@@ -206,17 +189,7 @@ export function paymentFilesRoutes(deps: AppDeps): FastifyPluginAsync {
         return sendXlsx(request, reply, {
           filename: `pagos-${today()}.xlsx`,
           sheet: 'Pagos',
-          columns: [
-            { header: 'Folio', key: 'creditFolio', width: 14 },
-            { header: 'Cliente', key: 'clientName', width: 32 },
-            { header: 'Convenio', key: 'agreement', width: 24 },
-            { header: 'Archivo', key: 'fileName', width: 24 },
-            { header: 'Línea', key: 'fileLine', width: 8 },
-            { header: 'Fecha valor', key: 'valueDate', width: 12, style: { numFmt: DATE_FORMAT } },
-            money('Importe', 'amount'),
-            ...SPLIT_COLUMNS,
-            { header: 'Estado', key: 'status', width: 12 },
-          ],
+          columns: sheetColumns(PAYMENT_COLUMNS),
           read: ({ offset }, limit) =>
             request.inScope((tx) =>
               paymentListSelect(tx)

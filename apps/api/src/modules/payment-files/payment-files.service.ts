@@ -9,6 +9,7 @@ import { agreements } from '../../db/schema/agreements';
 import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
 import { HttpProblem, pgErrorCode } from '../../http/errors';
 import type { JobQueue } from '../../jobs/job-queue';
+import { runTrackedJob, type FailureLog, type TrackedJob } from '../../jobs/tracked-job';
 import { SpreadsheetLimitError } from '../../lib/xlsx-read';
 import { LayoutFileError, parsePaymentFile } from '../agreements/layout-parser';
 import { recordAudit, type Actor } from '../audit/audit';
@@ -274,12 +275,12 @@ export async function requestApply(tx: Tx, jobs: JobQueue | undefined, actor: Ac
     .where(eq(paymentApplications.fileId, fileId))
     .orderBy(desc(paymentApplications.requestedAt))
     .limit(1);
-  if (last?.state === 'en espera')
+  if (last?.status === 'en espera')
     throw new HttpProblem(409, 'Aplicación en espera', 'La aplicación de este archivo ya está en la cola; espera a que empiece.');
-  if (last?.state === 'en curso') {
+  if (last?.status === 'en curso') {
     await tx
       .update(paymentApplications)
-      .set({ state: 'fallido', error: 'La aplicación se interrumpió (el servidor se detuvo): no se aplicó nada.', finishedAt: now })
+      .set({ status: 'fallido', error: 'La aplicación se interrumpió (el servidor se detuvo): no se aplicó nada.', finishedAt: now })
       .where(eq(paymentApplications.id, last.id));
   }
   const [application] = await tx
@@ -325,7 +326,7 @@ export async function rejectPaymentFile(tx: Tx, actor: Actor, fileId: string, re
   const [waiting] = await tx
     .select({ id: paymentApplications.id })
     .from(paymentApplications)
-    .where(and(eq(paymentApplications.fileId, fileId), inArray(paymentApplications.state, ['en espera'])));
+    .where(and(eq(paymentApplications.fileId, fileId), inArray(paymentApplications.status, ['en espera'])));
   if (waiting) throw new HttpProblem(409, 'Aplicación en espera', 'El archivo está en la cola para aplicarse; espera a que termine.');
   await tx.update(paymentFiles).set({ status: 'rechazado', statusReason: reason }).where(eq(paymentFiles.id, fileId));
   await recordAudit(tx, actor, {
@@ -341,17 +342,13 @@ export async function rejectPaymentFile(tx: Tx, actor: Actor, fileId: string, re
 
 /**
  * The application job: applies the file inside its company's scope (row-level security confines it there), writing
- * progress to the application's record. A failure marks it fallido with the reason; the file stays validado and no
- * credit changed (one transaction).
+ * progress to the application's record. A failure ends it fallido (jobs/tracked-job.ts); the file stays validado and
+ * no credit changed (one transaction).
  */
-export async function runApplyJob(
-  db: Db,
-  job: ApplyJob,
-  clock: { now: () => Date; today: () => string; concurrentProgress: boolean },
-): Promise<void> {
-  const mark = (values: Partial<typeof paymentApplications.$inferInsert>) => markApplication(db, job.companyId, job.applicationId, values);
-  await mark({ state: 'en curso' });
-  try {
+export const applyJob = (db: Db, clock: ApplyClock): TrackedJob<ApplyJob & { runId: string }, typeof paymentApplications.$inferInsert> => ({
+  title: 'la aplicación del archivo de pagos',
+  mark: (job, values) => markApplication(db, job.companyId, job.applicationId, values),
+  work: async (job, progress) => {
     const applied = await withScope(db, { companyId: job.companyId }, (tx) =>
       applyPaymentFile(tx, {
         fileId: job.fileId,
@@ -360,19 +357,18 @@ export async function runApplyJob(
         now: clock.now(),
         today: clock.today(),
         // PGlite has one session, busy with the application's transaction: its progress shows at the end.
-        ...(clock.concurrentProgress ? { onProgress: (done: number) => mark({ rowsDone: done }) } : {}),
+        ...(clock.concurrentProgress ? { onProgress: (done: number) => progress({ rowsDone: done }) } : {}),
       }),
     );
-    await mark({ state: 'completado', rowsDone: applied, finishedAt: clock.now() });
-  } catch (error) {
-    const reason = error instanceof HttpProblem ? (error.detail ?? error.title) : `Error interno: ${(error as Error).message}`;
-    await mark({ state: 'fallido', error: reason, finishedAt: clock.now() });
-  }
-}
+    return { rowsDone: applied };
+  },
+});
+
+type ApplyClock = { now: () => Date; today: () => string; concurrentProgress: boolean };
+
+export const runApplyJob = (db: Db, job: ApplyJob, clock: ApplyClock, log?: FailureLog): Promise<void> =>
+  runTrackedJob(applyJob(db, clock), { ...job, runId: job.applicationId }, { now: clock.now, ...(log ? { log } : {}) });
 
 /** This process takes application jobs (main.ts; tests that apply files), whichever process queued them. */
-export const workPaymentApplications = (
-  jobs: JobQueue,
-  db: Db,
-  clock: { now: () => Date; today: () => string; concurrentProgress: boolean },
-) => jobs.work<ApplyJob>(PAYMENT_APPLY_QUEUE, (job) => runApplyJob(db, job, clock));
+export const workPaymentApplications = (jobs: JobQueue, db: Db, clock: ApplyClock, log?: FailureLog) =>
+  jobs.work<ApplyJob>(PAYMENT_APPLY_QUEUE, (job) => runApplyJob(db, job, clock, log));

@@ -9,6 +9,7 @@ import {
 } from '@portal/contract';
 import { HttpProblem } from '../../http/errors';
 import { inTransitBy } from '../day-close/open-deductions';
+import { agingBucketLabelSql } from '../shared/aging-sql';
 
 /**
  * The datasets of the report catalogue (packages/contract REPORT_DATASETS) as query builders over the portfolio's
@@ -54,9 +55,7 @@ const folio = (prefix: string, column: string, width: number) =>
 const clientName = (alias: string) =>
   textColumn(`${alias}.first_names || ' ' || ${alias}.last_name_1 || coalesce(' ' || ${alias}.last_name_2, '')`);
 const agreementField: FieldSql = { value: sql.raw('a.name'), raw: sql.raw('a.id') };
-const BUCKET_TEXT = sql.raw(
-  `case c.aging_bucket when 'current' then 'Al corriente' when '1-30' then '1 a 30 días' when '31-60' then '31 a 60 días' when '61-89' then '61 a 89 días' else '90 días o más' end`,
-);
+const BUCKET_TEXT = agingBucketLabelSql('c.aging_bucket');
 const bucketField: FieldSql = { value: BUCKET_TEXT, raw: sql.raw('c.aging_bucket') };
 const creditStatus: FieldSql = { value: sql.raw('c.status'), raw: sql.raw('c.status') };
 const CREDIT_JOINS = 'join clients cl on cl.id = c.client_id join agreements a on a.id = c.agreement_id';

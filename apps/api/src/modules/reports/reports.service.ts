@@ -13,6 +13,7 @@ import { profiles } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { lockAtVersion } from '../../http/locking';
 import type { JobQueue } from '../../jobs/job-queue';
+import { runTrackedJob, type FailureLog, type TrackedJob } from '../../jobs/tracked-job';
 import { recordAudit, type Actor } from '../audit/audit';
 import { businessDateOf, mexicoToday } from '../shared/business-date';
 import { datasetQuery } from './datasets';
@@ -313,11 +314,17 @@ async function markRun(db: Db, companyId: string, runId: string, values: Partial
   await withScope(db, { companyId }, (tx) => tx.update(reportRuns).set(values).where(eq(reportRuns.id, runId)));
 }
 
-/** The run job: produces the file in the run's company's scope; a failure marks the run fallido with the reason. */
-export async function runReportJob(db: Db, job: ReportRunJob, clock: { now: () => Date; concurrentProgress: boolean }): Promise<void> {
-  const mark = (values: Partial<typeof reportRuns.$inferInsert>) => markRun(db, job.companyId, job.runId, values);
-  await mark({ status: 'en curso', startedAt: clock.now(), rowsDone: 0, error: null });
-  try {
+type ReportClock = { now: () => Date; concurrentProgress: boolean };
+
+/**
+ * The run job: produces the file in the run's company's scope; the file and the run's completado are written in one
+ * transaction. A failure ends the run fallido (jobs/tracked-job.ts).
+ */
+export const reportJob = (db: Db, clock: ReportClock): TrackedJob<ReportRunJob, typeof reportRuns.$inferInsert> => ({
+  title: 'el reporte',
+  mark: (job, values) => markRun(db, job.companyId, job.runId, values),
+  onStart: () => ({ startedAt: clock.now(), rowsDone: 0 }),
+  work: async (job, progress) => {
     await withScope(db, { companyId: job.companyId }, (tx) =>
       produceReport(tx, job.runId, {
         now: clock.now,
@@ -325,17 +332,18 @@ export async function runReportJob(db: Db, job: ReportRunJob, clock: { now: () =
         retentionDays: job.retentionDays,
         ...(clock.concurrentProgress
           ? {
-              onProgress: (values: { rowsTotal?: number; rowsDone?: number }) => mark(values),
+              onProgress: (values: { rowsTotal?: number; rowsDone?: number }) => progress(values),
               countBeside: (read: (reader: Tx) => Promise<number>) => withScope(db, { companyId: job.companyId }, read),
             }
           : {}),
       }),
     );
-  } catch (error) {
-    const reason = error instanceof HttpProblem ? (error.detail ?? error.title) : `Error interno: ${(error as Error).message}`;
-    await mark({ status: 'fallido', error: reason, finishedAt: clock.now() });
-  }
-}
+    return 'recorded';
+  },
+});
+
+export const runReportJob = (db: Db, job: ReportRunJob, clock: ReportClock, log?: FailureLog): Promise<void> =>
+  runTrackedJob(reportJob(db, clock), job, { now: clock.now, ...(log ? { log } : {}) });
 
 /**
  * Deletes the files of runs past their retention (REPORT_RETENTION_DAYS) and marks those runs vencido; the runs stay in
@@ -362,11 +370,11 @@ export async function purgeExpiredReports(db: Db, now: Date): Promise<number> {
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** This process takes report jobs (main.ts; tests that run reports) and, every hour, deletes expired files. */
-export async function workReportRuns(jobs: JobQueue, db: Db, clock: { now: () => Date; concurrentProgress: boolean }): Promise<void> {
+export async function workReportRuns(jobs: JobQueue, db: Db, clock: ReportClock, log?: FailureLog): Promise<void> {
   await purgeExpiredReports(db, clock.now()).catch((error: unknown) => console.error(`Limpieza de reportes: ${(error as Error).message}`));
   const timer = setInterval(() => {
     purgeExpiredReports(db, clock.now()).catch((error: unknown) => console.error(`Limpieza de reportes: ${(error as Error).message}`));
   }, PURGE_EVERY_MS);
   timer.unref();
-  await jobs.work<ReportRunJob>(REPORT_RUN_QUEUE, (job) => runReportJob(db, job, clock));
+  await jobs.work<ReportRunJob>(REPORT_RUN_QUEUE, (job) => runReportJob(db, job, clock, log));
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { userRoutes } from '@portal/contract';
+import { USER_COLUMNS, userRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
-import { sendXlsx } from '../../lib/xlsx-export';
+import { sendXlsx, sheetColumns } from '../../lib/xlsx-export';
 import { actorOf } from '../audit/audit';
 import { listUsers, loadUserDetail, userFilters, userListSelect, userOrder } from './users.queries';
 import { createUser, issueAccessLink, setUserStatus, updateUser } from './users.service';
@@ -21,14 +21,7 @@ export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
         return sendXlsx(request, reply, {
           filename: `usuarios-${deps.clock.now().toISOString().slice(0, 10)}.xlsx`,
           sheet: 'Usuarios',
-          columns: [
-            { header: 'Correo electrónico', key: 'email', width: 34 },
-            { header: 'Nombre', key: 'name', width: 30 },
-            { header: 'Perfil', key: 'profile', width: 20 },
-            { header: 'Empresa', key: 'company', width: 24 },
-            { header: 'Estado', key: 'status', width: 10 },
-            { header: 'Último acceso', key: 'lastSignInAt', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
-          ],
+          columns: sheetColumns(USER_COLUMNS),
           read: ({ offset }, limit) =>
             request.inScope((tx) =>
               userListSelect(tx)

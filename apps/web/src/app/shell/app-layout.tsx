@@ -30,13 +30,23 @@ import { Sidebar } from './sidebar';
 import { TopNav } from './top-nav';
 import { UserMenu } from './user-menu';
 
-/** Signs out when the token lapses without a silent renewal (the renewal runs about a minute before). */
+/** The identity provider's client is started this long before the token lapses; it renews a minute before. */
+const RENEWAL_LEAD_MS = 2 * 60_000;
+const clampTimeout = (ms: number) => Math.max(0, Math.min(ms, 2 ** 31 - 1));
+
+/**
+ * Signs out when the token lapses without a silent renewal (the renewal runs about a minute before). The client that
+ * renews it (oidc-client-ts) is loaded two minutes before, not with the screen (decision 0027).
+ */
 function useSessionExpiry(session: Session) {
   useEffect(() => {
-    void prepareAuth().catch(() => undefined);
     const remaining = session.token.expiresAt * 1000 - Date.now();
-    const timer = window.setTimeout(() => expireSession(), Math.max(0, Math.min(remaining, 2 ** 31 - 1)));
-    return () => window.clearTimeout(timer);
+    const renewal = window.setTimeout(() => void prepareAuth().catch(() => undefined), clampTimeout(remaining - RENEWAL_LEAD_MS));
+    const timer = window.setTimeout(() => expireSession(), clampTimeout(remaining));
+    return () => {
+      window.clearTimeout(renewal);
+      window.clearTimeout(timer);
+    };
   }, [session.token.expiresAt]);
 }
 

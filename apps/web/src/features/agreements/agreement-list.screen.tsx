@@ -1,11 +1,23 @@
 import { useState } from 'react';
 import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
-import { FREQUENCY_LABELS, PAY_FREQUENCIES, SECTORS, SECTOR_LABELS, agreementRoutes, type AgreementListItem } from '@portal/contract';
+import {
+  AGREEMENT_COLUMNS,
+  FREQUENCY_LABELS,
+  PAY_FREQUENCIES,
+  SECTORS,
+  SECTOR_LABELS,
+  agreementRoutes,
+  columnLabel,
+  type AgreementListItem,
+} from '@portal/contract';
+import { gridColumns } from '../../components/declared-columns';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
 import { agreementListQuery, useSetAgreementStatus } from './agreements.queries';
+
+type AgreementColumn = (typeof AGREEMENT_COLUMNS)[number]['key'];
 
 export default function AgreementListScreen() {
   const setStatus = useSetAgreementStatus();
@@ -28,19 +40,16 @@ export default function AgreementListScreen() {
   });
 
   const columns: GridColDef<AgreementListItem>[] = [
-    { field: 'code', headerName: 'Clave', width: 120 },
-    { field: 'name', headerName: 'Convenio', flex: 1.4, minWidth: 220 },
-    { field: 'employerName', headerName: 'Patrón', flex: 1.2, minWidth: 200 },
-    { field: 'sector', headerName: 'Sector', width: 110, valueFormatter: (value: AgreementListItem['sector']) => SECTOR_LABELS[value] },
-    {
-      field: 'frequency',
-      headerName: 'Periodicidad',
-      width: 120,
-      valueFormatter: (value: AgreementListItem['frequency']) => FREQUENCY_LABELS[value],
-    },
-    { field: 'company', headerName: 'Empresa', flex: 0.8, minWidth: 150 },
-    { field: 'activeProducts', headerName: 'Productos', width: 100, sortable: false, type: 'number' },
-    statusColumn<AgreementListItem>(),
+    ...gridColumns<AgreementListItem, AgreementColumn>(AGREEMENT_COLUMNS, {
+      code: { width: 120 },
+      name: { flex: 1.4, minWidth: 220 },
+      employerName: { flex: 1.2, minWidth: 200 },
+      sector: { width: 110, valueFormatter: (value: AgreementListItem['sector']) => SECTOR_LABELS[value] },
+      frequency: { width: 120, valueFormatter: (value: AgreementListItem['frequency']) => FREQUENCY_LABELS[value] },
+      company: { flex: 0.8, minWidth: 150 },
+      activeProducts: { width: 140, sortable: false, type: 'number' },
+    }),
+    { ...statusColumn<AgreementListItem>(), headerName: columnLabel(AGREEMENT_COLUMNS, 'status') },
     statusActionColumn<AgreementListItem>({ activateLabel: 'Activar', onToggle: (row) => void toggle(row), width: 120 }),
   ];
 

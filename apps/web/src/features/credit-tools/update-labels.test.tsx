@@ -6,6 +6,8 @@ import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import UpdateLabelsScreen from './update-labels.screen';
+// The date filters' picker is loaded lazily by the app; loaded here first, so its cold transform is no test's time.
+import '../../components/date-field';
 
 const credit = (number: number, clientName: string): CreditListItem => ({
   id: `cr-${number}`,

@@ -6,6 +6,8 @@ import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import { catalog, sampleRequest } from './origination.test-data';
 import RequestListScreen from './request-list.screen';
+// The date filters' picker is loaded lazily by the app; loaded here first, so its cold transform is no test's time.
+import '../../components/date-field';
 
 const disbursed = sampleRequest({
   status: 'dispersada',

@@ -4,14 +4,16 @@ import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import Button from '@mui/material/Button';
 import { Link } from 'react-router';
 import type { GridColDef } from '@mui/x-data-grid';
-import { DETAIL_ROUTE_PERMISSIONS, userRoutes, type UserListItem } from '@portal/contract';
+import { DETAIL_ROUTE_PERMISSIONS, USER_COLUMNS, columnLabel, userRoutes, type UserListItem } from '@portal/contract';
+import { gridColumn, gridColumns } from '../../components/declared-columns';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
-import { formatDateTime } from '../../lib/format';
 import { useProfiles, useSetUserStatus, userListQuery } from './users.queries';
+
+type UserColumn = (typeof USER_COLUMNS)[number]['key'];
 
 export default function UserListScreen() {
   const session = useSession();
@@ -36,12 +38,14 @@ export default function UserListScreen() {
   });
 
   const columns: GridColDef<UserListItem>[] = [
-    { field: 'email', headerName: 'Correo electrónico', flex: 1.4, minWidth: 180 },
-    { field: 'name', headerName: 'Nombre', flex: 1, minWidth: 160 },
-    { field: 'profile', headerName: 'Perfil', flex: 0.8, minWidth: 130 },
-    { field: 'company', headerName: 'Empresa', flex: 0.8, minWidth: 140 },
-    statusColumn<UserListItem>(),
-    { field: 'lastSignInAt', headerName: 'Último acceso', width: 160, valueFormatter: (value: string | null) => formatDateTime(value) },
+    ...gridColumns<UserListItem, UserColumn>(USER_COLUMNS, {
+      email: { flex: 1.4, minWidth: 180 },
+      name: { flex: 1, minWidth: 160 },
+      profile: { flex: 0.8, minWidth: 130 },
+      company: { flex: 0.8, minWidth: 140 },
+    }),
+    { ...statusColumn<UserListItem>(), headerName: columnLabel(USER_COLUMNS, 'status') },
+    gridColumn<UserListItem, UserColumn>(USER_COLUMNS, 'lastSignInAt', { width: 160 }),
     statusActionColumn<UserListItem>({
       activateLabel: 'Reactivar',
       onToggle: (row) => void toggle(row),

@@ -1,54 +1,32 @@
 import { useState } from 'react';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { GridColDef } from '@mui/x-data-grid';
-import { creditRoutes, type CreditListItem } from '@portal/contract';
+import { CREDIT_COLUMNS, creditRoutes, type CreditListItem } from '@portal/contract';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
+import { gridColumns } from '../../components/declared-columns';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { StatusChip } from '../../components/status-chip';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { creditListFilters, creditListQuery, useAgreementOptions } from '../../lib/credit-list';
 import { useCreditTotals } from './credits.queries';
 
-const money = (value: string) => formatMoney(value);
-
-const columns: GridColDef<CreditListItem>[] = [
-  { field: 'folio', headerName: 'Folio', width: 130 },
-  { field: 'clientName', headerName: 'Cliente', flex: 1, minWidth: 180, sortable: false },
-  { field: 'curp', headerName: 'CURP', width: 190, sortable: false },
-  { field: 'agreement', headerName: 'Convenio', flex: 0.8, minWidth: 150, sortable: false },
-  { field: 'company', headerName: 'Empresa', flex: 0.7, minWidth: 140, sortable: false },
-  { field: 'principal', headerName: 'Capital', width: 120, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: money },
-  { field: 'outstandingBalance', headerName: 'Saldo', width: 130, align: 'right', headerAlign: 'right', valueFormatter: money },
-  {
-    field: 'installment',
-    headerName: 'Descuento',
-    width: 110,
-    align: 'right',
-    headerAlign: 'right',
-    sortable: false,
-    valueFormatter: money,
-  },
-  {
-    field: 'nextDiscountDate',
-    headerName: 'Próximo descuento',
-    width: 140,
-    sortable: false,
-    valueFormatter: (value: string | null) => formatDate(value),
-  },
-  { field: 'daysPastDue', headerName: 'Días de atraso', width: 120, align: 'right', headerAlign: 'right' },
-  { field: 'bucket', headerName: 'Tramo', width: 130, valueFormatter: (value: CreditListItem['bucket']) => AGING_BUCKET_LABELS[value] },
-  {
-    field: 'status',
-    headerName: 'Estado',
-    width: 110,
-    sortable: false,
-    renderCell: ({ value }) => <StatusChip status={value as string} />,
-  },
-  { field: 'labels', headerName: 'Etiquetas', width: 150, sortable: false, valueFormatter: (value: string[]) => value.join(', ') },
-  { field: 'disbursementDate', headerName: 'Disposición', width: 120, valueFormatter: (value: string) => formatDate(value) },
-];
+const columns = gridColumns<CreditListItem, (typeof CREDIT_COLUMNS)[number]['key']>(CREDIT_COLUMNS, {
+  folio: { width: 130 },
+  clientName: { flex: 1, minWidth: 180, sortable: false },
+  curp: { width: 190, sortable: false },
+  agreement: { flex: 0.8, minWidth: 150, sortable: false },
+  company: { flex: 0.7, minWidth: 140, sortable: false },
+  principal: { width: 120, sortable: false },
+  outstandingBalance: { width: 130 },
+  installment: { width: 110, sortable: false },
+  nextDiscountDate: { width: 140, sortable: false },
+  daysPastDue: { width: 120 },
+  bucket: { width: 150, valueFormatter: (value: CreditListItem['bucket']) => AGING_BUCKET_LABELS[value] },
+  status: { width: 110, sortable: false, renderCell: ({ value }) => <StatusChip status={value as string} /> },
+  labels: { width: 150, sortable: false, valueFormatter: (value: string[]) => value.join(', ') },
+  disbursementDate: { width: 150 },
+});
 
 /** Count, balance and overdue balance of the whole filtered set (not only the page). */
 function Totals({ queryString }: { queryString: string }) {

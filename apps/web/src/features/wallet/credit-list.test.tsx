@@ -1,10 +1,12 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CreditListItem } from '@portal/contract';
+import { CREDIT_COLUMNS, type CreditListItem } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import CreditListScreen from './credit-list.screen';
+// The date filters' picker is loaded lazily by the app; loaded here first, so its cold transform is no test's time.
+import '../../components/date-field';
 
 const item: CreditListItem = {
   id: 'cr-1',
@@ -49,5 +51,21 @@ describe('credits list', () => {
     expect(new URLSearchParams(list.path.split('?')[1]).get('bucket')).toBe('31-60');
     const totals = calls.find((c) => c.path.startsWith('/api/credits/totals'))!;
     expect(totals.path).toBe('/api/credits/totals?bucket=31-60');
+  });
+
+  it("heads its columns with the labels the export writes (the contract's declaration), in the same order", async () => {
+    stubApi((_method, path) =>
+      path.startsWith('/api/credits/totals')
+        ? { count: 1, outstandingBalance: '8500.50', overdueBalance: '1040.00' }
+        : path.startsWith('/api/credits/agreement-options')
+          ? []
+          : { items: [item], total: 1 },
+    );
+    renderScreen(<CreditListScreen />, { path: '/wallet/credits/credits-list', url: '/wallet/credits/credits-list' });
+    expect(await screen.findByText('CR-00000001')).toBeInTheDocument();
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent?.trim());
+    // Empresa and Etiquetas start hidden (the user may show them); every other declared column shows, in order.
+    const hidden = new Set(['company', 'labels']);
+    expect(headers).toEqual(CREDIT_COLUMNS.filter((column) => !hidden.has(column.key)).map((column) => column.label));
   });
 });

@@ -3,6 +3,7 @@ import { creditRoutes, flowDateRoutes, type DayClose } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import { call, callList } from '../../lib/api-client';
 import { creditListKeys } from '../../lib/credit-list';
+import { useRunProgress } from '../../lib/run-progress';
 
 export const walletKeys = {
   credits: creditListKeys.all,
@@ -38,10 +39,10 @@ export function useCreditTotals(query: string) {
 
 /** Business dates; while a close waits or runs, asked again every second so its progress bar moves (and survives a reload). */
 export const useBusinessDates = () =>
-  useQuery({
+  useRunProgress({
     queryKey: walletKeys.businessDates,
     queryFn: () => call(flowDateRoutes.businessDates),
-    refetchInterval: (query) => (query.state.data?.some((d) => d.activeRun !== null) ? 1000 : false),
+    statuses: (dates) => dates.map((d) => d.activeRun?.status),
   });
 
 export const dayCloseListQuery: ListQuery<DayClose> = (query) => ({

@@ -6,6 +6,8 @@ import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import PaymentFileListScreen from './payment-file-list.screen';
 import { AGREEMENT_ID, FILE_ID, appliedFile } from './payment-files.test-data';
+// The date filters' picker is loaded lazily by the app; loaded here first, so its cold transform is no test's time.
+import '../../components/date-field';
 
 describe('Listado de archivos de pagos', () => {
   beforeEach(() => {

@@ -1,8 +1,8 @@
-import { useEffect, useRef } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { paymentFileRoutes, paymentRoutes, type Payment, type PaymentFile, type ROW_GROUPS } from '@portal/contract';
+import { isRunActive, paymentFileRoutes, paymentRoutes, type Payment, type PaymentFile, type ROW_GROUPS } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import { call, callList, upload } from '../../lib/api-client';
+import { useRunProgress } from '../../lib/run-progress';
 import { walletKeys } from './credits.queries';
 
 export type RowGroup = (typeof ROW_GROUPS)[number];
@@ -24,7 +24,7 @@ export const paymentKeys = {
 };
 
 /** An application waits in the queue or runs: the file is asked again every second so its progress bar moves. */
-export const isApplying = (file: Pick<PaymentFile, 'applyState'>) => file.applyState === 'en espera' || file.applyState === 'en curso';
+export const isApplying = (file: Pick<PaymentFile, 'applyState'>) => isRunActive(file.applyState);
 
 export const paymentFileListQuery: ListQuery<PaymentFile> = (query) => ({
   queryKey: paymentKeys.list(query),
@@ -57,19 +57,13 @@ export const useUploadOptions = () =>
  */
 export function usePaymentFile(id: string) {
   const client = useQueryClient();
-  const file = useQuery({
+  return useRunProgress({
     queryKey: paymentKeys.file(id),
     queryFn: () => call(paymentFileRoutes.get, { params: { id } }),
     enabled: id !== '',
-    refetchInterval: (query) => (query.state.data && isApplying(query.state.data) ? 1000 : false),
+    statuses: (file) => [file.applyState],
+    onEnded: (file) => fileChanged(client, file),
   });
-  const applying = file.data ? isApplying(file.data) : false;
-  const wasApplying = useRef(applying);
-  useEffect(() => {
-    if (wasApplying.current && !applying && file.data) fileChanged(client, file.data);
-    wasApplying.current = applying;
-  }, [applying, file.data, client]);
-  return file;
 }
 
 export const useFileRows = (id: string, group: RowGroup, page: number, pageSize: number) =>

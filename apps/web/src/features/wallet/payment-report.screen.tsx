@@ -3,29 +3,33 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link } from 'react-router';
-import { PAYMENT_STATUSES, paymentRoutes, type Payment } from '@portal/contract';
+import { PAYMENT_COLUMNS, PAYMENT_STATUSES, paymentRoutes, type Payment } from '@portal/contract';
+import { gridColumn } from '../../components/declared-columns';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { StatusChip } from '../../components/status-chip';
-import { formatDate, formatMoney } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { useAgreementOptions } from '../../lib/credit-list';
 import { useCredit } from './credits.queries';
 import { paymentListQuery, usePaymentFile, usePaymentTotals } from './payment-files.queries';
 import { SPLIT_FIGURES, splitColumns } from './payment-split';
 
+type PaymentColumn = (typeof PAYMENT_COLUMNS)[number]['key'];
+const declared = (key: PaymentColumn, layout: Parameters<typeof gridColumn<Payment, PaymentColumn>>[2]) =>
+  gridColumn<Payment, PaymentColumn>(PAYMENT_COLUMNS, key, layout);
+
+/** The declared columns (the export's), the file with its line in one cell and the split as screens show it. */
 const columns: GridColDef<Payment>[] = [
-  {
+  declared('creditFolio', {
+    // The list sorts by `folio`.
     field: 'folio',
-    headerName: 'Folio',
     width: 130,
     valueGetter: (_value, row) => row.creditFolio,
     renderCell: ({ row }) => <Link to={`/wallet/credits/credits-view/${row.creditId}`}>{row.creditFolio}</Link>,
-  },
-  { field: 'clientName', headerName: 'Cliente', flex: 1, minWidth: 180, sortable: false },
-  { field: 'agreement', headerName: 'Convenio', flex: 0.8, minWidth: 150, sortable: false },
-  {
-    field: 'fileName',
-    headerName: 'Archivo y línea',
+  }),
+  declared('clientName', { flex: 1, minWidth: 180, sortable: false }),
+  declared('agreement', { flex: 0.8, minWidth: 150, sortable: false }),
+  declared('fileName', {
     flex: 0.8,
     minWidth: 190,
     sortable: false,
@@ -37,24 +41,11 @@ const columns: GridColDef<Payment>[] = [
       ) : (
         'Manual'
       ),
-  },
-  { field: 'valueDate', headerName: 'Fecha valor', width: 120, valueFormatter: (value: string) => formatDate(value) },
-  {
-    field: 'amount',
-    headerName: 'Importe',
-    width: 120,
-    align: 'right',
-    headerAlign: 'right',
-    valueFormatter: (value: string) => formatMoney(value),
-  },
+  }),
+  declared('valueDate', { width: 120 }),
+  declared('amount', { width: 120 }),
   ...splitColumns<Payment>((row) => row.split),
-  {
-    field: 'status',
-    headerName: 'Estado',
-    width: 110,
-    sortable: false,
-    renderCell: ({ value }) => <StatusChip status={value as string} />,
-  },
+  declared('status', { width: 110, sortable: false, renderCell: ({ value }) => <StatusChip status={value as string} /> }),
 ];
 
 /**

@@ -7,6 +7,8 @@ import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
 import { AGREEMENT_ID, FILE_ID, appliedFile } from './payment-files.test-data';
 import PaymentReportScreen from './payment-report.screen';
+// The date filters' picker is loaded lazily by the app; loaded here first, so its cold transform is no test's time.
+import '../../components/date-field';
 
 const payment: Payment = {
   id: 'pay-1',
@@ -82,7 +84,7 @@ describe('Reporte de pagos', () => {
 
     await waitFor(() =>
       expect(screen.getByRole('group', { name: 'Totales del filtro' })).toHaveTextContent(
-        'Pagos aplicados: 2Importe: $1,520.00Capital: $1,300.00Interés: $180.00IVA: $28.80Moratorios (+IVA): $9.80Comisiones (+IVA): $1.40Sobrepago: $0.00',
+        'Pagos aplicados: 2Importe: $1,520.00Capital: $1,300.00Interés: $180.00IVA: $28.80Moratorios con IVA: $9.80Comisiones con IVA: $1.40Sobrepago: $0.00',
       ),
     );
     // No status asked: the list has both, the totals what stands, and the screen says so.

@@ -4,7 +4,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { GridColDef, GridValidRowModel } from '@mui/x-data-grid';
-import type { AllocationSplit } from '@portal/contract';
+import { PAYMENT_SPLIT_SHOWN_COLUMNS, columnLabel, type AllocationSplit } from '@portal/contract';
 import { formatCents, parseCents } from '@portal/lending';
 import { formatMoney } from '../../lib/format';
 
@@ -29,14 +29,16 @@ const stepName = (step: string) => STEP_NAMES[step] ?? step;
 
 const plus = (a: string, b: string) => formatCents(parseCents(a, 'importe') + parseCents(b, 'importe'));
 
+const shown = (key: (typeof PAYMENT_SPLIT_SHOWN_COLUMNS)[number]['key']) => columnLabel(PAYMENT_SPLIT_SHOWN_COLUMNS, key);
+
 /** The split in the six columns the reports show: moratorios and comisiones each with their IVA. */
 export const SPLIT_FIGURES = [
-  { key: 'principal', label: 'Capital', of: (split: AllocationSplit) => split.principal },
-  { key: 'interest', label: 'Interés', of: (split: AllocationSplit) => split.interest },
-  { key: 'iva', label: 'IVA', of: (split: AllocationSplit) => split.iva },
-  { key: 'moratory', label: 'Moratorios (+IVA)', of: (split: AllocationSplit) => plus(split.moratoryInterest, split.moratoryIva) },
-  { key: 'fees', label: 'Comisiones (+IVA)', of: (split: AllocationSplit) => plus(split.fees, split.feesIva) },
-  { key: 'overpayment', label: 'Sobrepago', of: (split: AllocationSplit) => split.overpayment },
+  { key: 'principal', label: shown('principal'), of: (split: AllocationSplit) => split.principal },
+  { key: 'interest', label: shown('interest'), of: (split: AllocationSplit) => split.interest },
+  { key: 'iva', label: shown('iva'), of: (split: AllocationSplit) => split.iva },
+  { key: 'moratory', label: shown('moratory'), of: (split: AllocationSplit) => plus(split.moratoryInterest, split.moratoryIva) },
+  { key: 'fees', label: shown('fees'), of: (split: AllocationSplit) => plus(split.fees, split.feesIva) },
+  { key: 'overpayment', label: shown('overpayment'), of: (split: AllocationSplit) => split.overpayment },
 ] as const;
 
 /** Grid columns of a row's split (a dash while a row has none, e.g. a file not applied yet). */
@@ -44,7 +46,7 @@ export function splitColumns<Row extends GridValidRowModel>(splitOf: (row: Row) 
   return SPLIT_FIGURES.map(({ key, label, of }): GridColDef<Row> => ({
     field: `split-${key}`,
     headerName: label,
-    width: key === 'moratory' || key === 'fees' ? 150 : 115,
+    width: key === 'moratory' || key === 'fees' ? 170 : 115,
     align: 'right',
     headerAlign: 'right',
     sortable: false,

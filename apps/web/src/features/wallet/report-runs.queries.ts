@@ -1,9 +1,9 @@
-import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { reportRunRoutes, type ReportRun, type ReportRunRequest } from '@portal/contract';
+import { isRunActive, reportRunRoutes, type ReportRun, type ReportRunRequest } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import { call, callList } from '../../lib/api-client';
 import { downloadRecordFile } from '../../lib/download';
+import { useRunProgress } from '../../lib/run-progress';
 
 export const reportRunKeys = {
   all: ['report-runs'] as const,
@@ -11,7 +11,7 @@ export const reportRunKeys = {
   list: (query: string) => ['report-runs', 'list', query] as const,
 };
 
-export const isRunning = (run: Pick<ReportRun, 'status'>) => run.status === 'en espera' || run.status === 'en curso';
+export const isRunning = (run: Pick<ReportRun, 'status'>) => isRunActive(run.status);
 
 /** The user's runs; while one waits or runs the page is read every second, so a progress bar survives a reload. */
 export const reportRunListQuery: ListQuery<ReportRun> = (query) => ({
@@ -25,19 +25,14 @@ export const useRunnableReports = () => useQuery({ queryKey: reportRunKeys.runna
 /** The runs still waiting or running (the history's first page), read every second until they end. */
 export function useActiveRuns() {
   const client = useQueryClient();
-  const runs = useQuery({
+  const runs = useRunProgress({
     queryKey: [...reportRunKeys.all, 'active'],
     queryFn: () => call(reportRunRoutes.list, { query: { page: 1, pageSize: 10 } }),
-    refetchInterval: (query) => (query.state.data?.items.some(isRunning) ? 1000 : false),
+    statuses: (page) => page.items.map((run) => run.status),
+    // A run ended: the history shows its outcome and its file.
+    onEnded: () => void client.invalidateQueries({ queryKey: reportRunKeys.all }),
   });
   const active = (runs.data?.items ?? []).filter(isRunning);
-  const count = active.length;
-  const previous = useRef(count);
-  useEffect(() => {
-    // A run ended: the history shows its outcome and its file.
-    if (count < previous.current) void client.invalidateQueries({ queryKey: reportRunKeys.all });
-    previous.current = count;
-  }, [count, client]);
   return { active, error: runs.isError ? runs.error : null };
 }
 

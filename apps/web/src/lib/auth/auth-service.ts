@@ -1,6 +1,5 @@
 import type { UserManager } from 'oidc-client-ts';
 import { loadAuthConfig } from '../auth-config';
-import { createUserManager } from './oidc';
 import { clearSession, getSession, saveSession, type Session } from './session';
 import { SignInError, buildSession, classifyPopupError } from './sign-in';
 
@@ -24,8 +23,10 @@ export const EXPIRED_MESSAGE = 'Tu sesión expiró. Inicia sesión de nuevo.';
 
 /** The UserManager, created once from the API's auth configuration, with silent renew wired to the session. */
 export function prepareAuth(): Promise<UserManager> {
-  pending ??= loadAuthConfig()
-    .then((config) => {
+  // oidc-client-ts (17 kB gzip) is loaded here, not with the app: a signed-in screen needs it only for the renewal
+  // a minute before the token lapses, and for signing out (decision 0027).
+  pending ??= Promise.all([loadAuthConfig(), import('./oidc')])
+    .then(([config, { createUserManager }]) => {
       const manager = createUserManager(config);
       manager.events.addUserLoaded((user) => {
         const session = getSession();

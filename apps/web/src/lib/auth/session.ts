@@ -1,27 +1,10 @@
-import * as z from 'zod/mini';
-import { permissionSchema, type Permission, type PermissionPath } from '@portal/contract';
+import type { Permission, PermissionPath } from '@portal/contract';
+import { readSession, type Session } from './shapes';
+
+export type { Session };
 
 /** The stored session (seed section 9): user, token and permissions under one localStorage key. */
 export const SESSION_KEY = 'portfolio-admin';
-
-const sessionSchema = z.object({
-  user: z.object({
-    id: z.string(),
-    avatar: z.nullable(z.string()),
-    email: z.string(),
-    name: z.string(),
-    role: z.string(),
-    company: z.string(),
-  }),
-  token: z.object({
-    accessToken: z.string().check(z.minLength(1)),
-    idToken: z.nullable(z.string()),
-    /** Seconds since the epoch. */
-    expiresAt: z.number(),
-  }),
-  permissions: z.array(permissionSchema).check(z.minLength(1)),
-});
-export type Session = z.infer<typeof sessionSchema>;
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -34,8 +17,8 @@ export function readStoredSession(): Session | null {
   try {
     const raw = window.localStorage.getItem(SESSION_KEY);
     if (raw == null) return null;
-    const parsed = sessionSchema.safeParse(JSON.parse(raw));
-    if (parsed.success && parsed.data.token.expiresAt > nowSeconds()) return parsed.data;
+    const parsed = readSession(JSON.parse(raw));
+    if (parsed && parsed.token.expiresAt > nowSeconds()) return parsed;
   } catch {
     // Unreadable storage (blocked, or invalid JSON): signed out.
   }

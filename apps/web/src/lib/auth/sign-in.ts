@@ -1,5 +1,5 @@
-import { ErrorResponse } from 'oidc-client-ts';
-import { MISSING_EMAIL_CLAIM_TITLE, permissionListSchema, userLookupRecordSchema } from '@portal/contract';
+import { MISSING_EMAIL_CLAIM_TITLE } from '@portal/contract';
+import { readPermissions, readUserLookupRecord } from './shapes';
 import type { OidcUser } from './oidc';
 import type { Session } from './session';
 
@@ -48,7 +48,11 @@ export function classifyPopupError(error: unknown): SignInFailure {
   const message = error instanceof Error ? error.message : '';
   if (message === 'Popup blocked by user') return 'popup-blocked';
   if (message === 'Popup closed by user' || message === 'Popup aborted') return 'popup-closed';
-  if (error instanceof ErrorResponse) return TOKEN_ENDPOINT_ERRORS.has(error.error ?? '') ? 'token' : 'provider';
+  // oidc-client-ts's ErrorResponse, known by its name so that this module does not load the library.
+  if (error instanceof Error && error.name === 'ErrorResponse') {
+    const code = (error as Error & { error?: string | null }).error;
+    return TOKEN_ENDPOINT_ERRORS.has(code ?? '') ? 'token' : 'provider';
+  }
   return 'token';
 }
 
@@ -85,11 +89,12 @@ export async function buildSession(user: OidcUser, fetchImpl: typeof fetch = fet
   let permissions;
   try {
     const body = (await response.json()) as { data?: unknown[] };
-    record = userLookupRecordSchema.parse(JSON.parse(String(body.data?.[0])));
-    permissions = permissionListSchema.parse(JSON.parse(record.permissions));
+    record = readUserLookupRecord(JSON.parse(String(body.data?.[0])));
+    permissions = record && readPermissions(JSON.parse(record.permissions));
   } catch {
     throw new SignInError('no-permissions');
   }
+  if (!record || !permissions) throw new SignInError('no-permissions');
   return {
     user: {
       id: record.id,
