@@ -9,7 +9,8 @@ const external = Object.keys(manifest.dependencies).filter((name) => !name.start
 
 await rm(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', migrate: 'src/migrate-cli.ts' },
+  // The letter template's worker thread (letter-template-worker.ts) is a file of its own, found beside the chunks.
+  entryPoints: { main: 'src/main.ts', migrate: 'src/migrate-cli.ts', 'template-worker': 'src/modules/letters/template-worker.mjs' },
   absWorkingDir: new URL('.', import.meta.url).pathname,
   outdir: 'dist',
   bundle: true,

@@ -8,7 +8,8 @@ import { seedDemoPortfolio } from './seed/seed-portfolio';
 import { buildApp } from './app';
 import { systemClock } from './deps';
 import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
-import { API_SCOPE, createEmbeddedIdp } from './idp/idp';
+import { normalizeStoredTemplates } from './modules/letters/letters.service';
+import { API_SCOPE, GRANT_CLAIM, createEmbeddedIdp } from './idp/idp';
 import { startJobQueue } from './jobs/job-queue';
 import { JOB_QUEUES, startWorkers } from './workers';
 import { loggerFailureLog } from './jobs/tracked-job';
@@ -103,7 +104,7 @@ async function start(): Promise<void> {
       trustProxy: config.trustProxy !== false,
       deliverMail: config.mail !== null,
     });
-    verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true, reuseMs: TOKEN_REUSE_MS });
+    verifier = jwtTokenVerifier({ ...config.oidc, keys: idp.keys, requireAtJwt: true, reuseMs: TOKEN_REUSE_MS, grantClaim: GRANT_CLAIM });
     authConfig = { ...config.oidc, scope: `openid email profile ${API_SCOPE}`, embedded: true, passwordResetUrl: null };
   } else {
     const jwksUri = await discoverJwksUri(config.oidc.issuer).catch((error: Error) => {
@@ -173,6 +174,11 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void lifecycle.shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Templates stored before backgrounds were normalized get theirs now, each in a worker under the upload's budget.
+  const templateLog = log.child({ module: 'letters' });
+  void normalizeStoredTemplates(database.db, templateLog).catch((error: unknown) =>
+    templateLog.error({ err: error }, 'normalizing stored letter templates failed'),
+  );
   if (embeddedBackup) {
     const reachable =
       config.host === '0.0.0.0'

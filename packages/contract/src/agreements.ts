@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { moneyField } from './fields';
+import { dateField, moneyField } from './fields';
 import { listQuery, versionBody } from './common';
 
 /**
@@ -51,7 +51,7 @@ export function percentToFraction(value: string): string {
   return fraction.replace(/^0+(?=\d)/, '');
 }
 
-const isoDate = (label: string) => z.iso.date(`${label}: fecha no válida.`);
+const isoDate = dateField;
 
 /** At most this many non-working days per agreement (a few years of holidays). */
 export const MAX_NON_WORKING_DAYS = 60;
@@ -61,7 +61,7 @@ export const MAX_NON_WORKING_DAYS = 60;
  * dates, each once; kept in date order.
  */
 export const nonWorkingDaysSchema = z
-  .array(z.iso.date('Días inhábiles de nómina: cada fecha debe ser válida (dd/mm/aaaa).'))
+  .array(dateField('Días inhábiles de nómina'))
   .max(MAX_NON_WORKING_DAYS, `Días inhábiles de nómina: máximo ${MAX_NON_WORKING_DAYS} fechas.`)
   .refine((days) => new Set(days).size === days.length, 'Días inhábiles de nómina: hay fechas repetidas.')
   .transform((days) => [...days].sort());

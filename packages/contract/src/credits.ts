@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { dateField } from './fields';
 import { AGING_BUCKETS, CREDIT_STATUSES } from './requests';
 import { RUN_STATUSES } from './runs';
 import { listQuery, listResponse } from './common';
 
 /** Cartera: the credits list, the full credit view, the fecha flujo and its day closes (issue 15). */
 
-const isoDate = z.iso.date('Fecha no válida (AAAA-MM-DD).');
+const isoDate = dateField();
 
 export const CREDIT_SORT_FIELDS = ['folio', 'disbursementDate', 'daysPastDue', 'outstandingBalance', 'bucket'] as const;
 

@@ -45,3 +45,21 @@ export const phoneField = (label: string) =>
     .string()
     .transform(cleanPhone)
     .pipe(z.string().regex(/^\d{10}$/, `${label}: escribe los 10 dígitos, por ejemplo 33 1234 5678.`));
+
+/**
+ * The dates the business can have: a birth date, a disbursement, a payday, a filter's bound. PostgreSQL's `date`
+ * refuses year 0 (`0000-02-29` passes a calendar check: 0 is a multiple of 400) and its cast errors reached SQL as
+ * 500s and cut exports (issue 44), so every date a route takes — query, body, filter, multipart field — is this one
+ * schema, and nothing outside the range reaches SQL.
+ */
+export const DATE_MIN = '1900-01-01';
+export const DATE_MAX = '2100-12-31';
+
+/** Fixed-width ISO dates compare as strings, so the range check needs no Date (and no time zone). */
+export const isDateInRange = (value: string): boolean => value >= DATE_MIN && value <= DATE_MAX;
+
+/** An ISO calendar date (AAAA-MM-DD, a real day) between 1900-01-01 and 2100-12-31; `label` names the field. */
+export const dateField = (label = 'Fecha') =>
+  z.iso
+    .date(`${label}: fecha no válida (AAAA-MM-DD).`)
+    .refine(isDateInRange, `${label}: usa una fecha entre el 01/01/1900 y el 31/12/2100.`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { payoffQuoteSchema } from './credits';
+import { dateField } from './fields';
 import { letterSummarySchema } from './letter-summary';
 
 export { letterSummarySchema, type LetterSummary } from './letter-summary';
@@ -11,7 +12,7 @@ export { letterSummarySchema, type LetterSummary } from './letter-summary';
  * bytes and their SHA-256, who and when.
  */
 
-const isoDate = z.iso.date('Fecha no válida (AAAA-MM-DD).');
+const isoDate = dateField('Vigencia');
 
 /**
  * The fields the letter prints (seed specification: created date, created hour, idPestamo, cliente, convenio,

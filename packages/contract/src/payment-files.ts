@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateField } from './fields';
 import { listQuery, listResponse } from './common';
 import { RUN_STATUSES } from './runs';
 
@@ -7,7 +8,7 @@ import { RUN_STATUSES } from './runs';
  * and the payments they made with each peso's allocation (issue 16; DOMAIN.md "The payment-file flow users expect").
  */
 
-const isoDate = z.iso.date('Fecha no válida (AAAA-MM-DD).');
+const isoDate = dateField();
 
 /** cargado → validado → aplicado | rechazado, and revertido (an applied file undone as a whole). */
 export const PAYMENT_FILE_STATUSES = ['cargado', 'validado', 'aplicado', 'rechazado', 'revertido'] as const;

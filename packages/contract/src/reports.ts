@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateField } from './fields';
 import { auditEntrySchema, listQuery, listResponse, versionField } from './common';
 import { PAYMENT_FILE_STATUSES, PAYMENT_STATUSES } from './payment-files';
 import { RUN_STATUSES } from './runs';
@@ -325,7 +326,7 @@ export const reportProfileOptionSchema = z.object({ id: z.string(), name: z.stri
  * A run's parameters: one per filter of the definition, keyed by the filter's field. An agreement or a status or
  * bucket is `value`; a date range is `from` and/or `to`. An empty parameter leaves that filter out.
  */
-const optionalDate = z.union([z.literal(''), z.iso.date('Fecha no válida (AAAA-MM-DD).')]).optional();
+const optionalDate = z.union([z.literal(''), dateField()]).optional();
 export const reportParameterSchema = z.object({
   value: z.string().trim().max(60).optional(),
   from: optionalDate,

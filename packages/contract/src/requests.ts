@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { phoneField } from './fields';
+import { dateField, phoneField } from './fields';
 import { PAY_FREQUENCIES } from './agreements';
 import { preRequestInputSchema, scheduleRowSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQuery, versionField } from './common';
@@ -202,8 +202,8 @@ export const requestListQuerySchema = listQuery.extend({
   q: z.string().trim().max(100).optional(),
   status: z.enum(REQUEST_STATUSES, 'Estado no válido.').optional(),
   agreementId: z.uuid('Convenio no válido.').optional(),
-  from: z.iso.date('Fecha inicial no válida.').optional(),
-  to: z.iso.date('Fecha final no válida.').optional(),
+  from: dateField('Fecha inicial').optional(),
+  to: dateField('Fecha final').optional(),
   capturer: z.string().trim().max(100).optional(),
   sort: z
     .string()
@@ -220,7 +220,7 @@ export const requestActionBodySchemas = {
   approve: z.object({ version: versionField }),
   reject: z.object({ version: versionField, reason: reasonField('del rechazo') }),
   cancel: z.object({ version: versionField, reason: reasonField('de la cancelación') }),
-  disburse: z.object({ version: versionField, disbursementDate: z.iso.date('Elige la fecha de dispersión.') }),
+  disburse: z.object({ version: versionField, disbursementDate: dateField('Fecha de dispersión') }),
 } as const satisfies Record<RequestAction, z.ZodType>;
 
 export const CREDIT_STATUSES = ['vigente', 'vencido', 'liquidado'] as const;

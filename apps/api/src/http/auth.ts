@@ -4,6 +4,7 @@ import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { API_PREFIX, MISSING_EMAIL_CLAIM_TITLE, profileRoutes, userRoutes, type RouteAccess } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { profiles, users } from '../db/schema/users';
+import { oidcModels } from '../db/schema/idp';
 import { asSystem, withScope } from '../db/scope';
 import { sendProblem } from './errors';
 import { scopeOf } from './company-scope';
@@ -14,6 +15,13 @@ export type { RouteAccess };
 export interface Identity {
   subject: string;
   email: string;
+  /** When the token was issued (`iat`, seconds): a token from before the user's `tokens_valid_after` is refused. */
+  issuedAt?: number;
+  /**
+   * The embedded provider's grant the token was issued under: sign-out and a replayed code destroy it, and with it
+   * every token of that sign-in (checked with the principal, in the database, so on every API process).
+   */
+  grantId?: string;
 }
 
 export interface Principal {
@@ -103,6 +111,11 @@ export function jwtTokenVerifier(options: {
   /** RFC 9068 access tokens carry `typ: at+jwt`; the embedded provider always does, not every provider does. */
   requireAtJwt?: boolean;
   reuseMs?: number;
+  /**
+   * The claim naming the provider's grant (the embedded provider's `gid`): a token without it is refused, and one whose
+   * grant is gone (signed out, code replayed) is refused by the principal's lookup.
+   */
+  grantClaim?: string;
 }): TokenVerifier {
   const emailClaim = options.emailClaim ?? 'email';
   const reuseMs = options.reuseMs ?? 0;
@@ -120,7 +133,16 @@ export function jwtTokenVerifier(options: {
       // The e-mail is who the user is here: one the provider says it has not verified (a self-service account that
       // typed a staff member's address) signs no one in. A provider that does not say is trusted as configured.
       if (payload.email_verified === false) throw new InvalidTokenError('el proveedor no verificó el correo del token');
-      return { identity: { subject: payload.sub, email }, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity };
+      const grantId = options.grantClaim ? payload[options.grantClaim] : undefined;
+      if (options.grantClaim && (typeof grantId !== 'string' || grantId === ''))
+        throw new InvalidTokenError('el token no trae su concesión');
+      const identity: Identity = {
+        subject: payload.sub,
+        email,
+        ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat } : {}),
+        ...(typeof grantId === 'string' ? { grantId } : {}),
+      };
+      return { identity, expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity };
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error;
       if (error instanceof joseErrors.JOSEError) throw new InvalidTokenError(error.code);
@@ -140,8 +162,40 @@ export function jwtTokenVerifier(options: {
   };
 }
 
-/** Who the token's e-mail is: looked up across companies, since the company is what it tells. */
-export async function loadPrincipal(db: Db, email: string): Promise<Principal | null> {
+/** What a token's lookup tells: who it is (null: no active user), and what decides whether the token still stands. */
+export interface TokenHolder {
+  principal: Principal | null;
+  /** The user's tokens issued before this second are ended (users.tokens_valid_after). */
+  validAfter: Date | null;
+  /** The token's grant is still at the provider (true when the token names none). */
+  grantStands: boolean;
+}
+
+/** False once the token's grant is gone (sign-out, a replayed code) or the user's tokens were ended after it was issued. */
+export const tokenStands = (holder: TokenHolder, issuedAt: number | undefined): boolean =>
+  holder.grantStands && issuedAfter(issuedAt, holder.validAfter);
+
+/** The embedded provider's grant still stands (not revoked by sign-out or a replayed code, not expired). */
+const grantStands = (grantId: string) =>
+  sql<boolean>`exists (select 1 from ${oidcModels} where ${oidcModels.model} = 'Grant' and ${oidcModels.id} = ${grantId}
+    and coalesce((${oidcModels.payload} ->> 'exp')::bigint > extract(epoch from clock_timestamp()), true))`;
+
+/**
+ * A token issued at `issuedAt` (whole seconds) stands unless the user's tokens were ended in a later second. The
+ * second of the change itself is given the benefit (a sign-in right after a reactivation must work); the embedded
+ * provider's tokens of that second end anyway, with their grant (endProviderSignIns).
+ */
+function issuedAfter(issuedAt: number | undefined, validAfter: Date | null): boolean {
+  if (!validAfter) return true;
+  return issuedAt !== undefined && issuedAt >= Math.floor(validAfter.getTime() / 1000);
+}
+
+/**
+ * Who the token's e-mail is, looked up across companies (the company is what it tells), and in the same statement
+ * whether the token still stands: its grant, and the user's `tokens_valid_after`.
+ */
+export async function loadTokenHolder(db: Db, identity: Pick<Identity, 'email' | 'grantId'>): Promise<TokenHolder> {
+  const { email, grantId } = identity;
   const [row] = await asSystem(db, (tx) =>
     tx
       .select({
@@ -152,14 +206,30 @@ export async function loadPrincipal(db: Db, email: string): Promise<Principal | 
         profileId: users.profileId,
         role: profiles.roleCode,
         permissions: profiles.permissions,
+        tokensValidAfter: users.tokensValidAfter,
+        grantStands: grantId === undefined ? sql<boolean>`true` : grantStands(grantId),
       })
       .from(users)
       .innerJoin(profiles, eq(profiles.id, users.profileId))
       .where(and(sql`lower(${users.email}) = lower(${email})`, eq(users.active, true)))
       .limit(1),
   );
-  if (!row) return null;
-  return { ...row, permissions: new Set(row.permissions) };
+  if (!row) {
+    if (grantId === undefined) return { principal: null, validAfter: null, grantStands: true };
+    const [grant] = await asSystem(db, (tx) => tx.select({ stands: grantStands(grantId) }).from(sql`(select 1) as one`));
+    return { principal: null, validAfter: null, grantStands: grant?.stands === true };
+  }
+  const { tokensValidAfter, grantStands: stands, ...principal } = row;
+  return {
+    principal: { ...principal, permissions: new Set(principal.permissions) },
+    validAfter: tokensValidAfter,
+    grantStands: stands === true,
+  };
+}
+
+/** Who an e-mail is, across companies (a job's or a test's principal: no token to check). */
+export async function loadPrincipal(db: Db, email: string): Promise<Principal | null> {
+  return (await loadTokenHolder(db, { email })).principal;
 }
 
 /**
@@ -169,16 +239,17 @@ export async function loadPrincipal(db: Db, email: string): Promise<Principal | 
  * principal up.
  */
 function principalLookup(db: Db, ttlMs: number, now: () => number) {
-  const entries = shortMemory<Principal | null>();
+  const entries = shortMemory<TokenHolder>();
   return {
-    async find(email: string): Promise<Principal | null> {
-      if (ttlMs <= 0) return loadPrincipal(db, email);
-      const key = email.toLowerCase();
+    async find(identity: Identity): Promise<TokenHolder> {
+      if (ttlMs <= 0) return loadTokenHolder(db, identity);
+      // By e-mail and grant, not by token: each token's `iat` is weighed against the remembered tokens_valid_after.
+      const key = `${identity.email.toLowerCase()} ${identity.grantId ?? ''}`;
       const cached = entries.get(key, now());
       if (cached) return cached.value;
-      const principal = await loadPrincipal(db, email);
-      entries.set(key, principal, now() + ttlMs);
-      return principal;
+      const holder = await loadTokenHolder(db, identity);
+      entries.set(key, holder, now() + ttlMs);
+      return holder;
     },
     forgetAll() {
       entries.clear();
@@ -281,8 +352,13 @@ export function installAuth(
     if (!identity) {
       return sendProblem(request, reply, 401, 'Sesión no válida', 'Tu sesión no es válida o expiró. Inicia sesión de nuevo.');
     }
+    const holder = await principals.find(identity);
+    if (!tokenStands(holder, identity.issuedAt)) {
+      request.log.info({ grantId: identity.grantId }, 'access token of an ended session');
+      return sendProblem(request, reply, 401, 'Sesión terminada', 'Tu sesión se cerró o tu usuario cambió. Inicia sesión de nuevo.');
+    }
     request.identity = identity;
-    request.principal = await principals.find(identity.email);
+    request.principal = holder.principal;
     if (request.principal) {
       // From here on every line of this request (its "request completed" too) says whose it is.
       request.log = request.log.child({ userId: request.principal.userId });

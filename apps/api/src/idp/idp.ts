@@ -19,6 +19,9 @@ import { DEFAULT_RATE_LIMITS, hitRateLimit, releaseRateLimit, type IdpRateLimits
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MINUTES = 15;
 /** The single scope of the portal's API (the resource server); the web client asks for it. */
+/** The access token's claim naming its grant (see extraTokenClaims). */
+export const GRANT_CLAIM = 'gid';
+
 export const API_SCOPE = 'api';
 
 /** The sign-out page's auto-submit, served as a file so the CSP needs no inline script. */
@@ -162,8 +165,13 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
       const accountId = token.accountId;
       const [user] = await system((tx) => tx.select({ email: users.email }).from(users).where(eq(users.id, accountId)));
-      return user ? { email: user.email } : undefined;
+      // `gid`: the grant the token was issued under. Sign-out and a replayed code destroy the grant, and the API refuses
+      // the token from then on (http/auth.ts, loadTokenHolder), not only once it expires.
+      const grantId = 'grantId' in token && typeof token.grantId === 'string' ? { [GRANT_CLAIM]: token.grantId } : {};
+      return user ? { email: user.email, ...grantId } : undefined;
     },
+    // Every token and code ends with the sign-in's session, offline_access or not: sign-out means signed out.
+    expiresWithSession: async () => true,
     findAccount: async (_ctx, id) => {
       const [user] = await system((tx) =>
         tx.select({ id: users.id, email: users.email, name: users.name, active: users.active }).from(users).where(eq(users.id, id)),

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { oidcModels } from '../db/schema/idp';
 
 /**
@@ -72,4 +72,18 @@ export function databaseAdapter(db: Db, now: () => Date) {
       return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
     }
   };
+}
+
+/**
+ * Ends every sign-in of an account at the embedded provider: its sessions (the next sign-in asks for the password),
+ * its grants (the API refuses their access tokens at once, see http/auth.ts) and what was issued under them (codes,
+ * refresh tokens). For a user deactivated, moved, renamed or given a new password (issue 44).
+ */
+export async function endProviderSignIns(db: Db | Tx, accountId: string): Promise<void> {
+  await db.execute(sql`
+    delete from ${oidcModels}
+    where (${oidcModels.model} in ('Session', 'Grant') and ${oidcModels.payload} ->> 'accountId' = ${accountId})
+       or ${oidcModels.grantId} in (
+         select ${oidcModels.id} from ${oidcModels} where ${oidcModels.model} = 'Grant' and ${oidcModels.payload} ->> 'accountId' = ${accountId}
+       )`);
 }

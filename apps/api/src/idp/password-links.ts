@@ -7,6 +7,7 @@ import { passwordTokens } from '../db/schema/idp';
 import { users } from '../db/schema/users';
 import { queueMail, type MailSettings } from '../modules/shared/mail-queue';
 import { hashPassword, passwordProblem } from './passwords';
+import { endProviderSignIns } from './oidc-adapter';
 
 export type LinkPurpose = 'reset' | 'invite';
 
@@ -99,10 +100,19 @@ export async function redeemPasswordLink(
     if (!spent) return { ok: false as const, error: INVALID_LINK, linkUsable: false };
     const [user] = await tx
       .update(users)
-      .set({ passwordHash, failedAttempts: 0, lockedUntil: null, updatedAt: now, version: sql`${users.version} + 1` })
+      .set({
+        passwordHash,
+        failedAttempts: 0,
+        lockedUntil: null,
+        updatedAt: now,
+        version: sql`${users.version} + 1`,
+        // A new password ends every token of the old one (a reset after a stolen password, issue 44).
+        tokensValidAfter: sql`clock_timestamp()`,
+      })
       .where(and(eq(users.id, spent.userId), eq(users.active, true)))
       .returning({ id: users.id, email: users.email });
     if (!user) return { ok: false as const, error: INVALID_LINK, linkUsable: false };
+    await endProviderSignIns(tx, user.id);
     await tx.insert(auditEvents).values({
       occurredAt: now,
       actorId: user.id,

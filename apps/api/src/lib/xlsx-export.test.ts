@@ -123,3 +123,23 @@ describe('xlsx list export', () => {
     expect(endless.reads()).toBeLessThanOrEqual(afterLeaving + 1);
   });
 });
+
+describe('an export that fails before its first byte', () => {
+  it('answers an error the client can read, not a 200 cut short (issue 44)', async () => {
+    const app = Fastify();
+    app.get('/x.xlsx', (request, reply) =>
+      sendXlsx(request, reply, {
+        filename: 'x.xlsx',
+        sheet: 'Filas',
+        columns: [{ header: 'Texto', key: 'text', width: 40 }],
+        read: () => Promise.reject(new Error('date/time field value out of range: "0000-01-01"')),
+        toCells: (row) => row,
+      }),
+    );
+    const answer = await app.inject({ method: 'GET', url: '/x.xlsx' });
+    expect(answer.statusCode).toBe(500);
+    expect(answer.headers['content-type']).toContain('json');
+    expect(answer.headers['content-disposition']).toBeUndefined();
+    await app.close();
+  });
+});

@@ -83,10 +83,11 @@ export function fitCells(cells: Record<string, unknown>): Record<string, unknown
 
 /**
  * Streams a list to an .xlsx download: rows are read a batch at a time and written while the client downloads, the
- * next batch only once the client has taken the last, so a large list is never held in memory. A failure midway is
- * logged and ends the download; a client that leaves stops the reading.
+ * next batch only once the client has taken the last, so a large list is never held in memory. The first batch is
+ * read before anything is sent, so a failure there answers a Problem JSON, not a 200 cut short (issue 44); a failure
+ * midway is logged and ends the download; a client that leaves stops the reading.
  */
-export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
+export async function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
   request: FastifyRequest,
   reply: FastifyReply,
   options: {
@@ -101,7 +102,8 @@ export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
     read: (from: { offset: number; last: Readonly<Record<string, unknown>> | undefined }, limit: number) => Promise<Row[]>;
     toCells: (row: Row) => Record<string, unknown>;
   },
-): FastifyReply {
+): Promise<FastifyReply> {
+  const first = await options.read({ offset: 0, last: undefined }, BATCH);
   const stream = new PassThrough();
   const write = async () => {
     const excel = await loadExcel();
@@ -115,7 +117,7 @@ export function sendXlsx<Row extends Readonly<Record<string, unknown>>>(
     sheet.getRow(1).font = { bold: true };
     let last: Readonly<Record<string, unknown>> | undefined;
     for (let offset = 0; !stream.destroyed; offset += BATCH) {
-      const rows = await options.read({ offset, last }, BATCH);
+      const rows = offset === 0 ? first : await options.read({ offset, last }, BATCH);
       for (const row of rows) sheet.addRow(fitCells(options.toCells(row))).commit();
       if (rows.length < BATCH) break;
       last = rows.at(-1);

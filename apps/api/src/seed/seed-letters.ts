@@ -120,6 +120,8 @@ export async function seedLetterTemplates(tx: Tx, now: Date): Promise<void> {
       version: 1,
       fileName: `plantilla-${company.code.toLowerCase()}-v1.pdf`,
       background,
+      // The seed's own one-page pdf-lib file is already what an upload's normalization produces.
+      canvas: background,
       size: background.length,
       sha256: createHash('sha256').update(background).digest('hex'),
       pageWidth: A4.width,

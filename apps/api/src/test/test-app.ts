@@ -10,7 +10,7 @@ import { buildApp, type App } from '../app';
 import type { Clock } from '../deps';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 import { jwtTokenVerifier } from '../http/auth';
-import { API_SCOPE, createEmbeddedIdp } from '../idp/idp';
+import { API_SCOPE, GRANT_CLAIM, createEmbeddedIdp } from '../idp/idp';
 import type { Logger } from 'pino';
 import type { IdpRateLimits } from '../idp/rate-limits';
 import { takeSnapshot } from './snapshot';
@@ -190,6 +190,7 @@ export async function createTestApp(
       audience: TEST_AUDIENCE,
       keys: idp ? idp.keys : createLocalJWKSet({ keys: [publicJwk] }),
       requireAtJwt: true,
+      ...(idp ? { grantClaim: GRANT_CLAIM } : {}),
     }),
     ...(idp ? { idp: idp.plugin } : {}),
     print: options.embeddedIdp?.print ?? (() => undefined),

@@ -17,7 +17,13 @@ export const letterTemplates = pgTable(
       .references(() => companies.id),
     version: integer('version').notNull(),
     fileName: text('file_name').notNull(),
+    /** The file as uploaded, kept as evidence (its size and SHA-256 below); letters are never drawn on it. */
     background: bytea('background').notNull(),
+    /**
+     * The background's first page alone, re-saved by pdf-lib in a worker under a time and size budget (issue 44): what
+     * letters are drawn on, in milliseconds. Null for a template stored before it, until the start-up normalizes it.
+     */
+    canvas: bytea('canvas'),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
     /** The background's first page, in PDF points: the layout is checked against it. */

@@ -58,6 +58,11 @@ export const users = pgTable(
     failedAttempts: integer('failed_attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /**
+     * Access tokens issued at or before this instant are refused (issue 44): set when the user is deactivated, moves
+     * company or profile, changes e-mail or password. The database's clock, like the tokens' `iat`, not the app's.
+     */
+    tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true }),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -128,6 +128,50 @@ describe('letter PDF', () => {
   });
 });
 
+/** Each field's longest value for a brand, written out by hand (what widestTexts finds in the demo data, rounded up). */
+const WIDEST: LetterTexts = {
+  createdDate: '28 de septiembre de 2100',
+  createdHour: '23:59 h',
+  idPestamo: 'CR-99999999',
+  cliente: 'María Guadalupe Hernández Rodríguez',
+  convenio: 'Gobierno del Estado de Jalisco',
+  montoCredito: '$99,999,999.99',
+  plazo: '999 pagos',
+  pagos: '999 de 999',
+  descuento: '$99,999,999.99',
+  transito: '$99,999,999.99',
+  saldoFinal: '$99,999,999.99',
+  vigencia: '28 de septiembre de 2100',
+  fechaDescuento: '28 de septiembre de 2100 ($99,999,999.99)',
+  referencia: '99999999991234',
+  montoTotal: '$99,999,999.99',
+};
+
+/** Helvetica's advance widths (its AFM, per 1000 units of size) for the characters the checks below print. */
+const HELVETICA_AFM: Record<string, number> = {
+  M: 833,
+  a: 556,
+  r: 333,
+  í: 278,
+  ' ': 278,
+  G: 778,
+  u: 556,
+  d: 556,
+  l: 222,
+  p: 556,
+  e: 556,
+  H: 722,
+  n: 556,
+  á: 556,
+  z: 500,
+  R: 722,
+  o: 556,
+  g: 556,
+  i: 222,
+  ú: 556,
+};
+const helveticaWidth = (text: string, size: number) => ([...text].reduce((sum, char) => sum + HELVETICA_AFM[char]!, 0) * size) / 1000;
+
 describe('template check', () => {
   const layoutText = (change: (layout: Record<string, Record<string, unknown>>) => void = () => undefined) => {
     const layout = JSON.parse(JSON.stringify(demoLayout(brand))) as { fields: Record<string, Record<string, unknown>> };
@@ -136,14 +180,14 @@ describe('template check', () => {
   };
 
   it('accepts the demo template and reads the page size', async () => {
-    const checked = await checkTemplate(await demoBackground(brand), layoutText());
+    const checked = await checkTemplate(await demoBackground(brand), layoutText(), WIDEST);
     expect(checked.pageWidth).toBeCloseTo(595.28, 2);
     expect(checked.pageHeight).toBeCloseTo(841.89, 2);
   });
 
   const problems = async (background: Buffer | Promise<Buffer>, layout: string) => {
     try {
-      await checkTemplate(await background, layout);
+      await checkTemplate(await background, layout, WIDEST);
     } catch (error) {
       if (error instanceof TemplateError) return error.errors;
       throw error;
@@ -173,17 +217,51 @@ describe('template check', () => {
       demoBackground(brand),
       layoutText((fields) => void (fields.cliente!.x = 700)),
     );
-    expect(outside).toEqual([
-      {
-        field: 'layout.fields.cliente',
-        message: 'El campo cliente (Cliente) queda fuera de la página (595.28 × 841.89 puntos): x 700, y 620, tamaño 10.',
-      },
-    ]);
+    expect(outside.map((e) => e.field)).toEqual(['layout.fields.cliente']);
+    expect(outside[0]!.message).toMatch(/^El campo cliente \(Cliente\) se sale de la página \(595\.28 × 841\.89 puntos\)/);
     const tooHigh = await problems(
       demoBackground(brand),
       layoutText((fields) => void (fields.vigencia!.y = 835)),
     );
     expect(tooHigh.map((e) => e.field)).toEqual(['layout.fields.vigencia']);
+  });
+
+  it('refuses a field whose widest text leaves the page, though it starts inside it, naming the field and the overflow (issue 44)', async () => {
+    // The client's longest name at size 36 from x 590: the start point is on the page, the text is not.
+    const size36 = await problems(
+      demoBackground(brand),
+      layoutText((fields) => Object.assign(fields.cliente!, { x: 590, size: 36, align: 'left', bold: false })),
+    );
+    const width = helveticaWidth(WIDEST.cliente, 36);
+    expect(size36).toEqual([
+      {
+        field: 'layout.fields.cliente',
+        message: `El campo cliente (Cliente) se sale de la página (595.28 × 841.89 puntos): su texto más largo, «${WIDEST.cliente}», a tamaño 36 mide ${Math.round(width * 100) / 100} puntos y termina ${Math.round((590 + width - 595.28) * 100) / 100} puntos después del borde derecho.`,
+      },
+    ]);
+    // Every x at the page's width.
+    const atEdge = await problems(
+      demoBackground(brand),
+      layoutText((fields) => {
+        for (const field of Object.values(fields)) Object.assign(field, { x: 595, align: 'left' });
+      }),
+    );
+    expect(atEdge.map((e) => e.field).sort()).toEqual(LETTER_FIELDS.map((field) => `layout.fields.${field}`).sort());
+    // Right-aligned near the left edge: the text would start before the page.
+    const left = await problems(
+      demoBackground(brand),
+      layoutText((fields) => Object.assign(fields.montoTotal!, { x: 20, align: 'right' })),
+    );
+    expect(left.map((e) => e.field)).toEqual(['layout.fields.montoTotal']);
+    expect(left[0]!.message).toContain('antes del borde izquierdo');
+    // The same text that fits exactly is accepted: the check is the text's width, not a margin.
+    const fits = 595.28 - helveticaWidth(WIDEST.cliente, 10) - 0.01;
+    expect(
+      await problems(
+        demoBackground(brand),
+        layoutText((fields) => Object.assign(fields.cliente!, { x: fits, size: 10, align: 'left', bold: false })),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses what is not a PDF, a damaged PDF and a layout that is not JSON', async () => {

@@ -1,5 +1,6 @@
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPdfLib } from '../../lib/libraries';
+import { CANVAS_REFUSALS, normalizeBackground } from './letter-template-worker';
 import {
   LETTER_FIELDS,
   LETTER_FIELD_LABELS,
@@ -29,6 +30,8 @@ export interface CheckedTemplate {
   pageWidth: number;
   pageHeight: number;
   layout: LetterLayout;
+  /** The background's first page alone, re-saved (letter-template-worker.ts): what letters are drawn on. */
+  canvas: Buffer;
 }
 
 async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
@@ -37,27 +40,24 @@ async function loadPdf(bytes: Uint8Array): Promise<PDFDocument> {
 }
 
 /**
- * Checks an uploaded template: the background is a readable, unencrypted PDF with a page, and the layout is JSON that
- * places every field of the letter inside that page. Every problem is reported, in Spanish, with the field it is about.
+ * Checks an uploaded template: the background is a readable, unencrypted PDF with a page, read in a worker thread under
+ * a time and size budget (issue 44), and the layout is JSON that places every field of the letter so that its widest
+ * text (`widest`: the brand's longest value of each field) stays inside that page. Every problem is reported, in
+ * Spanish, with the field it is about.
  */
-export async function checkTemplate(background: Buffer, layoutText: string): Promise<CheckedTemplate> {
+export async function checkTemplate(background: Buffer, layoutText: string, widest: LetterTexts): Promise<CheckedTemplate> {
   const errors: FieldError[] = [];
   let page: { width: number; height: number } | null = null;
+  let canvas: Buffer | null = null;
   if (background.length === 0) errors.push({ field: 'background', message: 'Falta el PDF de fondo.' });
   else if (!background.subarray(0, 1024).includes('%PDF-'))
     errors.push({ field: 'background', message: 'El fondo no es un PDF (no empieza con %PDF-).' });
   else {
-    try {
-      const pdf = await loadPdf(background);
-      const first = pdf.getPageCount() > 0 ? pdf.getPage(0) : null;
-      if (!first) errors.push({ field: 'background', message: 'El PDF de fondo no tiene páginas.' });
-      else page = first.getSize();
-    } catch (error) {
-      const encrypted = error instanceof Error && /encrypt/i.test(error.message);
-      errors.push({
-        field: 'background',
-        message: encrypted ? 'El PDF de fondo está cifrado o protegido con contraseña.' : 'El PDF de fondo está dañado o no se puede leer.',
-      });
+    const read = await normalizeBackground(background);
+    if ('refused' in read) errors.push({ field: 'background', message: CANVAS_REFUSALS[read.refused] });
+    else {
+      page = { width: read.width, height: read.height };
+      canvas = read.canvas;
     }
   }
 
@@ -96,20 +96,48 @@ export async function checkTemplate(background: Buffer, layoutText: string): Pro
       }
     }
   }
-  if (layout && page) {
-    for (const field of LETTER_FIELDS) {
-      const { x, y, size } = layout.fields[field];
-      if (x > page.width || y + size > page.height) {
-        errors.push({
-          field: `layout.fields.${field}`,
-          message: `El campo ${field} (${LETTER_FIELD_LABELS[field]}) queda fuera de la página (${round(page.width)} × ${round(page.height)} puntos): x ${x}, y ${y}, tamaño ${size}.`,
-        });
-      }
+  if (layout && page) errors.push(...(await textsOffPage(layout, page, widest)));
+  if (errors.length > 0 || !layout || !page || !canvas)
+    throw new TemplateError(`La plantilla no es válida: ${errors.length} ${errors.length === 1 ? 'problema' : 'problemas'}.`, errors);
+  return { pageWidth: page.width, pageHeight: page.height, layout, canvas };
+}
+
+/**
+ * The fields whose widest text, at the layout's size in Helvetica (bold where asked, the fonts the letter is drawn
+ * in, with their metrics), would leave the page: to the right of a left-aligned field, to the left of a right-aligned
+ * one, or above or below the page. Only the start point was checked before (issue 44): any `x` up to the page's width,
+ * or size 36 at x 590, passed, and the letters printed cut.
+ */
+async function textsOffPage(layout: LetterLayout, page: { width: number; height: number }, widest: LetterTexts): Promise<FieldError[]> {
+  const { PDFDocument, StandardFonts } = await loadPdfLib();
+  const measuring = await PDFDocument.create();
+  const regular = await measuring.embedFont(StandardFonts.Helvetica);
+  const bold = await measuring.embedFont(StandardFonts.HelveticaBold);
+  const errors: FieldError[] = [];
+  for (const field of LETTER_FIELDS) {
+    const { x, y, size, align, bold: isBold } = layout.fields[field];
+    const text = drawable(widest[field]);
+    const font = isBold ? bold : regular;
+    // The width as drawn: a PDF text operator advances by each glyph's width, with no kerning (pdf-lib's
+    // widthOfTextAtSize adds its kerning pairs, a few points more than what prints).
+    const width = [...text].reduce((sum, char) => sum + font.widthOfTextAtSize(char, size), 0);
+    const [from, to] = align === 'right' ? [x - width, x] : [x, x + width];
+    const where =
+      from < 0
+        ? `empieza ${round(-from)} puntos antes del borde izquierdo`
+        : to > page.width
+          ? `termina ${round(to - page.width)} puntos después del borde derecho`
+          : y < 0 || y + size > page.height
+            ? 'queda arriba o abajo de la página'
+            : null;
+    if (where) {
+      errors.push({
+        field: `layout.fields.${field}`,
+        message: `El campo ${field} (${LETTER_FIELD_LABELS[field]}) se sale de la página (${round(page.width)} × ${round(page.height)} puntos): su texto más largo, «${text}», a tamaño ${size} mide ${round(width)} puntos y ${where}.`,
+      });
     }
   }
-  if (errors.length > 0 || !layout || !page)
-    throw new TemplateError(`La plantilla no es válida: ${errors.length} ${errors.length === 1 ? 'problema' : 'problemas'}.`, errors);
-  return { pageWidth: page.width, pageHeight: page.height, layout };
+  return errors;
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;

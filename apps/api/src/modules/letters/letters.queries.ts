@@ -70,8 +70,11 @@ export async function letterTemplateBrands(tx: Tx, companyId?: string): Promise<
 
 /** The company's newest template version (what a new letter uses), with its background; null when it has none. */
 export async function currentTemplate(tx: Tx, companyId: string) {
+  // Not the uploaded file (up to 5 MB, kept as evidence): a letter needs only its canvas, and on PGlite every byte
+  // read is decoded on the event loop.
+  const { background: _uploaded, ...drawn } = getTableColumns(letterTemplates);
   const [row] = await tx
-    .select()
+    .select(drawn)
     .from(letterTemplates)
     .where(eq(letterTemplates.companyId, companyId))
     .orderBy(desc(letterTemplates.version))

@@ -1,8 +1,19 @@
 import { createHash } from 'node:crypto';
-import { eq, max } from 'drizzle-orm';
+import { desc, eq, isNull, max, sql } from 'drizzle-orm';
 import { addBusinessDays, addDays, paymentReference } from '@portal/lending';
-import type { Letter, LetterLayout, LetterPayoff, LetterQuote, LetterTemplateBrand } from '@portal/contract';
-import type { Tx } from '../../db/client';
+import {
+  DATE_MAX,
+  type Letter,
+  type LetterLayout,
+  type LetterPayoff,
+  type LetterQuote,
+  type LetterTemplateBrand,
+  type LetterTexts,
+} from '@portal/contract';
+import type { Db, Tx } from '../../db/client';
+import { asSystem } from '../../db/scope';
+import { agreements } from '../../db/schema/agreements';
+import { clients } from '../../db/schema/origination';
 import { credits } from '../../db/schema/credits';
 import { letterTemplates, settlementLetters } from '../../db/schema/letters';
 import { companies } from '../../db/schema/users';
@@ -14,6 +25,8 @@ import { loadCreditRows } from '../portfolio/stored-credit';
 import { creditPayoff } from '../portfolio/payoff';
 import { checkTemplate, renderLetter, TemplateError } from './letter-pdf';
 import { letterTexts } from './letter-texts';
+import { normalizeBackground } from './letter-template-worker';
+import { longDate, pesos } from '../shared/es-mx';
 import { currentTemplate, letterTemplateBrands } from './letters.queries';
 import { toLetterSummary } from '../shared/letter-summary';
 
@@ -96,8 +109,15 @@ export async function issueLetter(tx: Tx, actor: Actor, creditId: string, today:
     { folio: quote.folio, clientName: quote.clientName, agreement: quote.agreement, reference, issuedAt: now },
     quote.payoff,
   );
+  // Drawn on the normalized first page only: the uploaded file is never parsed again (issue 44).
+  if (!template.canvas)
+    throw new HttpProblem(
+      409,
+      'Plantilla sin preparar',
+      `La plantilla vigente de ${quote.company} no se pudo preparar para imprimir: un administrador debe subir una versión nueva.`,
+    );
   const pdf = await renderLetter({
-    background: template.background,
+    background: template.canvas,
     layout: template.layout,
     texts,
     issuedAt: now,
@@ -166,9 +186,9 @@ export async function uploadTemplate(
 ): Promise<LetterTemplateBrand> {
   const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, input.companyId));
   if (!company) throw new HttpProblem(404, 'Marca no encontrada', 'La empresa no existe o no es la tuya.');
-  let checked: { pageWidth: number; pageHeight: number; layout: LetterLayout };
+  let checked: { pageWidth: number; pageHeight: number; layout: LetterLayout; canvas: Buffer };
   try {
-    checked = await checkTemplate(input.background, input.layoutText);
+    checked = await checkTemplate(input.background, input.layoutText, await widestTexts(tx, company.id));
   } catch (error) {
     if (error instanceof TemplateError)
       throw new HttpProblem(400, 'Plantilla no válida', error.errors.map((e) => e.message).join(' '), error.errors);
@@ -186,6 +206,7 @@ export async function uploadTemplate(
       version,
       fileName: input.fileName,
       background: input.background,
+      canvas: checked.canvas,
       size: input.background.length,
       sha256: sha256(input.background),
       pageWidth: checked.pageWidth,
@@ -212,4 +233,91 @@ export async function uploadTemplate(
   });
   const [brand] = await letterTemplateBrands(tx, company.id);
   return brand!;
+}
+
+const MONTH_NAMES = [
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
+];
+
+/**
+ * Each field's longest value for the brand, which the layout must keep inside the page (issue 44): its clients' longest
+ * names and its agreements' names from the data; the dates the portal can print (up to 2100, the contract's range) in
+ * every month; amounts up to $99,999,999.99; folios and references at their longest. The longest by characters stands
+ * for each field; checkTemplate measures it with the font's metrics.
+ */
+export async function widestTexts(tx: Tx, companyId: string): Promise<LetterTexts> {
+  const fullName = sql<string>`concat_ws(' ', ${clients.firstNames}, ${clients.lastName1}, ${clients.lastName2})`;
+  const names = await tx
+    .select({ name: fullName })
+    .from(clients)
+    .where(eq(clients.companyId, companyId))
+    .orderBy(desc(sql`length(${fullName})`))
+    .limit(20);
+  const agreementNames = await tx.select({ name: agreements.name }).from(agreements).where(eq(agreements.companyId, companyId));
+  const year = DATE_MAX.slice(0, 4);
+  const dates = MONTH_NAMES.map((_, month) => longDate(`${year}-${String(month + 1).padStart(2, '0')}-28`));
+  const money = pesos('99999999.99');
+  const longest = (texts: string[], fallback: string) => texts.reduce((a, b) => (b.length > a.length ? b : a), fallback);
+  const date = longest(dates, '');
+  return {
+    createdDate: date,
+    createdHour: '23:59 h',
+    idPestamo: creditFolio(99_999_999),
+    cliente: longest(
+      names.map((row) => row.name),
+      'Nombre del cliente',
+    ),
+    convenio: longest(
+      agreementNames.map((row) => row.name),
+      'Convenio',
+    ),
+    montoCredito: money,
+    plazo: '999 pagos',
+    pagos: '999 de 999',
+    descuento: money,
+    transito: money,
+    saldoFinal: money,
+    vigencia: date,
+    fechaDescuento: `${date} (${money})`,
+    referencia: paymentReference(99_999_999, 99),
+    montoTotal: money,
+  };
+}
+
+/**
+ * Templates stored before backgrounds were normalized (issue 44) get their canvas at start, each in the worker under
+ * the same budget as an upload. One the budget refuses keeps no canvas: its letters are refused with a clear message
+ * until an administrator uploads a new version, never drawn on the hostile file.
+ */
+export async function normalizeStoredTemplates(
+  db: Db,
+  log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void },
+) {
+  const pending = await asSystem(db, (tx) =>
+    tx.select({ id: letterTemplates.id }).from(letterTemplates).where(isNull(letterTemplates.canvas)),
+  );
+  for (const { id } of pending) {
+    const [row] = await asSystem(db, (tx) =>
+      tx.select({ background: letterTemplates.background }).from(letterTemplates).where(eq(letterTemplates.id, id)),
+    );
+    if (!row) continue;
+    const read = await normalizeBackground(row.background);
+    if ('refused' in read) {
+      log.warn({ templateId: id, reason: read.refused }, 'letter template background refused by the normalization budget');
+      continue;
+    }
+    await asSystem(db, (tx) => tx.update(letterTemplates).set({ canvas: read.canvas }).where(eq(letterTemplates.id, id)));
+    log.info({ templateId: id }, 'letter template background normalized');
+  }
 }

@@ -6,6 +6,7 @@ import {
   PAYMENT_FILE_MAX_BYTES,
   PAYMENT_FILE_RESULT_COLUMNS,
   PAYMENT_SPLIT_COLUMNS,
+  dateField,
   paymentFileRoutes,
   paymentRoutes,
 } from '@portal/contract';
@@ -39,7 +40,7 @@ import { eq } from 'drizzle-orm';
 
 const uploadFields = z.object({
   agreementId: z.uuid('Elige el convenio.'),
-  discountDate: z.iso.date('Elige la fecha de descuento (AAAA-MM-DD).'),
+  discountDate: dateField('Fecha de descuento'),
 });
 
 const splitCells = (split: Record<string, string | null> | null) =>

@@ -245,15 +245,17 @@ describe.each(BEHAVIOUR_ENGINES)('Usuarios API (%s)', (engine) => {
     const [second] = await ctx.system((db) =>
       db.insert(users).values({ email: 'admin2@demo.mx', name: 'Segunda', profileId: ids.admin, companyId: ids.company }).returning(),
     );
-    const asSecond = await ctx.as('admin2@demo.mx');
     for (let attempt = 0; attempt < 4; attempt++) {
+      // Fresh tokens each time: a deactivation ends the tokens issued before it, reactivation does not revive them.
+      const asFirst = await ctx.as('admin@demo.mx');
+      const asSecond = await ctx.as('admin2@demo.mx');
       const [first, other] = await Promise.all(
         ['admin@demo.mx', 'admin2@demo.mx'].map(
           async (email) => (await ctx.system((db) => db.select().from(users).where(eq(users.email, email))))[0]!,
         ),
       );
       const answers = await Promise.all([
-        call('POST', `/api/users/${other!.id}/status`, { active: false, version: other!.version }),
+        call('POST', `/api/users/${other!.id}/status`, { active: false, version: other!.version }, asFirst),
         call('POST', `/api/users/${first!.id}/status`, { active: false, version: first!.version }, asSecond),
       ]);
       // One wins; the other is refused by the rule (409) or, when the winner deactivated its author first, as inactive (403).

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps';
 import { HttpProblem } from '../../http/errors';
 import { lockAtVersion } from '../../http/locking';
 import { LIFETIME_MS, issuePasswordLink, revokePasswordLinks } from '../../idp/password-links';
+import { endProviderSignIns } from '../../idp/oidc-adapter';
 import { queueMail, type MailSettings } from '../shared/mail-queue';
 import { recordAudit, type Actor } from '../audit/audit';
 import { ensureAnAdministratorRemains } from './administrators';
@@ -110,12 +111,24 @@ export async function updateUser(
     userChangeRefusals(actor.principal, state, { id, email: input.email, active: input.active, profileId: input.profileId, profile }),
   );
   await assertEmailFree(tx, input.email, id);
+  // Who the token names has changed (deactivated, another profile or company, another e-mail): its tokens end here.
+  const endsTokens =
+    !input.active ||
+    input.profileId !== before.profileId ||
+    input.companyId !== before.companyId ||
+    input.email.toLowerCase() !== before.email.toLowerCase();
   const [after] = await tx
     .update(users)
-    .set({ ...input, updatedAt: now, version: sql`${users.version} + 1` })
+    .set({
+      ...input,
+      updatedAt: now,
+      version: sql`${users.version} + 1`,
+      ...(endsTokens ? { tokensValidAfter: sql`clock_timestamp()` } : {}),
+    })
     .where(eq(users.id, id))
     .returning();
   await ensureAnAdministratorRemains(tx);
+  if (endsTokens) await endProviderSignIns(tx, id);
   await recordAudit(tx, actor, {
     action: 'user.update',
     entity: 'user',
@@ -154,10 +167,11 @@ export async function setUserStatus(
   assertNoRefusal(userChangeRefusals(actor.principal, state, { ...state, active }));
   const [after] = await tx
     .update(users)
-    .set({ active, updatedAt: now, version: sql`${users.version} + 1` })
+    .set({ active, updatedAt: now, version: sql`${users.version} + 1`, ...(active ? {} : { tokensValidAfter: sql`clock_timestamp()` }) })
     .where(eq(users.id, id))
     .returning();
   await ensureAnAdministratorRemains(tx);
+  if (!active) await endProviderSignIns(tx, id);
   await recordAudit(tx, actor, {
     action: active ? 'user.reactivate' : 'user.deactivate',
     entity: 'user',

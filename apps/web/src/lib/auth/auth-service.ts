@@ -92,7 +92,7 @@ const FORCE_LOGIN_KEY = 'portfolio-admin:force-login';
 /** Runs the four sign-in checks; on success the session is stored, on failure nothing is. */
 export async function signIn(manager: UserManager): Promise<Session> {
   // After a refused user or a logout the provider may still know the last person: ask for the password again.
-  const forceLogin = window.sessionStorage.getItem(FORCE_LOGIN_KEY) !== null;
+  const forceLogin = window.localStorage.getItem(FORCE_LOGIN_KEY) !== null;
   const popup = manager.signinPopup(forceLogin ? { prompt: 'login' } : {});
   let user;
   try {
@@ -103,11 +103,11 @@ export async function signIn(manager: UserManager): Promise<Session> {
   try {
     const session = await buildSession(user);
     saveSession(session);
-    window.sessionStorage.removeItem(FORCE_LOGIN_KEY);
+    window.localStorage.removeItem(FORCE_LOGIN_KEY);
     return session;
   } catch (error) {
     // Not a portal user, or no permissions: signed out here, and the next try starts with the password.
-    window.sessionStorage.setItem(FORCE_LOGIN_KEY, '1');
+    window.localStorage.setItem(FORCE_LOGIN_KEY, '1');
     await manager.removeUser();
     clearSession();
     throw error;
@@ -117,11 +117,11 @@ export async function signIn(manager: UserManager): Promise<Session> {
 /**
  * Logout: clears the stored session and ends the provider session (which returns to the sign-in page). The portal
  * forgets the user before the provider has ended its session, and that navigation can be cut short (closed tab, lost
- * network): the next sign-in in this tab asks for the password whatever the provider still holds, so nobody walks
- * into the last person's account.
+ * network): the next sign-in in any tab of this browser asks for the password whatever the provider still holds, so
+ * nobody walks into the last person's account (the flag is in localStorage, which every tab shares; issue 44).
  */
 export async function signOut(): Promise<void> {
-  window.sessionStorage.setItem(FORCE_LOGIN_KEY, '1');
+  window.localStorage.setItem(FORCE_LOGIN_KEY, '1');
   clearSession();
   let manager: UserManager;
   try {
