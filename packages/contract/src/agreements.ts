@@ -61,7 +61,7 @@ export const MAX_NON_WORKING_DAYS = 60;
  * dates, each once; kept in date order.
  */
 export const nonWorkingDaysSchema = z
-  .array(dateField('Días inhábiles de nómina'))
+  .array(dateField('Días inhábiles de nómina', 'Días inhábiles de nómina: cada fecha debe ser válida (dd/mm/aaaa).'))
   .max(MAX_NON_WORKING_DAYS, `Días inhábiles de nómina: máximo ${MAX_NON_WORKING_DAYS} fechas.`)
   .refine((days) => new Set(days).size === days.length, 'Días inhábiles de nómina: hay fechas repetidas.')
   .transform((days) => [...days].sort());

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { listQuery, listResponse } from './common';
+import { dateField } from './fields';
 
 /**
  * Cartera → Cédulas de descuento (issue 46; DOMAIN.md "The payroll loop users expect"): the instruction the lender
  * sends an employer before a payday's cut-off — which deductions to start (altas), stop (bajas), change (cambios) and
  * keep (continúan) — and its life: borrador → emitida → enviada, or sustituida by a later one for the same payday.
  */
-
-const isoDate = z.iso.date('Fecha no válida (AAAA-MM-DD).');
 
 /** borrador → emitida (frozen) → enviada; an emitted or sent one becomes sustituida when a new one replaces it. */
 export const DEDUCTION_ORDER_STATUSES = ['borrador', 'emitida', 'enviada', 'sustituida'] as const;
@@ -126,7 +125,7 @@ export const deductionOrderDifferencesResponseSchema = z.object({ items: z.array
 export const generateDeductionOrderBodySchema = z.object({ agreementId: z.uuid('Convenio no válido.') });
 
 export const sendDeductionOrderBodySchema = z.object({
-  sentOn: isoDate,
+  sentOn: dateField('Fecha de envío'),
   channel: z.enum(DEDUCTION_ORDER_CHANNELS, 'Canal no válido.'),
   note: z.string().trim().max(500, 'La nota admite hasta 500 caracteres.').default(''),
 });

@@ -58,8 +58,10 @@ export const DATE_MAX = '2100-12-31';
 /** Fixed-width ISO dates compare as strings, so the range check needs no Date (and no time zone). */
 export const isDateInRange = (value: string): boolean => value >= DATE_MIN && value <= DATE_MAX;
 
-/** An ISO calendar date (AAAA-MM-DD, a real day) between 1900-01-01 and 2100-12-31; `label` names the field. */
-export const dateField = (label = 'Fecha') =>
-  z.iso
-    .date(`${label}: fecha no válida (AAAA-MM-DD).`)
-    .refine(isDateInRange, `${label}: usa una fecha entre el 01/01/1900 y el 31/12/2100.`);
+/**
+ * An ISO calendar date (AAAA-MM-DD, a real day) between 1900-01-01 and 2100-12-31; `label` names the field, `invalid`
+ * replaces the sentence for a value that is not a date (a form may say it in the dd/mm/aaaa its clerk types). A value
+ * that is not a date gets that one sentence, not the range's too.
+ */
+export const dateField = (label = 'Fecha', invalid = `${label}: fecha no válida (AAAA-MM-DD).`) =>
+  z.iso.date({ message: invalid, abort: true }).refine(isDateInRange, `${label}: usa una fecha entre el 01/01/1900 y el 31/12/2100.`);

@@ -314,11 +314,17 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     // A late file for a payday still owed is taken.
     expect((await upload(row('R1'), 'octubre.csv', { agreementId: jalisco.id, discountDate: '2026-10-31' })).status).toBe(201);
     // A payday wholly received, a date that is no payday, and one the calendar cannot place are refused, naming the dates on offer.
-    for (const date of ['2026-10-15', '2026-11-14', '1899-12-15']) {
+    for (const date of ['2026-10-15', '2026-11-14']) {
       const refused = await upload(row(`R-${date}`), 'fuera.csv', { agreementId: jalisco.id, discountDate: date });
       expect(refused.status, date).toBe(400);
       expect(refused.body.errors).toEqual([{ field: 'discountDate', message: 'Elige una de las fechas de descuento que se ofrecen.' }]);
     }
+    // One the calendar cannot place is outside the dates the business can have: the one date schema refuses it.
+    const outOfRange = await upload(row('R-1899'), 'fuera.csv', { agreementId: jalisco.id, discountDate: '1899-12-15' });
+    expect(outOfRange.status).toBe(400);
+    expect(outOfRange.body.errors).toEqual([
+      { field: 'discountDate', message: 'Fecha de descuento: usa una fecha entre el 01/01/1900 y el 31/12/2100.' },
+    ]);
     const named = await upload(row('R2'), 'fuera.csv', { agreementId: jalisco.id, discountDate: '2026-11-14' });
     expect(named.body.detail).toContain('El 14 de noviembre de 2026 no es una fecha de descuento del convenio');
     expect(await files()).toBe(count + 1);
