@@ -19,12 +19,57 @@ export const LETTER_FONT_FILES = {
 const resolveFromHere = createRequire(import.meta.url).resolve;
 
 let fontBytes: Promise<{ regular: Buffer; bold: Buffer }> | undefined;
-/** The two TrueType files, read once (about 630 kB each) and kept: every letter embeds the subset it prints. */
+/**
+ * The two TrueType files, read once (about 630 kB each) and kept without their OpenType layout tables: every letter
+ * embeds the subset it prints.
+ */
 export function letterFontBytes(): Promise<{ regular: Buffer; bold: Buffer }> {
   return (fontBytes ??= Promise.all([
     readFile(resolveFromHere(LETTER_FONT_FILES.regular)),
     readFile(resolveFromHere(LETTER_FONT_FILES.bold)),
-  ]).then(([regular, bold]) => ({ regular, bold })));
+  ]).then(([regular, bold]) => ({ regular: withoutLayoutTables(regular), bold: withoutLayoutTables(bold) })));
+}
+
+/**
+ * The font without its OpenType layout tables (GSUB, GPOS, GDEF). fontkit decodes them whole on a font's first text,
+ * synchronously: 65–110 ms per font on this machine, for each letter and each template check, on the event loop that
+ * issue 44 keeps under 100 ms. Spanish needs none of them (á, ñ, ü, —, “ ” are characters of their own in the font's
+ * cmap); without them a text is its characters' glyphs side by side, no ligatures, no kerning: the width that the
+ * template check measures is the sum of the advance widths that the PDF's /W array gives the viewer.
+ */
+export function withoutLayoutTables(font: Buffer): Buffer {
+  const dropped = new Set(['GSUB', 'GPOS', 'GDEF']);
+  const count = font.readUInt16BE(4);
+  const tables = Array.from({ length: count }, (_, index) => {
+    const at = 12 + 16 * index;
+    const offset = font.readUInt32BE(at + 8);
+    return {
+      tag: font.toString('latin1', at, at + 4),
+      checksum: font.readUInt32BE(at + 4),
+      data: font.subarray(offset, offset + font.readUInt32BE(at + 12)),
+    };
+  }).filter((table) => !dropped.has(table.tag));
+  const entrySelector = Math.floor(Math.log2(tables.length));
+  const header = Buffer.alloc(12 + 16 * tables.length);
+  header.writeUInt32BE(font.readUInt32BE(0), 0); // sfnt version
+  header.writeUInt16BE(tables.length, 4);
+  header.writeUInt16BE(16 * 2 ** entrySelector, 6);
+  header.writeUInt16BE(entrySelector, 8);
+  header.writeUInt16BE(16 * tables.length - 16 * 2 ** entrySelector, 10);
+  const parts: Buffer[] = [header];
+  let offset = header.length;
+  tables.forEach((table, index) => {
+    const at = 12 + 16 * index;
+    header.write(table.tag, at, 'latin1');
+    header.writeUInt32BE(table.checksum, at + 4);
+    header.writeUInt32BE(offset, at + 8);
+    header.writeUInt32BE(table.data.length, at + 12);
+    const padded = Buffer.alloc(Math.ceil(table.data.length / 4) * 4);
+    table.data.copy(padded);
+    parts.push(padded);
+    offset += padded.length;
+  });
+  return Buffer.concat(parts);
 }
 
 /**
