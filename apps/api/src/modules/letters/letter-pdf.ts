@@ -13,9 +13,10 @@ import {
 
 /**
  * The letter's PDF: the template's background (its first page) with each field drawn where the layout places it, in
- * Helvetica (a PDF standard font: nothing embedded, and it covers Spanish). The bytes depend only on the background, the
- * layout, the texts and the issue instant (creation and modification dates, no random document id), so the same
- * letter renders the same bytes; the stored bytes are what a re-download returns.
+ * Noto Sans regular and bold, embedded as the subset the letter prints (letter-fonts.ts; Helvetica printed "?" for —
+ * and “ ”, issue 50). The bytes depend only on the background, the layout, the texts and the issue instant (creation and
+ * modification dates, no random document id, subset names from the texts), so the same letter renders the same bytes;
+ * the stored bytes are what a re-download returns.
  */
 
 export class TemplateError extends Error {
