@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { inflateSync } from 'node:zlib';
+import { PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFObject } from 'pdf-lib';
+import fontkit from '@pdf-lib/fontkit';
 import { LETTER_FIELDS, type LetterPayoff, type LetterTexts } from '@portal/contract';
 import { demoBackground, demoLayout } from '../../seed/seed-letters';
 import { TemplateError, checkTemplate, renderLetter } from './letter-pdf';
 import { extractText } from '../../test/pdf-text';
 import { longDate, pesos } from '../shared/es-mx';
 import { letterTexts, mexicoDateAndHour } from './letter-texts';
+import { letterFontBytes } from './letter-fonts';
 
 const brand = {
   name: 'Financiera Demo',
@@ -101,7 +104,6 @@ describe('letter PDF', () => {
       referencia: '00000042000322',
       montoTotal: '$9,974.94',
     };
-    const helvetica = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
     for (const field of LETTER_FIELDS) {
       const place = layout.fields[field];
       const run = runs.find((candidate) => candidate.text === expected[field] && Math.abs(candidate.y - place.y) < 0.5);
@@ -109,10 +111,40 @@ describe('letter PDF', () => {
       expect(run!.size).toBeCloseTo(place.size, 1);
       if (place.align === 'left') expect(run!.x).toBeCloseTo(place.x, 1);
       else {
-        // Right-aligned: the run ends at x. Its width measured by pdf.js, and by Helvetica's metrics as a second opinion.
+        // Right-aligned: the run ends at x. Its width measured by pdf.js, and by Noto Sans's metrics as a second opinion.
         expect(run!.x + run!.width).toBeCloseTo(place.x, 0);
-        if (!place.bold) expect(run!.x).toBeCloseTo(place.x - helvetica.widthOfTextAtSize(expected[field], place.size), 1);
+        if (!place.bold) expect(run!.x).toBeCloseTo(place.x - notoWidth(expected[field], place.size), 1);
       }
+    }
+  });
+
+  it('prints a name with —, “ ”, ñ, ü and á as written, in an embedded font that has their glyphs (issue 50)', async () => {
+    const clientName = 'Ñandú “Toño” Güemes Álvarez';
+    const agreement = 'Gobierno de Jalisco — Educación “Básica”';
+    // Helvetica (WinAnsi) printed "?" for the em dash and the curly quotes. A blank page: only the letter's text on it.
+    const blank = await PDFDocument.create();
+    blank.addPage([595.28, 841.89]);
+    const background = await blank.save();
+    const pdf = await renderLetter({
+      background,
+      layout: demoLayout(brand),
+      texts: { ...texts, cliente: clientName, convenio: agreement },
+      issuedAt,
+      title: 'Carta',
+    });
+    const runs = (await extractText(pdf)).map((run) => run.text);
+    expect(runs).toContain(clientName);
+    expect(runs).toContain(agreement);
+    expect(runs.filter((run) => run.includes('?'))).toEqual([]);
+    // What prints is the glyph, not the font's empty box: no glyph 0 (.notdef) is drawn, and the font files map every
+    // one of these characters (read with fontkit directly, not through pdf-lib).
+    const ids = await drawnGlyphIds(pdf);
+    expect(ids.length).toBeGreaterThan(clientName.length + agreement.length);
+    expect(ids.filter((id) => id === 0)).toEqual([]);
+    const files = await letterFontBytes();
+    for (const file of [files.regular, files.bold]) {
+      const font = fontkit.create(file);
+      for (const char of '—“”ñüáÑÁ') expect(font.hasGlyphForCodePoint(char.codePointAt(0)!), char).toBe(true);
     }
   });
 
@@ -127,6 +159,26 @@ describe('letter PDF', () => {
     expect(first.subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
+
+/**
+ * The glyph ids that every `<…> Tj` on the first page draws: pdf-lib writes an embedded font's text as ids of four hex
+ * digits (and a standard font's as two-digit WinAnsi codes, which this would read in pairs).
+ */
+async function drawnGlyphIds(bytes: Uint8Array): Promise<number[]> {
+  const pdf = await PDFDocument.load(bytes);
+  const contents = pdf.getPage(0).node.Contents();
+  const refs: (PDFObject | undefined)[] = contents instanceof PDFArray ? contents.asArray() : [contents];
+  const ids: number[] = [];
+  for (const ref of refs) {
+    const stream = ref ? pdf.context.lookup(ref) : undefined;
+    if (!(stream instanceof PDFRawStream)) continue;
+    const raw = Buffer.from(stream.contents);
+    const text = (stream.dict.get(PDFName.of('Filter')) ? inflateSync(raw) : raw).toString('latin1');
+    for (const match of text.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
+      ids.push(...(match[1]!.match(/.{4}/g) ?? []).map((hex) => parseInt(hex, 16)));
+  }
+  return ids;
+}
 
 /** Each field's longest value for a brand, written out by hand (what widestTexts finds in the demo data, rounded up). */
 const WIDEST: LetterTexts = {
@@ -147,30 +199,49 @@ const WIDEST: LetterTexts = {
   montoTotal: '$99,999,999.99',
 };
 
-/** Helvetica's advance widths (its AFM, per 1000 units of size) for the characters the checks below print. */
-const HELVETICA_AFM: Record<string, number> = {
-  M: 833,
-  a: 556,
-  r: 333,
-  í: 278,
-  ' ': 278,
-  G: 778,
-  u: 556,
-  d: 556,
-  l: 222,
-  p: 556,
-  e: 556,
-  H: 722,
-  n: 556,
-  á: 556,
-  z: 500,
-  R: 722,
-  o: 556,
-  g: 556,
-  i: 222,
-  ú: 556,
+/** The advance widths of Noto Sans Regular (its hmtx table, 1000 units per em) for the characters the checks print. */
+const NOTO_REGULAR: Record<string, number> = {
+  ...Object.fromEntries([...'0123456789'].map((digit) => [digit, 572])),
+  ' ': 260,
+  $: 572,
+  ',': 268,
+  '.': 268,
+  ':': 268,
+  '-': 322,
+  '(': 300,
+  ')': 300,
+  C: 632,
+  E: 556,
+  J: 273,
+  b: 615,
+  c: 480,
+  h: 618,
+  m: 935,
+  t: 361,
+  v: 508,
+  y: 510,
+  G: 728,
+  H: 741,
+  M: 907,
+  R: 622,
+  a: 561,
+  d: 615,
+  e: 564,
+  g: 615,
+  i: 258,
+  l: 258,
+  n: 618,
+  o: 605,
+  p: 615,
+  r: 413,
+  s: 479,
+  u: 618,
+  z: 470,
+  á: 561,
+  í: 258,
 };
-const helveticaWidth = (text: string, size: number) => ([...text].reduce((sum, char) => sum + HELVETICA_AFM[char]!, 0) * size) / 1000;
+const notoWidth = (text: string, size: number) =>
+  ([...text].reduce((sum, char) => sum + (NOTO_REGULAR[char] ?? Number.NaN), 0) * size) / 1000;
 
 describe('template check', () => {
   const layoutText = (change: (layout: Record<string, Record<string, unknown>>) => void = () => undefined) => {
@@ -232,7 +303,7 @@ describe('template check', () => {
       demoBackground(brand),
       layoutText((fields) => Object.assign(fields.cliente!, { x: 590, size: 36, align: 'left', bold: false })),
     );
-    const width = helveticaWidth(WIDEST.cliente, 36);
+    const width = notoWidth(WIDEST.cliente, 36);
     expect(size36).toEqual([
       {
         field: 'layout.fields.cliente',
@@ -255,7 +326,7 @@ describe('template check', () => {
     expect(left.map((e) => e.field)).toEqual(['layout.fields.montoTotal']);
     expect(left[0]!.message).toContain('antes del borde izquierdo');
     // The same text that fits exactly is accepted: the check is the text's width, not a margin.
-    const fits = 595.28 - helveticaWidth(WIDEST.cliente, 10) - 0.01;
+    const fits = 595.28 - notoWidth(WIDEST.cliente, 10) - 0.01;
     expect(
       await problems(
         demoBackground(brand),

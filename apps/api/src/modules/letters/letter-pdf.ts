@@ -1,6 +1,7 @@
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { loadPdfLib } from '../../lib/libraries';
 import { CANVAS_REFUSALS, normalizeBackground } from './letter-template-worker';
+import { drawable, embedLetterFonts } from './letter-fonts';
 import {
   LETTER_FIELDS,
   LETTER_FIELD_LABELS,
@@ -12,9 +13,10 @@ import {
 
 /**
  * The letter's PDF: the template's background (its first page) with each field drawn where the layout places it, in
- * Helvetica (a PDF standard font: nothing embedded, and it covers Spanish). The bytes depend only on the background, the
- * layout, the texts and the issue instant (creation and modification dates, no random document id), so the same
- * letter renders the same bytes; the stored bytes are what a re-download returns.
+ * Noto Sans regular and bold, embedded as the subset the letter prints (letter-fonts.ts; Helvetica printed "?" for —
+ * and “ ”, issue 50). The bytes depend only on the background, the layout, the texts and the issue instant (creation and
+ * modification dates, no random document id, subset names from the texts), so the same letter renders the same bytes;
+ * the stored bytes are what a re-download returns.
  */
 
 export class TemplateError extends Error {
@@ -103,24 +105,22 @@ export async function checkTemplate(background: Buffer, layoutText: string, wide
 }
 
 /**
- * The fields whose widest text, at the layout's size in Helvetica (bold where asked, the fonts the letter is drawn
- * in, with their metrics), would leave the page: to the right of a left-aligned field, to the left of a right-aligned
+ * The fields whose widest text, at the layout's size in the letter's own embedded fonts (Noto Sans, bold where asked,
+ * with their metrics), would leave the page: to the right of a left-aligned field, to the left of a right-aligned
  * one, or above or below the page. Only the start point was checked before (issue 44): any `x` up to the page's width,
  * or size 36 at x 590, passed, and the letters printed cut.
  */
 async function textsOffPage(layout: LetterLayout, page: { width: number; height: number }, widest: LetterTexts): Promise<FieldError[]> {
-  const { PDFDocument, StandardFonts } = await loadPdfLib();
-  const measuring = await PDFDocument.create();
-  const regular = await measuring.embedFont(StandardFonts.Helvetica);
-  const bold = await measuring.embedFont(StandardFonts.HelveticaBold);
+  const { PDFDocument } = await loadPdfLib();
+  const { regular, bold } = await embedLetterFonts(await PDFDocument.create());
   const errors: FieldError[] = [];
   for (const field of LETTER_FIELDS) {
     const { x, y, size, align, bold: isBold } = layout.fields[field];
-    const text = drawable(widest[field]);
     const font = isBold ? bold : regular;
-    // The width as drawn: a PDF text operator advances by each glyph's width, with no kerning (pdf-lib's
-    // widthOfTextAtSize adds its kerning pairs, a few points more than what prints).
-    const width = [...text].reduce((sum, char) => sum + font.widthOfTextAtSize(char, size), 0);
+    const text = drawable(widest[field], font);
+    // The width as drawn: for an embedded font pdf-lib lays the text out once (ligatures included, no kerning) and
+    // both draws those glyphs and sums their advance widths, the ones it writes in the font's /W array.
+    const width = font.widthOfTextAtSize(text, size);
     const [from, to] = align === 'right' ? [x - width, x] : [x, x + width];
     const where =
       from < 0
@@ -141,17 +141,6 @@ async function textsOffPage(layout: LetterLayout, page: { width: number; height:
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
-
-/** Characters Helvetica (WinAnsi) cannot draw lose their accent (ő → o), or become "?", rather than failing the letter. */
-function drawable(text: string): string {
-  return [...text]
-    .map((char) => {
-      if (/[\x20-\x7E\u00A0-\u00FF]/.test(char)) return char;
-      const base = char.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-      return /^[\x20-\x7E\u00A0-\u00FF]+$/.test(base) ? base : '?';
-    })
-    .join('');
-}
 
 /** Where a field's text starts and at which size: shrunk, if needed, so it ends inside the page. */
 export function placeText(
@@ -177,17 +166,19 @@ export interface RenderInput {
 
 /** The letter's PDF bytes: one page, the background's first, with every field drawn. */
 export async function renderLetter(input: RenderInput): Promise<Buffer> {
-  const { StandardFonts, rgb } = await loadPdfLib();
+  const { rgb } = await loadPdfLib();
   const pdf = await loadPdf(input.background);
   while (pdf.getPageCount() > 1) pdf.removePage(pdf.getPageCount() - 1);
   const page = pdf.getPage(0);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const { regular, bold } = await embedLetterFonts(
+    pdf,
+    LETTER_FIELDS.map((field) => input.texts[field]),
+  );
   const { width } = page.getSize();
   for (const field of LETTER_FIELDS) {
     const place = input.layout.fields[field];
     const font = place.bold ? bold : regular;
-    const text = drawable(input.texts[field]);
+    const text = drawable(input.texts[field], font);
     const { x, size } = placeText(text, place, font, width);
     page.drawText(text, { x, y: place.y, size, font, color: rgb(0, 0, 0) });
   }
