@@ -33,6 +33,8 @@ const MUI_X = {
       '/wallet/files-pay-detail/:id',
       '/wallet/application-pay-list',
       '/wallet/operative-report',
+      '/wallet/deduction-orders',
+      '/wallet/deduction-orders/:id',
       '/creditos/update-labels',
       '/admon-wallet/reports-list',
     ],

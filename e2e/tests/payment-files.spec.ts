@@ -131,7 +131,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   await expect(preview.getByText('aplicado', { exact: true })).toBeVisible();
 
   // The credit shows the payment from the file, with where its pesos went.
-  await page.goto(`/wallet/credits/credits-view/${first.id}`);
+  await page.goto(`/wallet/credits/credits-view/${first.id}?tab=pagos`);
   await expect(page.getByRole('heading', { name: `Crédito ${first.folio}` })).toBeVisible({ timeout: 30_000 });
   const fromFile = page.getByRole('table', { name: 'Pagos del crédito' }).getByRole('row').filter({ hasText: fileName });
   await expect(fromFile).toHaveCount(1);
@@ -178,7 +178,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
       .getByText('revertido', { exact: true }),
   ).toBeVisible();
 
-  await page.goto(`/wallet/credits/credits-view/${first.id}`);
+  await page.goto(`/wallet/credits/credits-view/${first.id}?tab=pagos`);
   await expect(page.getByRole('heading', { name: `Crédito ${first.folio}` })).toBeVisible({ timeout: 30_000 });
   const reverted = page.getByRole('table', { name: 'Pagos del crédito' }).getByRole('row').filter({ hasText: fileName });
   await expect(reverted.getByText('revertido', { exact: true })).toBeVisible();

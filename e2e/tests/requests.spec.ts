@@ -126,17 +126,24 @@ test('pre-request → request with documents → approval by a second person →
     firstDueDate: first.nominal,
     disbursementDate: today,
   });
-  // Exact: until the lazy credit screen renders, the request's own simulation table may still be on screen.
-  const table = page.getByRole('table', { name: 'Tabla de amortización', exact: true });
-  await expect(table.locator('tbody tr')).toHaveCount(24);
-  const shown = await table
-    .locator('tbody tr')
-    .evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '')));
+  // The Calendario de pagos tab shows the schedule a page of 13 rows at a time.
+  await page.getByRole('tab', { name: 'Calendario de pagos' }).click();
+  const table = page.getByRole('table', { name: 'Calendario de pagos', exact: true });
+  const cellsOf = () =>
+    table
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.textContent ?? '')));
+  await expect(table.locator('tbody tr')).toHaveCount(13);
+  const firstPage = await cellsOf();
+  await page.getByRole('button', { name: 'Página siguiente' }).click();
+  await expect(table.locator('tbody tr')).toHaveCount(11);
+  const shown = [...firstPage, ...(await cellsOf())];
   expect(shown.map((cells) => [cells[0], ...cells.slice(2, 7)])).toEqual(
     expected.rows.map((row) => [
       String(row.number),
       ...[row.principal, row.interest, row.iva, row.payment, row.balance].map((value) => money.format(Number(value))),
     ]),
   );
-  await expect(page.getByLabel('Resumen del crédito')).toContainText(money.format(19536));
+  await page.getByRole('tab', { name: 'Resumen' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Resumen' })).toContainText(money.format(19536));
 });

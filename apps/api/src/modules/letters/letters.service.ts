@@ -235,21 +235,6 @@ export async function uploadTemplate(
   return brand!;
 }
 
-const MONTH_NAMES = [
-  'enero',
-  'febrero',
-  'marzo',
-  'abril',
-  'mayo',
-  'junio',
-  'julio',
-  'agosto',
-  'septiembre',
-  'octubre',
-  'noviembre',
-  'diciembre',
-];
-
 /**
  * Each field's longest value for the brand, which the layout must keep inside the page (issue 44): its clients' longest
  * names and its agreements' names from the data; the dates the portal can print (up to 2100, the contract's range) in
@@ -266,7 +251,7 @@ export async function widestTexts(tx: Tx, companyId: string): Promise<LetterText
     .limit(20);
   const agreementNames = await tx.select({ name: agreements.name }).from(agreements).where(eq(agreements.companyId, companyId));
   const year = DATE_MAX.slice(0, 4);
-  const dates = MONTH_NAMES.map((_, month) => longDate(`${year}-${String(month + 1).padStart(2, '0')}-28`));
+  const dates = Array.from({ length: 12 }, (_, month) => longDate(`${year}-${String(month + 1).padStart(2, '0')}-28`));
   const money = pesos('99999999.99');
   const longest = (texts: string[], fallback: string) => texts.reduce((a, b) => (b.length > a.length ? b : a), fallback);
   const date = longest(dates, '');
