@@ -48,7 +48,9 @@ test('Cartera generates a settlement letter, previews it with the quoted amount,
   await expect(page.getByRole('heading', { level: 1, name: 'Carta de Liquidación Anticipada' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Folio, CURP o nombre' }).fill(item.folio);
   await page.getByRole('button', { name: 'Buscar' }).click();
-  await page.getByRole('button', { name: `Elegir ${item.folio}` }).click();
+  // A folio matches one credit: it is chosen at once, nothing to press.
+  await expect(page.getByRole('button', { name: `Elegir ${item.folio}` })).toHaveText('Elegido');
+  await expect(page.getByRole('button', { name: `Elegir ${item.folio}` })).toBeDisabled();
 
   const details = page.getByLabel('Liquidación a la vigencia');
   await expect(details).toContainText(`Importe total a liquidar${pesos(quote.payoff.totalAmount)}`);
@@ -75,7 +77,7 @@ test('Cartera generates a settlement letter, previews it with the quoted amount,
   await page.getByRole('button', { name: 'Descargar PDF' }).click();
   expect((await download).suggestedFilename()).toMatch(/^carta-liquidacion-CR-\d{8}-1\.pdf$/);
 
-  await page.goto(`/wallet/credits/credits-view/${item.id}`);
+  await page.goto(`/wallet/credits/credits-view/${item.id}?tab=cartas`);
   const onView = page.getByRole('table', { name: 'Cartas de liquidación' });
   await expect(onView.getByRole('row')).toHaveCount(2);
   await expect(onView).toContainText(pesos(quote.payoff.totalAmount));
