@@ -105,8 +105,8 @@ describe.each(ENGINES)('a hostile letter template (%s)', (engine) => {
     expect(hostile.length).toBeLessThan(5 * 1024 * 1024);
     // /api/health answers while the upload is read.
     // The stall is wall-clock time: on a shared machine the scheduler alone can hold this thread past the budget, so
-    // the upload is tried up to three times and the quietest try is held to it. A parse on the event loop stalls
-    // every try by seconds (4.5 s before issue 44) and still fails.
+    // where the budget is asserted the upload is tried again until one try keeps within it, under the test's own
+    // timeout. A parse on the event loop stalls every try by seconds (4.5 s before issue 44): the test times out.
     const tryUpload = () =>
       longestStall(async () => {
         const uploading = upload(hostile);
@@ -114,10 +114,7 @@ describe.each(ENGINES)('a hostile letter template (%s)', (engine) => {
         return { response: await uploading, health };
       });
     let measured = await tryUpload();
-    for (let retry = 0; retry < 2 && measured.stallMs > 100; retry++) {
-      const again = await tryUpload();
-      if (again.stallMs < measured.stallMs) measured = again;
-    }
+    while (assertsLoopBudget(engine) && measured.stallMs > 100) measured = await tryUpload();
     const { result, stallMs } = measured;
     console.info(
       `[letter-template] ${engine}: upload answered ${result.response.statusCode} ${result.response.body.slice(0, 160)}, longest stall ${stallMs.toFixed(1)} ms`,
