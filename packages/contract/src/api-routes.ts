@@ -14,6 +14,7 @@ import { preRequestRoutes } from './routes/pre-requests';
 import { profileRoutes } from './routes/profiles';
 import { requestRoutes } from './routes/requests';
 import { sessionRoutes } from './routes/session';
+import { paymentOrderRoutes, refundRoutes } from './routes/treasury';
 import { userRoutes } from './routes/users';
 
 /** The whole route table, by area: every endpoint of the API, each declared once in routes/<area>.ts. */
@@ -36,6 +37,8 @@ export const API_ROUTES = {
   reportDefinitions: reportDefinitionRoutes,
   reportRuns: reportRunRoutes,
   deductionOrders: deductionOrderRoutes,
+  paymentOrders: paymentOrderRoutes,
+  refunds: refundRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);

@@ -44,9 +44,15 @@ export const NAV_GROUPS = [
       item('/wallet/files-pay-list', 'Listado de archivos de pagos'),
       item('/wallet/application-pay-list', 'Reporte de pagos'),
       item('/wallet/deduction-orders', 'Cédulas de descuento'),
+      item('/wallet/refunds', 'Devoluciones'),
       item('/wallet/operative-report', 'Reportes Operativos'),
       item('/wallet/admin-flow-date', 'Admin Fecha Flujo'),
     ],
+  },
+  {
+    key: 'treasury',
+    label: 'Tesorería',
+    items: [item('/treasury/payment-orders', 'Órdenes de pago')],
   },
   {
     key: 'credit-tools',
@@ -80,6 +86,10 @@ export const ACTION_PERMISSIONS = [
   { path: '/actions/wallet/revert-file', label: 'Revertir archivos de pagos', group: 'wallet' },
   { path: '/actions/wallet/close-day', label: 'Cerrar el día (fecha flujo)', group: 'wallet' },
   { path: '/actions/wallet/issue-deduction-order', label: 'Emitir y sustituir cédulas de descuento', group: 'wallet' },
+  { path: '/actions/wallet/request-refund', label: 'Solicitar devoluciones de saldo a favor', group: 'wallet' },
+  { path: '/actions/wallet/approve-refund', label: 'Aprobar o declinar devoluciones de saldo a favor', group: 'wallet' },
+  { path: '/actions/treasury/generate-batch', label: 'Generar lotes de órdenes de pago', group: 'treasury' },
+  { path: '/actions/treasury/authorize-batch', label: 'Autorizar lotes y registrar la respuesta del banco', group: 'treasury' },
   { path: '/actions/credit-tools/issue-letter', label: 'Emitir cartas de liquidación', group: 'credit-tools' },
   { path: '/actions/credit-tools/upload-letter-template', label: 'Subir versiones de la plantilla de carta', group: 'credit-tools' },
 ] as const satisfies readonly { path: string; label: string; group: NavGroupKey }[];
@@ -107,6 +117,7 @@ export const DETAIL_ROUTE_PERMISSIONS = {
   '/wallet/credits/credits-view/:id': '/wallet/credits/credits-list',
   '/wallet/files-pay-detail/:id': '/wallet/files-pay-list',
   '/wallet/deduction-orders/:id': '/wallet/deduction-orders',
+  '/treasury/payment-orders/:id': '/treasury/payment-orders',
   '/admon-wallet/report-edit/:id': '/admon-wallet/reports-list',
   // The portal's mail, opened from the user list: its links open accounts, so it takes the permission that issues them.
   '/user/mail': '/user/user-new',

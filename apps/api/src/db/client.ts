@@ -21,6 +21,7 @@ import * as originationTables from './schema/origination';
 import * as paymentTables from './schema/payments';
 import * as portfolioTables from './schema/portfolio';
 import * as reportTables from './schema/reports';
+import * as treasuryTables from './schema/treasury';
 import * as userTables from './schema/users';
 
 /** Every area's tables (db/schema/<area>.ts), for Drizzle's typed client. */
@@ -37,6 +38,7 @@ export const schema = {
   ...letterTables,
   ...reportTables,
   ...deductionOrderTables,
+  ...treasuryTables,
 };
 
 /** One Drizzle type for both drivers: the code never knows whether PGlite or PostgreSQL is underneath. */

@@ -51,7 +51,15 @@ export const DEMO_PROFILES = [
   {
     name: 'Tesorería',
     roleCode: 'TESORERIA',
-    permissions: ['/origination/request-list', '/actions/origination/disburse', '/wallet/credits/credits-list'] satisfies PermissionPath[],
+    permissions: [
+      '/origination/request-list',
+      '/actions/origination/disburse',
+      '/wallet/credits/credits-list',
+      // Tesorería (issue 47): batches of payment orders, and the approval of refunds Cartera requests.
+      ...groupPermissionPaths('treasury'),
+      '/wallet/refunds',
+      '/actions/wallet/approve-refund',
+    ] satisfies PermissionPath[],
   },
   // A company's own operation, not role SA: row-level security keeps it within its company.
   {

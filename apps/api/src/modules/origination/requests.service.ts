@@ -24,6 +24,7 @@ import { lockAtVersion, lockForUpdate } from '../../http/locking';
 import { recordAudit, type Actor } from '../audit/audit';
 import { changePortfolio } from '../portfolio/change-portfolio';
 import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../portfolio/disbursement';
+import { createDisbursementOrder } from '../portfolio/payment-orders';
 import { payrollCalendarOf } from '../shared/products';
 import { creditFolio, preRequestFolio } from '../shared/folios';
 import { agreementCompany, expirePreRequests, identityColumns, loanColumns, simulate, upsertClient } from './pre-requests.service';
@@ -502,5 +503,13 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
   // Its balance and next discount date are written with it (insertCredits) and the home's figures follow at the next
   // close or payment file, as they always did for a single credit.
   const [credit] = await changePortfolio(tx, request.companyId, { today, now, figures: false }, () => insertCredits(tx, [built]));
-  return { creditId: credit!.id, creditFolio: creditFolio(credit!.number) };
+  // The money leaves through Tesorería: a pending payment order for what the client receives (issue 47).
+  // The request's audit event carries the order's id (its `after` holds this result).
+  const paymentOrderId = await createDisbursementOrder(tx, {
+    creditId: credit!.id,
+    amount: built.credit.netDisbursed,
+    createdBy: userId,
+    now,
+  });
+  return { creditId: credit!.id, creditFolio: creditFolio(credit!.number), paymentOrderId };
 }
