@@ -46,6 +46,9 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/wallet/application-pay-list': () => import('../features/wallet/payment-report.screen'),
   '/wallet/deduction-orders': () => import('../features/deduction-orders/deduction-order-list.screen'),
   '/wallet/deduction-orders/:id': () => import('../features/deduction-orders/deduction-order-detail.screen'),
+  '/wallet/refunds': () => import('../features/treasury/refunds.screen'),
+  '/treasury/payment-orders': () => import('../features/treasury/payment-orders.screen'),
+  '/treasury/payment-orders/:id': () => import('../features/treasury/payment-batch.screen'),
   '/creditos/update-labels': () => import('../features/credit-tools/update-labels.screen'),
   '/creditos/settlement-letter': () => import('../features/credit-tools/settlement-letter.screen'),
   '/catalog/contract-new': () => import('../features/agreements/agreement-new.screen'),
@@ -63,6 +66,7 @@ const DETAIL_TITLES: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, string> = {
   '/wallet/credits/credits-view/:id': 'Detalle del crédito',
   '/wallet/files-pay-detail/:id': 'Detalle del archivo de pagos',
   '/wallet/deduction-orders/:id': 'Cédula de descuentos',
+  '/treasury/payment-orders/:id': 'Lote de órdenes de pago',
   '/admon-wallet/report-edit/:id': 'Editar reporte operativo',
   '/user/mail': 'Correos del portal',
 };

@@ -14,13 +14,17 @@ export async function downloadFromApi(
   await save(routeUrl(route, undefined, queryString), fallbackName);
 }
 
-/** Downloads one record's file (e.g. a payment file as it was uploaded), named by the API or `fallbackName`. */
+/**
+ * Downloads one record's file (e.g. a payment file as it was uploaded), named by the API or `fallbackName`; `query`
+ * chooses among its forms (e.g. a batch's bank file as fixed width or CSV).
+ */
 export async function downloadRecordFile<R extends RouteDefinition & { method: 'GET'; params: Schema }>(
   route: R,
   params: RouteParams<R>,
   fallbackName: string,
+  query?: Record<string, string>,
 ): Promise<void> {
-  await save(routeUrl(route, params), fallbackName);
+  await save(routeUrl(route, params, query), fallbackName);
 }
 
 async function save(url: string, fallbackName: string): Promise<void> {

@@ -16,6 +16,8 @@ import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import PersonAddOutlined from '@mui/icons-material/PersonAddOutlined';
 import PostAddOutlined from '@mui/icons-material/PostAddOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
+import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
+import UndoOutlined from '@mui/icons-material/UndoOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import type { ScreenPath } from '@portal/contract';
 
@@ -32,6 +34,8 @@ export const NAV_ICONS: Record<ScreenPath, SvgIconComponent> = {
   '/wallet/files-pay-list': FolderOpenOutlined,
   '/wallet/application-pay-list': ReceiptLongOutlined,
   '/wallet/deduction-orders': ChecklistOutlined,
+  '/wallet/refunds': UndoOutlined,
+  '/treasury/payment-orders': PaymentsOutlined,
   '/wallet/operative-report': AssessmentOutlined,
   '/wallet/admin-flow-date': EventOutlined,
   '/creditos/update-labels': LabelOutlined,
