@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/client';
 import { checkCompanyIsolation } from './db/scope';
 import { DEMO_ACCOUNTS, isEmpty, seedBootstrapAdmin, seedDemo } from './seed/seed';
 import { seedDemoPortfolio } from './seed/seed-portfolio';
+import { seedTreasury } from './seed/seed-treasury';
 import { buildApp } from './app';
 import { systemClock } from './deps';
 import { jwtTokenVerifier, type TokenVerifier } from './http/auth';
@@ -86,6 +87,7 @@ async function start(): Promise<void> {
   if (firstStart && config.seedDemo) {
     await seedDemo(database.db);
     await seedDemoPortfolio(database.db, systemClock.now());
+    await seedTreasury(database.db, systemClock.now());
   } else if (firstStart && config.bootstrapAdminEmail) await seedBootstrapAdmin(database.db, config.bootstrapAdminEmail);
 
   let verifier: TokenVerifier;
