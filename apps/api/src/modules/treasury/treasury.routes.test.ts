@@ -34,9 +34,10 @@ describe.each(ENGINES)('Tesorería API (%s)', (engine) => {
 
   beforeEach(async () => {
     await ctx.reset();
-    [tesoreria, admin, cartera, plus] = await Promise.all(
-      ['tesoreria@demo.mx', 'admin@demo.mx', 'cartera@demo.mx', 'plus@demo.mx'].map((email) => ctx.as(email)),
-    );
+    tesoreria = await ctx.as('tesoreria@demo.mx');
+    admin = await ctx.as('admin@demo.mx');
+    cartera = await ctx.as('cartera@demo.mx');
+    plus = await ctx.as('plus@demo.mx');
     chosen = await ctx.system(async (tx) => {
       const [demo] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.code, 'DEMO'));
       return tx
