@@ -35,6 +35,8 @@ const MUI_X = {
       '/wallet/operative-report',
       '/wallet/deduction-orders',
       '/wallet/deduction-orders/:id',
+      '/wallet/refunds',
+      '/treasury/payment-orders',
       '/creditos/update-labels',
       '/admon-wallet/reports-list',
     ],

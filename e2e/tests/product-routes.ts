@@ -65,6 +65,8 @@ export const DETAIL_IDS: Record<keyof typeof DETAIL_ROUTE_PERMISSIONS, (page: Pa
         agreementId: (await api<{ agreementId: string }[]>(page, '/api/deduction-orders/options'))[0]!.agreementId,
       })
     ).id,
+  // The demo's batch (seed-treasury.ts).
+  '/treasury/payment-orders/:id': async (page) => (await first(page, '/api/payment-batches?pageSize=10')).id,
   '/admon-wallet/report-edit/:id': async (page) => (await first(page, '/api/report-definitions?pageSize=10')).id,
   // No id: the portal's mail, opened from the user list.
   '/user/mail': async () => '',
