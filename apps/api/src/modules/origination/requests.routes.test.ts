@@ -7,6 +7,7 @@ import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/t
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { paymentOrders } from '../../db/schema/treasury';
 import { preRequests, requests } from '../../db/schema/origination';
 import { companies } from '../../db/schema/users';
 
@@ -607,6 +608,23 @@ describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(made!.total).toBe(1);
     const [rows] = await ctx.system((db) => db.select({ total: count() }).from(installments));
     expect(rows!.total).toBe(24);
+    // Its money leaves through Tesorería: one pending payment order for what the client receives (issue 47).
+    const orders = await ctx.system((db) =>
+      db
+        .select({
+          amount: paymentOrders.amount,
+          status: paymentOrders.status,
+          netDisbursed: credits.netDisbursed,
+          clabe: credits.clabe,
+          to: paymentOrders.clabe,
+        })
+        .from(paymentOrders)
+        .innerJoin(credits, eq(credits.id, paymentOrders.creditId))
+        .where(eq(credits.requestId, request.id)),
+    );
+    expect(orders).toHaveLength(1);
+    expect(orders[0]!.amount).toBe(orders[0]!.netDisbursed);
+    expect(orders[0]).toMatchObject({ status: 'por enviar', to: orders[0]!.clabe });
   });
 
   it("lists requests in SQL with filters, and hides another company's from a user of this one", async () => {
