@@ -21,27 +21,31 @@ describe('npm test stages (scripts/run-tests.mjs)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("runs a stage's lanes side by side, leads each line with its step, and passes when every step does", async () => {
+  it("runs a stage's steps side by side, leads each line with its step, and passes when every step does", async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'run-tests-'));
     const lines: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
     vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
-    // Each lane waits for the other's file: run one after the other, neither would end (the test would time out).
-    const code = await runStages([[[node('a', meetAt(dir, 'a', 'b'))], [node('b', meetAt(dir, 'b', 'a'))]]]);
+    // Each step waits for the other's file: run one after the other, neither would end (the test would time out).
+    const code = await runStages([{ concurrency: 2, steps: [node('a', meetAt(dir, 'a', 'b')), node('b', meetAt(dir, 'b', 'a'))] }]);
     expect(code).toBe(0);
     expect(lines).toContain('[a] a met b\n');
     expect(lines).toContain('[b] b met a\n');
   });
 
-  it('stops a lane at its failed step and starts no later stage, failing the run', async () => {
+  it('starts no step after a failed one, nor a later stage, and fails the run', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'run-tests-'));
     const lines: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
     vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     const code = await runStages([
-      [[node('lint', 'console.error("mal"); process.exit(3)'), node('after-lint', 'console.log("ran")')], [node('types', '')]],
-      [[node('unit', 'console.log("ran")')]],
+      // One at a time: the failed step is the first, the one after it never starts.
+      {
+        concurrency: 1,
+        steps: [node('types', ''), node('lint', 'console.error("mal"); process.exit(3)'), node('after-lint', 'console.log("ran")')],
+      },
+      { concurrency: 2, steps: [node('unit', 'console.log("ran")')] },
     ]);
     expect(code).toBe(1);
     expect(lines).toContain('[lint] mal\n');
