@@ -75,7 +75,7 @@ function trackRequests(page: Page) {
     },
     /** Waits until no request has been in flight for 500 ms (what `networkidle` means), and the loading indicators are gone. */
     quiet: async () => {
-      await expect.poll(() => inFlight.size === 0 && Date.now() - lastChange >= 500, { timeout: 30_000, intervals: [100] }).toBe(true);
+      await expect.poll(() => inFlight.size === 0 && Date.now() - lastChange >= 500, { intervals: [100] }).toBe(true);
       await expect(page.getByRole('progressbar')).toHaveCount(0);
     },
   };
@@ -152,7 +152,7 @@ test('the clerk at 1440 px: key columns in view with status first, Enter opens a
   await page.goto('/origination/request-list');
   const grid = page.getByRole('grid', { name: 'Capturas' });
   // Capturas loads cold (the grid's code and the first page) while the sweep runs beside it: it may take a while.
-  await expect(grid.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
+  await expect(grid.getByRole('row').nth(1)).toBeVisible();
   await settled(page);
 
   // Every key column is drawn (the grid draws only what is in view) and ends inside the grid: no sideways scroll.

@@ -8,10 +8,10 @@ test('the home shows the portfolio at the fecha flujo, its chart, and each figur
   await signIn(page, ACCOUNTS.plus);
   await expect(page).toHaveURL(/\/home$/);
   const figures = page.getByRole('region', { name: 'Cifras de la cartera' });
-  await expect(figures).toBeVisible({ timeout: 30_000 });
+  await expect(figures).toBeVisible();
   await expect(page.getByText(/^Cifras a la fecha flujo: \d{2}\/\d{2}\/\d{4}\./)).toBeVisible();
   // The aging chart is drawn with boxes (no chart library), beside a table of the same figures.
-  await expect(page.getByRole('table', { name: 'Saldo por antigüedad' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Saldo por antigüedad' })).toBeVisible();
 
   // "Créditos activos" on the home is the credits list's count for vigentes plus vencidos.
   const card = figures.getByRole('link', { name: /Saldo de la cartera/ });
@@ -22,10 +22,10 @@ test('the home shows the portfolio at the fecha flujo, its chart, and each figur
   await vencidos.click();
   await expect(page).toHaveURL(/\/wallet\/credits\/credits-list\?status=vencido$/);
   const totals = page.getByRole('group', { name: 'Totales del filtro' });
-  await expect(totals).toContainText(`Créditos: ${vencidosCount}`, { timeout: 30_000 });
+  await expect(totals).toContainText(`Créditos: ${vencidosCount}`);
 
   await page.goto('/wallet/credits/credits-list?status=vigente');
-  const vigentes = Number((await totals.getByText(/^Créditos: [\d,]+$/).textContent({ timeout: 30_000 }))!.replace(/\D/g, ''));
+  const vigentes = Number((await totals.getByText(/^Créditos: [\d,]+$/).textContent())!.replace(/\D/g, ''));
   expect(vigentes + Number(vencidosCount!.replace(/\D/g, ''))).toBe(Number(active!.replace(/\D/g, '')));
   expect(Number(active!.replace(/\D/g, ''))).toBeGreaterThan(0);
   expect(balance).not.toBe('$0.00');

@@ -93,7 +93,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
 
   // The preview: three valid rows for the deductions' sum, three rejected, each with its reason.
   const preview = page.getByRole('region', { name: 'Vista previa' });
-  await expect(preview).toBeVisible({ timeout: 30_000 });
+  await expect(preview).toBeVisible();
   await expect(page).toHaveURL(/[?&]file=[0-9a-f-]{36}/);
   const fileId = new URL(page.url()).searchParams.get('file')!;
   await expect(preview.getByText(fileName, { exact: true })).toBeVisible();
@@ -127,12 +127,12 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   const confirm = page.getByRole('dialog', { name: 'Aplicar archivo' });
   await expect(confirm).toContainText(`Se aplicarán 3 filas válidas por ${total} del archivo ${fileName}`);
   await confirm.getByRole('button', { name: 'Sí' }).click();
-  await expect(preview.getByText(`Archivo aplicado: 3 pagos por ${total}.`)).toBeVisible({ timeout: 60_000 });
+  await expect(preview.getByText(`Archivo aplicado: 3 pagos por ${total}.`)).toBeVisible();
   await expect(preview.getByText('aplicado', { exact: true })).toBeVisible();
 
   // The credit shows the payment from the file, with where its pesos went.
   await page.goto(`/wallet/credits/credits-view/${first.id}?tab=pagos`);
-  await expect(page.getByRole('heading', { name: `Crédito ${first.folio}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: `Crédito ${first.folio}` })).toBeVisible();
   const fromFile = page.getByRole('table', { name: 'Pagos del crédito' }).getByRole('row').filter({ hasText: fileName });
   await expect(fromFile).toHaveCount(1);
   await expect(fromFile).toContainText(pesos(first.amount));
@@ -148,7 +148,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   await page.goto(`/wallet/application-pay-list?fileId=${fileId}&status=aplicado`);
   await expect(page.getByRole('heading', { name: 'Reporte de pagos' })).toBeVisible();
   const report = page.getByRole('grid', { name: 'Pagos' });
-  await expect(report.getByRole('row')).toHaveCount(4, { timeout: 30_000 });
+  await expect(report.getByRole('row')).toHaveCount(4);
   const reported = report.getByRole('row').filter({ hasText: first.folio });
   await expect(reported).toContainText(`${fileName}, línea 2`);
   await expect(reported).toContainText(
@@ -161,7 +161,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   // The file's detail, found in the list; Revertir with a reason undoes its payments.
   await page.goto(`/wallet/files-pay-list?q=${encodeURIComponent(fileName)}`);
   const files = page.getByRole('grid', { name: 'Archivos de pagos' });
-  await expect(files.getByRole('row')).toHaveCount(2, { timeout: 30_000 });
+  await expect(files.getByRole('row')).toHaveCount(2);
   await files.getByRole('row').nth(1).getByText(fileName).click();
   await expect(page).toHaveURL(new RegExp(`/wallet/files-pay-detail/${fileId}$`));
   await expect(page.getByRole('heading', { name: `Archivo ${fileName}` })).toBeVisible();
@@ -170,7 +170,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   await revert.getByLabel('Motivo').fill('Prueba de extremo a extremo: el patrón pidió anular el archivo.');
   await revert.getByRole('button', { name: 'Revertir' }).click();
   await expect(revert).toBeHidden();
-  await expect(page.getByText('Archivo revertido: sus pagos se deshicieron.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Archivo revertido: sus pagos se deshicieron.')).toBeVisible();
   await expect(
     page
       .getByRole('heading', { name: `Archivo ${fileName}` })
@@ -179,15 +179,15 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   ).toBeVisible();
 
   await page.goto(`/wallet/credits/credits-view/${first.id}?tab=pagos`);
-  await expect(page.getByRole('heading', { name: `Crédito ${first.folio}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: `Crédito ${first.folio}` })).toBeVisible();
   const reverted = page.getByRole('table', { name: 'Pagos del crédito' }).getByRole('row').filter({ hasText: fileName });
   await expect(reverted.getByText('revertido', { exact: true })).toBeVisible();
 
   // The report no longer counts them as applied: they are there as revertido.
   await page.goto(`/wallet/application-pay-list?fileId=${fileId}&status=revertido`);
-  await expect(report.getByRole('row')).toHaveCount(4, { timeout: 30_000 });
+  await expect(report.getByRole('row')).toHaveCount(4);
   await expect(totals).toContainText('Pagos revertidos: 3');
   await page.goto(`/wallet/application-pay-list?fileId=${fileId}&status=aplicado`);
-  await expect(page.getByText('No hay pagos con estos filtros.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('No hay pagos con estos filtros.')).toBeVisible();
   await expect(totals).toContainText('Pagos aplicados: 0');
 });

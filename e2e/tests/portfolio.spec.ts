@@ -20,7 +20,7 @@ test('credits list filtered by bucket → a credit → Cerrar día → its days 
   await expect(firstRow).toContainText('1 a 30 días');
   const folio = (await firstRow.getByRole('gridcell').first().textContent())!.trim();
   await firstRow.click();
-  await expect(page.getByRole('heading', { name: `Crédito ${folio}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: `Crédito ${folio}` })).toBeVisible();
   // The view's header: each figure a term and its value.
   const figure = (term: string) => page.locator(`dt:text-is("${term}") + dd`).first();
   await expect(figure('Tramo')).toHaveText('1 a 30 días');
@@ -36,7 +36,7 @@ test('credits list filtered by bucket → a credit → Cerrar día → its days 
   await expect(dialog).toContainText(`Se cerrará el día ${before} de Financiera Demo`);
   await dialog.getByRole('button', { name: 'Sí' }).click();
   // The close runs as a job; the history shows it once done, and the business date moves to the next day.
-  await expect(page.getByRole('grid', { name: 'Historial de cierres' }).getByRole('row').nth(1)).toContainText(before, { timeout: 60_000 });
+  await expect(page.getByRole('grid', { name: 'Historial de cierres' }).getByRole('row').nth(1)).toContainText(before);
   await expect(demo.getByRole('cell').nth(1)).not.toHaveText(before);
 
   // Closing the day ages every late credit by one day.
@@ -44,5 +44,5 @@ test('credits list filtered by bucket → a credit → Cerrar día → its days 
   const row = page.getByRole('grid', { name: 'Créditos' }).getByRole('row').nth(1);
   await expect(row).toContainText(folio);
   await row.click();
-  await expect(figure('Días de atraso')).toHaveText(String(daysBefore + 1), { timeout: 30_000 });
+  await expect(figure('Días de atraso')).toHaveText(String(daysBefore + 1));
 });

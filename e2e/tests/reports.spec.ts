@@ -39,7 +39,7 @@ test('an administrator defines a report, runs it, downloads the xlsx and finds t
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row.getByText('Tramo de atraso: Al corriente')).toBeVisible();
   const download = row.getByRole('button', { name: /^Descargar / });
-  await expect(download).toBeVisible({ timeout: 60_000 });
+  await expect(download).toBeVisible();
 
   const downloaded = page.waitForEvent('download');
   await download.click();

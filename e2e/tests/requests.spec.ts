@@ -90,7 +90,7 @@ test('pre-request → request with documents → approval by a second person →
   await expect(sidebar(page).getByRole('link', { name: 'Capturas' })).toBeVisible();
   await page.goto(detailUrl.replace(/^https?:\/\/[^/]+/, ''));
   // A cold deep link: session restore, the lazy Capturas route and its grid load before the detail, beside the axe sweep.
-  await expect(panel).toContainText('en validación', { timeout: 30_000 });
+  await expect(panel).toContainText('en validación');
   await panel.getByRole('button', { name: 'Aprobar' }).click();
   await page.getByRole('dialog', { name: 'Aprobar solicitud' }).getByRole('button', { name: 'Sí' }).click();
   await expect(panel.getByRole('button', { name: 'Cancelar' })).toBeVisible();

@@ -22,7 +22,7 @@ export async function signInThroughPopup(page: Page, account: { email: string; p
   await popup.getByLabel('Correo electrónico').fill(account.email);
   await popup.getByLabel('Contraseña').fill(account.password);
   // The popup may close the moment it has answered: listen before submitting.
-  const closed = popup.waitForEvent('close', { timeout: 30_000 });
+  const closed = popup.waitForEvent('close');
   await popup.getByRole('button', { name: 'Iniciar sesión' }).click();
   await closed;
 }

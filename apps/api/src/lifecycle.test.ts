@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { closeHttp, createLifecycle } from './lifecycle';
+import { until } from './test/until';
 
 const silent = pino({ level: 'silent' });
 
@@ -22,7 +23,7 @@ describe('the shutdown lifecycle', () => {
 
     const order: string[] = [];
     const exits: number[] = [];
-    const lifecycle = createLifecycle({ log: silent, timeoutMs: 10_000, exit: (code) => exits.push(code) });
+    const lifecycle = createLifecycle({ log: silent, timeoutMs: 120_000, exit: (code) => exits.push(code) });
     lifecycle.onShutdown('http', async () => {
       await closeHttp(app);
       order.push('http');
@@ -36,8 +37,10 @@ describe('the shutdown lifecycle', () => {
     const stopping = lifecycle.shutdown('SIGTERM');
     // A second signal does not start a second shutdown.
     expect(lifecycle.shutdown('SIGTERM')).toBe(stopping);
-    // While the request is held, no step has finished (a pause only gives a wrong shutdown the chance to show).
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // While the request is held, no step has finished: once the server has stopped listening (the first step under
+    // way) and the event loop has turned, a shutdown that did not wait for the request would have run its steps.
+    await until(() => !app.server.listening);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual([]);
     release();
     const response = await inFlight;
@@ -52,7 +55,7 @@ describe('the shutdown lifecycle', () => {
   it('exits 1 when a step fails, after still running the others', async () => {
     const exits: number[] = [];
     const ran: string[] = [];
-    const lifecycle = createLifecycle({ log: silent, timeoutMs: 10_000, exit: (code) => exits.push(code) });
+    const lifecycle = createLifecycle({ log: silent, timeoutMs: 120_000, exit: (code) => exits.push(code) });
     lifecycle.onShutdown('http', async () => {
       throw new Error('no cerró');
     });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { BEHAVIOUR_ENGINES, openEngine } from '../test/test-app';
 import type { Database } from '../db/client';
 import { startJobQueue, type JobQueue } from './job-queue';
@@ -36,8 +37,11 @@ describe.each(BEHAVIOUR_ENGINES)('job queue (%s)', (engine) => {
     });
     await until(() => seen.length > 0);
     expect(seen).toEqual([{ folio: 'kept', id: kept }]);
-    // Long enough for the poller to have taken a second job had there been one.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Nothing else was ever queued: pg-boss's own table holds the one job, which no wait could prove.
+    const { rows } = (await database.db.execute(sql`select data->>'folio' as folio from pgboss.job where name = 'prueba'`)) as unknown as {
+      rows: { folio: string }[];
+    };
+    expect(rows).toEqual([{ folio: 'kept' }]);
     expect(seen).toHaveLength(1);
   });
 });

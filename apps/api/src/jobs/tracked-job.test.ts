@@ -30,7 +30,7 @@ describe.each(ENGINES)('tracked job kit (%s)', (engine) => {
     database = opened.database;
     const [company] = await asSystem(database.db, (tx) => tx.select({ id: companies.id }).from(companies).limit(1));
     companyId = company!.id;
-  }, 60_000);
+  });
   afterAll(async () => {
     await database?.close();
     await opened?.drop();

@@ -14,7 +14,7 @@ describe('list exports write their declared columns', () => {
   beforeAll(async () => {
     ctx = await createTestApp('pglite');
     admin = await ctx.as('admin@demo.mx');
-  }, 60_000);
+  });
   afterAll(() => ctx?.close());
 
   it.each([

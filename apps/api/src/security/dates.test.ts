@@ -38,7 +38,7 @@ describe.each(ENGINES)('dates out of range (%s)', (engine) => {
     admin = await ctx.as('admin@demo.mx');
     const credits = (await ctx.app.inject({ url: '/api/credits?pageSize=1', headers: admin })).json<{ items: { id: string }[] }>();
     creditId = credits.items[0]!.id;
-  }, 180_000);
+  });
   afterAll(() => ctx.close());
 
   const refusedNaming = (response: { statusCode: number; headers: Record<string, unknown>; body: string }, field: string) => {

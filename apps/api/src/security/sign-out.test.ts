@@ -19,7 +19,7 @@ describe.each(ENGINES)('tokens end with their session (%s)', (engine) => {
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { embeddedIdp: { print: () => undefined }, snapshot: true });
-  }, 180_000);
+  });
   afterAll(() => ctx.close());
   beforeEach(() => ctx.reset());
 

@@ -32,7 +32,7 @@ describe('useRunProgress', () => {
       () => useRunProgress({ queryKey: ['run'], queryFn, statuses: (answer: Answer) => answer.runs.map((run) => run.status), onEnded }),
       { wrapper },
     );
-    await waitFor(() => expect(result.current.data?.runs[0]!.status).toBe('completado'), { timeout: 10_000 });
+    await waitFor(() => expect(result.current.data?.runs[0]!.status).toBe('completado'));
     expect(onEnded).toHaveBeenCalledTimes(1);
     expect(onEnded).toHaveBeenCalledWith({ runs: [{ status: 'completado' }] });
     const asked = queryFn.mock.calls.length;

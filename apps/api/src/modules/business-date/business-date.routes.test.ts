@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import { dayCloseRuns } from '../../db/schema/portfolio';
@@ -16,12 +16,14 @@ describe.each(BEHAVIOUR_ENGINES)('Admin Fecha Flujo API (%s)', (engine) => {
   let ctx: TestContext;
   let cartera: Headers;
 
-  beforeEach(async () => {
-    ctx = await createTestApp(engine, { jobs: true });
-    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 30);
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { jobs: true, snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 30) });
     cartera = await ctx.as('cartera@demo.mx');
   });
-  afterEach(async () => {
+  beforeEach(async () => {
+    await ctx.reset();
+  });
+  afterAll(async () => {
     await ctx.close();
   });
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   accrueLateCharges,
@@ -16,6 +16,7 @@ import {
 } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import type { Tx } from '../../db/client';
+import { asSystem } from '../../db/scope';
 import { rowsOf } from '../../db/rows';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
@@ -250,12 +251,21 @@ describe.each(ENGINES)('Cierre de día en SQL (%s)', (engine) => {
   let ctx: TestContext;
   let shaped: Shaped;
 
-  beforeEach(async () => {
-    ctx = await createTestApp(engine);
-    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 180);
-    shaped = await ctx.system(shapePortfolio);
+  // One app and shaped portfolio per engine, put back before each test (src/test/snapshot.ts): the shaping is the same
+  // every time (credits taken by folio), so what a test reads is what a fresh database would give it.
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, {
+      snapshot: true,
+      seed: async (db, now) => {
+        await seedDemoPortfolio(db, now, 180);
+        shaped = await asSystem(db, shapePortfolio);
+      },
+    });
   });
-  afterEach(async () => {
+  beforeEach(async () => {
+    await ctx.reset();
+  });
+  afterAll(async () => {
     await ctx.close();
   });
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, ne } from 'drizzle-orm';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
@@ -14,12 +14,14 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
   let ctx: TestContext;
   let cartera: Headers;
 
-  beforeEach(async () => {
-    ctx = await createTestApp(engine);
-    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 30);
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 30) });
     cartera = await ctx.as('cartera@demo.mx');
   });
-  afterEach(async () => {
+  beforeEach(async () => {
+    await ctx.reset();
+  });
+  afterAll(async () => {
     await ctx.close();
   });
 

@@ -26,7 +26,7 @@ describe.each(ENGINES)('A settlement letter settles a late credit (%s)', (engine
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp(engine, { seed: async (db, now) => seedDemoPortfolio(db, now, 60) });
-  }, 180_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

@@ -28,7 +28,7 @@ describe('a report run that fails', () => {
   beforeAll(async () => {
     // The demo portfolio brings the report definitions and a finished run to copy.
     ctx = await createTestApp('pglite', { seed: (db, now) => seedDemoPortfolio(db, now, 5) });
-  }, 60_000);
+  });
   afterAll(() => ctx?.close());
 
   it('shows a sentence and a reference, and logs the detail under it', async () => {
