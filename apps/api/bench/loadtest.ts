@@ -6,7 +6,8 @@
  * RSS of each process. Add a scenario to SCENARIOS and it is measured too.
  *
  * LOADTEST_DATABASE=<name> runs on a database that exists already instead, left as it is: e.g. the 1,000,000-credit
- * portfolio `BENCH_KEEP=1 BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api` keeps (it holds the demo too).
+ * portfolio with 20,000 users that `npm run loadtest:database -w @portal/api` builds once and keeps (bench/loadtest-database.ts),
+ * or the one `BENCH_KEEP=1 BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api` keeps (it holds the demo too).
  * LOADTEST_KEEP=1 keeps the database it created and prints its name, for the next runs' LOADTEST_DATABASE.
  * DATABASE_POOL_SIZE, when set, is handed to the servers (each process's connections to PostgreSQL; 20 without it).
  */
@@ -81,6 +82,8 @@ const SCENARIOS: { name: string; as: keyof typeof ACCOUNTS; path: (fixture: Fixt
   { name: 'users list (page of 25)', as: 'admin', path: () => '/api/users?page=1&pageSize=25' },
   { name: 'requests list (page of 25)', as: 'admin', path: () => '/api/requests?page=1&pageSize=25' },
   { name: 'users search (q=maria)', as: 'admin', path: () => '/api/users?q=maria&pageSize=25' },
+  { name: 'credits search by name (q=maria)', as: 'cartera', path: () => '/api/credits?q=maria&pageSize=25' },
+  { name: 'requests search by name (q=maria)', as: 'admin', path: () => '/api/requests?q=maria&pageSize=25' },
 ];
 
 async function admin<T extends pg.QueryResultRow>(url: string, statement: string): Promise<T[]> {
