@@ -39,8 +39,8 @@ const CREDITS = Number(process.env.LOADTEST_CREDITS ?? 2_000);
 const USERS = Number(process.env.LOADTEST_USERS ?? 20_000);
 const TOPOLOGIES = (process.env.LOADTEST_PROCESSES ?? '1,2').split(',').map(Number);
 const FIRST_PORT = 31050;
-/** LOADTEST_ONLY=<text>: only the scenarios whose name contains it (e.g. "credit view"). */
-const ONLY = process.env.LOADTEST_ONLY;
+/** LOADTEST_ONLY=<text>[|<text>…]: only the scenarios whose name contains one of them (e.g. "credit view|token"). */
+const ONLY = process.env.LOADTEST_ONLY?.split('|');
 /** LOADTEST_NODE_ARGS: flags for the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them under load). */
 const NODE_ARGS = process.env.LOADTEST_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
@@ -330,7 +330,7 @@ async function main(): Promise<void> {
         }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
         const pids = servers.map((server) => server.pid!);
-        for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
+        for (const scenario of SCENARIOS.filter((candidate) => !ONLY || ONLY.some((part) => candidate.name.includes(part)))) {
           if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
           const report = (line: string) => {
