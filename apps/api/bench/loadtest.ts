@@ -6,7 +6,8 @@
  * RSS of each process. Add a scenario to SCENARIOS and it is measured too.
  *
  * LOADTEST_DATABASE=<name> runs on a database that exists already instead, left as it is: e.g. the 1,000,000-credit
- * portfolio `BENCH_KEEP=1 BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api` keeps (it holds the demo too).
+ * portfolio with 20,000 users that `npm run loadtest:database -w @portal/api` builds once and keeps (bench/loadtest-database.ts),
+ * or the one `BENCH_KEEP=1 BENCH_CREDITS=1000000 npm run bench:portfolio -w @portal/api` keeps (it holds the demo too).
  * LOADTEST_KEEP=1 keeps the database it created and prints its name, for the next runs' LOADTEST_DATABASE.
  * DATABASE_POOL_SIZE, when set, is handed to the servers (each process's connections to PostgreSQL; 20 without it).
  */
@@ -38,8 +39,8 @@ const CREDITS = Number(process.env.LOADTEST_CREDITS ?? 2_000);
 const USERS = Number(process.env.LOADTEST_USERS ?? 20_000);
 const TOPOLOGIES = (process.env.LOADTEST_PROCESSES ?? '1,2').split(',').map(Number);
 const FIRST_PORT = 31050;
-/** LOADTEST_ONLY=<text>: only the scenarios whose name contains it (e.g. "credit view"). */
-const ONLY = process.env.LOADTEST_ONLY;
+/** LOADTEST_ONLY=<text>[|<text>…]: only the scenarios whose name contains one of them (e.g. "credit view|token"). */
+const ONLY = process.env.LOADTEST_ONLY?.split('|');
 /** LOADTEST_NODE_ARGS: flags for the servers' node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them under load). */
 const NODE_ARGS = process.env.LOADTEST_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
@@ -81,6 +82,8 @@ const SCENARIOS: { name: string; as: keyof typeof ACCOUNTS; path: (fixture: Fixt
   { name: 'users list (page of 25)', as: 'admin', path: () => '/api/users?page=1&pageSize=25' },
   { name: 'requests list (page of 25)', as: 'admin', path: () => '/api/requests?page=1&pageSize=25' },
   { name: 'users search (q=maria)', as: 'admin', path: () => '/api/users?q=maria&pageSize=25' },
+  { name: 'credits search by name (q=maria)', as: 'cartera', path: () => '/api/credits?q=maria&pageSize=25' },
+  { name: 'requests search by name (q=maria)', as: 'admin', path: () => '/api/requests?q=maria&pageSize=25' },
 ];
 
 async function admin<T extends pg.QueryResultRow>(url: string, statement: string): Promise<T[]> {
@@ -327,7 +330,7 @@ async function main(): Promise<void> {
         }
         console.log(`\n${count} proceso(s): RSS en reposo ${idle.map((mb) => `${mb.toFixed(0)} MB`).join(', ')}`);
         const pids = servers.map((server) => server.pid!);
-        for (const scenario of SCENARIOS.filter((candidate) => !ONLY || candidate.name.includes(ONLY))) {
+        for (const scenario of SCENARIOS.filter((candidate) => !ONLY || ONLY.some((part) => candidate.name.includes(part)))) {
           if (WARMUP_SECONDS > 0) await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!, WARMUP_SECONDS);
           const result = await measure(origins, pids, scenario.path(fixture), authorization[scenario.as]!);
           const report = (line: string) => {

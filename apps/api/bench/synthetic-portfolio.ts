@@ -95,7 +95,9 @@ export async function syntheticPortfolio(pg: BenchDatabase, n: number, options: 
         insert into requests (id, client_id, company_id, agreement_id, product_id, first_names, last_name_1, employee_number, net_salary,
                               other_deductions, amount, term, street, exterior_number, neighborhood, municipality, state, postal_code,
                               phone, email, "references", clabe, simulation, installment, status)
-        select ${uid('r')}, ${uid('c')}, ${companyId}, ${agreementId}, ${productId}, 'Ana', 'García', 'E' || g, 20000, 0,
+        select ${uid('r')}, ${uid('c')}, ${companyId}, ${agreementId}, ${productId},
+               (array['Ana', 'Luis', 'María', 'José', 'Sofía', 'Jorge'])[1 + g % 6], (array['García', 'López', 'Pérez', 'Ruiz'])[1 + g % 4],
+               'E' || g, 20000, 0,
                10000, 24, 'Calle', '1', 'Centro', 'Guadalajara', 'Jalisco', '44100', '3300000000', 'bench@demo.mx', '[]', '002180000000000000',
                '{}', 540.06, 'dispersada'
         from generate_series(${from}::int, ${to}::int) g`);

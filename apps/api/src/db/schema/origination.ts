@@ -16,6 +16,7 @@ import {
 import { agreementProducts, agreements } from './agreements';
 import { bytea, createdAt, money, updatedAt } from './columns';
 import { companies, users } from './users';
+import { personSearchText } from '../like';
 
 /** Clients, pre-requests, requests and their documents. */
 
@@ -46,11 +47,8 @@ export const clients = pgTable(
     // serve (a scan of every client); a company's search filters the few it finds.
     index('clients_curp_idx').on(table.curp),
     index('clients_rfc_idx').on(table.rfc),
-    // Search by any part of the full name (ILIKE '%…%') through trigrams.
-    index('clients_name_trgm_idx').using(
-      'gin',
-      sql`(${table.firstNames} || ' ' || ${table.lastName1} || ' ' || coalesce(${table.lastName2}, '')) gin_trgm_ops`,
-    ),
+    // Search by any part of the full name, read without case or accents (db/like.ts, decision 0031), through trigrams.
+    index('clients_search_trgm_idx').using('gin', sql`${personSearchText(table)} gin_trgm_ops`),
   ],
 );
 
@@ -179,6 +177,8 @@ export const requests = pgTable(
     index('requests_agreement_idx').on(table.agreementId, table.createdAt),
     index('requests_client_idx').on(table.clientId),
     index('requests_company_idx').on(table.companyId, table.createdAt, table.number),
+    // Capturas' search by any part of the applicant's name, read without case or accents (decision 0031).
+    index('requests_search_trgm_idx').using('gin', sql`${personSearchText(table)} gin_trgm_ops`),
   ],
 );
 

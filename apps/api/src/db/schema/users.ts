@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
+import { userSearchText } from '../like';
 
 /** Companies, profiles and users. */
 
@@ -76,8 +77,9 @@ export const users = pgTable(
     index('users_name_sort_idx').on(table.name, table.id),
     index('users_last_sign_in_sort_idx').on(table.lastSignInAt, table.id),
     index('users_profile_email_idx').on(table.profileId, table.email),
-    // Search by any part of the e-mail or the name (ILIKE '%…%') through trigrams (pg_trgm).
+    // The capturer filter (ILIKE '%…%' on the e-mail) through trigrams (pg_trgm).
     index('users_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
-    index('users_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`),
+    // The users search: any part of the e-mail or the name, read without case or accents (db/like.ts, decision 0031).
+    index('users_search_trgm_idx').using('gin', sql`${userSearchText(table)} gin_trgm_ops`),
   ],
 );

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { permissionListSchema, userLookupRecordSchema, ALL_PERMISSION_PATHS } from '@portal/contract';
-import { BEHAVIOUR_ENGINES, createTestApp, signToken, type TestContext } from '../../test/test-app';
+import { ENGINES, createTestApp, signToken, type TestContext } from '../../test/test-app';
 import { users } from '../../db/schema/users';
 
-describe.each(BEHAVIOUR_ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => {
+describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestApp(engine);

@@ -1,10 +1,10 @@
-import { and, asc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditTotals } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { jsonObject, jsonStatement } from '../../db/json-list';
-import { containsPattern } from '../../db/like';
+import { personSearchText, searchMatches } from '../../db/like';
 import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
@@ -37,7 +37,7 @@ function searchCondition(q: string): SQL {
   const folioNumber = creditNumberOf(text);
   const alternatives: SQL[] = [eq(credits.employeeNumber, q.trim())];
   if (folioNumber !== null) alternatives.push(eq(credits.number, folioNumber));
-  else alternatives.push(clientWhere(ilike(fullName, containsPattern(q.trim()))));
+  else alternatives.push(clientWhere(searchMatches(personSearchText(clients), q.trim())));
   return or(...alternatives)!;
 }
 

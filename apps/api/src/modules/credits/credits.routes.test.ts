@@ -44,6 +44,13 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     expect(byCurp.body.items.every((i: { curp: string }) => i.curp === client!.curp)).toBe(true);
     const byFolio = await get(`/api/credits?q=${own[0]!.number}`);
     expect(byFolio.body.items.map((i: { id: string }) => i.id)).toContain(own[0]!.id);
+    // By the client's name without its case or accents, written the other way round from how it is stored (decision 0031).
+    const plain = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+    const flipped = (text: string) => [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    const byName = await get(
+      `/api/credits?pageSize=100&q=${encodeURIComponent(flipped(plain(`${client!.firstNames} ${client!.lastName1}`)))}`,
+    );
+    expect(byName.body.items.map((i: { id: string }) => i.id)).toContain(own[0]!.id);
 
     const totals = await get('/api/credits/totals?status=vigente');
     expect(totals.body.count).toBe(own.filter((c) => c.status === 'vigente').length);

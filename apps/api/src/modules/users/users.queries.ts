@@ -1,9 +1,9 @@
-import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
-import { containsPattern } from '../../db/like';
+import { searchMatches, userSearchText } from '../../db/like';
 import { HttpProblem } from '../../http/errors';
 import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
@@ -24,8 +24,7 @@ const SORT_COLUMNS: SortMap = {
 export function userFilters(query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.q) {
-    const pattern = containsPattern(query.q);
-    conditions.push(or(ilike(users.email, pattern), ilike(users.name, pattern)));
+    conditions.push(searchMatches(userSearchText(users), query.q));
   }
   if (query.profileId) conditions.push(eq(users.profileId, query.profileId));
   if (query.companyId) conditions.push(eq(users.companyId, query.companyId));

@@ -72,6 +72,19 @@ describe.each(BEHAVIOUR_ENGINES)('Usuarios API (%s)', (engine) => {
     expect(search.items.every((item) => item.name.startsWith('Zoe 1'))).toBe(true);
     // LIKE wildcards in the search are taken literally.
     expect((await call('GET', '/api/users?q=%25')).json<{ total: number }>().total).toBe(0);
+    // Neither case nor accents matter, in the name or the e-mail, on either side (decision 0031).
+    await ctx.system((db) =>
+      db
+        .insert(users)
+        .values({ email: 'Maria.Nunez@demo.mx', name: 'María José Núñez', profileId: ids.cartera, companyId: ids.company, active: true }),
+    );
+    for (const q of ['maria jose nunez', 'MARÍA', 'núñez', 'maria.nunez@', 'NUÑEZ@DEMO']) {
+      const found = (await call('GET', `/api/users?q=${encodeURIComponent(q)}`)).json<{ items: { email: string }[] }>();
+      expect(
+        found.items.map((item) => item.email),
+        q,
+      ).toEqual(['Maria.Nunez@demo.mx']);
+    }
   });
 
   it('counts up to LIST_COUNT_CAP: exact below and at it, "more than" past it, a filtered set counted on its own', async () => {
