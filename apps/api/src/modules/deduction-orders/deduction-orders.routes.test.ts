@@ -327,6 +327,101 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
     expect((stored as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(6);
   });
 
+  /** The payday's deductions as the portfolio's close expects them: each installment of the six credits, on its date. */
+  const expectInstallments = () =>
+    ctx.system((tx) =>
+      tx.execute(sql`
+        update expected_deductions e set discount_date = i.due_date, amount = i.payment, state = 'esperado'
+        from installments i where i.credit_id = e.credit_id and i.number = e.period
+          and e.credit_id in (select id from credits where agreement_id = ${agreementId})`),
+    );
+  const BOUNDARY = '----cedula-test';
+  const uploadCsv = async (rows: string[][], name: string, discountDate = PAYDAY) => {
+    const content = ['empleado,curp,importe,periodo,referencia', ...rows.map((row) => row.join(','))].join('\r\n');
+    const payload = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="agreementId"\r\n\r\n${agreementId}\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="discountDate"\r\n\r\n${discountDate}\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: text/csv\r\n\r\n`),
+      Buffer.from(content),
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payment-files',
+      headers: { ...cartera, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      payload,
+    });
+    return { status: response.statusCode, body: response.json() };
+  };
+  const employeesOf = () =>
+    ctx.system((tx) =>
+      tx
+        .select({ id: credits.id, employeeNumber: credits.employeeNumber, curp: clients.curp })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .where(eq(credits.agreementId, agreementId)),
+    );
+  type FileRowSeen = {
+    line: number;
+    outcome: string;
+    message: string | null;
+    creditFolio: string | null;
+    instructedAmount: string | null;
+    amountDiffers: boolean;
+  };
+  const fileRowsOf = async (fileId: string) =>
+    (await call('GET', `/api/payment-files/${fileId}/rows?pageSize=100`)).body.items as FileRowSeen[];
+
+  it('matches a payment file against the payday emitted cédula: a credit in baja is refused with its reason, another amount is noted', async () => {
+    const draft = (await generate()).body;
+    await call('POST', `/api/deduction-orders/${draft.id}/issue`);
+    await expectInstallments();
+    await setBusinessDate(PAYDAY);
+    const employees = await employeesOf();
+    const row = (key: Key, amount: string, reference: string) => {
+      const employee = employees.find((entry) => entry.id === ids[key])!;
+      return [employee.employeeNumber, employee.curp, amount, '1', reference];
+    };
+    // The employer's answer to the 30th's cédula (table at the top): A as instructed, B short, 900.00 instead of
+    // 950.00, C and E (bajas) still deducted, F as instructed, D (the alta) missing.
+    const uploaded = await uploadCsv(
+      [row('A', '1000.00', 'R1'), row('B', '900.00', 'R2'), row('C', '800.00', 'R3'), row('E', '500.00', 'R4'), row('F', '598.37', 'R5')],
+      'respuesta-30.csv',
+    );
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body).toMatchObject({ rowsTotal: 5, rowsValid: 3, rowsRejected: 2 });
+    const byLine = new Map((await fileRowsOf(uploaded.body.id)).map((seen) => [seen.line, seen]));
+    expect(byLine.get(2)).toMatchObject({ outcome: 'válido', instructedAmount: '1000.00', amountDiffers: false, message: null });
+    // Accepted, not refused (the shaped schedule, its other rows emptied, may leave B less to owe than it pays: then the
+    // row pays it off, a sobrepago); the difference is a warning.
+    expect(byLine.get(3)).toMatchObject({ instructedAmount: '950.00', amountDiffers: true });
+    expect(['válido', 'sobrepago']).toContain(byLine.get(3)!.outcome);
+    expect(byLine.get(3)!.message).toContain('Importe distinto del instruido en la cédula del 30 de noviembre de 2026 ($950.00).');
+    expect(byLine.get(4)).toMatchObject({
+      outcome: 'crédito en baja',
+      creditFolio: folio(numbers.C),
+      message: `El crédito ${folio(numbers.C)} está en baja en la cédula del 30 de noviembre de 2026 (Crédito liquidado): el patrón no debía descontarlo.`,
+    });
+    expect(byLine.get(5)).toMatchObject({
+      outcome: 'crédito en baja',
+      creditFolio: folio(numbers.E),
+      message: `El crédito ${folio(numbers.E)} está en baja en la cédula del 30 de noviembre de 2026 (El crédito ya no tiene cuotas por descontar): el patrón no debía descontarlo.`,
+    });
+    expect(byLine.get(6)).toMatchObject({ outcome: 'válido', instructedAmount: '598.37', amountDiffers: false });
+  });
+
+  it('matches nothing against a cédula that was never emitted: a draft instructs nothing', async () => {
+    await generate();
+    await expectInstallments();
+    await setBusinessDate(PAYDAY);
+    const employees = await employeesOf();
+    const e = employees.find((entry) => entry.id === ids.E)!;
+    const uploaded = await uploadCsv([[e.employeeNumber, e.curp, '500.00', '1', 'R1']], 'sin-cedula.csv');
+    expect(uploaded.status).toBe(201);
+    const [seen] = await fileRowsOf(uploaded.body.id);
+    expect(seen).toMatchObject({ outcome: 'válido', instructedAmount: null, amountDiffers: false });
+  });
+
   it('downloads the cédula in the agreement own layout, csv or fixed width, with each line movement code', async () => {
     const draft = (await generate()).body;
     const employees = await ctx.system((tx) =>
