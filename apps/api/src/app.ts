@@ -32,6 +32,7 @@ import { homeSummaryRoutes } from './modules/home/home.routes';
 import { lettersRoutes } from './modules/letters/letters.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { deductionOrdersRoutes } from './modules/deduction-orders/deduction-orders.routes';
+import { employerStatementRoutesPlugin } from './modules/employer-statement/employer-statement.routes';
 
 z.config(z.locales.es());
 
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(lettersRoutes(deps));
       await api.register(reportsRoutes(deps));
       await api.register(deductionOrdersRoutes(deps));
+      await api.register(employerStatementRoutesPlugin(deps));
     },
     { prefix: '/api' },
   );

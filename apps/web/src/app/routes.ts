@@ -46,6 +46,7 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/wallet/application-pay-list': () => import('../features/wallet/payment-report.screen'),
   '/wallet/deduction-orders': () => import('../features/deduction-orders/deduction-order-list.screen'),
   '/wallet/deduction-orders/:id': () => import('../features/deduction-orders/deduction-order-detail.screen'),
+  '/wallet/employer-statement': () => import('../features/employer-statement/employer-statement.screen'),
   '/creditos/update-labels': () => import('../features/credit-tools/update-labels.screen'),
   '/creditos/settlement-letter': () => import('../features/credit-tools/settlement-letter.screen'),
   '/catalog/contract-new': () => import('../features/agreements/agreement-new.screen'),

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { EMPLOYER_STATEMENT_LINE_COLUMNS } from '@portal/contract';
+import { until } from '../../test/until';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { agreements } from '../../db/schema/agreements';
@@ -65,7 +68,7 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
   let ids: Record<Key, string>;
 
   beforeAll(async () => {
-    ctx = await createTestApp(engine, { snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
+    ctx = await createTestApp(engine, { jobs: true, snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
   }, 120_000);
   afterAll(async () => {
     await ctx.close();
@@ -408,6 +411,118 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
       message: `El crédito ${folio(numbers.E)} está en baja en la cédula del 30 de noviembre de 2026 (El crédito ya no tiene cuotas por descontar): el patrón no debía descontarlo.`,
     });
     expect(byLine.get(6)).toMatchObject({ outcome: 'válido', instructedAmount: '598.37', amountDiffers: false });
+  });
+
+  it('states per payday what the cédula instructed, what the applied files received and what is missing, with the lines behind each figure', async () => {
+    const draft = (await generate()).body;
+    await call('POST', `/api/deduction-orders/${draft.id}/issue`);
+    await expectInstallments();
+    await setBusinessDate(PAYDAY);
+    const employees = await employeesOf();
+    const row = (key: Key, amount: string, reference: string) => {
+      const employee = employees.find((entry) => entry.id === ids[key])!;
+      return [employee.employeeNumber, employee.curp, amount, '1', reference];
+    };
+    // The employer's answer: A and F as instructed, B short (900.00 of 950.00), C still deducted (refused: baja), and D,
+    // the alta of 700.00, missing.
+    const uploaded = await uploadCsv(
+      [row('A', '1000.00', 'R1'), row('B', '900.00', 'R2'), row('C', '800.00', 'R3'), row('F', '598.37', 'R5')],
+      'respuesta-30.csv',
+    );
+    expect(uploaded.status).toBe(201);
+    // Before the file is applied nothing was received: all four instructed lines are missing.
+    const before = await call('GET', `/api/employer-statement?month=2026-11&agreementId=${agreementId}`);
+    expect(before.status).toBe(200);
+    expect(before.body.paydays).toEqual([
+      expect.objectContaining({
+        payday: PAYDAY,
+        orderId: draft.id,
+        instructed: { count: 4, amount: '3248.37' },
+        received: { count: 0, amount: '0.00' },
+        missing: { count: 4, amount: '3248.37' },
+      }),
+    ]);
+    const started = await call('POST', `/api/payment-files/${uploaded.body.id}/apply`);
+    expect(started.status).toBe(202);
+    await until(async () => (await call('GET', `/api/payment-files/${uploaded.body.id}`)).body.status === 'aplicado');
+    await setBusinessDate('2026-12-03');
+
+    // Hand-worked: instructed A 1,000 + B 950 + D 700 + F 598.37 = 3,248.37 (4); received A 1,000 + B 900 + F 598.37 =
+    // 2,498.37 (3); missing D 700.00 (1).
+    const statement = await call('GET', '/api/employer-statement?month=2026-11');
+    expect(statement.status).toBe(200);
+    const mine = statement.body.paydays.filter((entry: { agreementId: string }) => entry.agreementId === agreementId);
+    expect(mine).toEqual([
+      {
+        agreementId,
+        agreement: expect.any(String),
+        payday: PAYDAY,
+        orderId: draft.id,
+        orderStatus: 'emitida',
+        instructed: { count: 4, amount: '3248.37' },
+        received: { count: 3, amount: '2498.37' },
+        missing: { count: 1, amount: '700.00' },
+      },
+    ]);
+    const onlyMine = await call('GET', `/api/employer-statement?month=2026-11&agreementId=${agreementId}`);
+    expect(onlyMine.body.totals).toEqual({
+      instructed: { count: 4, amount: '3248.37' },
+      received: { count: 3, amount: '2498.37' },
+      missing: { count: 1, amount: '700.00' },
+    });
+    expect((await call('GET', `/api/employer-statement?month=2026-12&agreementId=${agreementId}`)).body.paydays).toEqual([]);
+
+    const linesOfGroup = async (group: string) =>
+      (await call('GET', `/api/employer-statement/lines?agreementId=${agreementId}&payday=${PAYDAY}&group=${group}&pageSize=100`)).body;
+    const missing = await linesOfGroup('faltantes');
+    expect(missing).toMatchObject({ total: 1, totalCapped: false });
+    expect(missing.items).toEqual([
+      expect.objectContaining({
+        creditId: ids.D,
+        creditFolio: folio(numbers.D),
+        payday: PAYDAY,
+        instructedAmount: '700.00',
+        receivedAmount: null,
+        daysSince: 3,
+      }),
+    ]);
+    const received = await linesOfGroup('recibidos');
+    expect(
+      Object.fromEntries(
+        received.items.map((line: { creditId: string; instructedAmount: string; receivedAmount: string }) => [
+          line.creditId,
+          [line.instructedAmount, line.receivedAmount],
+        ]),
+      ),
+    ).toEqual({ [ids.A]: ['1000.00', '1000.00'], [ids.B]: ['950.00', '900.00'], [ids.F]: ['598.37', '598.37'] });
+    expect((await linesOfGroup('instruidos')).total).toBe(4);
+
+    // The follow-up list as a workbook with the declared columns.
+    const exported = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/employer-statement/missing.xlsx?agreementId=${agreementId}&payday=${PAYDAY}`,
+      headers: cartera,
+    });
+    expect(exported.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Faltantes')!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(EMPLOYER_STATEMENT_LINE_COLUMNS.map((column) => column.label));
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(2).getCell(1).value).toBe(folio(numbers.D));
+    expect(sheet.getRow(2).getCell(5).value).toBe(700);
+
+    // Another company's user, granted the screen, sees none of it.
+    await ctx.system((tx) =>
+      tx.execute(sql`update profiles set permissions = permissions || '{/wallet/employer-statement}'::text[] where name = 'Operación'`),
+    );
+    const plus = await ctx.as('plus@demo.mx');
+    const theirs = await call('GET', `/api/employer-statement?month=2026-11&agreementId=${agreementId}`, undefined, plus);
+    expect(theirs.body.paydays).toEqual([]);
+    expect((await call('GET', `/api/employer-statement/lines?agreementId=${agreementId}&payday=${PAYDAY}`, undefined, plus)).status).toBe(
+      404,
+    );
+    expect((await call('GET', '/api/employer-statement?month=2026-13', undefined, cartera)).status).toBe(400);
   });
 
   it('matches nothing against a cédula that was never emitted: a draft instructs nothing', async () => {

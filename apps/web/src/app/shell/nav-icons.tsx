@@ -4,6 +4,7 @@ import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 import AssessmentOutlined from '@mui/icons-material/AssessmentOutlined';
 import BadgeOutlined from '@mui/icons-material/BadgeOutlined';
 import ChecklistOutlined from '@mui/icons-material/ChecklistOutlined';
+import BalanceOutlined from '@mui/icons-material/BalanceOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import EventOutlined from '@mui/icons-material/EventOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
@@ -32,6 +33,7 @@ export const NAV_ICONS: Record<ScreenPath, SvgIconComponent> = {
   '/wallet/files-pay-list': FolderOpenOutlined,
   '/wallet/application-pay-list': ReceiptLongOutlined,
   '/wallet/deduction-orders': ChecklistOutlined,
+  '/wallet/employer-statement': BalanceOutlined,
   '/wallet/operative-report': AssessmentOutlined,
   '/wallet/admin-flow-date': EventOutlined,
   '/creditos/update-labels': LabelOutlined,
