@@ -33,6 +33,7 @@ import { lettersRoutes } from './modules/letters/letters.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { deductionOrdersRoutes } from './modules/deduction-orders/deduction-orders.routes';
 import { treasuryRoutes } from './modules/treasury/treasury.routes';
+import { employerStatementRoutesPlugin } from './modules/employer-statement/employer-statement.routes';
 
 z.config(z.locales.es());
 
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(reportsRoutes(deps));
       await api.register(deductionOrdersRoutes(deps));
       await api.register(treasuryRoutes(deps));
+      await api.register(employerStatementRoutesPlugin(deps));
     },
     { prefix: '/api' },
   );

@@ -3,6 +3,7 @@ import { agreementRoutes } from './routes/agreements';
 import { creditRoutes } from './routes/credits';
 import { businessDateRoutes } from './routes/business-date';
 import { deductionOrderRoutes } from './routes/deduction-orders';
+import { employerStatementRoutes } from './routes/employer-statement';
 import { healthRoutes } from './routes/health';
 import { homeRoutes } from './routes/home';
 import { labelRoutes } from './routes/labels';
@@ -39,6 +40,7 @@ export const API_ROUTES = {
   deductionOrders: deductionOrderRoutes,
   paymentOrders: paymentOrderRoutes,
   refunds: refundRoutes,
+  employerStatement: employerStatementRoutes,
 } as const;
 
 export const ALL_ROUTES: readonly RouteDefinition[] = Object.values(API_ROUTES).flatMap((area) => Object.values(area) as RouteDefinition[]);

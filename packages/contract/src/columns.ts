@@ -100,6 +100,17 @@ export const PAYMENT_FILE_RESULT_COLUMNS = [
   ...PAYMENT_SPLIT_COLUMNS,
 ] as const;
 
+/** Estado de cuenta por convenio: the lines behind a figure (grid) and the missing ones' follow-up list (export). */
+export const EMPLOYER_STATEMENT_LINE_COLUMNS = [
+  column('creditFolio', 'Crédito', 'text', 14),
+  column('employeeNumber', 'Núm. empleado', 'text', 14),
+  column('name', 'Acreditado', 'text', 32),
+  column('payday', 'Día de pago', 'date', 12),
+  column('instructedAmount', 'Instruido', 'money', 12),
+  column('receivedAmount', 'Recibido', 'money', 12),
+  column('daysSince', 'Días desde el día de pago', 'count', 12),
+] as const;
+
 /** Usuarios (grid and export). */
 export const USER_COLUMNS = [
   column('email', 'Correo electrónico', 'text', 34),
@@ -127,6 +138,7 @@ export const LIST_COLUMNS = {
   credits: CREDIT_COLUMNS,
   payments: PAYMENT_COLUMNS,
   paymentFileResult: PAYMENT_FILE_RESULT_COLUMNS,
+  employerStatementLines: EMPLOYER_STATEMENT_LINE_COLUMNS,
   users: USER_COLUMNS,
   agreements: AGREEMENT_COLUMNS,
 } as const;

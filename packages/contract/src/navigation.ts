@@ -45,6 +45,7 @@ export const NAV_GROUPS = [
       item('/wallet/application-pay-list', 'Reporte de pagos'),
       item('/wallet/deduction-orders', 'Cédulas de descuento'),
       item('/wallet/refunds', 'Devoluciones'),
+      item('/wallet/employer-statement', 'Estado de cuenta por convenio'),
       item('/wallet/operative-report', 'Reportes Operativos'),
       item('/wallet/admin-flow-date', 'Admin Fecha Flujo'),
     ],

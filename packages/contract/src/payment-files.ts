@@ -29,6 +29,8 @@ export const ROW_OUTCOMES = [
   'crédito liquidado',
   'crédito de otro convenio',
   'dato no válido',
+  /** The payday's emitted cédula told the employer to stop this credit's deduction (issue 46). */
+  'crédito en baja',
 ] as const;
 export type RowOutcome = (typeof ROW_OUTCOMES)[number];
 export const APPLIED_OUTCOMES = ['válido', 'sobrepago'] as const satisfies readonly RowOutcome[];
@@ -134,6 +136,13 @@ export const paymentFileRowSchema = z.object({
   message: z.string().nullable(),
   creditId: z.string().nullable(),
   creditFolio: z.string().nullable(),
+  /**
+   * Against the payday's emitted cédula (issue 46): what it instructed for the row's credit (0.00 for a credit it did
+   * not name or put in baja), null when no cédula was emitted for the discount date or the row names no credit; and
+   * whether the row's amount differs from it — a warning, the row is still accepted.
+   */
+  instructedAmount: z.string().nullable(),
+  amountDiffers: z.boolean(),
   paymentId: z.string().nullable(),
   /** Its payment's status once applied: a reverted file's rows keep their split, marked revertido. */
   paymentStatus: z.enum(PAYMENT_STATUSES).nullable(),

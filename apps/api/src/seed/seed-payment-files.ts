@@ -8,6 +8,7 @@ import { applyPaymentFile } from '../modules/payment-files/apply';
 import { uploadPaymentFile } from '../modules/payment-files/payment-files.service';
 import { renderPaymentFile, type FileFields } from '../modules/payment-files/render-file';
 import { revertPaymentFile } from '../modules/payment-files/revert';
+import { generateDeductionOrder, issueDeductionOrder, sendDeductionOrder } from '../modules/deduction-orders/deduction-orders.service';
 
 /** Days before today whose payroll deductions the demo collects through payment files rather than as history. */
 export const FILE_WINDOW_DAYS = 40;
@@ -98,6 +99,26 @@ export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today:
     const apply = (fileId: string) =>
       applyPaymentFile(tx, { fileId, companyId: agreement.companyId, appliedBy: clerk.id, now: stamp(5) > now ? now : stamp(5), today });
     const name = (suffix = '') => `${agreement.code.toLowerCase()}-${discountDate}${suffix}.${EXTENSION[layout.format]}`;
+
+    // The instruction the file answers (issue 46): the payday's cédula, generated from the portfolio as the earlier
+    // files left it, emitted and sent on its cut-off day. Its lines no file row pays show as missing in the statement.
+    const order = await generateDeductionOrder(tx, actor, {
+      agreementId,
+      payday: discountDate,
+      today,
+      now: stamp(-60) > now ? now : stamp(-60),
+    });
+    await issueDeductionOrder(tx, actor, { id: order.id, pastCutOff: true, today, now: stamp(-55) > now ? now : stamp(-55) });
+    await sendDeductionOrder(tx, actor, {
+      id: order.id,
+      body: {
+        sentOn: order.cutOffDate < today ? order.cutOffDate : today,
+        channel: 'correo',
+        note: 'Enviada al área de nómina del patrón.',
+      },
+      today,
+      now: stamp(-50) > now ? now : stamp(-50),
+    });
 
     if (isLast && agreementId === withRevert) {
       // The employer first sent the file with every amount doubled; it was applied, reverted, and the right one applied.

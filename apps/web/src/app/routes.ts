@@ -49,6 +49,7 @@ const SCREENS: Partial<Record<string, () => Promise<{ default: ComponentType }>>
   '/wallet/refunds': () => import('../features/treasury/refunds.screen'),
   '/treasury/payment-orders': () => import('../features/treasury/payment-orders.screen'),
   '/treasury/payment-orders/:id': () => import('../features/treasury/payment-batch.screen'),
+  '/wallet/employer-statement': () => import('../features/employer-statement/employer-statement.screen'),
   '/creditos/update-labels': () => import('../features/credit-tools/update-labels.screen'),
   '/creditos/settlement-letter': () => import('../features/credit-tools/settlement-letter.screen'),
   '/catalog/contract-new': () => import('../features/agreements/agreement-new.screen'),

@@ -38,6 +38,8 @@ const COLORS: Record<string, ChipProps['color']> = {
   'crédito liquidado': 'error',
   'crédito de otro convenio': 'error',
   'dato no válido': 'error',
+  'crédito en baja': 'error',
+  'importe distinto': 'warning',
   // Background work (report runs)
   'en espera': 'default',
   'en curso': 'info',

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { EMPLOYER_STATEMENT_LINE_COLUMNS } from '@portal/contract';
+import { until } from '../../test/until';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { agreements } from '../../db/schema/agreements';
@@ -65,7 +68,7 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
   let ids: Record<Key, string>;
 
   beforeAll(async () => {
-    ctx = await createTestApp(engine, { snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
+    ctx = await createTestApp(engine, { jobs: true, snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
   }, 120_000);
   afterAll(async () => {
     await ctx.close();
@@ -325,6 +328,213 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
       tx.execute(sql`select count(*)::int as n from deduction_order_lines where order_id = ${draft.id} and company_id = ${companyId}`),
     );
     expect((stored as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(6);
+  });
+
+  /** The payday's deductions as the portfolio's close expects them: each installment of the six credits, on its date. */
+  const expectInstallments = () =>
+    ctx.system((tx) =>
+      tx.execute(sql`
+        update expected_deductions e set discount_date = i.due_date, amount = i.payment, state = 'esperado'
+        from installments i where i.credit_id = e.credit_id and i.number = e.period
+          and e.credit_id in (select id from credits where agreement_id = ${agreementId})`),
+    );
+  const BOUNDARY = '----cedula-test';
+  const uploadCsv = async (rows: string[][], name: string, discountDate = PAYDAY) => {
+    const content = ['empleado,curp,importe,periodo,referencia', ...rows.map((row) => row.join(','))].join('\r\n');
+    const payload = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="agreementId"\r\n\r\n${agreementId}\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="discountDate"\r\n\r\n${discountDate}\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: text/csv\r\n\r\n`),
+      Buffer.from(content),
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/payment-files',
+      headers: { ...cartera, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      payload,
+    });
+    return { status: response.statusCode, body: response.json() };
+  };
+  const employeesOf = () =>
+    ctx.system((tx) =>
+      tx
+        .select({ id: credits.id, employeeNumber: credits.employeeNumber, curp: clients.curp })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .where(eq(credits.agreementId, agreementId)),
+    );
+  type FileRowSeen = {
+    line: number;
+    outcome: string;
+    message: string | null;
+    creditFolio: string | null;
+    instructedAmount: string | null;
+    amountDiffers: boolean;
+  };
+  const fileRowsOf = async (fileId: string) =>
+    (await call('GET', `/api/payment-files/${fileId}/rows?pageSize=100`)).body.items as FileRowSeen[];
+
+  it('matches a payment file against the payday emitted cédula: a credit in baja is refused with its reason, another amount is noted', async () => {
+    const draft = (await generate()).body;
+    await call('POST', `/api/deduction-orders/${draft.id}/issue`);
+    await expectInstallments();
+    await setBusinessDate(PAYDAY);
+    const employees = await employeesOf();
+    const row = (key: Key, amount: string, reference: string) => {
+      const employee = employees.find((entry) => entry.id === ids[key])!;
+      return [employee.employeeNumber, employee.curp, amount, '1', reference];
+    };
+    // The employer's answer to the 30th's cédula (table at the top): A as instructed, B short, 900.00 instead of
+    // 950.00, C and E (bajas) still deducted, F as instructed, D (the alta) missing.
+    const uploaded = await uploadCsv(
+      [row('A', '1000.00', 'R1'), row('B', '900.00', 'R2'), row('C', '800.00', 'R3'), row('E', '500.00', 'R4'), row('F', '598.37', 'R5')],
+      'respuesta-30.csv',
+    );
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body).toMatchObject({ rowsTotal: 5, rowsValid: 3, rowsRejected: 2 });
+    const byLine = new Map((await fileRowsOf(uploaded.body.id)).map((seen) => [seen.line, seen]));
+    expect(byLine.get(2)).toMatchObject({ outcome: 'válido', instructedAmount: '1000.00', amountDiffers: false, message: null });
+    // Accepted, not refused (the shaped schedule, its other rows emptied, may leave B less to owe than it pays: then the
+    // row pays it off, a sobrepago); the difference is a warning.
+    expect(byLine.get(3)).toMatchObject({ instructedAmount: '950.00', amountDiffers: true });
+    expect(['válido', 'sobrepago']).toContain(byLine.get(3)!.outcome);
+    expect(byLine.get(3)!.message).toContain('Importe distinto del instruido en la cédula del 30 de noviembre de 2026 ($950.00).');
+    expect(byLine.get(4)).toMatchObject({
+      outcome: 'crédito en baja',
+      creditFolio: folio(numbers.C),
+      message: `El crédito ${folio(numbers.C)} está en baja en la cédula del 30 de noviembre de 2026 (Crédito liquidado): el patrón no debía descontarlo.`,
+    });
+    expect(byLine.get(5)).toMatchObject({
+      outcome: 'crédito en baja',
+      creditFolio: folio(numbers.E),
+      message: `El crédito ${folio(numbers.E)} está en baja en la cédula del 30 de noviembre de 2026 (El crédito ya no tiene cuotas por descontar): el patrón no debía descontarlo.`,
+    });
+    expect(byLine.get(6)).toMatchObject({ outcome: 'válido', instructedAmount: '598.37', amountDiffers: false });
+  });
+
+  it('states per payday what the cédula instructed, what the applied files received and what is missing, with the lines behind each figure', async () => {
+    const draft = (await generate()).body;
+    await call('POST', `/api/deduction-orders/${draft.id}/issue`);
+    await expectInstallments();
+    await setBusinessDate(PAYDAY);
+    const employees = await employeesOf();
+    const row = (key: Key, amount: string, reference: string) => {
+      const employee = employees.find((entry) => entry.id === ids[key])!;
+      return [employee.employeeNumber, employee.curp, amount, '1', reference];
+    };
+    // The employer's answer: A and F as instructed, B short (900.00 of 950.00), C still deducted (refused: baja), and D,
+    // the alta of 700.00, missing.
+    const uploaded = await uploadCsv(
+      [row('A', '1000.00', 'R1'), row('B', '900.00', 'R2'), row('C', '800.00', 'R3'), row('F', '598.37', 'R5')],
+      'respuesta-30.csv',
+    );
+    expect(uploaded.status).toBe(201);
+    // Before the file is applied nothing was received: all four instructed lines are missing.
+    const before = await call('GET', `/api/employer-statement?month=2026-11&agreementId=${agreementId}`);
+    expect(before.status).toBe(200);
+    expect(before.body.paydays).toEqual([
+      expect.objectContaining({
+        payday: PAYDAY,
+        orderId: draft.id,
+        instructed: { count: 4, amount: '3248.37' },
+        received: { count: 0, amount: '0.00' },
+        missing: { count: 4, amount: '3248.37' },
+      }),
+    ]);
+    const started = await call('POST', `/api/payment-files/${uploaded.body.id}/apply`);
+    expect(started.status).toBe(202);
+    await until(async () => (await call('GET', `/api/payment-files/${uploaded.body.id}`)).body.status === 'aplicado');
+    await setBusinessDate('2026-12-03');
+
+    // Hand-worked: instructed A 1,000 + B 950 + D 700 + F 598.37 = 3,248.37 (4); received A 1,000 + B 900 + F 598.37 =
+    // 2,498.37 (3); missing D 700.00 (1).
+    const statement = await call('GET', '/api/employer-statement?month=2026-11');
+    expect(statement.status).toBe(200);
+    const mine = statement.body.paydays.filter((entry: { agreementId: string }) => entry.agreementId === agreementId);
+    expect(mine).toEqual([
+      {
+        agreementId,
+        agreement: expect.any(String),
+        payday: PAYDAY,
+        orderId: draft.id,
+        orderStatus: 'emitida',
+        instructed: { count: 4, amount: '3248.37' },
+        received: { count: 3, amount: '2498.37' },
+        missing: { count: 1, amount: '700.00' },
+      },
+    ]);
+    const onlyMine = await call('GET', `/api/employer-statement?month=2026-11&agreementId=${agreementId}`);
+    expect(onlyMine.body.totals).toEqual({
+      instructed: { count: 4, amount: '3248.37' },
+      received: { count: 3, amount: '2498.37' },
+      missing: { count: 1, amount: '700.00' },
+    });
+    expect((await call('GET', `/api/employer-statement?month=2026-12&agreementId=${agreementId}`)).body.paydays).toEqual([]);
+
+    const linesOfGroup = async (group: string) =>
+      (await call('GET', `/api/employer-statement/lines?agreementId=${agreementId}&payday=${PAYDAY}&group=${group}&pageSize=100`)).body;
+    const missing = await linesOfGroup('faltantes');
+    expect(missing).toMatchObject({ total: 1, totalCapped: false });
+    expect(missing.items).toEqual([
+      expect.objectContaining({
+        creditId: ids.D,
+        creditFolio: folio(numbers.D),
+        payday: PAYDAY,
+        instructedAmount: '700.00',
+        receivedAmount: null,
+        daysSince: 3,
+      }),
+    ]);
+    const received = await linesOfGroup('recibidos');
+    expect(
+      Object.fromEntries(
+        received.items.map((line: { creditId: string; instructedAmount: string; receivedAmount: string }) => [
+          line.creditId,
+          [line.instructedAmount, line.receivedAmount],
+        ]),
+      ),
+    ).toEqual({ [ids.A]: ['1000.00', '1000.00'], [ids.B]: ['950.00', '900.00'], [ids.F]: ['598.37', '598.37'] });
+    expect((await linesOfGroup('instruidos')).total).toBe(4);
+
+    // The follow-up list as a workbook with the declared columns.
+    const exported = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/employer-statement/missing.xlsx?agreementId=${agreementId}&payday=${PAYDAY}`,
+      headers: cartera,
+    });
+    expect(exported.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Faltantes')!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(EMPLOYER_STATEMENT_LINE_COLUMNS.map((column) => column.label));
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(2).getCell(1).value).toBe(folio(numbers.D));
+    expect(sheet.getRow(2).getCell(5).value).toBe(700);
+
+    // Another company's user, granted the screen, sees none of it.
+    await ctx.system((tx) =>
+      tx.execute(sql`update profiles set permissions = permissions || '{/wallet/employer-statement}'::text[] where name = 'Operación'`),
+    );
+    const plus = await ctx.as('plus@demo.mx');
+    const theirs = await call('GET', `/api/employer-statement?month=2026-11&agreementId=${agreementId}`, undefined, plus);
+    expect(theirs.body.paydays).toEqual([]);
+    expect((await call('GET', `/api/employer-statement/lines?agreementId=${agreementId}&payday=${PAYDAY}`, undefined, plus)).status).toBe(
+      404,
+    );
+    expect((await call('GET', '/api/employer-statement?month=2026-13', undefined, cartera)).status).toBe(400);
+  });
+
+  it('matches nothing against a cédula that was never emitted: a draft instructs nothing', async () => {
+    await generate();
+    await expectInstallments();
+    await setBusinessDate(PAYDAY);
+    const employees = await employeesOf();
+    const e = employees.find((entry) => entry.id === ids.E)!;
+    const uploaded = await uploadCsv([[e.employeeNumber, e.curp, '500.00', '1', 'R1']], 'sin-cedula.csv');
+    expect(uploaded.status).toBe(201);
+    const [seen] = await fileRowsOf(uploaded.body.id);
+    expect(seen).toMatchObject({ outcome: 'válido', instructedAmount: null, amountDiffers: false });
   });
 
   it('downloads the cédula in the agreement own layout, csv or fixed width, with each line movement code', async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { classifyRows, folioNumber, referencesOf, type CandidateCredit, type CreditLookup, type ReadRow } from './matching';
+import {
+  classifyRows,
+  folioNumber,
+  instructedAmountOf,
+  noteInstructedAmounts,
+  referencesOf,
+  type CandidateCredit,
+  type CreditLookup,
+  type ReadRow,
+} from './matching';
 
 const AGREEMENT = 'agreement-a';
 const credit = (overrides: Partial<CandidateCredit>): CandidateCredit => ({
@@ -130,5 +139,63 @@ describe('classifyRows', () => {
       numbers: [4],
       employeeNumbers: ['E-1', 'E-2'],
     });
+  });
+});
+
+describe('classifyRows against the payday emitted cédula', () => {
+  const instruction = (lines: Record<string, { movement: 'alta' | 'baja' | 'cambio' | 'continúa'; amount: string }>) => ({
+    orderId: 'order-1',
+    payday: '2026-11-15',
+    lines: new Map(
+      Object.entries(lines).map(([id, line]) => [
+        id,
+        { ...line, amountBefore: '500.00', reason: line.movement === 'baja' ? ('plazo-cumplido' as const) : null },
+      ]),
+    ),
+  });
+
+  it('refuses a row for a credit in baja, by folio or by employee number, and an employee row takes their credit still instructed', () => {
+    // E-1 has credits 1 (baja) and 2 (continúa); E-3 only credit 3, in baja.
+    const credits = [credit({ number: 1 }), credit({ number: 2 }), credit({ number: 3, employeeNumber: 'E-3' })];
+    const told = instruction({
+      'credit-1': { movement: 'baja', amount: '0.00' },
+      'credit-2': { movement: 'continúa', amount: '500.00' },
+      'credit-3': { movement: 'baja', amount: '0.00' },
+    });
+    const rows = [
+      row(2, { creditId: '1', amount: '500.00' }),
+      row(3, { employeeNumber: 'E-1', amount: '500.00' }),
+      row(4, { employeeNumber: 'E-3', amount: '500.00' }),
+    ];
+    const classified = classifyRows(rows, lookupOf(credits), { agreementId: AGREEMENT, discountDate: '2026-11-15', instruction: told });
+    expect(classified.map((r) => [r.line, r.outcome, r.creditId])).toEqual([
+      [2, 'crédito en baja', 'credit-1'],
+      [3, 'válido', 'credit-2'],
+      [4, 'crédito en baja', 'credit-3'],
+    ]);
+    expect(classified[0]!.message).toBe(
+      'El crédito CR-00000001 está en baja en la cédula del 15 de noviembre de 2026 (El crédito ya no tiene cuotas por descontar): el patrón no debía descontarlo.',
+    );
+    // Without a cédula the same rows pay as before: E-1's row takes their oldest credit, already paid by line 2.
+    expect(classify(rows, credits).map(([, outcome]) => outcome)).toEqual(['válido', 'duplicado en archivo', 'válido']);
+  });
+
+  it('notes an accepted amount other than the instructed one, and a credit the cédula does not name, to the centavo', () => {
+    const told = instruction({ 'credit-1': { movement: 'cambio', amount: '450.50' } });
+    expect(instructedAmountOf(told, 'credit-1', '450.50')).toEqual({ instructedAmount: '450.50', amountDiffers: false });
+    expect(instructedAmountOf(told, 'credit-1', '450.5')).toEqual({ instructedAmount: '450.50', amountDiffers: false });
+    expect(instructedAmountOf(told, 'credit-1', '450.49')).toEqual({ instructedAmount: '450.50', amountDiffers: true });
+    expect(instructedAmountOf(told, 'credit-9', '10.00')).toEqual({ instructedAmount: '0.00', amountDiffers: true });
+    expect(instructedAmountOf(null, 'credit-1', '1.00')).toEqual({ instructedAmount: null, amountDiffers: false });
+    const rows = [row(2, { creditId: '1', amount: '450.49' }), row(3, { creditId: '9', amount: '10.00' })];
+    const classified = [
+      { line: 2, outcome: 'válido' as const, message: null, creditId: 'credit-1' },
+      { line: 3, outcome: 'válido' as const, message: 'Antes.', creditId: 'credit-9' },
+    ];
+    noteInstructedAmounts(classified, rows, told);
+    expect(classified.map((r) => r.message)).toEqual([
+      'Importe distinto del instruido en la cédula del 15 de noviembre de 2026 ($450.50).',
+      'Antes. La cédula del 15 de noviembre de 2026 no instruía este descuento.',
+    ]);
   });
 });

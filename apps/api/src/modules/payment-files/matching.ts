@@ -1,7 +1,8 @@
-import type { LayoutField, RowOutcome } from '@portal/contract';
+import { DEDUCTION_REASONS, type LayoutField, type RowOutcome } from '@portal/contract';
 import { parseCents } from '@portal/lending';
 import { creditFolio, creditNumberOf } from '../shared/folios';
 import { longDate, pesos } from '../shared/es-mx';
+import type { PaydayInstruction } from '../shared/payday-instruction';
 
 /**
  * Which credit each row of a payment file pays, and why a row is refused (DOMAIN.md, "Payment file row"). Pure: the
@@ -57,6 +58,18 @@ const rejected = (line: number, outcome: RowOutcome, message: string, creditId: 
   creditId,
 });
 
+/** A row for a credit the payday's cédula put in baja: refused, with the cédula's reason. */
+function bajaRow(line: number, credit: CandidateCredit, instruction: PaydayInstruction): ClassifiedRow {
+  const reason = instruction.lines.get(credit.id)?.reason;
+  return rejected(
+    line,
+    'crédito en baja',
+    `El crédito ${creditFolio(credit.number)} está en baja en la cédula del ${longDate(instruction.payday)}` +
+      `${reason ? ` (${DEDUCTION_REASONS[reason]})` : ''}: el patrón no debía descontarlo.`,
+    credit.id,
+  );
+}
+
 /** The folio and employee numbers the rows name: what the caller must look up. */
 export function referencesOf(rows: readonly ReadRow[]): { numbers: number[]; employeeNumbers: string[] } {
   const numbers = new Set<number>();
@@ -78,10 +91,11 @@ export function referencesOf(rows: readonly ReadRow[]): { numbers: number[]; emp
 export function classifyRows(
   rows: readonly ReadRow[],
   lookup: CreditLookup,
-  context: { agreementId: string; discountDate: string },
+  context: { agreementId: string; discountDate: string; instruction?: PaydayInstruction | null },
 ): ClassifiedRow[] {
   const claimedAt = new Map<string, number>();
   const employeeSeen = new Map<string, number>();
+  const inBaja = (candidate: CandidateCredit) => context.instruction?.lines.get(candidate.id)?.movement === 'baja';
   return rows.map((row): ClassifiedRow => {
     if (row.amountInvalid) return rejected(row.line, 'monto inválido', row.errors.join(' '));
     if (row.errors.length > 0) return rejected(row.line, 'dato no válido', row.errors.join(' '));
@@ -110,11 +124,14 @@ export function classifyRows(
     } else {
       const employee = employeeNumber ?? '';
       const all = lookup.byEmployee.get(employee) ?? [];
-      const open = all.filter((candidate) => candidate.status !== 'liquidado');
+      // An employee's row pays the credits the cédula still instructs: one in baja is not taken by a row without folio.
+      const open = all.filter((candidate) => candidate.status !== 'liquidado' && !inBaja(candidate));
       const seen = employeeSeen.get(employee) ?? 0;
       employeeSeen.set(employee, seen + 1);
       if (all.length === 0)
         return rejected(row.line, 'crédito no encontrado', `El empleado ${employee} no tiene créditos en este convenio.`);
+      const stopped = all.find(inBaja);
+      if (open.length === 0 && stopped) return bajaRow(row.line, stopped, context.instruction!);
       if (open.length === 0)
         return rejected(row.line, 'crédito liquidado', `Los créditos del empleado ${employee} ya están liquidados.`, all[0]!.id);
       credit = open[seen];
@@ -144,6 +161,7 @@ export function classifyRows(
         credit.id,
       );
     claimedAt.set(credit.id, row.line);
+    if (inBaja(credit)) return bajaRow(row.line, credit, context.instruction!);
     if (credit.status === 'liquidado')
       return rejected(row.line, 'crédito liquidado', `El crédito ${creditFolio(credit.number)} ya está liquidado.`, credit.id);
     if (credit.disbursementDate > context.discountDate) {
@@ -164,5 +182,36 @@ export function classifyRows(
       };
     }
     return { line: row.line, outcome: 'válido', message: null, creditId: credit.id };
+  });
+}
+
+/**
+ * What the payday's emitted cédula instructed for each accepted row's credit, and whether the row's amount differs
+ * from it (null: no cédula for the date, or the row pays no credit). A credit the cédula does not name was instructed
+ * 0.00. A warning, not a refusal: the money arrived and is applied.
+ */
+export function instructedAmountOf(
+  instruction: PaydayInstruction | null,
+  creditId: string | null,
+  amount: string | null,
+): { instructedAmount: string | null; amountDiffers: boolean } {
+  if (instruction === null || creditId === null) return { instructedAmount: null, amountDiffers: false };
+  const instructedAmount = instruction.lines.get(creditId)?.amount ?? '0.00';
+  const differs = amount !== null && parseCents(amount, 'importe') !== parseCents(instructedAmount, 'instruido');
+  return { instructedAmount, amountDiffers: differs };
+}
+
+/** The accepted rows whose amount differs from the cédula's, each with a note saying so (after the other notes). */
+export function noteInstructedAmounts(classified: ClassifiedRow[], rows: readonly ReadRow[], instruction: PaydayInstruction | null): void {
+  if (instruction === null) return;
+  classified.forEach((row, index) => {
+    if (row.outcome !== 'válido' && row.outcome !== 'sobrepago') return;
+    const amount = rows[index]!.fields.amount ?? null;
+    const { instructedAmount, amountDiffers } = instructedAmountOf(instruction, row.creditId, amount);
+    if (!amountDiffers) return;
+    const note = instruction.lines.has(row.creditId!)
+      ? `Importe distinto del instruido en la cédula del ${longDate(instruction.payday)} (${pesos(instructedAmount!)}).`
+      : `La cédula del ${longDate(instruction.payday)} no instruía este descuento.`;
+    classified[index] = { ...row, message: row.message === null ? note : `${row.message} ${note}` };
   });
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from 'drizzle-o
 import { addDays } from '@portal/lending';
 import {
   APPLIED_OUTCOMES,
+  isAppliedOutcome,
   layoutSchema,
   type PaymentFile,
   type PaymentFileListQuery,
@@ -23,6 +24,8 @@ import { cappedTotal, countUpToSql, fixedCount, listOrder, type Paged, pagedList
 import { businessDateOf } from '../shared/business-date';
 import { linesOf, splitColumns, splitOf } from '../shared/payment-split';
 import { creditFolio, creditNumberOf } from '../shared/folios';
+import { paydayInstruction } from '../shared/payday-instruction';
+import { instructedAmountOf } from './matching';
 
 const APPLIED = sql.raw(`(${APPLIED_OUTCOMES.map((outcome) => `'${outcome}'`).join(', ')})`);
 
@@ -168,7 +171,7 @@ export async function paymentFileRowsPage(
   fileId: string,
   query: { page: number; pageSize: number; group: 'todos' | 'aceptados' | 'rechazados' },
 ): Promise<Paged<PaymentFileRow>> {
-  await loadPaymentFile(tx, fileId);
+  const file = await loadPaymentFile(tx, fileId);
   const group =
     query.group === 'aceptados'
       ? inArray(paymentFileRows.outcome, APPLIED_OUTCOMES)
@@ -176,7 +179,7 @@ export async function paymentFileRowsPage(
         ? sql`${paymentFileRows.outcome} not in ${APPLIED}`
         : undefined;
   const where = and(eq(paymentFileRows.fileId, fileId), group);
-  return pagedList(
+  const page = await pagedList(
     query,
     fileRowList.in(tx).where(where).orderBy(asc(paymentFileRows.line)),
     fileRowCount.in(tx).where(where),
@@ -197,8 +200,23 @@ export async function paymentFileRowsPage(
       paymentStatus: payment?.status ?? null,
       split: payment ? splitOf(payment) : null,
       allocation: payment ? linesOf(payment.allocation) : [],
+      instructedAmount: null,
+      amountDiffers: false,
     }),
   );
+  // Against the standing cédula of the file's payday (the one a substitution left), the page's rows only.
+  const instruction = await paydayInstruction(
+    tx,
+    file.agreementId,
+    file.discountDate,
+    page.items.flatMap((row) => (row.creditId ? [row.creditId] : [])),
+  );
+  return {
+    ...page,
+    items: page.items.map((row) =>
+      isAppliedOutcome(row.outcome) ? { ...row, ...instructedAmountOf(instruction, row.creditId, row.amount) } : row,
+    ),
+  };
 }
 
 /** The agreement's deductions expected on the date (of credits still owing, or received), and which no accepted row pays. */

@@ -17,7 +17,8 @@ import { businessDateOf } from '../shared/business-date';
 import { longDate } from '../shared/es-mx';
 import { allocationsAt, applyPaymentFile, markApplication, overpaymentMessage } from './apply';
 import { lookupCredits } from './credit-lookup';
-import { classifyRows, type ClassifiedRow, type CreditLookup, type ReadRow } from './matching';
+import { classifyRows, noteInstructedAmounts, type ClassifiedRow, type CreditLookup, type ReadRow } from './matching';
+import { paydayInstruction } from '../shared/payday-instruction';
 import { loadPaymentFile, paidByOtherFiles, pendingPaydays, summarize } from './payment-files.queries';
 
 export const PAYMENT_APPLY_QUEUE = 'payment-file-apply';
@@ -164,9 +165,14 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   }
   const rows = parsed.rows;
   const lookup = await lookupCredits(tx, agreement.companyId, agreement.id, rows);
-  const classified = classifyRows(rows, lookup, { agreementId: agreement.id, discountDate: input.discountDate });
+  // The file answers the payday's emitted cédula (when there is one): a row for a credit in baja is refused, an amount
+  // other than the instructed one is noted.
+  const candidates = [...lookup.byNumber.values(), ...[...lookup.byEmployee.values()].flat()].map((credit) => credit.id);
+  const instruction = await paydayInstruction(tx, agreement.id, input.discountDate, candidates);
+  const classified = classifyRows(rows, lookup, { agreementId: agreement.id, discountDate: input.discountDate, instruction });
   await settlePayoffs(tx, agreement.companyId, lookup, classified, rows, input.discountDate, addDays(businessDate, -1));
   await noteReceivedElsewhere(tx, agreement.id, input.discountDate, classified);
+  noteInstructedAmounts(classified, rows, instruction);
 
   let file: typeof paymentFiles.$inferSelect;
   try {

@@ -4,6 +4,7 @@ import AddBusinessOutlined from '@mui/icons-material/AddBusinessOutlined';
 import AssessmentOutlined from '@mui/icons-material/AssessmentOutlined';
 import BadgeOutlined from '@mui/icons-material/BadgeOutlined';
 import ChecklistOutlined from '@mui/icons-material/ChecklistOutlined';
+import BalanceOutlined from '@mui/icons-material/BalanceOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import EventOutlined from '@mui/icons-material/EventOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
@@ -36,6 +37,7 @@ export const NAV_ICONS: Record<ScreenPath, SvgIconComponent> = {
   '/wallet/deduction-orders': ChecklistOutlined,
   '/wallet/refunds': UndoOutlined,
   '/treasury/payment-orders': PaymentsOutlined,
+  '/wallet/employer-statement': BalanceOutlined,
   '/wallet/operative-report': AssessmentOutlined,
   '/wallet/admin-flow-date': EventOutlined,
   '/creditos/update-labels': LabelOutlined,

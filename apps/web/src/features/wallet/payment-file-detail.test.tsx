@@ -86,6 +86,7 @@ describe('Detalle del archivo de pagos', () => {
       'válido',
       'CR-000001',
       '$500.00',
+      '—',
       '$400.00',
       '$80.00',
       '$12.80',

@@ -57,6 +57,19 @@ function rowColumns(applied: boolean, onAllocation: (row: PaymentFileRow) => voi
       renderCell: ({ row }) => (row.creditId && row.creditFolio ? creditLink(row.creditId, row.creditFolio) : (row.creditRef ?? '—')),
     },
     { field: 'amount', headerName: 'Importe', width: 120, align: 'right', headerAlign: 'right', sortable: false, valueFormatter: money },
+    // Against the payday's emitted cédula (issue 46): what it instructed, and a warning when the row's amount differs.
+    {
+      field: 'instructedAmount',
+      headerName: 'Instruido en cédula',
+      width: 190,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', justifyContent: 'flex-end', width: '100%' }}>
+          {row.amountDiffers && <StatusChip status="importe distinto" />}
+          <span>{money(row.instructedAmount)}</span>
+        </Box>
+      ),
+    },
   ];
   const trailing: GridColDef<PaymentFileRow>[] = [
     // The whole reason on hover when the column cuts it.
@@ -138,7 +151,7 @@ function RowsGrid({ file, group, onAllocation }: { file: PaymentFile; group: Row
       onChange={(change) => setState((current) => ({ ...current, ...change }))}
       getRowId={(row) => String(row.line)}
       emptyText={group === 'rechazados' ? 'Ninguna fila rechazada.' : 'Ninguna fila en este grupo.'}
-      hiddenOnPhone={['message', 'employeeNumber', 'curpRfc']}
+      hiddenOnPhone={['message', 'employeeNumber', 'curpRfc', 'instructedAmount']}
     />
   );
 }

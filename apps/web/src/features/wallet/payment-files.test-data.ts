@@ -79,6 +79,8 @@ export function sampleRow(overrides: Partial<PaymentFileRow> = {}): PaymentFileR
     message: null,
     creditId: 'cr-1',
     creditFolio: 'CR-000001',
+    instructedAmount: null,
+    amountDiffers: false,
     paymentId: null,
     paymentStatus: null,
     split: null,
