@@ -17,6 +17,8 @@ async function as(browser: Browser, account: { email: string; password: string }
 test('a sobrepago is refunded end to end: requested by Cartera, approved and batched by Tesorería, authorized and settled by another person', async ({
   browser,
 }) => {
+  // Three people sign in and a batch goes through its whole life: more than one screen's budget.
+  test.setTimeout(420_000);
   // Cartera asks for the whole saldo a favor of a credit nobody asked for yet (the demo's, seed-treasury.ts).
   const cartera = await as(browser, ACCOUNTS.cartera);
   const candidates = await api<{ items: RefundCandidate[] }>(cartera, '/api/refunds/candidates?pageSize=100');

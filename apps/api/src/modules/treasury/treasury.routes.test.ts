@@ -4,7 +4,7 @@ import { addDays, daysBetween } from '@portal/lending';
 import { auditEvents } from '../../db/schema/audit';
 import { credits, installments } from '../../db/schema/credits';
 import { paymentBatchLines, paymentOrders } from '../../db/schema/treasury';
-import { companies } from '../../db/schema/users';
+import { companies, profiles } from '../../db/schema/users';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { createDisbursementOrder } from '../portfolio/payment-orders';
@@ -212,6 +212,28 @@ describe.each(ENGINES)('Tesorería API (%s)', (engine) => {
     });
     const [after] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, credit.id)));
     expect(after!.disbursementDate).toBe(before!.disbursementDate);
+  });
+
+  it("keeps another company's orders, batches and credits out of reach of a user holding every Tesorería permission", async () => {
+    await disbursementOrders(2);
+    const batch = await call('POST', '/api/payment-batches', tesoreria, { sourceAccount: SOURCE });
+    await ctx.system((tx) =>
+      tx
+        .update(profiles)
+        .set({
+          permissions: sql`${profiles.permissions} || array['/treasury/payment-orders', '/actions/treasury/generate-batch', '/actions/treasury/authorize-batch', '/wallet/refunds', '/actions/wallet/request-refund']::text[]`,
+        })
+        .where(eq(profiles.name, 'Operación')),
+    );
+    expect((await call('GET', '/api/payment-orders', plus)).body).toMatchObject({ items: [], total: 0 });
+    expect((await call('GET', '/api/payment-batches', plus)).body).toMatchObject({ items: [], total: 0 });
+    expect((await call('GET', `/api/payment-batches/${batch.body.id}`, plus)).status).toBe(404);
+    expect((await call('POST', `/api/payment-batches/${batch.body.id}/authorize`, plus)).status).toBe(404);
+    expect((await call('POST', '/api/payment-batches', plus, { sourceAccount: SOURCE })).status).toBe(409);
+    expect((await call('POST', '/api/refunds', plus, { creditId: chosen[0]!.id, amount: '10', clabeSource: 'expediente' })).status).toBe(
+      404,
+    );
+    expect((await orders()).map((order) => order.status)).toEqual(['en lote', 'en lote']);
   });
 
   describe('refunds of saldo a favor', () => {

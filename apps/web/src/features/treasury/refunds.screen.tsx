@@ -149,6 +149,23 @@ function RefundRequests({ onNotice }: { onNotice: (notice: Notice) => void }) {
   const columns: GridColDef<Refund>[] = [
     { field: 'folio', headerName: 'Devolución', width: 120, sortable: false },
     { field: 'creditFolio', headerName: 'Crédito', width: 130, sortable: false },
+    {
+      field: 'actions',
+      headerName: 'Decisión',
+      width: 220,
+      sortable: false,
+      renderCell: ({ row }) =>
+        row.status === 'solicitada' && mayApprove ? (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', height: '100%' }}>
+            <Button size="small" variant="contained" disabled={decide.isPending} onClick={() => void act(row, 'aprobar')}>
+              Aprobar
+            </Button>
+            <Button size="small" color="warning" disabled={decide.isPending} onClick={() => void act(row, 'declinar')}>
+              Declinar
+            </Button>
+          </Stack>
+        ) : null,
+    },
     { field: 'client', headerName: 'Acreditado', flex: 1, minWidth: 180, sortable: false },
     { field: 'amount', headerName: 'Importe', width: 130, ...money },
     { field: 'clabe', headerName: 'CLABE', width: 190, sortable: false },
@@ -178,23 +195,6 @@ function RefundRequests({ onNotice }: { onNotice: (notice: Notice) => void }) {
       width: 220,
       sortable: false,
       valueGetter: (_value, row) => `${row.requestedBy ?? 'Sistema'} · ${formatDateTime(row.requestedAt)}`,
-    },
-    {
-      field: 'actions',
-      headerName: 'Acciones',
-      width: 220,
-      sortable: false,
-      renderCell: ({ row }) =>
-        row.status === 'solicitada' && mayApprove ? (
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', height: '100%' }}>
-            <Button size="small" variant="contained" disabled={decide.isPending} onClick={() => void act(row, 'aprobar')}>
-              Aprobar
-            </Button>
-            <Button size="small" color="warning" disabled={decide.isPending} onClick={() => void act(row, 'declinar')}>
-              Declinar
-            </Button>
-          </Stack>
-        ) : null,
     },
   ];
   return (
@@ -227,17 +227,6 @@ export default function RefundsScreen() {
   const mayRequest = hasPermission(session, '/actions/wallet/request-refund');
   const columns: GridColDef<RefundCandidate>[] = [
     { field: 'creditFolio', headerName: 'Crédito', width: 130, sortable: false },
-    { field: 'client', headerName: 'Acreditado', flex: 1, minWidth: 200, sortable: false },
-    { field: 'creditBalance', headerName: 'Saldo a favor', width: 140, ...money },
-    { field: 'committed', headerName: 'Ya solicitado', width: 140, ...money },
-    { field: 'available', headerName: 'Disponible', width: 140, ...money },
-    {
-      field: 'since',
-      headerName: 'Desde',
-      width: 120,
-      sortable: false,
-      valueFormatter: (value: string | null) => (value ? formatDate(value) : '—'),
-    },
     {
       field: 'request',
       headerName: '',
@@ -249,6 +238,17 @@ export default function RefundsScreen() {
             Solicitar devolución
           </Button>
         ) : null,
+    },
+    { field: 'client', headerName: 'Acreditado', flex: 1, minWidth: 200, sortable: false },
+    { field: 'creditBalance', headerName: 'Saldo a favor', width: 140, ...money },
+    { field: 'committed', headerName: 'Ya solicitado', width: 140, ...money },
+    { field: 'available', headerName: 'Disponible', width: 140, ...money },
+    {
+      field: 'since',
+      headerName: 'Desde',
+      width: 120,
+      sortable: false,
+      valueFormatter: (value: string | null) => (value ? formatDate(value) : '—'),
     },
   ];
   return (
