@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuery, listResponse } from './common';
 import { dateField, moneyField } from './fields';
+import { reasonBodySchema } from './payment-files';
 
 /**
  * Tesorería (issue 47; docs/domain.md "Tesorería"): money that leaves the company by SPEI transfer — a credit's
@@ -223,9 +224,9 @@ export type RequestRefundBody = z.infer<typeof requestRefundBodySchema>;
 export const decideRefundBodySchema = z
   .object({
     decision: z.enum(['aprobar', 'declinar'], 'Decisión no válida.'),
-    reason: z.string().trim().max(300).optional(),
+    reason: reasonBodySchema.shape.reason.optional(),
   })
-  .refine((body) => body.decision === 'aprobar' || (body.reason ?? '').length > 0, {
+  .refine((body) => body.decision === 'aprobar' || body.reason !== undefined, {
     message: 'Escribe el motivo por el que se declina.',
     path: ['reason'],
   });

@@ -488,6 +488,38 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     expect(await totals('&status=revertido')).toMatchObject({ count: 2, amount: appliedAmount });
   });
 
+  it('refuses to revert a file whose sobrepago was refunded through Tesorería, and changes nothing', async () => {
+    const b = demo.filter((credit) => credit.status !== 'liquidado')[0]!;
+    const big = (cents(b.outstandingBalance) / 100 + 500).toFixed(2);
+    const uploaded = await upload(csv([[b.employeeNumber, b.curp, big, '22', 'R1']]));
+    await applyAndWait(uploaded.body.id);
+    const [credit] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.id, b.id)));
+    expect(cents(credit!.creditBalance)).toBeGreaterThanOrEqual(50_000);
+    const call = async (url: string, headers: Headers, payload: object) =>
+      (await ctx.app.inject({ method: 'POST', url, headers, payload })).json();
+    // The client's sobrepago goes back: asked for, approved by another person, its batch generated and authorized.
+    const refund = await call('/api/refunds', cartera, { creditId: b.id, amount: '100', clabeSource: 'expediente' });
+    const tesoreria = await ctx.as('tesoreria@demo.mx');
+    await call(`/api/refunds/${refund.id}/decision`, tesoreria, { decision: 'aprobar' });
+    const batch = await call('/api/payment-batches', tesoreria, { sourceAccount: '002010077777777771' });
+    await call(`/api/payment-batches/${batch.id}/authorize`, await ctx.as('admin@demo.mx'), {});
+    const before = await ctx.system((tx) => snapshot(tx, [b.id]));
+    expect(cents(before.creditRows[0]!.creditBalance)).toBe(cents(credit!.creditBalance) - 10_000);
+
+    const reverted = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/payment-files/${uploaded.body.id}/revert`,
+      headers: cartera,
+      payload: { reason: 'Archivo del periodo equivocado' },
+    });
+    expect(reverted.statusCode).toBe(409);
+    expect(reverted.json()).toMatchObject({ title: 'Saldo a favor ya devuelto' });
+    expect(reverted.json().detail).toContain(creditFolio(b.number));
+    expect(await ctx.system((tx) => snapshot(tx, [b.id]))).toEqual(before);
+    const [file] = await ctx.system((tx) => tx.select().from(paymentFiles).where(eq(paymentFiles.id, uploaded.body.id)));
+    expect(file!.status).toBe('aplicado');
+  });
+
   it('previews as sobrepago a row between the payoff and the balance, which counts interest a payoff waives', async () => {
     // A credit on time with rows still to come: at the discount date it owes its principal, and the interest and IVA
     // of the rows due by then (the payday's own included, none accrued yet into the next period). Its balance also

@@ -72,6 +72,24 @@ async function laterPayments(tx: Tx, fileId: string): Promise<Omit<LaterPayments
 }
 
 /**
+ * The credits whose saldo a favor no longer holds the sobrepago this file's payments left (a refund took it, through
+ * Tesorería): reverting would take the client's money twice. Named by folio, the first few.
+ */
+async function sobrepagosRefunded(tx: Tx, fileId: string): Promise<string[]> {
+  const rows = rowsOf<{ number: string }>(
+    await tx.execute(sql`
+      select min(c.number) as number
+      from payments p join credits c on c.id = p.credit_id
+      where p.file_id = ${fileId} and p.status = 'aplicado' and p.overpayment > 0
+      group by c.id, c.credit_balance
+      having c.credit_balance < sum(p.overpayment)
+      order by min(c.number)
+      limit ${NAMED}`),
+  );
+  return rows.map((row) => creditFolio(Number(row.number)));
+}
+
+/**
  * The files still standing (validado or aplicado) that refused a row as crédito liquidado for a credit this file paid
  * off (liquidado, with no payment after this file's), at or after that payment: once the file is reverted the credit
  * owes again and that row's money stays unapplied unless it is loaded again.
@@ -148,6 +166,15 @@ export async function revertPaymentFile(
         409,
         'Hay pagos posteriores',
         `Revierte primero los pagos posteriores sobre los mismos créditos, del más reciente al más antiguo: ${laterPaymentsNamed(later)}.`,
+      );
+    }
+
+    const refunded = await sobrepagosRefunded(tx, fileId);
+    if (refunded.length > 0) {
+      throw new HttpProblem(
+        409,
+        'Saldo a favor ya devuelto',
+        `El saldo a favor que dejó este archivo ya se devolvió (o está en un lote autorizado): ${refunded.join(', ')}. Revertir dejaría el saldo a favor en negativo; registra primero el rechazo de la devolución en Tesorería.`,
       );
     }
 

@@ -14,6 +14,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import type { Refund, RefundCandidate, RefundClabeSource } from '@portal/contract';
 import { useConfirm } from '../../components/confirm-dialog';
 import { ListScreen } from '../../components/list-screen';
+import { ReasonDialog } from '../../components/reason-dialog';
 import type { Notice } from '../../components/notice-snackbar';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
@@ -120,6 +121,11 @@ function RefundRequests({ onNotice }: { onNotice: (notice: Notice) => void }) {
   const [state, setState] = useState(FIRST_PAGE);
   const refunds = useRefunds(state.page, state.pageSize);
   const mayApprove = hasPermission(session, '/actions/wallet/approve-refund');
+  const [declining, setDeclining] = useState<Refund | null>(null);
+  const closeDecline = () => {
+    setDeclining(null);
+    decide.reset();
+  };
   const act = async (refund: Refund, decision: 'aprobar' | 'declinar') => {
     if (decision === 'aprobar') {
       const yes = await confirm({
@@ -136,15 +142,7 @@ function RefundRequests({ onNotice }: { onNotice: (notice: Notice) => void }) {
         );
       return;
     }
-    const reason = window.prompt('Motivo por el que se declina la devolución:');
-    if (reason && reason.trim())
-      decide.mutate(
-        { id: refund.id, body: { decision, reason } },
-        {
-          onSuccess: () => onNotice({ kind: 'success', text: 'Devolución declinada.' }),
-          onError: (error) => onNotice({ kind: 'error', text: error.message }),
-        },
-      );
+    setDeclining(refund);
   };
   const columns: GridColDef<Refund>[] = [
     { field: 'folio', headerName: 'Devolución', width: 120, sortable: false },
@@ -215,6 +213,27 @@ function RefundRequests({ onNotice }: { onNotice: (notice: Notice) => void }) {
         emptyText="Aún no hay devoluciones."
         hiddenOnPhone={['folio', 'clabe', 'note', 'requestedBy']}
       />
+      {declining && (
+        <ReasonDialog
+          title="Declinar devolución"
+          message={`¿Declinar la devolución ${declining.folio} de ${formatMoney(declining.amount)} a ${declining.client}? Su importe vuelve a estar disponible para otra solicitud.`}
+          confirmLabel="Sí, declinar"
+          busy={decide.isPending}
+          failure={decide.isError ? decide.error.message : null}
+          onClose={closeDecline}
+          onConfirm={(reason) =>
+            decide.mutate(
+              { id: declining.id, body: { decision: 'declinar', reason } },
+              {
+                onSuccess: () => {
+                  closeDecline();
+                  onNotice({ kind: 'success', text: 'Devolución declinada.' });
+                },
+              },
+            )
+          }
+        />
+      )}
     </Stack>
   );
 }

@@ -171,4 +171,30 @@ describe('Tesorería screens', () => {
     expect(await screen.findByText('Devolución aprobada: entra en el siguiente lote.')).toBeInTheDocument();
     expect(calls.filter((call) => call.path.endsWith('/decision')).map((call) => call.body)).toEqual([{ decision: 'aprobar' }]);
   });
+  it('declines a refund only with a written reason, in a dialog that asks for it', async () => {
+    saveSession(sampleSession({ permissions: [{ path: '/wallet/refunds' }, { path: '/actions/wallet/approve-refund' }] }));
+    const calls = stubApi((method, path) => {
+      if (method === 'POST' && path.endsWith('/decision')) return refund({ status: 'declinada', declineReason: 'Cuenta de un tercero' });
+      if (path.includes('/refunds/candidates')) return page([]);
+      return page([refund()]);
+    });
+    renderScreen(<RefundsScreen />, { path: '/wallet/refunds' });
+    const requests = await screen.findByRole('grid', { name: 'Devoluciones' });
+    await userEvent.click(await within(requests).findByRole('button', { name: 'Declinar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Declinar devolución' });
+    const reason = within(dialog).getByRole('textbox', { name: /Motivo/ });
+    expect(reason).toHaveFocus();
+    await userEvent.type(reason, 'no');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sí, declinar' }));
+    expect(await within(dialog).findByText('Escribe el motivo (al menos 5 caracteres).')).toBeInTheDocument();
+    expect(calls.filter((call) => call.path.endsWith('/decision'))).toEqual([]);
+    await userEvent.clear(reason);
+    await userEvent.type(reason, 'Cuenta de un tercero');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sí, declinar' }));
+    expect(await screen.findByText('Devolución declinada.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Declinar devolución' })).not.toBeInTheDocument();
+    expect(calls.filter((call) => call.path.endsWith('/decision')).map((call) => call.body)).toEqual([
+      { decision: 'declinar', reason: 'Cuenta de un tercero' },
+    ]);
+  });
 });
