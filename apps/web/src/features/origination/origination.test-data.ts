@@ -34,6 +34,8 @@ export const catalog: OriginationCatalog = {
           maxAgeAtEnd: 75,
           moratoryRatePct: '0',
           lateFee: '0.00',
+          renewalMinPaid: 3,
+          renewalMaxDaysPastDue: 0,
         },
       ],
     },
