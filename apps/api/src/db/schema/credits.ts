@@ -189,7 +189,7 @@ export const expectedDeductions = pgTable(
     period: integer('period').notNull(),
     discountDate: date('discount_date').notNull(),
     amount: money('amount').notNull(),
-    state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado'] })
+    state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado', 'cancelado'] })
       .notNull()
       .default('esperado'),
     /**

@@ -150,6 +150,7 @@ export function sampleRequest(overrides: Partial<LoanRequest> = {}): LoanRequest
     createdAt: '2026-02-10T15:00:00Z',
     updatedAt: '2026-02-10T15:00:00Z',
     history: [],
+    renews: [],
     version: 3,
     ...overrides,
   };

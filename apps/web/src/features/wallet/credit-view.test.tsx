@@ -110,6 +110,9 @@ const credit: Credit = {
   payments: [],
   letters: [],
   history: [],
+  liquidationReason: null,
+  renewedBy: null,
+  renews: [],
 };
 
 describe('credit view', () => {
