@@ -182,7 +182,9 @@ export function RequestActions({
       });
       onNotice({
         kind: 'success',
-        text: `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}; a transferir ${formatMoney(result.amountToTransfer)}.`,
+        text: request.simulation.renewal
+          ? `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}; renovación, a transferir ${formatMoney(result.amountToTransfer)}.`
+          : `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}.`,
         credit: { id: result.creditId, folio: result.creditFolio },
       });
     } catch (error) {
