@@ -89,6 +89,19 @@ export const productInputSchema = z
     moratoryRatePct: percent('Tasa moratoria', 300).default('0'),
     /** Late-payment commission per overdue installment, before IVA; 0 = none. */
     lateFee: money('Comisión por pago tardío').default('0'),
+    /** Renewal rule (docs/domain.md, "Renewals"): installments paid at least, days past due at most, of a credit renewed into it. */
+    renewalMinPaid: z
+      .number()
+      .int('Pagos mínimos para renovar: número entero.')
+      .min(0, 'Pagos mínimos para renovar: 0 o más.')
+      .max(600, 'Pagos mínimos para renovar: máximo 600.')
+      .default(3),
+    renewalMaxDaysPastDue: z
+      .number()
+      .int('Días de atraso máximos para renovar: número entero.')
+      .min(0, 'Días de atraso máximos para renovar: 0 o más.')
+      .max(3650, 'Días de atraso máximos para renovar: máximo 3650.')
+      .default(0),
     active: z.boolean().default(true),
   })
   .refine((product) => Number(product.minAmount) <= Number(product.maxAmount), {
@@ -284,6 +297,8 @@ export const productSchema = z.object({
   maxAgeAtEnd: z.number().int(),
   moratoryRatePct: z.string(),
   lateFee: z.string(),
+  renewalMinPaid: z.number().int(),
+  renewalMaxDaysPastDue: z.number().int(),
   active: z.boolean(),
 });
 

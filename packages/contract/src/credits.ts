@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateField } from './fields';
-import { AGING_BUCKETS, CREDIT_STATUSES } from './requests';
+import { AGING_BUCKETS, CREDIT_STATUSES, LIQUIDATION_REASONS } from './requests';
 import { RUN_STATUSES } from './runs';
 import { listQuery, listResponse } from './common';
 
@@ -19,6 +19,8 @@ export const creditListQuerySchema = listQuery.extend({
   status: z.enum(CREDIT_STATUSES, 'Estado no válido.').optional(),
   bucket: z.enum(AGING_BUCKETS, 'Tramo de atraso no válido.').optional(),
   label: z.string().trim().min(1).max(60).optional(),
+  /** Liquidated credits by why: paid off by a renewal or by their payments. */
+  liquidation: z.enum(LIQUIDATION_REASONS, 'Motivo de liquidación no válido.').optional(),
   disbursedFrom: isoDate.optional(),
   disbursedTo: isoDate.optional(),
 });

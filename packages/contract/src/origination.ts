@@ -91,6 +91,36 @@ export const scheduleRowSchema = z.object({
   days: z.number().int().optional(),
 });
 
+/** One credit a renewal pays off: its payoff at the payoff date and what the renewal rule reads of it. */
+export const renewedCreditSchema = z.object({
+  creditId: z.string(),
+  folio: z.string(),
+  status: z.string(),
+  /** Its fixed deduction, freed for the capacity test. */
+  installment: z.string(),
+  paidInstallments: z.number().int(),
+  daysPastDue: z.number().int(),
+  /** The settlement letter's computation at the payoff date: gross balance less deductions en tránsito (saldo final). */
+  payoff: z.string(),
+  grossBalance: z.string(),
+  inTransit: z.string(),
+});
+export type RenewedCreditView = z.infer<typeof renewedCreditSchema>;
+
+/** A renewal's verdict (docs/domain.md, "Renewals"): the payoffs at a date and the net amount the client receives. */
+export const renewalVerdictSchema = z.object({
+  payoffDate: z.string(),
+  credits: z.array(renewedCreditSchema),
+  /** Other deductions the capacity test used: the captured ones less the renewed credits' installments. */
+  otherDeductionsAfter: z.string(),
+  netDisbursement: z.string(),
+  payoffTotal: z.string(),
+  netAmount: z.string(),
+  minimumNet: z.string(),
+  rule: z.object({ minPaidInstallments: z.number().int(), maxDaysPastDue: z.number().int() }),
+});
+export type RenewalVerdict = z.infer<typeof renewalVerdictSchema>;
+
 export const simulationSchema = z.object({
   birthDate: z.string(),
   sex: z.enum(['H', 'M']),
@@ -110,6 +140,8 @@ export const simulationSchema = z.object({
   result: z.enum(['pre-aprobada', 'rechazada']),
   reasons: z.array(eligibilityReasonSchema),
   schedule: z.array(scheduleRowSchema),
+  /** Present when the request renews credits. */
+  renewal: renewalVerdictSchema.optional(),
 });
 export type Simulation = z.infer<typeof simulationSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateField, phoneField } from './fields';
 import { PAY_FREQUENCIES } from './agreements';
-import { preRequestInputSchema, scheduleRowSchema, simulationSchema } from './origination';
+import { preRequestInputSchema, renewedCreditSchema, scheduleRowSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQuery, versionField } from './common';
 import { labelHistoryEntrySchema } from './labels';
 import { letterSummarySchema } from './letter-summary';
@@ -111,6 +111,12 @@ export const requestInputSchema = preRequestInputSchema.extend({
     .string()
     .trim()
     .regex(/^\d{18}$/, 'La CLABE tiene 18 dígitos.'),
+  /** The client's active credits this request renews (renovación): the new credit pays each off at disbursement. */
+  renews: z
+    .array(z.uuid('Crédito a renovar no válido.'))
+    .max(5, 'Máximo 5 créditos a renovar.')
+    .refine((ids) => new Set(ids).size === ids.length, 'Hay créditos a renovar repetidos.')
+    .default([]),
 });
 export type RequestInput = z.input<typeof requestInputSchema>;
 
@@ -191,6 +197,8 @@ export const requestSchema = requestSummarySchema.extend({
   decidedAt: z.string().nullable(),
   creditId: z.string().nullable(),
   creditFolio: z.string().nullable(),
+  /** The credits it renews (ids; their folios and payoffs are in the simulation's renewal). */
+  renews: z.array(z.string()),
   /** Who captured the request or changed its capture (data or documents): none of them may approve or reject it. */
   capturedByIds: z.array(z.string()),
   history: z.array(auditEntrySchema),
@@ -220,12 +228,43 @@ export const requestActionBodySchemas = {
   approve: z.object({ version: versionField }),
   reject: z.object({ version: versionField, reason: reasonField('del rechazo') }),
   cancel: z.object({ version: versionField, reason: reasonField('de la cancelación') }),
-  disburse: z.object({ version: versionField, disbursementDate: dateField('Fecha de dispersión') }),
+  disburse: z.object({
+    version: versionField,
+    disbursementDate: dateField('Fecha de dispersión'),
+    /**
+     * A renewal whose payoffs changed since approval (a later disbursement date): the net amount the person disbursing
+     * saw and accepts; without it, or when it is not the amount recomputed now, the disbursement is refused with the change.
+     */
+    expectedNetAmount: z
+      .string()
+      .regex(/^-?\d+\.\d{2}$/, 'Monto neto no válido.')
+      .optional(),
+  }),
 } as const satisfies Record<RequestAction, z.ZodType>;
+
+/** A client's credits a request may renew, with their payoffs at the company's business date (the expected disbursement). */
+export const renewableCreditsQuerySchema = z.object({
+  curp: z.string().trim().toUpperCase().length(18, 'La CURP debe tener 18 caracteres.'),
+});
+export const renewableCreditsSchema = z.object({
+  payoffDate: z.string(),
+  /** The company's minimum net amount of a renewal. */
+  minimumNet: z.string(),
+  credits: z.array(renewedCreditSchema.extend({ agreementId: z.string(), agreement: z.string(), outstandingBalance: z.string() })),
+});
+export type RenewableCredits = z.infer<typeof renewableCreditsSchema>;
+
+/**
+ * Why a credit was liquidated (the credits list's `liquidation` filter): `renovacion`, paid off by a renewal; `pago`,
+ * by its payments (payroll files, a payoff paid in).
+ */
+export const LIQUIDATION_REASONS = ['renovacion', 'pago'] as const;
+export type LiquidationReason = (typeof LIQUIDATION_REASONS)[number];
+export const LIQUIDATION_REASON_LABELS: Record<LiquidationReason, string> = { renovacion: 'Renovación', pago: 'Pago' };
 
 export const CREDIT_STATUSES = ['vigente', 'vencido', 'liquidado'] as const;
 export const INSTALLMENT_STATUSES = ['pendiente', 'vencida', 'pagada'] as const;
-export const DEDUCTION_STATES = ['esperado', 'en tránsito', 'recibido', 'no aplicado'] as const;
+export const DEDUCTION_STATES = ['esperado', 'en tránsito', 'recibido', 'no aplicado', 'cancelado'] as const;
 
 /** A money figure by component: what a credit owes, what a row charged, what was paid of it. */
 export const creditComponentsSchema = z.object({
@@ -326,7 +365,22 @@ export const creditSchema = z.object({
   /** Settlement letters issued, newest first. */
   letters: z.array(letterSummarySchema),
   history: z.array(auditEntrySchema),
+  /** Why it was liquidated, once it is (null while it is not, or for a credit renewed whose en tránsito is still to come: see renewedBy). */
+  liquidationReason: z.enum(LIQUIDATION_REASONS).nullable(),
+  /** The credit that renewed (paid off) this one: "renovado por". */
+  renewedBy: z.object({ id: z.string(), folio: z.string() }).nullable(),
+  /** The credits this one renewed: "renueva a". */
+  renews: z.array(z.object({ id: z.string(), folio: z.string() })),
 });
 export type Credit = z.infer<typeof creditSchema>;
 
-export const disbursementResultSchema = z.object({ request: requestSchema, creditId: z.string(), creditFolio: z.string() });
+export const disbursementResultSchema = z.object({
+  request: requestSchema,
+  creditId: z.string(),
+  creditFolio: z.string(),
+  /**
+   * What leaves the company's bank to the client: the new credit's net disbursement less the payoffs paid to the
+   * renewed credits (the whole net disbursement when it renews nothing). The payment order is for this amount.
+   */
+  amountToTransfer: z.string(),
+});

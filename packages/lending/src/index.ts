@@ -141,3 +141,14 @@ export {
 export { BANXICO_PARTICIPANTS, bankForCode, type BankParticipant } from './banks.ts';
 
 export { addBusinessDays, isValidPaymentReference, mod97, mod97CheckDigits, paymentReference } from './reference.ts';
+
+export {
+  assessRenewal,
+  otherDeductionsAfterRenewal,
+  renewalRuleReasons,
+  type RenewalInput,
+  type RenewalReasonCode,
+  type RenewalResult,
+  type RenewalRule,
+  type RenewedCredit,
+} from './renewal.ts';

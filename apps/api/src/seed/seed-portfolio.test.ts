@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_DAY_OF_MONTH, buildSchedule, checkClabe, checkCurp, firstPayday } from '@portal/lending';
 import { PRE_REQUEST_STATUSES, REQUEST_STATUSES } from '@portal/contract';
@@ -28,9 +28,19 @@ describe.each(BEHAVIOUR_ENGINES)('Demo portfolio seed (%s)', (engine) => {
       db.select({ status: requests.status, total: count() }).from(requests).groupBy(requests.status),
     );
     expect(byStatus.map((row) => row.status).sort()).toEqual([...REQUEST_STATUSES].sort());
-    expect(byStatus.find((row) => row.status === 'dispersada')!.total).toBe(DEMO_CREDITS);
+    // The demo's credits, and the renewals disbursed today that paid some of them off (seed-renewals.ts).
+    const renewed = await ctx.system((db) =>
+      db
+        .select({ agreementId: credits.agreementId, renewedBy: credits.renewedByCreditId })
+        .from(credits)
+        .where(eq(credits.liquidationReason, 'renovacion')),
+    );
+    expect(renewed.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(renewed.map((row) => row.agreementId)).size).toBeGreaterThanOrEqual(2);
+    expect(renewed.every((row) => row.renewedBy !== null)).toBe(true);
+    expect(byStatus.find((row) => row.status === 'dispersada')!.total).toBe(DEMO_CREDITS + renewed.length);
     const [made] = await ctx.system((db) => db.select({ total: count() }).from(credits));
-    expect(made!.total).toBe(DEMO_CREDITS);
+    expect(made!.total).toBe(DEMO_CREDITS + renewed.length);
     const [docs] = await ctx.system((db) => db.select({ total: count() }).from(requestDocuments));
     const [all] = await ctx.system((db) => db.select({ total: count() }).from(requests));
     expect(docs!.total).toBe(all!.total * 3);
@@ -128,7 +138,14 @@ describe.each(BEHAVIOUR_ENGINES)('Demo portfolio seed (%s)', (engine) => {
     expect(closes.length).toBeGreaterThan(0);
     expect(closes.map((close) => close.businessDate)).toEqual(closes.map(() => yesterday));
     expect(closes.map((close) => close.companyId).sort()).toEqual(dates.map((date) => date.companyId).sort());
+    // Yesterday's close aged the credits disbursed before today: not today's renewals (seed-renewals.ts).
     const [made] = await ctx.system((db) => db.select({ total: count() }).from(credits));
-    expect(closes.reduce((sum, close) => sum + close.creditsProcessed, 0)).toBe(made!.total);
+    const [renewals] = await ctx.system((db) =>
+      db
+        .select({ total: count() })
+        .from(requests)
+        .where(sql`cardinality(${requests.renews}) > 0`),
+    );
+    expect(closes.reduce((sum, close) => sum + close.creditsProcessed, 0)).toBe(made!.total - renewals!.total);
   });
 });

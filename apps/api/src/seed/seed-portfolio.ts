@@ -20,6 +20,7 @@ import { seedLabels } from './seed-labels';
 import { seedLetters } from './seed-letters';
 import { refreshPortfolioFigures } from '../modules/portfolio/portfolio-figures';
 import { seedReports } from './seed-reports';
+import { seedRenewals } from './seed-renewals';
 import { payrollCalendarOf } from '../modules/shared/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -482,6 +483,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       await tx.insert(businessDates).values({ companyId, businessDate: today }).onConflictDoNothing();
     }
     await seedPaymentFiles(tx, byFile, today, now);
+    await seedRenewals(tx, now);
     // The home's figures as of the seed (the files above left them at their own, earlier, times).
     for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId)))
       await refreshPortfolioFigures(tx, companyId, today, now);

@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { AGING_BUCKETS, CREDIT_STATUSES, creditRoutes, type CreditListItem } from '@portal/contract';
+import {
+  AGING_BUCKETS,
+  CREDIT_STATUSES,
+  LIQUIDATION_REASONS,
+  LIQUIDATION_REASON_LABELS,
+  creditRoutes,
+  type CreditListItem,
+} from '@portal/contract';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
 import type { FilterOption } from '../components/filter-bar';
 import type { ListFilter, ListQuery } from '../components/list-screen';
@@ -27,10 +34,16 @@ export function useAgreementOptions(): FilterOption[] {
   return (query.data ?? []).map((a) => ({ value: a.id, label: a.name }));
 }
 
-/** The credits list's filters: agreement, status, aging bucket, label and disbursement dates. */
+/** The credits list's filters: agreement, status, why it was liquidated, aging bucket, label and disbursement dates. */
 export const creditListFilters = (agreements: FilterOption[]): ListFilter[] => [
   { kind: 'select', key: 'agreementId', label: 'Convenio', options: agreements },
   { kind: 'select', key: 'status', label: 'Estado', options: CREDIT_STATUSES.map((status) => ({ value: status, label: status })) },
+  {
+    kind: 'select',
+    key: 'liquidation',
+    label: 'Liquidado por',
+    options: LIQUIDATION_REASONS.map((reason) => ({ value: reason, label: LIQUIDATION_REASON_LABELS[reason] })),
+  },
   {
     kind: 'select',
     key: 'bucket',

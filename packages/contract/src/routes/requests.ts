@@ -10,6 +10,8 @@ import {
   requestSchema,
   requestSummarySchema,
   requestUpdateSchema,
+  renewableCreditsQuerySchema,
+  renewableCreditsSchema,
   type RequestAction,
 } from '../requests';
 
@@ -47,6 +49,15 @@ export const requestRoutes = {
     access: { permission: '/origination/request-list' },
     query: requestListQuerySchema,
     response: { 200: listResponse(requestSummarySchema) },
+  }),
+  renewable: route({
+    method: 'GET',
+    path: '/requests/renewable-credits',
+    summary: 'Renovación: los créditos activos de una CURP en la empresa, con su finiquito a la fecha flujo',
+    tags,
+    access: work,
+    query: renewableCreditsQuerySchema,
+    response: { 200: renewableCreditsSchema },
   }),
   get: route({
     method: 'GET',

@@ -75,6 +75,12 @@ export const agreementProducts = pgTable(
     moratoryRatePct: numeric('moratory_rate_pct', { precision: 9, scale: 4 }).notNull().default('0'),
     /** Late-payment commission per overdue installment, before IVA. */
     lateFee: numeric('late_fee', { precision: 14, scale: 2 }).notNull().default('0'),
+    /**
+     * Renewal rule (docs/domain.md, "Renewals"): a credit is renewed into this product only with at least this many
+     * installments paid and no more than this many days past due.
+     */
+    renewalMinPaid: integer('renewal_min_paid').notNull().default(3),
+    renewalMaxDaysPastDue: integer('renewal_max_days_past_due').notNull().default(0),
     active: boolean('active').notNull().default(true),
     position: integer('position').notNull().default(0),
   },

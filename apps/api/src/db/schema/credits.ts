@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { agreementProducts, agreements } from './agreements';
 import { createdAt, money } from './columns';
 import { clients, requests } from './origination';
@@ -73,6 +73,13 @@ export const credits = pgTable(
     /** Saldo a favor: sobrepagos received beyond what paid the credit off, kept and reported (never swallowed). */
     creditBalance: money('credit_balance').notNull().default('0'),
     disbursedBy: uuid('disbursed_by').references(() => users.id),
+    /**
+     * Why a credit was liquidated, where something other than its payments did it: 'renovacion' (a renewal paid it
+     * off). A liquidado credit without one was paid off by its payments (the list's `pago`).
+     */
+    liquidationReason: text('liquidation_reason', { enum: ['renovacion'] }),
+    /** The credit whose disbursement renewed (paid off) this one. */
+    renewedByCreditId: uuid('renewed_by_credit_id').references((): AnyPgColumn => credits.id),
     createdAt: createdAt(),
   },
   (table) => [
@@ -99,6 +106,13 @@ export const credits = pgTable(
     // companies, finds it by the index too; a company's search filters the one or two it finds.
     index('credits_employee_idx').on(table.employeeNumber),
     index('credits_labels_idx').using('gin', table.labels),
+    // The credits a renewal paid off, and the one that renewed them (the credit view's "renueva a").
+    index('credits_company_liquidation_idx')
+      .on(table.companyId, table.liquidationReason, table.number)
+      .where(sql`liquidation_reason is not null`),
+    index('credits_renewed_by_idx')
+      .on(table.renewedByCreditId)
+      .where(sql`renewed_by_credit_id is not null`),
   ],
 );
 
@@ -175,7 +189,7 @@ export const expectedDeductions = pgTable(
     period: integer('period').notNull(),
     discountDate: date('discount_date').notNull(),
     amount: money('amount').notNull(),
-    state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado'] })
+    state: text('state', { enum: ['esperado', 'en tránsito', 'recibido', 'no aplicado', 'cancelado'] })
       .notNull()
       .default('esperado'),
     /**

@@ -149,6 +149,11 @@ export const requests = pgTable(
     installment: money('installment').notNull(),
     /** The terms the client accepted, frozen at approval; disbursement prices the credit with these (AcceptedTerms). */
     acceptedTerms: jsonb('accepted_terms'),
+    /** The client's active credits this request renews (renovación): the new credit pays each off at disbursement. */
+    renews: uuid('renews')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     status: text('status', { enum: ['capturada', 'en validación', 'aprobada', 'rechazada', 'dispersada', 'cancelada'] })
       .notNull()
       .default('capturada'),

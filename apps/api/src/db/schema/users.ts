@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 import { userSearchText } from '../like';
 
@@ -16,6 +16,8 @@ export const companies = pgTable('companies', {
   separateDisbursement: boolean('separate_disbursement').notNull().default(true),
   /** A settlement letter's default validity: this many business days after the fecha flujo. */
   letterValidityDays: integer('letter_validity_days').notNull().default(5),
+  /** The least a renewal's client may receive after the payoffs (docs/domain.md, "Renewals"); 0: only a negative net is refused. */
+  renewalMinimumNet: numeric('renewal_minimum_net', { precision: 14, scale: 2 }).notNull().default('0'),
   createdAt: createdAt(),
 });
 

@@ -50,6 +50,8 @@ export function creditFilters(query: CreditFilters): SQL | undefined {
     query.status ? eq(credits.status, query.status) : undefined,
     query.bucket ? eq(credits.agingBucket, query.bucket) : undefined,
     query.label ? sql`${credits.labels} @> array[${query.label}]::text[]` : undefined,
+    query.liquidation === 'renovacion' ? sql`${credits.liquidationReason} = 'renovacion'` : undefined,
+    query.liquidation === 'pago' ? sql`${credits.status} = 'liquidado' and ${credits.liquidationReason} is null` : undefined,
     query.disbursedFrom ? gte(credits.disbursementDate, query.disbursedFrom) : undefined,
     query.disbursedTo ? lte(credits.disbursementDate, query.disbursedTo) : undefined,
   );
@@ -142,6 +144,14 @@ const CREDIT_VIEW = jsonStatement(
     payments: paymentsOf(credits.id),
     letters: lettersOf(credits.id),
     history: auditHistoryOf('credit', credits.id),
+    /** The credit that renewed this one, and those this one renewed (docs/domain.md, "Renewals"). */
+    renewedBy: sql<{
+      id: string;
+      number: number;
+    } | null>`(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.id = ${credits.renewedByCreditId})`,
+    renews: sql<
+      { id: string; number: number }[]
+    >`coalesce((select json_agg(json_build_object('id', r.id, 'number', r.number) order by r.number) from ${credits} r where r.renewed_by_credit_id = ${credits.id}), '[]'::json)`,
   }),
   CREDIT_JOINS,
 );
@@ -261,5 +271,9 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     payments: row.payments,
     letters: row.letters,
     history: row.history,
+    // Why it was liquidated: a renewal, or its payments.
+    liquidationReason: credit.status === 'liquidado' ? (credit.liquidationReason ?? 'pago') : null,
+    renewedBy: row.renewedBy ? { id: row.renewedBy.id, folio: creditFolio(row.renewedBy.number) } : null,
+    renews: row.renews.map((renewed) => ({ id: renewed.id, folio: creditFolio(renewed.number) })),
   };
 }

@@ -1,5 +1,12 @@
-import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
-import { LAST_DAY_OF_MONTH, LendingInputError, assessEligibility, checkCurp, firstPayday } from '@portal/lending';
+import { and, eq, inArray, lt, ne, notInArray, sql } from 'drizzle-orm';
+import {
+  LAST_DAY_OF_MONTH,
+  LendingInputError,
+  assessEligibility,
+  checkCurp,
+  firstPayday,
+  otherDeductionsAfterRenewal,
+} from '@portal/lending';
 import {
   PRE_REQUEST_VALID_DAYS,
   percentToFraction,
@@ -14,7 +21,8 @@ import { auditEvents } from '../../db/schema/audit';
 import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requests } from '../../db/schema/origination';
 import { HttpProblem } from '../../http/errors';
-import { mexicoToday } from '../shared/business-date';
+import { businessDateOf, mexicoToday } from '../shared/business-date';
+import { loadRenewed, renewalVerdict } from './renewals';
 import { trimNumeric } from '../../db/numeric';
 import { loanPricing, payrollCalendarOf } from '../shared/products';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
@@ -103,16 +111,42 @@ export async function simulate(
   now: Date,
   dailyMinimumWage: string,
   except: { preRequestId?: string | null; requestId?: string } = {},
+  renews: readonly string[] = [],
 ): Promise<Simulation> {
-  await agreementCompany(db, input.agreementId);
+  const companyId = await agreementCompany(db, input.agreementId);
   const [row] = await db
     .select({ agreement: agreements, product: agreementProducts })
     .from(agreementProducts)
     .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
     .where(and(eq(agreementProducts.id, input.productId), eq(agreementProducts.agreementId, input.agreementId)));
   if (!row) throw invalid('productId', 'El producto no pertenece al convenio elegido.');
-  const verdict = judge(row.agreement, row.product, input, mexicoToday(now), dailyMinimumWage);
-  const reasons = [...verdict.reasons];
+  const today = mexicoToday(now);
+  // A renewal (docs/domain.md, "Renewals"): the renewed credits' installments stop, so the capacity test frees them.
+  const renewed = renews.length > 0 ? await loadRenewed(db, companyId, input.curp, renews) : [];
+  const otherDeductions =
+    renewed.length > 0
+      ? otherDeductionsAfterRenewal(
+          input.otherDeductions,
+          renewed.map((credit) => credit.installment),
+        )
+      : input.otherDeductions;
+  const judged = judge(row.agreement, row.product, { ...input, otherDeductions }, today, dailyMinimumWage);
+  const reasons = [...judged.reasons];
+  let verdict: Simulation = judged;
+  if (renewed.length > 0) {
+    const renewal = await renewalVerdict(db, renewed, {
+      companyId,
+      payoffDate: await businessDateOf(db as Tx, companyId, today),
+      amount: input.amount,
+      openingFee: judged.openingFee,
+      openingFeeIva: judged.openingFeeIva ?? '0.00',
+      openingFeeFinanced: row.product.openingFeeFinanced,
+      rule: { minPaidInstallments: row.product.renewalMinPaid, maxDaysPastDue: row.product.renewalMaxDaysPastDue },
+      otherDeductionsAfter: otherDeductions,
+    });
+    reasons.push(...renewal.reasons);
+    verdict = { ...judged, renewal: renewal.renewal };
+  }
   const [open] = await db
     .select({ number: preRequests.number })
     .from(preRequests)
@@ -147,7 +181,14 @@ export async function simulate(
     .select({ number: credits.number })
     .from(credits)
     .innerJoin(clients, eq(clients.id, credits.clientId))
-    .where(and(eq(clients.curp, input.curp), inArray(credits.status, ['vigente', 'vencido'])));
+    .where(
+      and(
+        eq(clients.curp, input.curp),
+        inArray(credits.status, ['vigente', 'vencido']),
+        // The credits it renews are the point of the request; another active credit still stops it.
+        renews.length > 0 ? notInArray(credits.id, [...renews]) : undefined,
+      ),
+    );
   if (active) reasons.push({ code: 'active-credit', message: `Esta CURP ya tiene un crédito activo (${creditFolio(active.number)}).` });
 
   return { ...verdict, result: reasons.length === 0 ? 'pre-aprobada' : 'rechazada', reasons };

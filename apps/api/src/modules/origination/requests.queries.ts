@@ -163,6 +163,7 @@ export async function loadRequest(db: Db, id: string): Promise<Request> {
     creditId: row.creditId,
     creditFolio: row.creditNumber ? creditFolio(row.creditNumber) : null,
     capturedByIds: capturersOf(stored),
+    renews: stored.renews,
     history,
     version: stored.version,
   };

@@ -692,6 +692,7 @@ describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
       ['POST', `/api/requests/${request.id}/reject`, { version: 1, reason: 'Motivo de prueba.' }],
       ['POST', `/api/requests/${request.id}/cancel`, { version: 1, reason: 'Motivo de prueba.' }],
       ['POST', `/api/requests/${request.id}/disburse`, { version: 1, disbursementDate: '2026-11-23' }],
+      ['GET', `/api/requests/renewable-credits?curp=${curp('GOMA800101HJCRRN0')}`],
     ];
     const cartera = await ctx.as('cartera@demo.mx');
     for (const [method, url, payload] of routes) {

@@ -7,6 +7,8 @@ import { assertSafeText } from '../../http/input-hygiene';
 import { register } from '../../http/register';
 import { actorOf } from '../audit/audit';
 import { listRequests, loadDocument, loadRequest } from './requests.queries';
+import { renewableCredits } from './renewals';
+import { mexicoToday } from '../shared/business-date';
 import {
   checkDocument,
   createRequest,
@@ -84,6 +86,10 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query), { readsInOneTurn: true });
 
+    register(app, requestRoutes.renewable, async (request) =>
+      renewableCredits(request.db, request.query.curp, mexicoToday(deps.clock.now())),
+    );
+
     register(app, requestRoutes.get, async (request) => loadRequest(request.db, request.params.id));
 
     register(app, requestRoutes.create, async (request, reply) => {
@@ -137,7 +143,12 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
     register(app, requestRoutes.disburse, async (request) => {
       const now = deps.clock.now();
       const result = await runAction(request.db, actorOf(request), request.params.id, 'disburse', request.body, now, deps.dailyMinimumWage);
-      return { request: await loadRequest(request.db, request.params.id), creditId: result.creditId!, creditFolio: result.creditFolio! };
+      return {
+        request: await loadRequest(request.db, request.params.id),
+        creditId: result.creditId!,
+        creditFolio: result.creditFolio!,
+        amountToTransfer: result.amountToTransfer!,
+      };
     });
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { ageOn, checkClabe } from '@portal/lending';
+import { ageOn, checkClabe, formatCents, parseCents } from '@portal/lending';
 import {
   DOCUMENT_KINDS,
   DOCUMENT_LABELS,
@@ -13,6 +13,7 @@ import {
   type RequestAction,
   type RequestInput,
   type RequestStatus,
+  type RenewalVerdict,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -23,8 +24,11 @@ import { keptFileName, unsafeTextFields } from '../../http/input-hygiene';
 import { lockAtVersion, lockForUpdate } from '../../http/locking';
 import { recordAudit, type Actor } from '../audit/audit';
 import { changePortfolio } from '../portfolio/change-portfolio';
-import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms } from '../portfolio/disbursement';
+import { acceptedTermsFor, buildCredit, insertCredits, type AcceptedTerms, type CreditRows } from '../portfolio/disbursement';
 import { createDisbursementOrder } from '../portfolio/payment-orders';
+import { lockRenewedCredits, payOffRenewedCredits } from '../portfolio/renewal';
+import { longDate, pesos } from '../shared/es-mx';
+import { loadRenewed, renewalVerdict } from './renewals';
 import { payrollCalendarOf } from '../shared/products';
 import { creditFolio, preRequestFolio } from '../shared/folios';
 import { agreementCompany, expirePreRequests, identityColumns, loanColumns, simulate, upsertClient } from './pre-requests.service';
@@ -37,7 +41,9 @@ export type RequestValues = {
     ? number
     : K extends 'references'
       ? { name: string; relationship: string; phone: string }[]
-      : string;
+      : K extends 'renews'
+        ? string[]
+        : string;
 };
 
 export interface UploadedDocument {
@@ -107,6 +113,7 @@ const captured = (input: RequestValues) => ({
   email: input.email,
   references: input.references,
   clabe: input.clabe,
+  renews: input.renews,
 });
 
 async function storeDocument(
@@ -180,7 +187,7 @@ export async function createRequest(
       throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
     quotedBy = source.createdBy;
   }
-  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: input.preRequestId });
+  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: input.preRequestId }, input.renews);
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   const [created] = await tx
@@ -272,7 +279,7 @@ export async function updateRequest(
   const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
   if (client!.curp !== input.curp)
     throw invalid([{ field: 'curp', message: 'La CURP de una solicitud no se cambia; cancela esta y captura otra.' }]);
-  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id });
+  const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: current.preRequestId, requestId: id }, input.renews);
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);
   await tx
@@ -334,7 +341,7 @@ async function assertSeparateDisburser(tx: Tx, request: RequestRow, userId: stri
   }
 }
 
-export type ActionBody = { version: number; reason?: string; disbursementDate?: string };
+export type ActionBody = { version: number; reason?: string; disbursementDate?: string; expectedNetAmount?: string | undefined };
 
 /**
  * One step of the status machine, in the caller's transaction: checks the status, the version, the two-person rule
@@ -350,7 +357,7 @@ export async function runAction(
   body: ActionBody,
   now: Date,
   dailyMinimumWage: string,
-): Promise<{ creditId?: string; creditFolio?: string }> {
+): Promise<{ creditId?: string; creditFolio?: string; amountToTransfer?: string; paymentOrderId?: string | null }> {
   const step = REQUEST_ACTIONS[action];
   const current = await lockRequest(tx, id, body.version, step.from, step.verb);
   const userId = actor.principal.userId;
@@ -363,7 +370,7 @@ export async function runAction(
   }
   if (action === 'disburse') await assertSeparateDisburser(tx, current, userId);
   const changes: Partial<typeof requests.$inferInsert> = { status: step.to };
-  let result: { creditId?: string; creditFolio?: string } = {};
+  let result: { creditId?: string; creditFolio?: string; amountToTransfer?: string; paymentOrderId?: string | null } = {};
 
   if (action === 'submit') {
     const present = await tx.select({ kind: requestDocuments.kind }).from(requestDocuments).where(eq(requestDocuments.requestId, id));
@@ -378,19 +385,27 @@ export async function runAction(
   }
   if (action === 'approve') {
     const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, current.clientId));
-    const simulation = await simulate(tx, preRequestInputOf({ ...current, curp: client!.curp }), now, dailyMinimumWage, {
-      preRequestId: current.preRequestId,
-      requestId: id,
-    });
+    const simulation = await simulate(
+      tx,
+      preRequestInputOf({ ...current, curp: client!.curp }),
+      now,
+      dailyMinimumWage,
+      { preRequestId: current.preRequestId, requestId: id },
+      current.renews,
+    );
     if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
     // The accepted terms are frozen here: disbursement uses them, never the product as edited since (docs/domain.md, "Origination").
+    // A renewal's payoffs and their date are frozen with them: a later disbursement recomputes and shows the change.
     const [product] = await tx.select().from(agreementProducts).where(eq(agreementProducts.id, current.productId));
-    const acceptedTerms = acceptedTermsFor(product!, simulation, current.term);
+    const acceptedTerms = {
+      ...acceptedTermsFor(product!, simulation, current.term),
+      ...(simulation.renewal ? { renewal: simulation.renewal } : {}),
+    };
     Object.assign(changes, { decidedBy: userId, decidedAt: now, simulation, installment: simulation.installment, acceptedTerms });
   }
   if (action === 'reject') Object.assign(changes, { decidedBy: userId, decidedAt: now, rejectionReason: body.reason });
   if (action === 'cancel') Object.assign(changes, { cancellationReason: body.reason });
-  if (action === 'disburse') result = await disburse(tx, current, body.disbursementDate!, userId, now);
+  if (action === 'disburse') result = await disburse(tx, current, body, userId, now);
 
   await tx
     .update(requests)
@@ -426,7 +441,8 @@ export async function runAction(
   return result;
 }
 
-async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, userId: string, now: Date) {
+async function disburse(tx: Tx, request: RequestRow, body: ActionBody, userId: string, now: Date) {
+  const disbursementDate = body.disbursementDate!;
   const today = mexicoToday(now);
   const approvedOn = request.decidedAt ? mexicoToday(request.decidedAt) : today;
   if (disbursementDate < approvedOn || disbursementDate > today) {
@@ -440,7 +456,7 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
     .innerJoin(agreements, eq(agreements.id, agreementProducts.agreementId))
     .where(eq(agreementProducts.id, request.productId));
   const { agreement, product } = row!;
-  const accepted = request.acceptedTerms as AcceptedTerms | null;
+  const accepted = request.acceptedTerms as (AcceptedTerms & { renewal?: RenewalVerdict }) | null;
   if (!accepted)
     throw new HttpProblem(
       409,
@@ -501,15 +517,94 @@ async function disburse(tx: Tx, request: RequestRow, disbursementDate: string, u
   }
   // Through the portfolio's door: a close of the company's day never runs half before and half after the new credit.
   // Its balance and next discount date are written with it (insertCredits) and the home's figures follow at the next
-  // close or payment file, as they always did for a single credit.
-  const [credit] = await changePortfolio(tx, request.companyId, { today, now, figures: false }, () => insertCredits(tx, [built]));
-  // The money leaves through Tesorería: a pending payment order for what the client receives (issue 47).
-  // The request's audit event carries the order's id (its `after` holds this result).
+  // close or payment file, as they always did for a single credit. A renewal pays off the credits it renews in the same
+  // change (docs/domain.md, "Renewals"): all of it or none of it.
+  const disbursed = await changePortfolio(tx, request.companyId, { today, now, figures: request.renews.length > 0 }, async (change) => {
+    if (request.renews.length === 0) {
+      const [credit] = await insertCredits(tx, [built]);
+      return { creditId: credit!.id, creditFolio: creditFolio(credit!.number), amountToTransfer: built.credit.netDisbursed };
+    }
+    const renewal = await checkRenewalAtDisbursement(tx, request, accepted, built, change.businessDate, body.expectedNetAmount);
+    const [credit] = await insertCredits(tx, [built]);
+    const paid = await payOffRenewedCredits(tx, change, {
+      newCreditId: credit!.id,
+      payoffs: renewal.credits.map((entry) => ({ creditId: entry.creditId, amount: entry.payoff })),
+      valueDate: disbursementDate,
+      appliedBy: userId,
+      now,
+    });
+    // What leaves the bank: the new credit's net disbursement less what it paid to the renewed credits.
+    const amountToTransfer = formatCents(parseCents(built.credit.netDisbursed, 'netDisbursed') - parseCents(paid, 'paid'));
+    return { creditId: credit!.id, creditFolio: creditFolio(credit!.number), amountToTransfer };
+  });
+  // The money leaves through Tesorería: a pending payment order for what the client receives, a renewal's net amount
+  // only (issue 47; none when the payoffs take it all). The request's audit event carries the order's id.
   const paymentOrderId = await createDisbursementOrder(tx, {
-    creditId: credit!.id,
-    amount: built.credit.netDisbursed,
+    creditId: disbursed.creditId,
+    amount: disbursed.amountToTransfer,
     createdBy: userId,
     now,
   });
-  return { creditId: credit!.id, creditFolio: creditFolio(credit!.number), paymentOrderId };
+  return { ...disbursed, paymentOrderId };
+}
+
+/**
+ * A renewal at disbursement (docs/domain.md, "Renewals"): the payoffs are taken on the company's business date (the
+ * open day, which the disbursement date must be), recomputed from the credits as they stand, locked, and judged again
+ * (the rule, the net, the minimum). When they differ from what the approval froze, the person disbursing must have seen
+ * the new net amount (`expectedNetAmount`) before the money goes.
+ */
+async function checkRenewalAtDisbursement(
+  tx: Tx,
+  request: RequestRow,
+  accepted: AcceptedTerms & { renewal?: RenewalVerdict },
+  built: CreditRows,
+  businessDate: string,
+  expectedNetAmount: string | undefined,
+): Promise<RenewalVerdict> {
+  const frozen = accepted.renewal;
+  if (!frozen)
+    throw new HttpProblem(409, 'Sin finiquitos aprobados', 'La aprobación no guardó los finiquitos de la renovación; vuelve a aprobarla.');
+  const disbursementDate = built.credit.disbursementDate;
+  if (disbursementDate !== businessDate) {
+    throw invalid([
+      {
+        field: 'disbursementDate',
+        message: `Una renovación se dispersa en la fecha flujo de la empresa (${businessDate}): los finiquitos se calculan a ese día.`,
+      },
+    ]);
+  }
+  const locked = await lockRenewedCredits(tx, request.renews);
+  const [client] = await tx.select({ curp: clients.curp }).from(clients).where(eq(clients.id, request.clientId));
+  const renewed = await loadRenewed(tx, request.companyId, client!.curp, request.renews);
+  const { renewal, reasons } = await renewalVerdict(
+    tx,
+    renewed.map((row) => ({ ...row, status: locked.find((l) => l.id === row.id)!.status })),
+    {
+      companyId: request.companyId,
+      payoffDate: disbursementDate,
+      amount: built.credit.amount,
+      openingFee: built.credit.openingFee,
+      openingFeeIva: built.credit.openingFeeIva ?? '0.00',
+      openingFeeFinanced: built.credit.openingFeeFinanced,
+      rule: frozen.rule,
+      otherDeductionsAfter: frozen.otherDeductionsAfter,
+    },
+  );
+  if (reasons.length > 0) refuseIneligible(reasons);
+  const changed = renewal.payoffDate !== frozen.payoffDate || renewal.netAmount !== frozen.netAmount;
+  const accepts = expectedNetAmount === undefined ? !changed : expectedNetAmount === renewal.netAmount;
+  if (!accepts) {
+    const lines = renewal.credits.map((entry) => {
+      const before = frozen.credits.find((f) => f.creditId === entry.creditId);
+      return `${entry.folio}: ${pesos(before?.payoff ?? '0.00')} al ${longDate(frozen.payoffDate)} → ${pesos(entry.payoff)} al ${longDate(renewal.payoffDate)}.`;
+    });
+    throw new HttpProblem(
+      409,
+      'Los finiquitos cambiaron',
+      `${lines.join(' ')} Monto neto a dispersar: ${pesos(frozen.netAmount)} → ${pesos(renewal.netAmount)}. Confírmalo para dispersar.`,
+      [{ field: 'expectedNetAmount', message: renewal.netAmount }],
+    );
+  }
+  return renewal;
 }

@@ -18,6 +18,8 @@ export function toProduct(product: typeof agreementProducts.$inferSelect): Agree
     maxAgeAtEnd: product.maxAgeAtEnd,
     moratoryRatePct: trimNumeric(product.moratoryRatePct),
     lateFee: product.lateFee,
+    renewalMinPaid: product.renewalMinPaid,
+    renewalMaxDaysPastDue: product.renewalMaxDaysPastDue,
     active: product.active,
   };
 }
@@ -69,6 +71,8 @@ export function productRows(agreement: { id: string; companyId: string }, produc
     maxAgeAtEnd: product.maxAgeAtEnd,
     moratoryRatePct: product.moratoryRatePct,
     lateFee: product.lateFee,
+    renewalMinPaid: product.renewalMinPaid,
+    renewalMaxDaysPastDue: product.renewalMaxDaysPastDue,
     active: product.active,
     position,
   }));

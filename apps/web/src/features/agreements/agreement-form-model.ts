@@ -23,6 +23,9 @@ export interface ProductForm {
   maxAgeAtEnd: string;
   moratoryRatePct: string;
   lateFee: string;
+  /** Renewal rule: installments paid at least, days past due at most. */
+  renewalMinPaid: string;
+  renewalMaxDaysPastDue: string;
   active: boolean;
 }
 
@@ -76,6 +79,8 @@ export const EMPTY_PRODUCT: ProductForm = {
   maxAgeAtEnd: '75',
   moratoryRatePct: '0',
   lateFee: '0',
+  renewalMinPaid: '3',
+  renewalMaxDaysPastDue: '0',
   active: true,
 };
 
@@ -184,7 +189,7 @@ export function toInput(form: AgreementForm): AgreementInput {
     validFrom: form.validFrom,
     validTo: form.validTo.trim() === '' ? null : form.validTo,
     contacts: form.contacts,
-    products: form.products.map(({ id, terms, maxAgeAtEnd, ...product }) => ({
+    products: form.products.map(({ id, terms, maxAgeAtEnd, renewalMinPaid, renewalMaxDaysPastDue, ...product }) => ({
       ...(id ? { id } : {}),
       ...product,
       terms: terms
@@ -192,6 +197,8 @@ export function toInput(form: AgreementForm): AgreementInput {
         .filter(Boolean)
         .map((term) => Number(term)),
       maxAgeAtEnd: integer(maxAgeAtEnd),
+      renewalMinPaid: integer(renewalMinPaid),
+      renewalMaxDaysPastDue: integer(renewalMaxDaysPastDue),
     })),
     layout: toLayout(form.layout),
     active: form.active,
@@ -252,7 +259,13 @@ function detailFields(detail: AgreementDetail): Omit<AgreementForm, 'layout'> {
     contacts: detail.contacts,
     products: detail.products
       .filter((product) => product.active)
-      .map((product) => ({ ...product, terms: product.terms.join(', '), maxAgeAtEnd: String(product.maxAgeAtEnd) })),
+      .map((product) => ({
+        ...product,
+        terms: product.terms.join(', '),
+        maxAgeAtEnd: String(product.maxAgeAtEnd),
+        renewalMinPaid: String(product.renewalMinPaid),
+        renewalMaxDaysPastDue: String(product.renewalMaxDaysPastDue),
+      })),
     active: detail.active,
   };
 }

@@ -462,6 +462,22 @@ export function AgreementFormView(props: {
                   helperText="Por descuento vencido, más IVA"
                 />
               </Grid>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <TextFormField
+                  control={control}
+                  name={`products.${index}.renewalMinPaid`}
+                  label="Pagos mínimos para renovar"
+                  helperText="Del crédito que se renueva"
+                />
+              </Grid>
+              <Grid size={{ xs: 6, md: 3 }}>
+                <TextFormField
+                  control={control}
+                  name={`products.${index}.renewalMaxDaysPastDue`}
+                  label="Días de atraso máx. para renovar"
+                  helperText="0: solo créditos al corriente"
+                />
+              </Grid>
             </Grid>
             {products.fields.length > 1 && (
               <Button color="error" size="small" sx={{ mt: 1 }} onClick={() => products.remove(index)}>

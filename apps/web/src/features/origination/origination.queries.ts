@@ -94,3 +94,11 @@ export const useRequestTransition = (id: string) =>
 
 export const useDisburseRequest = (id: string) =>
   useRequestChange((body: RouteInput<typeof requestRoutes.disburse>['body']) => call(requestRoutes.disburse, { params: { id }, body }));
+
+/** A CURP's active credits a request may renew, with their payoffs at the company's fecha flujo (docs/domain.md, "Renewals"). */
+export const useRenewableCredits = (curp: string) =>
+  useQuery({
+    queryKey: ['requests', 'renewable', curp] as const,
+    queryFn: () => call(requestRoutes.renewable, { query: { curp } }),
+    enabled: curp.length === 18,
+  });

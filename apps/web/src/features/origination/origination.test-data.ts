@@ -34,6 +34,8 @@ export const catalog: OriginationCatalog = {
           maxAgeAtEnd: 75,
           moratoryRatePct: '0',
           lateFee: '0.00',
+          renewalMinPaid: 3,
+          renewalMaxDaysPastDue: 0,
         },
       ],
     },
@@ -148,6 +150,7 @@ export function sampleRequest(overrides: Partial<LoanRequest> = {}): LoanRequest
     createdAt: '2026-02-10T15:00:00Z',
     updatedAt: '2026-02-10T15:00:00Z',
     history: [],
+    renews: [],
     version: 3,
     ...overrides,
   };

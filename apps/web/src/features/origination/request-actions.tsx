@@ -20,7 +20,8 @@ import { useSession } from '../../lib/auth/use-session';
 import { useConfirm } from '../../components/confirm-dialog';
 import { DateField } from '../../components/date-field';
 import { DetailList } from '../../components/detail-list';
-import { formatMoney } from '../../lib/format';
+import { formatDate, formatMoney } from '../../lib/format';
+import { ApiError } from '../../lib/api';
 import { useDisburseRequest, useRequestTransition } from './origination.queries';
 
 /** What the detail panel tells after an action: its outcome, and the credit a disbursement created. */
@@ -172,15 +173,34 @@ export function RequestActions({
       await transit(action);
   };
 
-  const disburseOn = async (disbursementDate: string) => {
+  const disburseOn = async (disbursementDate: string, expectedNetAmount?: string) => {
     try {
-      const result = await disburse.mutateAsync({ version: request.version, disbursementDate });
+      const result = await disburse.mutateAsync({
+        version: request.version,
+        disbursementDate,
+        ...(expectedNetAmount !== undefined ? { expectedNetAmount } : {}),
+      });
       onNotice({
         kind: 'success',
-        text: `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}.`,
+        text: request.simulation.renewal
+          ? `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}; renovación, a transferir ${formatMoney(result.amountToTransfer)}.`
+          : `Solicitud ${request.folio} dispersada: crédito ${result.creditFolio}.`,
         credit: { id: result.creditId, folio: result.creditFolio },
       });
     } catch (error) {
+      // A renewal whose payoffs moved since approval: the person disbursing sees the change and confirms the new net.
+      const changed = error instanceof ApiError ? error.fieldErrors.find((entry) => entry.field === 'expectedNetAmount') : undefined;
+      if (changed && expectedNetAmount === undefined) {
+        setAsking(null);
+        if (
+          await confirm({
+            title: 'Los finiquitos cambiaron',
+            message: `${(error as Error).message} ¿Dispersar con el nuevo monto neto de ${formatMoney(changed.message)}?`,
+          })
+        )
+          await disburseOn(disbursementDate, changed.message);
+        return;
+      }
       refused(error);
     } finally {
       setAsking(null);
@@ -241,6 +261,15 @@ export function RequestActions({
                 value: `${formatMoney(request.simulation.openingFee)} + IVA ${formatMoney(request.simulation.openingFeeIva ?? '0.00')}`,
               },
               { label: 'Monto a dispersar', value: formatMoney(request.simulation.netDisbursement) },
+              ...(request.simulation.renewal
+                ? [
+                    ...request.simulation.renewal.credits.map((credit) => ({
+                      label: `Finiquito ${credit.folio} al ${formatDate(request.simulation.renewal!.payoffDate)}`,
+                      value: formatMoney(credit.payoff),
+                    })),
+                    { label: 'Monto neto a transferir', value: formatMoney(request.simulation.renewal.netAmount) },
+                  ]
+                : []),
               { label: 'CLABE', value: request.clabe },
               { label: 'Banco', value: request.bank },
             ]}

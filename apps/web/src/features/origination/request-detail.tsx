@@ -165,6 +165,15 @@ function RequestSimulation({ request }: { request: LoanRequest }) {
           { label: 'Monto a dispersar', value: formatMoney(simulation.netDisbursement) },
           { label: 'Descuentos', value: `${formatDate(simulation.firstDueDate)} a ${formatDate(simulation.lastDueDate)}` },
           { label: 'Edad al terminar', value: `${simulation.ageAtEnd} años` },
+          ...(simulation.renewal
+            ? [
+                ...simulation.renewal.credits.map((credit) => ({
+                  label: `Renueva ${credit.folio} (finiquito al ${formatDate(simulation.renewal!.payoffDate)})`,
+                  value: formatMoney(credit.payoff),
+                })),
+                { label: 'Monto neto a recibir', value: formatMoney(simulation.renewal.netAmount) },
+              ]
+            : []),
         ]}
       />
       <Box sx={{ mt: 2 }}>

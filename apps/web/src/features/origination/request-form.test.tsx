@@ -1,4 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { render as renderBare, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api';
@@ -10,6 +12,12 @@ import { EMPTY_REQUEST, RequestForm } from './request-form';
 import RequestNewScreen from './request-new.screen';
 
 const user = userEvent.setup({ applyAccept: false });
+
+/** The form reads the CURP's renewable credits (a query): rendered with a query client that does not retry. */
+const render = (element: ReactElement) =>
+  renderBare(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>{element}</QueryClientProvider>,
+  );
 
 function renderForm(onSubmit = vi.fn(async () => undefined), prefill = sentPreRequest) {
   render(

@@ -29,6 +29,8 @@ import { Section } from '../../components/section';
 import { formatBytes, formatDate, formatMoney, todayInMexico } from '../../lib/format';
 import { DOCUMENT_ACCEPT, documentProblem } from './documents';
 import { LiveVerdict, chosenLoan } from './live-verdict';
+import { RenewalSection, freedOtherDeductions } from './renewal-section';
+import { useRenewableCredits } from './origination.queries';
 import { EMPTY_PRE_REQUEST } from './pre-request-form';
 
 // A picked file is checked (type, size) as it is chosen and refused there, so the form only ever holds acceptable ones.
@@ -73,6 +75,7 @@ export const EMPTY_REQUEST: RequestFormInput = {
   email: '',
   references: [EMPTY_REFERENCE, EMPTY_REFERENCE],
   clabe: '',
+  renews: [],
   documents: { ine: null, comprobante: null, recibo: null },
 };
 
@@ -187,6 +190,7 @@ export function RequestForm(props: {
   const { product, options } = chosenLoan(props.catalog, values.agreementId, values.productId);
   const curp = checkCurp((values.curp ?? '').trim().toUpperCase(), props.catalog.today);
   const missing = DOCUMENT_KINDS.filter((kind) => !values.documents?.[kind]);
+  const renewable = useRenewableCredits(curp.ok ? (values.curp ?? '').trim().toUpperCase() : '');
 
   const { prefill } = props;
   useEffect(() => {
@@ -283,7 +287,18 @@ export function RequestForm(props: {
         </Grid>
       </Section>
       <Section title="Dictamen">
-        <LiveVerdict values={values} catalog={props.catalog} />
+        <LiveVerdict
+          values={{ ...values, otherDeductions: freedOtherDeductions(values.otherDeductions ?? '', values.renews ?? [], renewable.data) }}
+          catalog={props.catalog}
+        />
+        <RenewalSection
+          control={control}
+          catalog={props.catalog}
+          curp={curp.ok ? (values.curp ?? '').trim().toUpperCase() : ''}
+          amount={values.amount ?? ''}
+          productId={values.productId}
+          agreementId={values.agreementId}
+        />
       </Section>
       <Section title="Domicilio">
         <Grid container spacing={2}>

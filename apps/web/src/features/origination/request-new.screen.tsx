@@ -66,6 +66,8 @@ function NewRequest({ catalog }: { catalog: OriginationCatalog }) {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const preRequestId = params.get('preRequest') ?? '';
+  // "Renovar" from a credit's view: the request starts naming that credit; the CURP brings its payoff.
+  const renews = params.get('renews');
   const preRequest = usePreRequest(preRequestId);
   const create = useCreateRequest();
   const convertible = preRequest.data?.status === 'enviada' ? preRequest.data : undefined;
@@ -91,7 +93,7 @@ function NewRequest({ catalog }: { catalog: OriginationCatalog }) {
       )}
       <RequestForm
         catalog={catalog}
-        defaultValues={EMPTY_REQUEST}
+        defaultValues={renews ? { ...EMPTY_REQUEST, renews: [renews] } : EMPTY_REQUEST}
         prefill={convertible}
         withDocuments
         submitLabel="Guardar solicitud"

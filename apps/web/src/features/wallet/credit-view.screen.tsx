@@ -6,8 +6,10 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { useParams, useSearchParams } from 'react-router';
-import type { Credit } from '@portal/contract';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
+import { LIQUIDATION_REASON_LABELS, type Credit } from '@portal/contract';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
 import { LettersTable } from '../../components/letters-table';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
@@ -97,7 +99,34 @@ function CreditHeader({ credit }: { credit: Credit }) {
           {next ? `${formatDate(next.discountDate)} · ${formatMoney(next.amount)}` : 'Sin descuentos por venir'}
         </HeaderFigure>
         <HeaderFigure label="Fecha flujo">{formatDate(credit.businessDate)}</HeaderFigure>
+        {credit.liquidationReason && (
+          <HeaderFigure label="Liquidado por">{LIQUIDATION_REASON_LABELS[credit.liquidationReason]}</HeaderFigure>
+        )}
+        {credit.renewedBy && (
+          <HeaderFigure label="Renovado por">
+            <Link component={RouterLink} to={`/wallet/credits/credits-view/${credit.renewedBy.id}`}>
+              {credit.renewedBy.folio}
+            </Link>
+          </HeaderFigure>
+        )}
+        {credit.renews.length > 0 && (
+          <HeaderFigure label="Renueva a">
+            {credit.renews.map((renewed, index) => (
+              <span key={renewed.id}>
+                {index > 0 && ', '}
+                <Link component={RouterLink} to={`/wallet/credits/credits-view/${renewed.id}`}>
+                  {renewed.folio}
+                </Link>
+              </span>
+            ))}
+          </HeaderFigure>
+        )}
       </Box>
+      {credit.status !== 'liquidado' && !credit.renewedBy && (
+        <Button component={RouterLink} to={`/origination/request-new?renews=${credit.id}`} variant="outlined" sx={{ mt: 2 }}>
+          Renovar
+        </Button>
+      )}
     </Paper>
   );
 }

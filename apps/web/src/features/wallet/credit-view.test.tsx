@@ -110,6 +110,9 @@ const credit: Credit = {
   payments: [],
   letters: [],
   history: [],
+  liquidationReason: null,
+  renewedBy: null,
+  renews: [],
 };
 
 describe('credit view', () => {
@@ -150,6 +153,30 @@ describe('credit view', () => {
     expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('Monto dispersado$1,960.00');
     expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Moratorios$12.00');
     expect(screen.getByLabelText('Saldos del crédito')).toHaveTextContent('Total$2,053.92');
+  });
+
+  it('links a renewed credit to the credit that renewed it, says why it was liquidated, and offers no renewal', async () => {
+    stubApi(
+      noPayoff({
+        ...credit,
+        status: 'liquidado',
+        liquidationReason: 'renovacion',
+        renewedBy: { id: 'cr-9', folio: 'CR-000009' },
+      }),
+    );
+    open();
+    const header = await screen.findByLabelText('Estado del crédito');
+    expect(within(header).getByText('Liquidado por').nextSibling).toHaveTextContent('Renovación');
+    expect(within(header).getByRole('link', { name: 'CR-000009' })).toHaveAttribute('href', '/wallet/credits/credits-view/cr-9');
+    expect(screen.queryByRole('link', { name: 'Renovar' })).not.toBeInTheDocument();
+  });
+
+  it('links a renewal to the credits it renewed, and an active credit offers Renovar with itself named', async () => {
+    stubApi(noPayoff({ ...credit, renews: [{ id: 'cr-3', folio: 'CR-000003' }] }));
+    open();
+    const header = await screen.findByLabelText('Estado del crédito');
+    expect(within(header).getByText('Renueva a').nextSibling).toHaveTextContent('CR-000003');
+    expect(screen.getByRole('link', { name: 'Renovar' })).toHaveAttribute('href', '/origination/request-new?renews=cr-1');
   });
 
   it('names the next deduction still to come: on or after the fecha flujo, not yet received', () => {

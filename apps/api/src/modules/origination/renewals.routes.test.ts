@@ -1,0 +1,359 @@
+import { and, eq, lte, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clabeCheckDigit, curpCheckDigit, formatCents, parseCents } from '@portal/lending';
+import type { RequestAction } from '@portal/contract';
+import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { agreementProducts, agreements } from '../../db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { requests } from '../../db/schema/origination';
+import { payments } from '../../db/schema/payments';
+import { paymentOrders } from '../../db/schema/treasury';
+import { companies } from '../../db/schema/users';
+
+/** Renewals end to end over HTTP (issue 48; docs/domain.md, "Renewals"), on both engines: money moves here. */
+
+type Json = Record<string, unknown>;
+type Headers = { authorization: string };
+type Detail = {
+  id: string;
+  folio: string;
+  status: string;
+  version: number;
+  creditId: string | null;
+  simulation: Json & { renewal?: Renewal };
+};
+type Renewal = {
+  payoffDate: string;
+  credits: { creditId: string; folio: string; payoff: string; paidInstallments: number }[];
+  netDisbursement: string;
+  payoffTotal: string;
+  netAmount: string;
+};
+type Disbursed = { request: Detail; creditId: string; creditFolio: string; amountToTransfer: string };
+
+const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
+const CURP = withCheckDigit('PXNE660720HMCXTN0', curpCheckDigit);
+const OTHER_CURP = withCheckDigit('GOMA800101MJCXRN0', curpCheckDigit);
+const CLABE = withCheckDigit('00218012345678901', clabeCheckDigit);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const cents = (value: string) => parseCents(value, 'importe');
+
+async function multipart(fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const kind of ['ine', 'comprobante', 'recibo']) form.append(kind, new Blob([PDF]), `${kind}.pdf`);
+  const response = new Response(form);
+  return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type')! };
+}
+
+describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
+  let ctx: TestContext;
+  let originacion: Headers;
+  let admin: Headers;
+  let tesoreria: Headers;
+  let jal: { agreementId: string; productId: string };
+
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true });
+  });
+  afterAll(() => ctx.close());
+  beforeEach(async () => {
+    await ctx.reset();
+    originacion = await ctx.as('originacion@demo.mx');
+    admin = await ctx.as('admin@demo.mx');
+    tesoreria = await ctx.as('tesoreria@demo.mx');
+    const [row] = await ctx.system((db) =>
+      db
+        .select({ agreementId: agreements.id, productId: agreementProducts.id })
+        .from(agreements)
+        .innerJoin(agreementProducts, eq(agreementProducts.agreementId, agreements.id))
+        .where(eq(agreements.code, 'GOB-JAL')),
+    );
+    jal = row!;
+    // The rule of these tests: 3 installments paid at least, 5 days past due at most.
+    await ctx.system((db) =>
+      db.update(agreementProducts).set({ renewalMinPaid: 3, renewalMaxDaysPastDue: 5 }).where(eq(agreementProducts.id, jal.productId)),
+    );
+  });
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: Json, headers: Headers = originacion) =>
+    ctx.app.inject({ method, url, payload, headers });
+
+  const capture = (overrides: Json = {}) => ({
+    curp: CURP,
+    rfc: '',
+    firstNames: 'Enrique',
+    lastName1: 'Peña',
+    lastName2: '',
+    ...jal,
+    employeeNumber: 'J-1001',
+    netSalary: '8000',
+    otherDeductions: '500',
+    amount: '20000',
+    term: 24,
+    street: 'Av. Juárez',
+    exteriorNumber: '100',
+    interiorNumber: '',
+    neighborhood: 'Centro',
+    municipality: 'Guadalajara',
+    state: 'Jalisco',
+    postalCode: '44100',
+    phone: '3312345678',
+    email: 'enrique@correo.mx',
+    references: [
+      { name: 'Ana López', relationship: 'Hermana', phone: '3311112222' },
+      { name: 'Luis Pérez', relationship: 'Compañero', phone: '3333334444' },
+    ],
+    clabe: CLABE,
+    preRequestId: null,
+    ...overrides,
+  });
+
+  async function post(overrides: Json = {}) {
+    const body = await multipart({ data: JSON.stringify(capture(overrides)) });
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/requests',
+      payload: body.payload,
+      headers: { ...originacion, 'content-type': body.contentType },
+    });
+  }
+
+  async function step(request: Detail, action: RequestAction, headers: Headers, extra: Json = {}) {
+    const response = await call('POST', `/api/requests/${request.id}/${action}`, { version: request.version, ...extra }, headers);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json<Detail | Disbursed>();
+    return body;
+  }
+
+  /** A request captured, sent and approved. */
+  async function approved(overrides: Json = {}): Promise<Detail> {
+    const response = await post(overrides);
+    expect(response.statusCode, response.body).toBe(201);
+    let request = response.json<Detail>();
+    request = (await step(request, 'submit', originacion)) as Detail;
+    return (await step(request, 'approve', admin)) as Detail;
+  }
+
+  /** A credit disbursed on 2026-11-23 with its first `paid` installments paid (as a payment file would leave them). */
+  async function oldCredit(overrides: Json = {}, paid = 3): Promise<string> {
+    const request = await approved(overrides);
+    const { creditId } = (await step(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' })) as Disbursed;
+    await ctx.system(async (db) => {
+      await db
+        .update(installments)
+        .set({ paidPrincipal: sql`principal`, paidInterest: sql`interest`, paidIva: sql`iva` })
+        .where(and(eq(installments.creditId, creditId), lte(installments.number, paid)));
+      await db
+        .update(expectedDeductions)
+        .set({ state: 'recibido' })
+        .where(and(eq(expectedDeductions.creditId, creditId), lte(expectedDeductions.period, paid)));
+    });
+    return creditId;
+  }
+
+  const payoffAt = async (creditId: string) =>
+    (await call('GET', `/api/credits/${creditId}/payoff`, undefined, admin)).json<{ finalBalance: string }>();
+
+  const creditRow = (id: string) => ctx.system(async (db) => (await db.select().from(credits).where(eq(credits.id, id)))[0]!);
+
+  it('renews one credit: payoff as the settlement letter computes it, net amount, the old credit liquidado by renovación, money conserved', async () => {
+    const old = await oldCredit();
+    // 2027-01-05: installments of 30/11, 15/12 and 31/12 paid; the company never closed a day, so its fecha flujo is today.
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const letter = await payoffAt(old);
+
+    const renewable = await call('GET', `/api/requests/renewable-credits?curp=${CURP}`);
+    expect(renewable.json()).toMatchObject({
+      payoffDate: '2027-01-05',
+      credits: [{ creditId: old, payoff: letter.finalBalance, paidInstallments: 3 }],
+    });
+
+    // Without naming it, the active credit stops the request; naming it, it passes.
+    const plain = await post({ amount: '30000' });
+    expect(plain.statusCode).toBe(409);
+    expect(plain.json<{ detail: string }>().detail).toContain('ya tiene un crédito activo');
+
+    const request = await approved({ amount: '30000', renews: [old] });
+    const renewal = request.simulation.renewal!;
+    // 30,000.00 − 2 % fee 600.00 − its IVA 96.00 = 29,304.00 disbursed; less the payoff.
+    const net = formatCents(2_930_400n - cents(letter.finalBalance));
+    expect(renewal).toMatchObject({
+      payoffDate: '2027-01-05',
+      netDisbursement: '29304.00',
+      payoffTotal: letter.finalBalance,
+      netAmount: net,
+      credits: [{ creditId: old, payoff: letter.finalBalance }],
+    });
+
+    const result = (await step(request, 'disburse', tesoreria, { disbursementDate: '2027-01-05' })) as Disbursed;
+    expect(result.amountToTransfer).toBe(net);
+
+    const before = await creditRow(old);
+    expect(before).toMatchObject({
+      status: 'liquidado',
+      liquidationReason: 'renovacion',
+      renewedByCreditId: result.creditId,
+      outstandingBalance: '0.00',
+    });
+    const [payment] = await ctx.system((db) => db.select().from(payments).where(eq(payments.creditId, old)));
+    expect(payment).toMatchObject({ amount: letter.finalBalance, overpayment: '0.00', valueDate: '2027-01-05', fileId: null });
+    // Money conserved to the centavo: the new credit's net disbursement = payoffs paid + what is transferred.
+    const created = await creditRow(result.creditId);
+    expect(cents(created.netDisbursed)).toBe(cents(payment!.amount) + cents(result.amountToTransfer));
+    // Tesorería sends only the net: one pending order of the new credit for what is transferred, none for the old.
+    const orders = await ctx.system((db) => db.select().from(paymentOrders));
+    expect(orders.map((order) => [order.creditId, order.kind, order.status, order.amount])).toEqual([
+      [result.creditId, 'dispersión', 'por enviar', result.amountToTransfer],
+    ]);
+    const left = await ctx.system((db) => db.select().from(expectedDeductions).where(eq(expectedDeductions.creditId, old)));
+    expect(left.filter((d) => d.period <= 3).every((d) => d.state === 'recibido')).toBe(true);
+    expect(left.filter((d) => d.period > 3).every((d) => d.state === 'cancelado')).toBe(true);
+
+    // The credit views link both ways; the list filters by liquidation reason.
+    const oldAnswer = await call('GET', `/api/credits/${old}`, undefined, admin);
+    expect(oldAnswer.statusCode, oldAnswer.body).toBe(200);
+    const oldView = oldAnswer.json<Json>();
+    expect(oldView).toMatchObject({
+      status: 'liquidado',
+      liquidationReason: 'renovacion',
+      renewedBy: { id: result.creditId, folio: result.creditFolio },
+    });
+    const newView = (await call('GET', `/api/credits/${result.creditId}`, undefined, admin)).json<Json>();
+    expect(newView).toMatchObject({ liquidationReason: null, renewedBy: null, renews: [{ id: old }] });
+    const renewed = (await call('GET', '/api/credits?liquidation=renovacion', undefined, admin)).json<{ items: { id: string }[] }>();
+    expect(renewed.items.map((item) => item.id)).toEqual([old]);
+    const paidOff = (await call('GET', '/api/credits?liquidation=pago', undefined, admin)).json<{ items: unknown[] }>();
+    expect(paidOff.items).toEqual([]);
+    const odd = await call('GET', '/api/credits?liquidation=RENOVACION', undefined, admin);
+    expect(odd.statusCode).toBe(400);
+  });
+
+  it('renews two credits in one disbursement, and the capacity frees both installments', async () => {
+    const first = await oldCredit();
+    const second = await oldCredit({ curp: OTHER_CURP, employeeNumber: 'J-2002', amount: '5000' });
+    // The second becomes the same client's (one person, two credits).
+    await ctx.system(async (db) => {
+      const [owner] = await db.select({ clientId: credits.clientId }).from(credits).where(eq(credits.id, first));
+      await db.update(credits).set({ clientId: owner!.clientId }).where(eq(credits.id, second));
+    });
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const a = await payoffAt(first);
+    const b = await payoffAt(second);
+    // Salary 8,000.00 at 30 %: capacity 2,400.00 less other deductions. With 2,000.00 of others (both installments
+    // among them) a 25,000.00 loan's installment (about 1,283) does not fit in 400.00; with both freed it does.
+    const request = await approved({ amount: '25000', otherDeductions: '2000', renews: [first, second] });
+    const renewal = request.simulation.renewal!;
+    const firstRow = await creditRow(first);
+    const secondRow = await creditRow(second);
+    expect(renewal).toMatchObject({
+      otherDeductionsAfter: formatCents(200_000n - cents(firstRow.installment) - cents(secondRow.installment)),
+      payoffTotal: formatCents(cents(a.finalBalance) + cents(b.finalBalance)),
+    });
+    const result = (await step(request, 'disburse', tesoreria, { disbursementDate: '2027-01-05' })) as Disbursed;
+    const paid = await ctx.system((db) => db.select({ amount: payments.amount, creditId: payments.creditId }).from(payments));
+    const created = await creditRow(result.creditId);
+    const total = paid.reduce((sum, row) => sum + cents(row.amount), 0n);
+    expect(total).toBe(cents(a.finalBalance) + cents(b.finalBalance));
+    expect(cents(created.netDisbursed)).toBe(total + cents(result.amountToTransfer));
+    for (const id of [first, second]) expect(await creditRow(id)).toMatchObject({ status: 'liquidado', liquidationReason: 'renovacion' });
+  });
+
+  it('refuses a credit late past the rule, one with too few installments paid, and one of another client', async () => {
+    const old = await oldCredit({}, 2);
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const fewPaid = await post({ amount: '30000', renews: [old] });
+    expect(fewPaid.statusCode).toBe(409);
+    expect(fewPaid.json<{ detail: string }>().detail).toContain('lleva 2 pagos; para renovarlo se necesitan al menos 3.');
+    await ctx.system((db) => db.update(credits).set({ daysPastDue: 6 }).where(eq(credits.id, old)));
+    const late = await post({ amount: '30000', renews: [old] });
+    expect(late.json<{ detail: string }>().detail).toContain('tiene 6 días de atraso; para renovarlo se admiten hasta 5.');
+    const stranger = await post({ curp: OTHER_CURP, employeeNumber: 'J-9', amount: '30000', renews: [old] });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json()).toMatchObject({ errors: [{ field: 'renews', message: expect.stringContaining('no es de la CURP') }] });
+    const missing = await post({ amount: '30000', renews: [crypto.randomUUID()] });
+    expect(missing.json()).toMatchObject({ errors: [{ field: 'renews' }] });
+  });
+
+  it('refuses a negative net amount, and one below the company minimum', async () => {
+    const old = await oldCredit();
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const negative = await post({ amount: '3000', renews: [old] });
+    expect(negative.statusCode).toBe(409);
+    expect(negative.json<{ detail: string }>().detail).toContain('superan lo que dispersa el nuevo crédito');
+    await ctx.system((db) => db.update(companies).set({ renewalMinimumNet: '20000.00' }));
+    const belowMinimum = await post({ amount: '30000', renews: [old] });
+    expect(belowMinimum.statusCode).toBe(409);
+    expect(belowMinimum.json<{ detail: string }>().detail).toContain('es menor que el mínimo de renovación de la empresa ($20,000.00)');
+  });
+
+  it('a later disbursement date moves the payoffs: refused until the new net is confirmed, then paid at the new figure', async () => {
+    const old = await oldCredit();
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const request = await approved({ amount: '30000', renews: [old] });
+    const frozen = request.simulation.renewal!;
+    ctx.clock.set('2027-01-12T18:00:00.000Z');
+    const later = await payoffAt(old);
+    expect(cents(later.finalBalance)).toBeGreaterThan(cents(frozen.payoffTotal));
+    const netNow = formatCents(cents(frozen.netDisbursement) - cents(later.finalBalance));
+    const unseen = await call(
+      'POST',
+      `/api/requests/${request.id}/disburse`,
+      { version: request.version, disbursementDate: '2027-01-12' },
+      tesoreria,
+    );
+    expect(unseen.statusCode).toBe(409);
+    expect(unseen.json()).toMatchObject({ title: 'Los finiquitos cambiaron', errors: [{ field: 'expectedNetAmount', message: netNow }] });
+    expect(await creditRow(old)).toMatchObject({ status: 'vigente', renewedByCreditId: null });
+    const stale = await call(
+      'POST',
+      `/api/requests/${request.id}/disburse`,
+      { version: request.version, disbursementDate: '2027-01-12', expectedNetAmount: frozen.netAmount },
+      tesoreria,
+    );
+    expect(stale.statusCode).toBe(409);
+    const result = (await step(request, 'disburse', tesoreria, { disbursementDate: '2027-01-12', expectedNetAmount: netNow })) as Disbursed;
+    expect(result.amountToTransfer).toBe(netNow);
+    const [payment] = await ctx.system((db) => db.select().from(payments).where(eq(payments.creditId, old)));
+    expect(payment!.amount).toBe(later.finalBalance);
+    expect(await creditRow(old)).toMatchObject({ status: 'liquidado', outstandingBalance: '0.00' });
+  });
+
+  it('two renewals of the same credit disbursed at once: one wins, the other is refused and changes nothing', async () => {
+    const old = await oldCredit();
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const first = await approved({ amount: '30000', renews: [old] });
+    // A second approved renewal of the same credit (the open-request rule keeps the screens from capturing it; a
+    // migrated or concurrent one must still lose).
+    const second = await ctx.system(async (db) => {
+      const [row] = await db.select().from(requests).where(eq(requests.id, first.id));
+      const { id: _id, number: _number, ...copy } = row!;
+      const [inserted] = await db.insert(requests).values(copy).returning({ id: requests.id, version: requests.version });
+      return inserted!;
+    });
+    const body = { disbursementDate: '2027-01-05' };
+    const answers = await Promise.all([
+      call('POST', `/api/requests/${first.id}/disburse`, { ...body, version: first.version }, tesoreria),
+      call('POST', `/api/requests/${second.id}/disburse`, { ...body, version: second.version }, tesoreria),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const loser = answers.find((answer) => answer.statusCode === 409)!;
+    expect(loser.json<{ detail: string }>().detail).toMatch(/ya fue renovado por CR-\d+/);
+    const paid = await ctx.system((db) => db.select().from(payments).where(eq(payments.creditId, old)));
+    expect(paid).toHaveLength(1);
+    const made = await ctx.system((db) => db.select({ id: credits.id }).from(credits));
+    expect(made).toHaveLength(2);
+    expect(await ctx.system((db) => db.select().from(paymentOrders))).toHaveLength(1);
+  });
+
+  it('cancelling an approved renewal leaves the old credit untouched', async () => {
+    const old = await oldCredit();
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const request = await approved({ amount: '30000', renews: [old] });
+    const before = await creditRow(old);
+    await step(request, 'cancel', originacion, { reason: 'El cliente desistió.' });
+    expect(await creditRow(old)).toEqual(before);
+    const deductions = await ctx.system((db) => db.select().from(expectedDeductions).where(eq(expectedDeductions.creditId, old)));
+    expect(deductions.some((d) => d.state === 'cancelado')).toBe(false);
+  });
+});
