@@ -35,6 +35,7 @@ const MUI_X = {
       '/wallet/operative-report',
       '/wallet/deduction-orders',
       '/wallet/deduction-orders/:id',
+      '/wallet/employer-statement',
       '/creditos/update-labels',
       '/admon-wallet/reports-list',
     ],
