@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSION_PATHS, DETAIL_ROUTE_PERMISSIONS, NAV_GROUPS, SCREEN_PATHS, groupPermissionPaths } from './navigation';
 
 describe('navigation catalogue', () => {
-  it('holds the seed sidebar: 6 groups, 19 items (the seed 18 and Cédulas de descuento), in order', () => {
+  it('holds the seed sidebar: 6 groups, 20 items (the seed 18, Cédulas de descuento and Estado de cuenta por convenio), in order', () => {
     expect(NAV_GROUPS.map((group) => group.label)).toEqual([
       'Usuarios',
       'Originacion',
@@ -11,8 +11,8 @@ describe('navigation catalogue', () => {
       'Convenios',
       'Admon Cartera',
     ]);
-    expect(SCREEN_PATHS).toHaveLength(19);
-    expect(new Set(SCREEN_PATHS).size).toBe(19);
+    expect(SCREEN_PATHS).toHaveLength(20);
+    expect(new Set(SCREEN_PATHS).size).toBe(20);
   });
 
   it('gives each detail route a list path that exists in the sidebar', () => {
