@@ -8,7 +8,7 @@ describe('visible sidebar', () => {
   it('shows the seed groups in order with every item for a full permission list', () => {
     const groups = visibleNavigation(withPaths(SCREEN_PATHS));
     expect(groups.map((group) => group.label)).toEqual(['Usuarios', 'Originacion', 'Cartera', 'Creditos', 'Convenios', 'Admon Cartera']);
-    expect(groups.flatMap((group) => group.items)).toHaveLength(19);
+    expect(groups.flatMap((group) => group.items)).toHaveLength(20);
   });
 
   it('hides items without their path and groups left empty', () => {
