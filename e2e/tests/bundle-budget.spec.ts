@@ -37,6 +37,7 @@ const MUI_X = {
       '/wallet/deduction-orders/:id',
       '/wallet/refunds',
       '/treasury/payment-orders',
+      '/wallet/employer-statement',
       '/creditos/update-labels',
       '/admon-wallet/reports-list',
     ],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSION_PATHS, DETAIL_ROUTE_PERMISSIONS, NAV_GROUPS, SCREEN_PATHS, groupPermissionPaths } from './navigation';
 
 describe('navigation catalogue', () => {
-  it('holds the seed sidebar: 7 groups, 21 items (the seed 18, Cédulas de descuento, Devoluciones and Órdenes de pago), in order', () => {
+  it('holds the seed sidebar: 7 groups, 22 items (the seed 18, Cédulas de descuento, Estado de cuenta por convenio, Devoluciones and Órdenes de pago), in order', () => {
     expect(NAV_GROUPS.map((group) => group.label)).toEqual([
       'Usuarios',
       'Originacion',
@@ -12,8 +12,8 @@ describe('navigation catalogue', () => {
       'Convenios',
       'Admon Cartera',
     ]);
-    expect(SCREEN_PATHS).toHaveLength(21);
-    expect(new Set(SCREEN_PATHS).size).toBe(21);
+    expect(SCREEN_PATHS).toHaveLength(22);
+    expect(new Set(SCREEN_PATHS).size).toBe(22);
   });
 
   it('gives each detail route a list path that exists in the sidebar', () => {

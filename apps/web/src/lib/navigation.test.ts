@@ -16,7 +16,7 @@ describe('visible sidebar', () => {
       'Convenios',
       'Admon Cartera',
     ]);
-    expect(groups.flatMap((group) => group.items)).toHaveLength(21);
+    expect(groups.flatMap((group) => group.items)).toHaveLength(22);
   });
 
   it('hides items without their path and groups left empty', () => {

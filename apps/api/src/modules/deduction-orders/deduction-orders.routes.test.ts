@@ -83,6 +83,10 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
     agreementId = jal!.id;
     companyId = jal!.companyId;
     await tx.update(agreements).set({ cutOffLeadDays: 5, nonWorkingDays: [] }).where(eq(agreements.id, agreementId));
+    // The demo seed's cédulas (one per payday its files answer, every company's) would be the baseline: the table above
+    // starts before any.
+    await tx.execute(sql`delete from deduction_order_lines`);
+    await tx.execute(sql`delete from deduction_orders`);
     const [other] = await tx
       .select({ id: agreements.id })
       .from(agreements)

@@ -315,7 +315,11 @@ async function allocateBatch(
     // What the preview said, unless the application found otherwise: a close since may have changed what pays the
     // credit off, and so a sobrepago's message.
     const outcome: RowOutcome = cents(result.overpayment) > 0n ? 'sobrepago' : 'válido';
-    const message = outcome === 'sobrepago' ? overpaymentMessage(result, file.discountDate) : outcome === row.outcome ? row.message : null;
+    // A sobrepago's message as the application computes it; the preview's notes after it (another file's receipt, the
+    // cédula's instructed amount) stay while the payoff is the one the preview told.
+    const paysOff = outcome === 'sobrepago' ? overpaymentMessage(result, file.discountDate) : null;
+    const message =
+      paysOff !== null ? (row.message?.startsWith(paysOff) ? row.message : paysOff) : outcome === row.outcome ? row.message : null;
     if (outcome !== row.outcome || message !== row.message) writes.outcomes.push({ line: row.line, outcome, message });
     writes.paidIds.push(credit.id);
   }

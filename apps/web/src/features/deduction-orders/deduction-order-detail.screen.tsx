@@ -282,7 +282,6 @@ function Actions({ order, onNotice }: { order: DeductionOrder; onNotice: (notice
       {standing && mayIssue && (
         <Button
           variant="outlined"
-          color="warning"
           disabled={substitute.isPending}
           onClick={async () => {
             const yes = await confirm({
