@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -21,6 +20,7 @@ import {
 import { gridColumns } from '../../components/declared-columns';
 import { ExportButton } from '../../components/export-button';
 import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
+import { ScrollTable } from '../../components/scroll-table';
 import { Section } from '../../components/section';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
@@ -159,7 +159,7 @@ export default function EmployerStatementScreen() {
         ) : statement.data.paydays.length === 0 ? (
           <Alert severity="info">Ninguna cédula emitida para un día de pago de este mes.</Alert>
         ) : (
-          <Table size="small" aria-label="Estado de cuenta del mes">
+          <ScrollTable label="Estado de cuenta del mes">
             <TableHead>
               <TableRow>
                 <TableCell>Convenio</TableCell>
@@ -200,7 +200,7 @@ export default function EmployerStatementScreen() {
                 ))}
               </TableRow>
             </TableBody>
-          </Table>
+          </ScrollTable>
         )}
       </Section>
       {chosen && <Lines key={`${chosen.payday.orderId}-${chosen.figure}`} chosen={chosen} onNotice={setNotice} />}

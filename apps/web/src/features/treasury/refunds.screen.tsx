@@ -158,7 +158,7 @@ function RefundRequests({ onNotice }: { onNotice: (notice: Notice) => void }) {
             <Button size="small" variant="contained" disabled={decide.isPending} onClick={() => void act(row, 'aprobar')}>
               Aprobar
             </Button>
-            <Button size="small" color="warning" disabled={decide.isPending} onClick={() => void act(row, 'declinar')}>
+            <Button size="small" color="error" disabled={decide.isPending} onClick={() => void act(row, 'declinar')}>
               Declinar
             </Button>
           </Stack>
