@@ -134,7 +134,8 @@ test('Renovar from a credit view → capture, approval by a second person, disbu
   const summary = dialog.getByLabel('Resumen de la dispersión');
   await expect(summary).toContainText(`Finiquito ${credit.folio} al ${day(renewable.payoffDate)}`);
   await expect(summary).toContainText(`Monto neto a transferir${pesos(netAmount)}`);
-  await dialog.getByLabel('Fecha de dispersión').fill(renewable.payoffDate);
+  // The date offered is the fecha flujo (the demo's business date is today), the one day a renewal disburses on.
+  await expect(dialog.getByRole('group', { name: 'Fecha de dispersión' }).locator('input')).toHaveValue(day(renewable.payoffDate));
   await dialog.getByRole('button', { name: 'Dispersar' }).click();
   const notice = page.getByText(/dispersada: crédito CR-\d{8}; renovación, a transferir/);
   await expect(notice).toContainText(`a transferir ${pesos(netAmount)}`);
