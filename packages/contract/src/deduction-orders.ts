@@ -24,6 +24,7 @@ export const DEDUCTION_REASONS = {
   'credito-nuevo': 'Crédito nuevo: primer descuento en esta nómina',
   'no-instruido': 'Descuento vigente que la cédula anterior no instruía',
   liquidado: 'Crédito liquidado',
+  renovacion: 'Crédito liquidado por renovación (el crédito nuevo lo sustituye)',
   'plazo-cumplido': 'El crédito ya no tiene cuotas por descontar',
   'cuota-recalculada': 'Cuota recalculada (pago anticipado o reestructura)',
   'ultima-cuota': 'Última cuota: el importe ajusta el saldo final',

@@ -165,7 +165,7 @@ async function writeLines(
              not exists (select 1 from installments l where l.credit_id = i.credit_id and l.number > i.number and l.payment > 0) as last
       from installments i join credits c on c.id = i.credit_id and c.company_id = i.company_id
       where i.company_id = ${companyId} and i.due_date = ${payday}::date and c.agreement_id = ${agreementId}
-        and c.status <> 'liquidado' and i.payment > 0
+        and c.status <> 'liquidado' and c.renewed_by_credit_id is null and i.payment > 0
     ),
     baseline as (${baseline}),
     joined as (
@@ -179,7 +179,8 @@ async function writeLines(
            case when j.before is null then 'alta' when j.after is null then 'baja' when j.before = j.after then 'continúa' else 'cambio' end,
            coalesce(j.before, 0), coalesce(j.after, 0),
            case when j.before is null then case when c.first_due_date = ${payday}::date then 'credito-nuevo' else 'no-instruido' end
-                when j.after is null then case when c.status = 'liquidado' and c.last_due_date >= ${payday}::date then 'liquidado' else 'plazo-cumplido' end
+                when j.after is null then case when c.renewed_by_credit_id is not null then 'renovacion'
+                                               when c.status = 'liquidado' and c.last_due_date >= ${payday}::date then 'liquidado' else 'plazo-cumplido' end
                 when j.before = j.after then null
                 when j.last then 'ultima-cuota' else 'cuota-recalculada' end
     from joined j join credits c on c.id = j.credit_id join clients cl on cl.id = c.client_id`);

@@ -229,6 +229,46 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
     expect(odd.statusCode).toBe(400);
   });
 
+  it("the next cédula carries the renewed credit's baja (renovación) and the new credit's alta in the same payday", async () => {
+    const old = await oldCredit();
+    // Fecha flujo 2027-01-05: GOB-JAL's next payday is 15 January (cut-off 10 January, not passed), the one before 31
+    // December, the old credit's 3rd installment; renewed today, the new credit's first payday is that 15 January.
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const request = await approved({ amount: '30000', renews: [old] });
+    const result = (await step(request, 'disburse', tesoreria, { disbursementDate: '2027-01-05' })) as Disbursed;
+    const paymentOn = async (creditId: string, dueDate: string) => {
+      const [row] = await ctx.system((db) =>
+        db
+          .select({ payment: installments.payment })
+          .from(installments)
+          .where(and(eq(installments.creditId, creditId), eq(installments.dueDate, dueDate))),
+      );
+      return row!.payment;
+    };
+
+    const cartera = await ctx.as('cartera@demo.mx');
+    const generated = await call('POST', '/api/deduction-orders', { agreementId: jal.agreementId }, cartera);
+    expect(generated.statusCode, generated.body).toBe(201);
+    const order = generated.json<{ id: string; payday: string }>();
+    expect(order.payday).toBe('2027-01-15');
+    const lines = (await call('GET', `/api/deduction-orders/${order.id}/lines?pageSize=100`, undefined, cartera)).json<{
+      items: { creditFolio: string; movement: string; amountBefore: string; amountAfter: string; reason: string | null }[];
+    }>().items;
+    const oldFolio = request.simulation.renewal!.credits[0]!.folio;
+    expect(lines.find((line) => line.creditFolio === oldFolio)).toMatchObject({
+      movement: 'baja',
+      amountBefore: await paymentOn(old, '2026-12-31'),
+      amountAfter: '0.00',
+      reason: 'renovacion',
+    });
+    expect(lines.find((line) => line.creditFolio === result.creditFolio)).toMatchObject({
+      movement: 'alta',
+      amountBefore: '0.00',
+      amountAfter: await paymentOn(result.creditId, '2027-01-15'),
+      reason: 'credito-nuevo',
+    });
+  });
+
   it('renews two credits in one disbursement, and the capacity frees both installments', async () => {
     const first = await oldCredit();
     const second = await oldCredit({ curp: OTHER_CURP, employeeNumber: 'J-2002', amount: '5000' });
