@@ -16,7 +16,7 @@ test('Cartera generates, emits and downloads a cédula, and follows the missing 
   await signIn(page, ACCOUNTS.cartera);
   await expect(page).toHaveURL(/\/home$/);
 
-  // The agreement whose next payday has no cédula yet (the seed emitted paydays already past, and the next one of one agreement per company, substituted).
+  // The agreement whose next payday has no cédula yet (the seed emitted only paydays already past).
   const options = await api<DeductionOrderOption[]>(page, '/api/deduction-orders/options');
   const option = options.find((entry) => entry.frozenPaydays.length === 0) ?? options[0]!;
 

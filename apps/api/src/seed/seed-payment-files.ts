@@ -10,25 +10,6 @@ import { renderPaymentFile, type FileFields } from '../modules/payment-files/ren
 import { revertPaymentFile } from '../modules/payment-files/revert';
 import { generateDeductionOrder, issueDeductionOrder, sendDeductionOrder } from '../modules/deduction-orders/deduction-orders.service';
 
-/** Cartera's demo user, as the actor the seed's file and cédula work is done by (null before the users exist). */
-export async function seedClerk(tx: Tx): Promise<{ id: string; actor: Actor } | null> {
-  const [clerk] = await tx.select().from(users).where(eq(users.email, 'cartera@demo.mx'));
-  if (!clerk) return null;
-  const actor = {
-    id: 'seed',
-    principal: {
-      userId: clerk.id,
-      email: clerk.email,
-      name: clerk.name,
-      companyId: clerk.companyId,
-      profileId: clerk.profileId,
-      role: 'CARTERA',
-      permissions: new Set<string>(),
-    },
-  } as unknown as Actor;
-  return { id: clerk.id, actor };
-}
-
 /** Days before today whose payroll deductions the demo collects through payment files rather than as history. */
 export const FILE_WINDOW_DAYS = 40;
 
@@ -59,9 +40,20 @@ const EXTENSION = { csv: 'csv', xlsx: 'xlsx', fixed: 'txt' } as const;
  */
 export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today: string, now: Date): Promise<void> {
   if (paid.length === 0) return;
-  const clerk = await seedClerk(tx);
+  const [clerk] = await tx.select().from(users).where(eq(users.email, 'cartera@demo.mx'));
   if (!clerk) return;
-  const { actor } = clerk;
+  const actor = {
+    id: 'seed',
+    principal: {
+      userId: clerk.id,
+      email: clerk.email,
+      name: clerk.name,
+      companyId: clerk.companyId,
+      profileId: clerk.profileId,
+      role: 'CARTERA',
+      permissions: new Set<string>(),
+    },
+  } as unknown as Actor;
   const { rows } = (await tx.execute(sql`
     select c.agreement_id, e.discount_date::text as discount_date, c.number, c.employee_number, k.curp, e.amount::text as amount, e.period
     from json_to_recordset(${JSON.stringify(paid)}::json) as p("creditId" uuid, period int)

@@ -10,8 +10,6 @@ import { payments } from '../db/schema/payments';
 import { businessDates, dayCloses } from '../db/schema/portfolio';
 import { loanPricing, payrollCalendarOf } from '../modules/shared/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
-import { deductionOrders } from '../db/schema/deduction-orders';
-import { differencesBetween } from '../modules/deduction-orders/deduction-orders.queries';
 
 describe.each(BEHAVIOUR_ENGINES)('Demo portfolio seed (%s)', (engine) => {
   let ctx: TestContext;
@@ -149,37 +147,5 @@ describe.each(BEHAVIOUR_ENGINES)('Demo portfolio seed (%s)', (engine) => {
         .where(sql`cardinality(${requests.renews}) > 0`),
     );
     expect(closes.reduce((sum, close) => sum + close.creditsProcessed, 0)).toBe(made!.total - renewals!.total);
-  });
-
-  it('holds one sustituida cédula per company: its next payday, emitted before the renewals and substituted after them', async () => {
-    const orders = await ctx.system((db) => db.select().from(deductionOrders));
-    const companiesSeen = await ctx.system((db) => db.select({ id: businessDates.companyId }).from(businessDates));
-    const replaced = orders.filter((order) => order.status === 'sustituida');
-    expect(replaced.map((order) => order.companyId).sort()).toEqual(companiesSeen.map((row) => row.id).sort());
-    for (const old of replaced) {
-      const substitutes = orders.filter((order) => order.supersedesId === old.id);
-      expect(substitutes).toHaveLength(1);
-      const substitute = substitutes[0]!;
-      expect(substitute).toMatchObject({ status: 'emitida', payday: old.payday, agreementId: old.agreementId, baselineId: old.baselineId });
-      // The payday is still open (before its cut-off): the substitution was the screen's, not history's.
-      expect(old.cutOffDate >= old.businessDate).toBe(true);
-      // What changed, from the renewals rather than the cédula's own code: each credit of the agreement the emitted
-      // cédula instructed that a renewal then paid off becomes a baja, each renewal whose first payday it is an alta.
-      const { rows } = (await ctx.system((db) =>
-        db.execute(sql`
-          select 'CR-' || lpad(c.number::text, 8, '0') as folio, 'baja' as movement from credits c
-          join deduction_order_lines l on l.credit_id = c.id and l.order_id = ${old.id} and l.movement <> 'baja'
-          where c.agreement_id = ${old.agreementId} and c.liquidation_reason = 'renovacion'
-          union all
-          select 'CR-' || lpad(c.number::text, 8, '0'), 'alta' from credits c
-          join requests r on r.id = c.request_id and cardinality(r.renews) > 0
-          where c.agreement_id = ${old.agreementId} and c.first_due_date = ${old.payday}::date`),
-      )) as unknown as { rows: { folio: string; movement: string }[] };
-      expect(rows.length).toBeGreaterThan(0);
-      const differences = await ctx.system((db) => differencesBetween(db, substitute.id, old.id));
-      expect(differences.map((row) => [row.creditFolio, row.after?.movement ?? null]).sort()).toEqual(
-        rows.map((row) => [row.folio, row.movement]).sort(),
-      );
-    }
   });
 });

@@ -21,7 +21,6 @@ import { seedLetters } from './seed-letters';
 import { refreshPortfolioFigures } from '../modules/portfolio/portfolio-figures';
 import { seedReports } from './seed-reports';
 import { seedRenewals } from './seed-renewals';
-import { emitUpcomingOrders, substituteUpcomingOrders } from './seed-deduction-orders';
 import { payrollCalendarOf } from '../modules/shared/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -484,10 +483,7 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       await tx.insert(businessDates).values({ companyId, businessDate: today }).onConflictDoNothing();
     }
     await seedPaymentFiles(tx, byFile, today, now);
-    // One cédula per company emitted for its next payday, then made sustituida by the renewals that change it.
-    const upcoming = await emitUpcomingOrders(tx, now);
     await seedRenewals(tx, now);
-    await substituteUpcomingOrders(tx, upcoming, now);
     // The home's figures as of the seed (the files above left them at their own, earlier, times).
     for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId)))
       await refreshPortfolioFigures(tx, companyId, today, now);
