@@ -87,7 +87,7 @@ function fixedLine(positions: [LayoutField, { start: number; length: number }][]
   return chars.join('');
 }
 
-async function readBatch(tx: Tx, orderId: string, after: number): Promise<Line[]> {
+export async function readBatch(tx: Tx, orderId: string, after: number): Promise<Line[]> {
   return tx
     .select()
     .from(deductionOrderLines)
