@@ -14,6 +14,7 @@ import { credits } from '../db/schema/credits';
 import { deductionOrders } from '../db/schema/deduction-orders';
 import { dayCloseRuns } from '../db/schema/portfolio';
 import { paymentFiles } from '../db/schema/payments';
+import { paymentBatches, refunds } from '../db/schema/treasury';
 import { settlementLetters } from '../db/schema/letters';
 import { reportDefinitions, reportRunChunks, reportRuns } from '../db/schema/reports';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
@@ -65,6 +66,10 @@ interface Targets {
   'report-runs': string;
   /** An emitted cédula de descuentos of a payday whose cut-off has passed (issue and substitute are refused as such). */
   'deduction-orders': string;
+  /** A payment batch por autorizar (Tesorería). */
+  'payment-batches': string;
+  /** A refund of saldo a favor, solicitada and not yet decided. */
+  refunds: string;
 }
 
 describe.each(ENGINES)('Company isolation (%s)', (engine) => {
@@ -192,19 +197,42 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
             status: 'validado',
           })
           .returning({ id: paymentFiles.id });
-        const [order] = await db
-          .insert(deductionOrders)
+        // The demo seed emits the cédulas its payment files answer; a company without one gets one here.
+        const [seededOrder] = await db
+          .select({ id: deductionOrders.id })
+          .from(deductionOrders)
+          .where(eq(deductionOrders.companyId, id))
+          .limit(1);
+        const [order] = seededOrder
+          ? [seededOrder]
+          : await db
+              .insert(deductionOrders)
+              .values({
+                companyId: id,
+                agreementId: agreement!.id,
+                payday: '2026-11-15',
+                cutOffDate: '2026-11-10',
+                businessDate: today,
+                status: 'emitida',
+                generatedAt: ctx.clock.now(),
+                issuedAt: ctx.clock.now(),
+              })
+              .returning({ id: deductionOrders.id });
+        const [batch] = await db
+          .insert(paymentBatches)
+          .values({ companyId: id, sourceAccount: '002010077777777771', orderCount: 0, total: '0', generatedAt: ctx.clock.now() })
+          .returning({ id: paymentBatches.id });
+        const [refund] = await db
+          .insert(refunds)
           .values({
             companyId: id,
-            agreementId: agreement!.id,
-            payday: '2026-11-15',
-            cutOffDate: '2026-11-10',
-            businessDate: today,
-            status: 'emitida',
-            generatedAt: ctx.clock.now(),
-            issuedAt: ctx.clock.now(),
+            creditId: credit!.id,
+            amount: '1.00',
+            clabe: '002010077777777771',
+            clabeSource: 'expediente',
+            requestedAt: ctx.clock.now(),
           })
-          .returning({ id: deductionOrders.id });
+          .returning({ id: refunds.id });
         const [letter] = await db
           .select({ id: settlementLetters.id })
           .from(settlementLetters)
@@ -261,6 +289,8 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           'report-definitions': definition?.id,
           'report-runs': reportRun?.id,
           'deduction-orders': order?.id,
+          'payment-batches': batch?.id,
+          refunds: refund?.id,
         };
         for (const [kind, value] of Object.entries(found)) expect(value, `${company} has no ${kind} to aim at`).toBeTruthy();
         return found as Targets;
@@ -322,6 +352,10 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
             return db.select().from(reportRuns).where(eq(reportRuns.id, id));
           case 'deduction-orders':
             return db.select().from(deductionOrders).where(eq(deductionOrders.id, id));
+          case 'payment-batches':
+            return db.select().from(paymentBatches).where(eq(paymentBatches.id, id));
+          case 'refunds':
+            return db.select().from(refunds).where(eq(refunds.id, id));
         }
       })();
       const products = kind === 'agreements' ? await db.select().from(agreementProducts).where(eq(agreementProducts.agreementId, id)) : [];
@@ -351,6 +385,16 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
           .update(deductionOrders)
           .set({ status: 'emitida', sentOn: null, sentChannel: null, sentNote: null, sentBy: null, sentAt: null })
           .where(eq(deductionOrders.id, id));
+      if (kind === 'payment-batches')
+        await db
+          .update(paymentBatches)
+          .set({ status: 'por autorizar', authorizedBy: null, authorizedAt: null })
+          .where(eq(paymentBatches.id, id));
+      if (kind === 'refunds')
+        await db
+          .update(refunds)
+          .set({ status: 'solicitada', declineReason: null, decidedBy: null, decidedAt: null })
+          .where(eq(refunds.id, id));
       if (kind === 'pre-requests') await db.update(preRequests).set({ status: 'borrador', sentAt: null }).where(eq(preRequests.id, id));
       if (kind === 'requests') {
         const action = route.url.split('/').at(-1) as RequestAction;
@@ -368,6 +412,9 @@ describe.each(ENGINES)('Company isolation (%s)', (engine) => {
   /** A body that would do the route's work on that row: the row as the SA reads it, with a change. */
   async function bodyFor(route: Route, kind: keyof Targets, id: string): Promise<Json | undefined> {
     if (route.method === 'GET' || route.method === 'DELETE') return undefined;
+    if (kind === 'refunds') return { decision: 'declinar', reason: 'Intento desde otra empresa.' };
+    if (kind === 'payment-batches')
+      return route.url.endsWith('/results') ? { lines: [{ trackingKey: 'T1', result: 'liquidada' }] } : undefined;
     // Profiles have no detail route: the system reads the row.
     const current: Json =
       kind === 'profiles'

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { loadPdfLib } from '../lib/libraries';
 import { LETTER_FIELDS, type LetterLayout, type LetterField } from '@portal/contract';
 import type { Tx } from '../db/client';
@@ -132,7 +132,10 @@ export async function seedLetterTemplates(tx: Tx, now: Date): Promise<void> {
   }
 }
 
-/** Two letters in each company: its oldest current credit gets two, an hour or so apart. */
+/**
+ * Two letters in each company: its oldest current credit gets two, an hour or so apart. A credit a renewal already paid
+ * off (vigente only until its en-tránsito deduction arrives) owes nothing more and gets no letter.
+ */
 export async function seedLetters(tx: Tx, now: Date): Promise<void> {
   const today = mexicoToday(now);
   for (const company of await tx.select().from(companies).orderBy(asc(companies.name))) {
@@ -143,7 +146,7 @@ export async function seedLetters(tx: Tx, now: Date): Promise<void> {
     const [credit] = await tx
       .select({ id: credits.id })
       .from(credits)
-      .where(and(eq(credits.companyId, company.id), eq(credits.status, 'vigente')))
+      .where(and(eq(credits.companyId, company.id), eq(credits.status, 'vigente'), isNull(credits.renewedByCreditId)))
       .orderBy(asc(credits.number))
       .limit(1);
     if (!clerk || !credit) continue;

@@ -201,11 +201,14 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
     // Money conserved to the centavo: the new credit's net disbursement = payoffs paid + what is transferred.
     const created = await creditRow(result.creditId);
     expect(cents(created.netDisbursed)).toBe(cents(payment!.amount) + cents(result.amountToTransfer));
-    // Tesorería sends only the net: one pending order of the new credit for what is transferred, none for the old.
+    // Tesorería sends only the net: one pending order of the new credit for what is transferred; the old credit keeps
+    // only the order of its own disbursement.
     const orders = await ctx.system((db) => db.select().from(paymentOrders));
-    expect(orders.map((order) => [order.creditId, order.kind, order.status, order.amount])).toEqual([
-      [result.creditId, 'dispersión', 'por enviar', result.amountToTransfer],
+    expect(orders.filter((order) => order.creditId === result.creditId).map((order) => [order.kind, order.status, order.amount])).toEqual([
+      ['dispersión', 'por enviar', result.amountToTransfer],
     ]);
+    expect(orders.filter((order) => order.creditId === old)).toHaveLength(1);
+    expect(orders).toHaveLength(2);
     const left = await ctx.system((db) => db.select().from(expectedDeductions).where(eq(expectedDeductions.creditId, old)));
     expect(left.filter((d) => d.period <= 3).every((d) => d.state === 'recibido')).toBe(true);
     expect(left.filter((d) => d.period > 3).every((d) => d.state === 'cancelado')).toBe(true);
@@ -383,7 +386,8 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
     expect(paid).toHaveLength(1);
     const made = await ctx.system((db) => db.select({ id: credits.id }).from(credits));
     expect(made).toHaveLength(2);
-    expect(await ctx.system((db) => db.select().from(paymentOrders))).toHaveLength(1);
+    // The old credit's own disbursement order and the winner's: the loser sent no money.
+    expect(await ctx.system((db) => db.select().from(paymentOrders))).toHaveLength(2);
   });
 
   it('cancelling an approved renewal leaves the old credit untouched', async () => {
