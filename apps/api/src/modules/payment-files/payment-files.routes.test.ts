@@ -72,7 +72,11 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
   let discountDate: string;
 
   beforeAll(async () => {
-    ctx = await createTestApp(engine, { jobs: true, snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 40) });
+    ctx = await createTestApp(engine, {
+      jobs: true,
+      snapshot: true,
+      seed: async (db, now) => seedDemoPortfolio(db, now, 40, { renewals: false }),
+    });
   });
   afterAll(async () => {
     await ctx.close();
