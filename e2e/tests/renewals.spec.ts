@@ -20,10 +20,7 @@ async function chooseOption(page: Page, label: string, option: string | RegExp) 
   await page.getByRole('option', { name: option }).click();
 }
 
-// Known conflict, open in issue 48: a renewal is disbursed on the fecha flujo only (decision 0030), and no disbursement
-// may be later than today's civil date; once portfolio.spec's *Cerrar día* moves the fecha flujo past today, no date is
-// left. Passed alone (1.4 min); fixed when the disbursement date rule is reconciled with a fecha flujo ahead of today.
-test.fixme('Renovar from a credit view → capture, approval by a second person, disbursement on the fecha flujo by a third → the old credit liquidado por renovación, the net amount in Tesorería', async ({
+test('Renovar from a credit view → capture, approval by a second person, disbursement on the fecha flujo by a third → the old credit liquidado por renovación, the net amount in Tesorería', async ({
   page,
 }) => {
   test.setTimeout(300_000);
@@ -137,7 +134,7 @@ test.fixme('Renovar from a credit view → capture, approval by a second person,
   const summary = dialog.getByLabel('Resumen de la dispersión');
   await expect(summary).toContainText(`Finiquito ${credit.folio} al ${day(renewable.payoffDate)}`);
   await expect(summary).toContainText(`Monto neto a transferir${pesos(netAmount)}`);
-  // The date offered is the fecha flujo (the demo's business date is today), the one day a renewal disburses on.
+  // The date offered is the fecha flujo, the one day a renewal disburses on (after a day's close, later than today).
   await expect(dialog.getByRole('group', { name: 'Fecha de dispersión' }).locator('input')).toHaveValue(day(renewable.payoffDate));
   await dialog.getByRole('button', { name: 'Dispersar' }).click();
   const notice = page.getByText(/dispersada: crédito CR-\d{8}; renovación, a transferir/);

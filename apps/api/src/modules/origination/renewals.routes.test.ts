@@ -7,6 +7,7 @@ import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { requests } from '../../db/schema/origination';
 import { payments } from '../../db/schema/payments';
+import { businessDates } from '../../db/schema/portfolio';
 import { paymentOrders } from '../../db/schema/treasury';
 import { companies } from '../../db/schema/users';
 
@@ -360,6 +361,42 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
     const [payment] = await ctx.system((db) => db.select().from(payments).where(eq(payments.creditId, old)));
     expect(payment!.amount).toBe(later.finalBalance);
     expect(await creditRow(old)).toMatchObject({ status: 'liquidado', outstandingBalance: '0.00' });
+  });
+
+  it("after the day's close the fecha flujo is ahead of today: the renewal disburses on it, and on no other date", async () => {
+    const old = await oldCredit();
+    ctx.clock.set('2027-01-05T23:30:00.000Z'); // 17:30 in Mexico City, 2027-01-05; the day is already closed
+    const { companyId } = await creditRow(old);
+    await ctx.system((db) =>
+      db
+        .insert(businessDates)
+        .values({ companyId, businessDate: '2027-01-06' })
+        .onConflictDoUpdate({ target: businessDates.companyId, set: { businessDate: '2027-01-06' } }),
+    );
+    const request = await approved({ amount: '30000', renews: [old] });
+    const frozen = request.simulation.renewal!;
+    expect(frozen.payoffDate).toBe('2027-01-06');
+    const disburseOn = (disbursementDate: string) =>
+      call('POST', `/api/requests/${request.id}/disburse`, { version: request.version, disbursementDate }, tesoreria);
+    const beyond = await disburseOn('2027-01-07');
+    expect(beyond.statusCode).toBe(400);
+    expect(beyond.json().errors).toEqual([
+      {
+        field: 'disbursementDate',
+        message: 'La fecha de dispersión debe estar entre la aprobación (2027-01-05) y la fecha flujo (2027-01-06).',
+      },
+    ]);
+    const civil = await disburseOn('2027-01-05');
+    expect(civil.statusCode).toBe(400);
+    expect(civil.json().errors[0].message).toMatch(/^Una renovación se dispersa en la fecha flujo de la empresa \(2027-01-06\)/);
+    expect(await creditRow(old)).toMatchObject({ status: 'vigente', renewedByCreditId: null });
+
+    const result = (await step(request, 'disburse', tesoreria, { disbursementDate: '2027-01-06' })) as Disbursed;
+    expect(result.amountToTransfer).toBe(frozen.netAmount);
+    const [payment] = await ctx.system((db) => db.select().from(payments).where(eq(payments.creditId, old)));
+    expect(payment).toMatchObject({ amount: frozen.credits[0]!.payoff, valueDate: '2027-01-06' });
+    expect(await creditRow(result.creditId)).toMatchObject({ disbursementDate: '2027-01-06' });
+    expect(await creditRow(old)).toMatchObject({ status: 'liquidado', outstandingBalance: '0.00', renewedByCreditId: result.creditId });
   });
 
   it('two renewals of the same credit disbursed at once: one wins, the other is refused and changes nothing', async () => {

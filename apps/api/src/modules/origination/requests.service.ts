@@ -32,7 +32,7 @@ import { loadRenewed, renewalVerdict } from './renewals';
 import { payrollCalendarOf } from '../shared/products';
 import { creditFolio, preRequestFolio } from '../shared/folios';
 import { agreementCompany, expirePreRequests, identityColumns, loanColumns, simulate, upsertClient } from './pre-requests.service';
-import { mexicoToday } from '../shared/business-date';
+import { businessDateOf, mexicoToday } from '../shared/business-date';
 import { capturersOf } from './requests.queries';
 
 /** A parsed request capture: the contract's output types (money normalised, CLABE format checked). */
@@ -445,9 +445,14 @@ async function disburse(tx: Tx, request: RequestRow, body: ActionBody, userId: s
   const disbursementDate = body.disbursementDate!;
   const today = mexicoToday(now);
   const approvedOn = request.decidedAt ? mexicoToday(request.decidedAt) : today;
-  if (disbursementDate < approvedOn || disbursementDate > today) {
+  // After the day's close the fecha flujo is the next business day, and what is operated then is booked on it (a
+  // renewal must be: its payoffs are valued at the fecha flujo), so the latest date is the later of today and it.
+  const businessDate = await businessDateOf(tx, request.companyId, today);
+  const latest = businessDate > today ? businessDate : today;
+  if (disbursementDate < approvedOn || disbursementDate > latest) {
+    const until = latest === today ? `hoy (${today})` : `la fecha flujo (${latest})`;
     throw invalid([
-      { field: 'disbursementDate', message: `La fecha de dispersión debe estar entre la aprobación (${approvedOn}) y hoy (${today}).` },
+      { field: 'disbursementDate', message: `La fecha de dispersión debe estar entre la aprobación (${approvedOn}) y ${until}.` },
     ]);
   }
   const [row] = await tx

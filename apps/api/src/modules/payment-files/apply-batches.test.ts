@@ -28,7 +28,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
   const now = new Date('2026-11-23T18:00:00Z');
 
   beforeAll(async () => {
-    ctx = await createTestApp(engine, { snapshot: true, seed: async (db, at) => seedDemoPortfolio(db, at, 40) });
+    ctx = await createTestApp(engine, { snapshot: true, seed: async (db, at) => seedDemoPortfolio(db, at, 40, { renewals: false }) });
   });
   afterAll(() => ctx?.close());
   beforeEach(async () => {

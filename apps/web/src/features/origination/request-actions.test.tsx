@@ -139,6 +139,55 @@ describe('request action buttons', () => {
     });
   });
 
+  it("offers a renewal's disbursement on the company's current fecha flujo, which a day's close moved past the approval's and today", async () => {
+    const renewed = {
+      creditId: 'cr-old',
+      folio: 'CR-000002',
+      status: 'vigente',
+      installment: '1000.00',
+      paidInstallments: 4,
+      daysPastDue: 0,
+      payoff: '8000.00',
+      grossBalance: '8000.00',
+      inTransit: '0.00',
+    };
+    const base = sampleRequest({ status: 'aprobada' });
+    const approved: LoanRequest = {
+      ...base,
+      renews: ['cr-old'],
+      simulation: {
+        ...base.simulation,
+        renewal: {
+          payoffDate: '2026-02-10',
+          credits: [renewed],
+          otherDeductionsAfter: '0.00',
+          netDisbursement: '19536.00',
+          payoffTotal: '8000.00',
+          netAmount: '11536.00',
+          minimumNet: '0.00',
+          rule: { minPaidInstallments: 3, maxDaysPastDue: 0 },
+        },
+      },
+    };
+    const calls = stubApi((method, path) =>
+      method === 'GET' && path.startsWith('/api/requests/renewable-credits')
+        ? {
+            payoffDate: '2026-02-11',
+            minimumNet: '0.00',
+            credits: [{ ...renewed, agreementId: 'ag-1', agreement: 'GOB-JAL', outstandingBalance: '8000.00' }],
+          }
+        : { request: { ...approved, status: 'dispersada' }, creditId: 'cr-1', creditFolio: 'CR-000001', amountToTransfer: '11536.00' },
+    );
+    const group = show(approved, TREASURY)!;
+    await user.click(within(group).getByRole('button', { name: 'Dispersar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Dispersar solicitud SOL-000007' });
+    expect(within(dialog).getByDisplayValue('11/02/2026')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Dispersar' }));
+    await waitFor(() => expect(notices).toHaveLength(1));
+    expect(calls.find((call) => call.method === 'POST')).toMatchObject({ body: { version: 3, disbursementDate: '2026-02-11' } });
+    expect(notices[0]!.text).toBe('Solicitud SOL-000007 dispersada: crédito CR-000001; renovación, a transferir $11,536.00.');
+  });
+
   it('offers nothing on a closed request', () => {
     expect(show(sampleRequest({ status: 'dispersada', creditId: 'cr-1', creditFolio: 'CR-000001' }), TREASURY)).toBeNull();
   });

@@ -22,7 +22,7 @@ import { DateField } from '../../components/date-field';
 import { DetailList } from '../../components/detail-list';
 import { formatDate, formatMoney } from '../../lib/format';
 import { ApiError } from '../../lib/api';
-import { useDisburseRequest, useRequestTransition } from './origination.queries';
+import { useDisburseRequest, useRenewableCredits, useRequestTransition } from './origination.queries';
 
 /** What the detail panel tells after an action: its outcome, and the credit a disbursement created. */
 export interface PanelNotice {
@@ -142,6 +142,9 @@ export function RequestActions({
   const disburse = useDisburseRequest(request.id);
   const [asking, setAsking] = useState<'reject' | 'cancel' | 'disburse' | null>(null);
   const busy = transition.isPending || disburse.isPending;
+  // A renewal disburses on the company's fecha flujo (its payoffs' date), which a day's close may have moved past today.
+  const renewing = asking === 'disburse' && request.simulation.renewal !== undefined;
+  const fechaFlujo = useRenewableCredits(renewing ? request.curp : '');
   const actions = availableActions(request, session);
   const editable = request.status === 'capturada' && hasPermission(session, '/origination/request-new');
 
@@ -238,14 +241,14 @@ export function RequestActions({
           onConfirm={(reason) => void transit(asking, reason)}
         />
       )}
-      {asking === 'disburse' && (
+      {asking === 'disburse' && (!renewing || !fechaFlujo.isPending) && (
         <ActionDialog
           title={actionTitle('disburse', request.folio)}
           confirmLabel="Dispersar"
           field={{
             label: 'Fecha de dispersión',
             type: 'date',
-            initial: today,
+            initial: renewing ? (fechaFlujo.data?.payoffDate ?? request.simulation.renewal!.payoffDate) : today,
             schema: requestActionBodySchemas.disburse.shape.disbursementDate,
           }}
           busy={busy}
