@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
-import { companies } from './users';
+import { companyRef } from './users';
 
 /** Convenios and their products. */
 
@@ -10,9 +10,7 @@ export const agreements = pgTable(
   'agreements',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     code: text('code').notNull(),
     name: text('name').notNull(),
     employerName: text('employer_name').notNull(),
@@ -59,9 +57,7 @@ export const agreementProducts = pgTable(
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     name: text('name').notNull(),
     annualRatePct: numeric('annual_rate_pct', { precision: 9, scale: 4 }).notNull(),
     ivaRatePct: numeric('iva_rate_pct', { precision: 7, scale: 4 }).notNull(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { bytea, createdAt } from './columns';
-import { companies } from './users';
+import { bigserial, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bytea, createdAt, instant } from './columns';
+import { companyRef } from './users';
 
 /** The audit trail and the embedded mode's outbox. */
 
@@ -10,7 +10,7 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    occurredAt: instant('occurred_at').notNull().defaultNow(),
     actorId: uuid('actor_id'),
     actorEmail: text('actor_email'),
     action: text('action').notNull(),
@@ -33,9 +33,7 @@ export const outbox = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     /** The addressee's company: an administrator reads only the links of its own company's users. */
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     /** What the message is (mail-templates.ts, MAIL_KINDS): its template, and how the list names it. */
     kind: text('kind').notNull().default('notice'),
     toEmail: text('to_email').notNull(),
@@ -52,10 +50,10 @@ export const outbox = pgTable(
      */
     status: text('status').notNull().default('unsent'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
-    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
-    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    nextAttemptAt: instant('next_attempt_at'),
+    claimedUntil: instant('claimed_until'),
+    lastAttemptAt: instant('last_attempt_at'),
+    sentAt: instant('sent_at'),
     lastError: text('last_error'),
     createdAt: createdAt(),
   },
@@ -73,9 +71,7 @@ export const outboxAttachments = pgTable(
   'outbox_attachments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     messageId: uuid('message_id')
       .notNull()
       .references(() => outbox.id, { onDelete: 'cascade' }),

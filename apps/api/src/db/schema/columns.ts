@@ -2,9 +2,12 @@ import { customType, numeric, timestamp } from 'drizzle-orm/pg-core';
 
 /** Column helpers every area's tables use. */
 
-export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+/** A moment in time, kept with its time zone. */
+export const instant = (name: string) => timestamp(name, { withTimezone: true });
 
-export const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+export const createdAt = () => instant('created_at').notNull().defaultNow();
+
+export const updatedAt = () => instant('updated_at').notNull().defaultNow();
 
 export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, date, index, integer, numeric, pgTable, primaryKey, text, type AnyPgColumn, uuid } from 'drizzle-orm/pg-core';
 import { agreementProducts, agreements } from './agreements';
 import { createdAt, money } from './columns';
 import { clients, requests } from './origination';
-import { companies, users } from './users';
+import { companyRef, userRef } from './users';
 
 /** Credits, their schedules and expected payroll deductions. */
 
@@ -21,9 +21,7 @@ export const credits = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
@@ -72,7 +70,7 @@ export const credits = pgTable(
     nextDiscountDate: date('next_discount_date'),
     /** Saldo a favor: sobrepagos received beyond what paid the credit off, kept and reported (never swallowed). */
     creditBalance: money('credit_balance').notNull().default('0'),
-    disbursedBy: uuid('disbursed_by').references(() => users.id),
+    disbursedBy: userRef('disbursed_by'),
     /**
      * Why a credit was liquidated, where something other than its payments did it: 'renovacion' (a renewal paid it
      * off). A liquidado credit without one was paid off by its payments (the list's `pago`).
@@ -123,9 +121,7 @@ export const installments = pgTable(
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     number: integer('number').notNull(),
     dueDate: date('due_date').notNull(),
     principal: money('principal').notNull(),
@@ -183,9 +179,7 @@ export const expectedDeductions = pgTable(
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     period: integer('period').notNull(),
     discountDate: date('discount_date').notNull(),
     amount: money('amount').notNull(),

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { DEDUCTION_MOVEMENTS, DEDUCTION_ORDER_STATUSES, DEDUCTION_REASON_CODES } from '@portal/contract';
 import { agreements } from './agreements';
-import { money } from './columns';
+import { instant, money } from './columns';
 import { credits } from './credits';
-import { companies, users } from './users';
+import { companyRef, userRef } from './users';
 
 /**
  * Cédulas de descuento (DOMAIN.md "Deduction order"): per agreement and payday, what the employer is told to deduct.
@@ -15,9 +15,7 @@ export const deductionOrders = pgTable(
   'deduction_orders',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
@@ -37,15 +35,15 @@ export const deductionOrders = pgTable(
     cambiosAmount: money('cambios_amount').notNull().default('0'),
     continuingCount: integer('continuing_count').notNull().default(0),
     continuingAmount: money('continuing_amount').notNull().default('0'),
-    generatedBy: uuid('generated_by').references(() => users.id),
-    generatedAt: timestamp('generated_at', { withTimezone: true }).notNull(),
-    issuedBy: uuid('issued_by').references(() => users.id),
-    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    generatedBy: userRef('generated_by'),
+    generatedAt: instant('generated_at').notNull(),
+    issuedBy: userRef('issued_by'),
+    issuedAt: instant('issued_at'),
     sentOn: date('sent_on'),
     sentChannel: text('sent_channel'),
     sentNote: text('sent_note'),
-    sentBy: uuid('sent_by').references(() => users.id),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    sentBy: userRef('sent_by'),
+    sentAt: instant('sent_at'),
   },
   (table) => [
     index('deduction_orders_company_payday_idx').on(table.companyId, table.payday, table.agreementId),
@@ -72,9 +70,7 @@ export const deductionOrderLines = pgTable(
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     /** The line's place in the cédula (by employee number, then folio), as the download writes it. */
     line: integer('line').notNull(),
     creditNumber: integer('credit_number').notNull(),

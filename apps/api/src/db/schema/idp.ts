@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns';
+import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, instant } from './columns';
 import { users } from './users';
 
 /** The embedded identity provider's storage. */
@@ -12,8 +12,8 @@ export const passwordTokens = pgTable('password_tokens', {
     .references(() => users.id),
   tokenHash: text('token_hash').notNull().unique(),
   purpose: text('purpose', { enum: ['reset', 'invite'] }).notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
+  expiresAt: instant('expires_at').notNull(),
+  usedAt: instant('used_at'),
   createdAt: createdAt(),
 });
 
@@ -27,8 +27,8 @@ export const oidcModels = pgTable(
     grantId: text('grant_id'),
     userCode: text('user_code'),
     uid: text('uid'),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    expiresAt: instant('expires_at'),
+    consumedAt: instant('consumed_at'),
   },
   (table) => [
     primaryKey({ columns: [table.model, table.id] }),
@@ -53,7 +53,7 @@ export const rateLimits = pgTable(
   'rate_limits',
   {
     key: text('key').primaryKey(),
-    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    windowStart: instant('window_start').notNull(),
     count: integer('count').notNull(),
   },
   (table) => [index('rate_limits_window_idx').on(table.windowStart)],

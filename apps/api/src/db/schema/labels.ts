@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { LABEL_ACTIONS, LABEL_SOURCES } from '@portal/contract';
 import { credits } from './credits';
-import { companies, users } from './users';
+import { companyRef, userRef } from './users';
+import { instant } from './columns';
 
 /**
  * Credit labels (issue 17): each company's catalogue, the bulk updates (jobs) and every change they made. The credit's
@@ -12,13 +13,11 @@ export const labels = pgTable(
   'labels',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     name: text('name').notNull(),
     /** The chip's colour, #rrggbb. */
     color: text('color').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: instant('created_at').notNull().defaultNow(),
   },
   (table) => [uniqueIndex('labels_company_name_key').on(table.companyId, sql`lower(${table.name})`)],
 );
@@ -30,18 +29,16 @@ export const labels = pgTable(
 export const labelJobs = pgTable(
   'label_jobs',
   {
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     id: uuid('id').notNull(),
     source: text('source', { enum: LABEL_SOURCES }).notNull(),
     fileName: text('file_name'),
     /** Rows the update was given (all companies), and the changes it made in this company. */
     rowsTotal: integer('rows_total').notNull(),
     applied: integer('applied').notNull(),
-    createdBy: uuid('created_by').references(() => users.id),
+    createdBy: userRef('created_by'),
     createdByEmail: text('created_by_email'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: instant('created_at').notNull(),
   },
   (table) => [
     primaryKey({ columns: [table.companyId, table.id] }),
@@ -54,9 +51,7 @@ export const creditLabelEvents = pgTable(
   'credit_label_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
@@ -64,9 +59,9 @@ export const creditLabelEvents = pgTable(
     action: text('action', { enum: LABEL_ACTIONS }).notNull(),
     jobId: uuid('job_id').notNull(),
     line: integer('line').notNull(),
-    actorId: uuid('actor_id').references(() => users.id),
+    actorId: userRef('actor_id'),
     actorEmail: text('actor_email'),
-    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    occurredAt: instant('occurred_at').notNull(),
   },
   (table) => [
     foreignKey({ columns: [table.companyId, table.jobId], foreignColumns: [labelJobs.companyId, labelJobs.id] }),

@@ -1,8 +1,8 @@
-import { date, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, index, integer, jsonb, pgTable, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { LetterLayout, LetterPayoff, LetterTexts } from '@portal/contract';
-import { bytea, money } from './columns';
+import { bytea, instant, money } from './columns';
 import { credits } from './credits';
-import { companies, users } from './users';
+import { companyRef, userRef } from './users';
 
 /**
  * Settlement letters (issue 17): each brand's versioned templates (a PDF background and the layout that places each
@@ -12,9 +12,7 @@ export const letterTemplates = pgTable(
   'letter_templates',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     version: integer('version').notNull(),
     fileName: text('file_name').notNull(),
     /** The file as uploaded, kept as evidence (its size and SHA-256 below); letters are never drawn on it. */
@@ -30,9 +28,9 @@ export const letterTemplates = pgTable(
     pageWidth: real('page_width').notNull(),
     pageHeight: real('page_height').notNull(),
     layout: jsonb('layout').$type<LetterLayout>().notNull(),
-    uploadedBy: uuid('uploaded_by').references(() => users.id),
+    uploadedBy: userRef('uploaded_by'),
     uploadedByEmail: text('uploaded_by_email'),
-    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull(),
+    uploadedAt: instant('uploaded_at').notNull(),
   },
   (table) => [uniqueIndex('letter_templates_company_version_key').on(table.companyId, table.version)],
 );
@@ -41,9 +39,7 @@ export const settlementLetters = pgTable(
   'settlement_letters',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
@@ -74,9 +70,9 @@ export const settlementLetters = pgTable(
     pdf: bytea('pdf').notNull(),
     pdfSize: integer('pdf_size').notNull(),
     pdfSha256: text('pdf_sha256').notNull(),
-    issuedBy: uuid('issued_by').references(() => users.id),
+    issuedBy: userRef('issued_by'),
     issuedByEmail: text('issued_by_email'),
-    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    issuedAt: instant('issued_at').notNull(),
   },
   (table) => [
     uniqueIndex('settlement_letters_credit_number_key').on(table.creditId, table.number),

@@ -1,21 +1,8 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  date,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigserial, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { agreementProducts, agreements } from './agreements';
-import { bytea, createdAt, money, updatedAt } from './columns';
-import { companies, users } from './users';
+import { bytea, createdAt, instant, money, updatedAt } from './columns';
+import { companyRef, userRef } from './users';
 import { personSearchText } from '../like';
 
 /** Clients, pre-requests, requests and their documents. */
@@ -28,9 +15,7 @@ export const clients = pgTable(
   'clients',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     curp: text('curp').notNull(),
     rfc: text('rfc'),
     firstNames: text('first_names').notNull(),
@@ -61,9 +46,7 @@ export const preRequests = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
@@ -86,8 +69,8 @@ export const preRequests = pgTable(
       .notNull()
       .default('borrador'),
     /** When it was sent: a sent pre-request not converted within PRE_REQUEST_VALID_DAYS becomes vencida. */
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-    createdBy: uuid('created_by').references(() => users.id),
+    sentAt: instant('sent_at'),
+    createdBy: userRef('created_by'),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -115,9 +98,7 @@ export const requests = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => clients.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
@@ -159,9 +140,9 @@ export const requests = pgTable(
       .default('capturada'),
     rejectionReason: text('rejection_reason'),
     cancellationReason: text('cancellation_reason'),
-    decidedBy: uuid('decided_by').references(() => users.id),
-    decidedAt: timestamp('decided_at', { withTimezone: true }),
-    createdBy: uuid('created_by').references(() => users.id),
+    decidedBy: userRef('decided_by'),
+    decidedAt: instant('decided_at'),
+    createdBy: userRef('created_by'),
     /**
      * Everyone who captured the request or changed its capture (its data or its documents), the capturer first: none
      * of them may approve, reject or disburse it — the two-person rule binds whoever touched what the checker checks.
@@ -194,17 +175,15 @@ export const requestDocuments = pgTable(
     requestId: uuid('request_id')
       .notNull()
       .references(() => requests.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     kind: text('kind', { enum: ['ine', 'comprobante', 'recibo'] }).notNull(),
     fileName: text('file_name').notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
     sha256: text('sha256').notNull(),
     content: bytea('content').notNull(),
-    uploadedBy: uuid('uploaded_by').references(() => users.id),
-    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    uploadedBy: userRef('uploaded_by'),
+    uploadedAt: instant('uploaded_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.requestId, table.kind] })],
 );

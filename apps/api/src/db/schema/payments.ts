@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, date, index, integer, json, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { PAYMENT_FILE_STATUSES, PAYMENT_STATUSES, ROW_OUTCOMES, RUN_STATUSES } from '@portal/contract';
 import { agreements } from './agreements';
-import { bytea, money } from './columns';
+import { bytea, instant, money } from './columns';
 import { credits } from './credits';
-import { companies, users } from './users';
+import { companyRef, userRef } from './users';
 
 /**
  * The employers' payment files (DOMAIN.md "Payment file"), every row with its outcome, and the payments they made.
@@ -14,9 +14,7 @@ export const paymentFiles = pgTable(
   'payment_files',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     agreementId: uuid('agreement_id')
       .notNull()
       .references(() => agreements.id),
@@ -48,12 +46,12 @@ export const paymentFiles = pgTable(
     expectedAmount: money('expected_amount').notNull().default('0'),
     expectedCount: integer('expected_count').notNull().default(0),
     missingCount: integer('missing_count').notNull().default(0),
-    uploadedBy: uuid('uploaded_by').references(() => users.id),
-    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
-    appliedBy: uuid('applied_by').references(() => users.id),
-    appliedAt: timestamp('applied_at', { withTimezone: true }),
-    revertedBy: uuid('reverted_by').references(() => users.id),
-    revertedAt: timestamp('reverted_at', { withTimezone: true }),
+    uploadedBy: userRef('uploaded_by'),
+    uploadedAt: instant('uploaded_at').notNull().defaultNow(),
+    appliedBy: userRef('applied_by'),
+    appliedAt: instant('applied_at'),
+    revertedBy: userRef('reverted_by'),
+    revertedAt: instant('reverted_at'),
   },
   (table) => [
     index('payment_files_company_idx').on(table.companyId, table.uploadedAt),
@@ -73,9 +71,7 @@ export const paymentFileRows = pgTable(
       .notNull()
       .references(() => paymentFiles.id),
     line: integer('line').notNull(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     raw: text('raw').notNull(),
     creditRef: text('credit_ref'),
     employeeNumber: text('employee_number'),
@@ -102,9 +98,7 @@ export const paymentApplications = pgTable(
     fileId: uuid('file_id')
       .notNull()
       .references(() => paymentFiles.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     status: text('status', { enum: RUN_STATUSES }).notNull().default('en espera'),
     rowsTotal: integer('rows_total').notNull(),
     rowsDone: integer('rows_done').notNull().default(0),
@@ -112,9 +106,9 @@ export const paymentApplications = pgTable(
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     jobId: text('job_id'),
-    requestedBy: uuid('requested_by').references(() => users.id),
-    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    requestedBy: userRef('requested_by'),
+    requestedAt: instant('requested_at').notNull().defaultNow(),
+    finishedAt: instant('finished_at'),
   },
   (table) => [index('payment_applications_file_idx').on(table.fileId, table.requestedAt)],
 );
@@ -129,9 +123,7 @@ export const payments = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     sequence: bigserial('sequence', { mode: 'number' }).notNull().unique(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
@@ -155,9 +147,9 @@ export const payments = pgTable(
     allocation: json('allocation').notNull(),
     before: json('before').notNull(),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('aplicado'),
-    appliedBy: uuid('applied_by').references(() => users.id),
-    appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
-    revertedAt: timestamp('reverted_at', { withTimezone: true }),
+    appliedBy: userRef('applied_by'),
+    appliedAt: instant('applied_at').notNull().defaultNow(),
+    revertedAt: instant('reverted_at'),
   },
   (table) => [
     index('payments_credit_idx').on(table.creditId, table.sequence),

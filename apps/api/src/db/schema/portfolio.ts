@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, date, index, integer, jsonb, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { RUN_STATUSES, type PortfolioFigures } from '@portal/contract';
-import { companies, users } from './users';
+import { companies, companyRef, userRef } from './users';
+import { instant } from './columns';
 
 /**
  * The fecha flujo (DOMAIN.md, "Business date"): one current business date per company. It is the day the next
@@ -12,7 +13,7 @@ export const businessDates = pgTable('business_dates', {
     .primaryKey()
     .references(() => companies.id),
   businessDate: date('business_date').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
 });
 
 /**
@@ -23,9 +24,7 @@ export const dayCloseRuns = pgTable(
   'day_close_runs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     fromDate: date('from_date').notNull(),
     throughDate: date('through_date').notNull(),
     daysTotal: integer('days_total').notNull(),
@@ -35,9 +34,9 @@ export const dayCloseRuns = pgTable(
     status: text('status', { enum: RUN_STATUSES }).notNull().default('en espera'),
     jobId: text('job_id'),
     error: text('error'),
-    requestedBy: uuid('requested_by').references(() => users.id),
-    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    requestedBy: userRef('requested_by'),
+    requestedAt: instant('requested_at').notNull().defaultNow(),
+    finishedAt: instant('finished_at'),
   },
   (table) => [
     index('day_close_runs_company_idx').on(table.companyId, table.requestedAt),
@@ -53,9 +52,7 @@ export const dayCloses = pgTable(
   'day_closes',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     runId: uuid('run_id').references(() => dayCloseRuns.id),
     businessDate: date('business_date').notNull(),
     creditsProcessed: integer('credits_processed').notNull(),
@@ -67,8 +64,8 @@ export const dayCloses = pgTable(
     moratoryIvaAccrued: numeric('moratory_iva_accrued', { precision: 14, scale: 2 }).notNull(),
     feesAccrued: numeric('fees_accrued', { precision: 14, scale: 2 }).notNull(),
     durationMs: integer('duration_ms').notNull(),
-    closedBy: uuid('closed_by').references(() => users.id),
-    closedAt: timestamp('closed_at', { withTimezone: true }).notNull().defaultNow(),
+    closedBy: userRef('closed_by'),
+    closedAt: instant('closed_at').notNull().defaultNow(),
   },
   // A day closes once per company: the database refuses a second row even if two closes raced.
   (table) => [uniqueIndex('day_closes_company_date_key').on(table.companyId, table.businessDate)],
@@ -84,5 +81,5 @@ export const portfolioFigures = pgTable('portfolio_figures', {
     .references(() => companies.id),
   businessDate: date('business_date').notNull(),
   figures: jsonb('figures').$type<PortfolioFigures>().notNull(),
-  computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+  computedAt: instant('computed_at').notNull(),
 });

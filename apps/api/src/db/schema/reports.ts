@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import {
   REPORT_DATASET_KEYS,
   REPORT_FORMATS,
@@ -7,8 +7,8 @@ import {
   type ReportParameter,
   type ReportSort,
 } from '@portal/contract';
-import { bytea, createdAt, updatedAt } from './columns';
-import { companies, users } from './users';
+import { bytea, createdAt, instant, updatedAt } from './columns';
+import { companyRef, userRef } from './users';
 
 /**
  * Reportes operativos (issue 18): definitions over the code's dataset catalogue, their runs (background jobs) and the
@@ -20,9 +20,7 @@ export const reportDefinitions = pgTable(
   'report_definitions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     dataset: text('dataset', { enum: REPORT_DATASET_KEYS }).notNull(),
@@ -34,7 +32,7 @@ export const reportDefinitions = pgTable(
     profileIds: uuid('profile_ids').array().notNull(),
     active: boolean('active').notNull().default(true),
     version: integer('version').notNull().default(1),
-    createdBy: uuid('created_by').references(() => users.id),
+    createdBy: userRef('created_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -49,9 +47,7 @@ export const reportRuns = pgTable(
   'report_runs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     definitionId: uuid('definition_id')
       .notNull()
       .references(() => reportDefinitions.id),
@@ -70,12 +66,12 @@ export const reportRuns = pgTable(
     durationMs: integer('duration_ms'),
     error: text('error'),
     jobId: text('job_id'),
-    requestedBy: uuid('requested_by').references(() => users.id),
-    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    requestedBy: userRef('requested_by'),
+    requestedAt: instant('requested_at').notNull().defaultNow(),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
     /** After this the file is deleted (REPORT_RETENTION_DAYS) and the run shows as vencido. */
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    expiresAt: instant('expires_at'),
   },
   (table) => [
     index('report_runs_requester_idx').on(table.companyId, table.requestedBy, table.requestedAt),
@@ -91,9 +87,7 @@ export const reportRunChunks = pgTable(
       .notNull()
       .references(() => reportRuns.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     data: bytea('data').notNull(),
   },
   (table) => [primaryKey({ columns: [table.runId, table.seq] })],

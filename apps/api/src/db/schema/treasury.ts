@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   PAYMENT_BATCH_STATUSES,
   PAYMENT_LINE_RESULTS,
@@ -8,9 +8,9 @@ import {
   REFUND_CLABE_SOURCES,
   REFUND_STATUSES,
 } from '@portal/contract';
-import { money } from './columns';
+import { instant, money } from './columns';
 import { credits } from './credits';
-import { companies, users } from './users';
+import { companyRef, userRef } from './users';
 
 /**
  * Tesorería (issue 47): money leaving the company by transfer. A payment order is one transfer to make (a credit's
@@ -22,9 +22,7 @@ export const refunds = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     number: bigserial('number', { mode: 'number' }).notNull().unique(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     creditId: uuid('credit_id')
       .notNull()
       .references(() => credits.id),
@@ -34,10 +32,10 @@ export const refunds = pgTable(
     evidence: text('evidence'),
     status: text('status', { enum: REFUND_STATUSES }).notNull().default('solicitada'),
     declineReason: text('decline_reason'),
-    requestedBy: uuid('requested_by').references(() => users.id),
-    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
-    decidedBy: uuid('decided_by').references(() => users.id),
-    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    requestedBy: userRef('requested_by'),
+    requestedAt: instant('requested_at').notNull(),
+    decidedBy: userRef('decided_by'),
+    decidedAt: instant('decided_at'),
   },
   (table) => [index('refunds_company_credit_idx').on(table.companyId, table.creditId)],
 );
@@ -47,9 +45,7 @@ export const paymentOrders = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     number: bigserial('number', { mode: 'number' }).notNull().unique(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     kind: text('kind', { enum: PAYMENT_ORDER_KINDS }).notNull(),
     status: text('status', { enum: PAYMENT_ORDER_STATUSES }).notNull().default('por enviar'),
     creditId: uuid('credit_id')
@@ -68,8 +64,8 @@ export const paymentOrders = pgTable(
     lastRejectionReason: text('last_rejection_reason'),
     rejections: integer('rejections').notNull().default(0),
     settledOn: date('settled_on'),
-    createdBy: uuid('created_by').references(() => users.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdBy: userRef('created_by'),
+    createdAt: instant('created_at').notNull(),
   },
   (table) => [
     index('payment_orders_company_status_idx').on(table.companyId, table.status, table.number),
@@ -86,17 +82,15 @@ export const paymentBatches = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     number: bigserial('number', { mode: 'number' }).notNull().unique(),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     status: text('status', { enum: PAYMENT_BATCH_STATUSES }).notNull().default('por autorizar'),
     sourceAccount: text('source_account').notNull(),
     orderCount: integer('order_count').notNull(),
     total: money('total').notNull(),
-    generatedBy: uuid('generated_by').references(() => users.id),
-    generatedAt: timestamp('generated_at', { withTimezone: true }).notNull(),
-    authorizedBy: uuid('authorized_by').references(() => users.id),
-    authorizedAt: timestamp('authorized_at', { withTimezone: true }),
+    generatedBy: userRef('generated_by'),
+    generatedAt: instant('generated_at').notNull(),
+    authorizedBy: userRef('authorized_by'),
+    authorizedAt: instant('authorized_at'),
   },
   (table) => [index('payment_batches_company_idx').on(table.companyId, table.number)],
 );
@@ -110,9 +104,7 @@ export const paymentBatchLines = pgTable(
     orderId: uuid('order_id')
       .notNull()
       .references(() => paymentOrders.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     line: integer('line').notNull(),
     trackingKey: text('tracking_key').notNull(),
     beneficiary: text('beneficiary').notNull(),
@@ -124,8 +116,8 @@ export const paymentBatchLines = pgTable(
     result: text('result', { enum: PAYMENT_LINE_RESULTS }).notNull().default('pendiente'),
     reason: text('reason'),
     settledOn: date('settled_on'),
-    resolvedBy: uuid('resolved_by').references(() => users.id),
-    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: userRef('resolved_by'),
+    resolvedAt: instant('resolved_at'),
   },
   (table) => [
     primaryKey({ columns: [table.batchId, table.orderId] }),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns';
+import { boolean, index, integer, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, instant, updatedAt } from './columns';
 import { userSearchText } from '../like';
 
 /** Companies, profiles and users. */
@@ -20,6 +20,15 @@ export const companies = pgTable('companies', {
   renewalMinimumNet: numeric('renewal_minimum_net', { precision: 14, scale: 2 }).notNull().default('0'),
   createdAt: createdAt(),
 });
+
+/** The company a row belongs to (row-level security reads it). */
+export const companyRef = () =>
+  uuid('company_id')
+    .notNull()
+    .references(() => companies.id);
+
+/** The staff user who did something (null when the system did it, or the user predates the column). */
+export const userRef = (name: string) => uuid(name).references(() => users.id);
 
 /** A profile grants a role code and a list of permission paths (screen paths and action paths). */
 export const profiles = pgTable('profiles', {
@@ -53,19 +62,17 @@ export const users = pgTable(
     profileId: uuid('profile_id')
       .notNull()
       .references(() => profiles.id),
-    companyId: uuid('company_id')
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     active: boolean('active').notNull().default(true),
     passwordHash: text('password_hash'),
     failedAttempts: integer('failed_attempts').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
-    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    lockedUntil: instant('locked_until'),
+    lastSignInAt: instant('last_sign_in_at'),
     /**
      * Access tokens issued at or before this instant are refused (issue 44): set when the user is deactivated, moves
      * company or profile, changes e-mail or password. The database's clock, like the tokens' `iat`, not the app's.
      */
-    tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true }),
+    tokensValidAfter: instant('tokens_valid_after'),
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

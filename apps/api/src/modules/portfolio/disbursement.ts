@@ -4,6 +4,17 @@ import type { Tx } from '../../db/client';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { loanPricing } from '../shared/products';
 
+/** A product's pricing and late-charge terms, as the client accepts them. */
+export interface ProductTerms {
+  name: string;
+  annualRatePct: string;
+  ivaRatePct: string;
+  openingFeePct: string;
+  openingFeeFinanced: boolean;
+  moratoryRatePct: string;
+  lateFee: string;
+}
+
 export interface DisbursementTerms {
   requestId: string;
   clientId: string;
@@ -18,15 +29,7 @@ export interface DisbursementTerms {
   /** The agreement's payroll calendar: the first discount is derived from it and the disbursement date. */
   calendar: PayrollCalendar;
   /** The terms the client accepted (the request's snapshot at approval), never the product as edited since. */
-  product: {
-    name: string;
-    annualRatePct: string;
-    ivaRatePct: string;
-    openingFeePct: string;
-    openingFeeFinanced: boolean;
-    moratoryRatePct: string;
-    lateFee: string;
-  };
+  product: ProductTerms;
   disbursementDate: string;
   disbursedBy: string | null;
   createdAt: Date;
@@ -58,16 +61,7 @@ export interface AcceptedTerms {
 
 /** The snapshot taken at approval from the product as it is then and the verdict the approver saw. */
 export function acceptedTermsFor(
-  product: {
-    name: string;
-    annualRatePct: string;
-    ivaRatePct: string;
-    openingFeePct: string;
-    openingFeeFinanced: boolean;
-    moratoryRatePct: string;
-    lateFee: string;
-    maxAgeAtEnd: number;
-  },
+  product: ProductTerms & { maxAgeAtEnd: number },
   verdict: { installment: string; openingFee: string; openingFeeIva?: string | undefined; firstDueDate: string },
   term: number,
 ): AcceptedTerms {
