@@ -11,7 +11,6 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import type { GridColDef } from '@mui/x-data-grid';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
@@ -22,7 +21,7 @@ import {
   type DeductionOrderChannel,
   type DeductionOrderLine,
 } from '@portal/contract';
-import { useConfirm } from '../../components/confirm-dialog';
+import { ConfirmedButton, DownloadButtons } from '../../components/action-buttons';
 import { DetailList } from '../../components/detail-list';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
@@ -239,40 +238,29 @@ function SendDialog({ order, onClose, onNotice }: { order: DeductionOrder; onClo
 
 function Actions({ order, onNotice }: { order: DeductionOrder; onNotice: (notice: Notice) => void }) {
   const session = useSession();
-  const confirm = useConfirm();
   const navigate = useNavigate();
   const issue = useIssueDeductionOrder();
   const substitute = useSubstituteDeductionOrder();
   const [sending, setSending] = useState(false);
-  const [busy, setBusy] = useState(false);
   const mayIssue = hasPermission(session, '/actions/wallet/issue-deduction-order');
   const standing = order.status === 'emitida' || order.status === 'enviada';
-  const download = () => {
-    setBusy(true);
-    downloadRecordFile(deductionOrderRoutes.download, { id: order.id }, `cedula-${order.payday}`)
-      .catch((error: Error) => onNotice({ kind: 'error', text: error.message }))
-      .finally(() => setBusy(false));
-  };
+  const failed = (error: Error) => onNotice({ kind: 'error', text: error.message });
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
       {order.status === 'borrador' && mayIssue && (
-        <Button
+        <ConfirmedButton
           variant="contained"
-          disabled={issue.isPending}
-          onClick={async () => {
-            const yes = await confirm({
-              title: 'Emitir cédula',
-              message: `¿Emitir la cédula del ${formatDate(order.payday)} de ${order.agreement}? Una vez emitida no cambia: ${order.instructedCount.toLocaleString('es-MX')} descuentos por ${formatMoney(order.instructedAmount)}.`,
-            });
-            if (yes)
-              issue.mutate(order.id, {
-                onSuccess: () => onNotice({ kind: 'success', text: 'Cédula emitida.' }),
-                onError: (error) => onNotice({ kind: 'error', text: error.message }),
-              });
+          pending={issue.isPending}
+          confirmation={{
+            title: 'Emitir cédula',
+            message: `¿Emitir la cédula del ${formatDate(order.payday)} de ${order.agreement}? Una vez emitida no cambia: ${order.instructedCount.toLocaleString('es-MX')} descuentos por ${formatMoney(order.instructedAmount)}.`,
           }}
+          onConfirmed={() =>
+            issue.mutate(order.id, { onSuccess: () => onNotice({ kind: 'success', text: 'Cédula emitida.' }), onError: failed })
+          }
         >
           Emitir
-        </Button>
+        </ConfirmedButton>
       )}
       {order.status === 'emitida' && (
         <Button variant="outlined" onClick={() => setSending(true)}>
@@ -280,31 +268,35 @@ function Actions({ order, onNotice }: { order: DeductionOrder; onNotice: (notice
         </Button>
       )}
       {standing && mayIssue && (
-        <Button
-          variant="outlined"
-          disabled={substitute.isPending}
-          onClick={async () => {
-            const yes = await confirm({
-              title: 'Sustituir cédula',
-              message: `¿Sustituir la cédula del ${formatDate(order.payday)} por una nueva calculada con la cartera de hoy? La actual quedará sustituida.`,
-              destructive: true,
-            });
-            if (yes)
-              substitute.mutate(order.id, {
-                onSuccess: (created) => {
-                  onNotice({ kind: 'success', text: 'Cédula sustituida.' });
-                  void navigate(`/wallet/deduction-orders/${created.id}`);
-                },
-                onError: (error) => onNotice({ kind: 'error', text: error.message }),
-              });
+        <ConfirmedButton
+          pending={substitute.isPending}
+          confirmation={{
+            title: 'Sustituir cédula',
+            message: `¿Sustituir la cédula del ${formatDate(order.payday)} por una nueva calculada con la cartera de hoy? La actual quedará sustituida.`,
+            destructive: true,
           }}
+          onConfirmed={() =>
+            substitute.mutate(order.id, {
+              onSuccess: (created) => {
+                onNotice({ kind: 'success', text: 'Cédula sustituida.' });
+                void navigate(`/wallet/deduction-orders/${created.id}`);
+              },
+              onError: failed,
+            })
+          }
         >
           Sustituir
-        </Button>
+        </ConfirmedButton>
       )}
-      <Button variant="outlined" startIcon={<FileDownloadOutlined />} disabled={busy} onClick={download}>
-        Descargar en el layout del convenio
-      </Button>
+      <DownloadButtons
+        downloads={[
+          {
+            label: 'Descargar en el layout del convenio',
+            run: () => downloadRecordFile(deductionOrderRoutes.download, { id: order.id }, `cedula-${order.payday}`),
+          },
+        ]}
+        onError={(text) => onNotice({ kind: 'error', text })}
+      />
       {sending && <SendDialog order={order} onClose={() => setSending(false)} onNotice={onNotice} />}
     </Stack>
   );

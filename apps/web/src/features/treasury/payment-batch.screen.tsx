@@ -13,10 +13,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import { useParams } from 'react-router';
 import { paymentOrderRoutes, type PaymentBatch, type PaymentBatchLine, type PaymentLineResultInput } from '@portal/contract';
-import { useConfirm } from '../../components/confirm-dialog';
+import { ConfirmedButton, DownloadButtons } from '../../components/action-buttons';
 import { DetailList } from '../../components/detail-list';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
@@ -178,47 +177,39 @@ function ResultsDialog({
 
 function Actions({ batch, lines, onNotice }: { batch: PaymentBatch; lines: PaymentBatchLine[]; onNotice: (notice: Notice) => void }) {
   const session = useSession();
-  const confirm = useConfirm();
   const authorize = useAuthorizeBatch();
   const [recording, setRecording] = useState(false);
-  const [busy, setBusy] = useState(false);
   const mayAuthorize = hasPermission(session, '/actions/treasury/authorize-batch');
-  const download = (format: 'fixed' | 'csv') => {
-    setBusy(true);
-    downloadRecordFile(paymentOrderRoutes.file, { id: batch.id }, `${batch.folio}.${format === 'csv' ? 'csv' : 'txt'}`, { format })
-      .catch((error: Error) => onNotice({ kind: 'error', text: error.message }))
-      .finally(() => setBusy(false));
-  };
+  const bankFile = (format: 'fixed' | 'csv') => () =>
+    downloadRecordFile(paymentOrderRoutes.file, { id: batch.id }, `${batch.folio}.${format === 'csv' ? 'csv' : 'txt'}`, { format });
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
       {batch.status === 'por autorizar' && mayAuthorize && (
-        <Button
+        <ConfirmedButton
           variant="contained"
-          disabled={authorize.isPending}
-          onClick={async () => {
-            const yes = await confirm({
-              title: 'Autorizar lote',
-              message: `¿Autorizar el lote ${batch.folio}: ${batch.orderCount.toLocaleString('es-MX')} transferencias por ${formatMoney(batch.total)}? Las devoluciones se descuentan del saldo a favor al autorizar.`,
-            });
-            if (yes)
-              authorize.mutate(batch.id, {
-                onSuccess: () => onNotice({ kind: 'success', text: 'Lote autorizado: descarga el archivo y envíalo al banco.' }),
-                onError: (error) => onNotice({ kind: 'error', text: error.message }),
-              });
+          pending={authorize.isPending}
+          confirmation={{
+            title: 'Autorizar lote',
+            message: `¿Autorizar el lote ${batch.folio}: ${batch.orderCount.toLocaleString('es-MX')} transferencias por ${formatMoney(batch.total)}? Las devoluciones se descuentan del saldo a favor al autorizar.`,
           }}
+          onConfirmed={() =>
+            authorize.mutate(batch.id, {
+              onSuccess: () => onNotice({ kind: 'success', text: 'Lote autorizado: descarga el archivo y envíalo al banco.' }),
+              onError: (error) => onNotice({ kind: 'error', text: error.message }),
+            })
+          }
         >
           Autorizar
-        </Button>
+        </ConfirmedButton>
       )}
       {batch.status !== 'por autorizar' && (
-        <>
-          <Button variant="outlined" startIcon={<FileDownloadOutlined />} disabled={busy} onClick={() => download('fixed')}>
-            Descargar archivo del banco
-          </Button>
-          <Button variant="outlined" startIcon={<FileDownloadOutlined />} disabled={busy} onClick={() => download('csv')}>
-            Descargar CSV
-          </Button>
-        </>
+        <DownloadButtons
+          downloads={[
+            { label: 'Descargar archivo del banco', run: bankFile('fixed') },
+            { label: 'Descargar CSV', run: bankFile('csv') },
+          ]}
+          onError={(text) => onNotice({ kind: 'error', text })}
+        />
       )}
       {batch.status === 'autorizado' && mayAuthorize && (
         <Button variant="outlined" onClick={() => setRecording(true)}>

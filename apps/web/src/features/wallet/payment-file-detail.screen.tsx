@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import { useParams } from 'react-router';
 import { paymentFileRoutes, type PaymentFile } from '@portal/contract';
 import { DetailList } from '../../components/detail-list';
@@ -12,6 +10,7 @@ import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
 import { RouteLoading } from '../../components/route-loading';
 import { Section } from '../../components/section';
 import { StatusChip } from '../../components/status-chip';
+import { DownloadButtons } from '../../components/action-buttons';
 import { downloadRecordFile } from '../../lib/download';
 import { formatBytes, formatDate, formatDateTime } from '../../lib/format';
 import { FileActions, FileFigures } from './payment-file-actions';
@@ -39,35 +38,19 @@ function summary(file: PaymentFile) {
 
 /** The original as uploaded and the result workbook (each row with its outcome and split). */
 function Downloads({ file, onError }: { file: PaymentFile; onError: (message: string) => void }) {
-  const [busy, setBusy] = useState(false);
-  const download = (run: () => Promise<void>) => {
-    setBusy(true);
-    run()
-      .catch((error: Error) => onError(error.message))
-      .finally(() => setBusy(false));
-  };
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-      <Button
-        variant="outlined"
-        startIcon={<FileDownloadOutlined />}
-        disabled={busy}
-        onClick={() => download(() => downloadRecordFile(paymentFileRoutes.original, { id: file.id }, file.fileName))}
-      >
-        Descargar original
-      </Button>
-      <Button
-        variant="outlined"
-        startIcon={<FileDownloadOutlined />}
-        disabled={busy}
-        onClick={() =>
-          download(() =>
-            downloadRecordFile(paymentFileRoutes.result, { id: file.id }, `resultado-${file.fileName.replace(/\.[^.]+$/, '')}.xlsx`),
-          )
-        }
-      >
-        Descargar resultado (Excel)
-      </Button>
+      <DownloadButtons
+        downloads={[
+          { label: 'Descargar original', run: () => downloadRecordFile(paymentFileRoutes.original, { id: file.id }, file.fileName) },
+          {
+            label: 'Descargar resultado (Excel)',
+            run: () =>
+              downloadRecordFile(paymentFileRoutes.result, { id: file.id }, `resultado-${file.fileName.replace(/\.[^.]+$/, '')}.xlsx`),
+          },
+        ]}
+        onError={onError}
+      />
     </Stack>
   );
 }
