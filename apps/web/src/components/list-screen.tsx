@@ -14,14 +14,8 @@ import { useListState, type ListState } from '../lib/list-state';
 import { ExportButton } from './export-button';
 import { CompanyFilter, DateFilter, FilterBar, SelectFilter, TextFilter, type FilterOption } from './filter-bar';
 import { NoticeSnackbar, type Notice } from './notice-snackbar';
+import { pageGrid, type ListPage } from './page-grid';
 import { ServerDataGrid, type ServerDataGridProps } from './server-data-grid';
-
-/** One page of a list as every list endpoint answers it. */
-export interface ListPage<Row> {
-  items: Row[];
-  total: number;
-  totalCapped: boolean;
-}
 
 /** The list's query for a list state (the URL's query string): its cache key and its fetch. */
 export type ListQuery<Row> = (queryString: string) => {
@@ -56,16 +50,7 @@ export function useServerList<Row>(query: ListQuery<Row>, defaults: Partial<List
     state,
     update,
     queryString,
-    grid: {
-      rows: list.data?.items ?? [],
-      total: list.data?.total ?? 0,
-      totalCapped: list.data?.totalCapped ?? false,
-      loading: list.isFetching,
-      error: list.isError ? list.error.message : null,
-      onRetry: () => void list.refetch(),
-      state,
-      onChange: update,
-    },
+    grid: pageGrid(list, state, update),
   };
 }
 

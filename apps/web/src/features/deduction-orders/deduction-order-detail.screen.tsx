@@ -27,6 +27,7 @@ import { NotFoundState, isNotFound } from '../../components/not-found-state';
 import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
 import { RouteLoading } from '../../components/route-loading';
 import { Section } from '../../components/section';
+import { localPageGrid } from '../../components/page-grid';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
 import { hasPermission } from '../../lib/auth/session';
@@ -145,13 +146,7 @@ function Lines({ order }: { order: DeductionOrder }) {
       <ServerDataGrid<DeductionOrderLine>
         aria-label="Líneas de la cédula"
         columns={lineColumns}
-        rows={lines.data?.items ?? []}
-        total={lines.data?.total ?? 0}
-        totalCapped={lines.data?.totalCapped ?? false}
-        loading={lines.isFetching}
-        error={lines.isError ? lines.error.message : null}
-        state={state}
-        onChange={(change) => setState((current) => ({ ...current, ...change }))}
+        {...localPageGrid(lines, state, setState)}
         getRowId={(row) => String(row.line)}
         emptyText="Ninguna línea en este grupo."
         hiddenOnPhone={['line', 'curp', 'employeeNumber', 'amountBefore', 'reason']}

@@ -22,6 +22,7 @@ import { ExportButton } from '../../components/export-button';
 import { NoticeSnackbar, type Notice } from '../../components/notice-snackbar';
 import { ScrollTable } from '../../components/scroll-table';
 import { Section } from '../../components/section';
+import { localPageGrid } from '../../components/page-grid';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
 import { useAgreementOptions } from '../../lib/credit-list';
@@ -79,13 +80,7 @@ function Lines({ chosen, onNotice }: { chosen: Chosen; onNotice: (notice: Notice
       <ServerDataGrid<EmployerStatementLine>
         aria-label={`Líneas: ${title}`}
         columns={lineColumns}
-        rows={lines.data?.items ?? []}
-        total={lines.data?.total ?? 0}
-        totalCapped={lines.data?.totalCapped ?? false}
-        loading={lines.isFetching}
-        error={lines.isError ? lines.error.message : null}
-        state={state}
-        onChange={(change) => setState((current) => ({ ...current, ...change }))}
+        {...localPageGrid(lines, state, setState)}
         getRowId={(row) => row.creditId}
         emptyText={figure === 'missing' ? 'Ningún descuento faltante: el patrón remitió todo lo instruido.' : 'Ninguna línea.'}
         hiddenOnPhone={['employeeNumber', 'payday', 'daysSince']}

@@ -10,6 +10,7 @@ import { PAYMENT_BATCH_STATUSES, type PaymentBatch, type PaymentOrder } from '@p
 import { useConfirm } from '../../components/confirm-dialog';
 import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
+import { localPageGrid } from '../../components/page-grid';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
 import { hasPermission } from '../../lib/auth/session';
@@ -95,13 +96,7 @@ function PendingOrders({ onNotice }: { onNotice: (notice: Notice) => void }) {
       <ServerDataGrid<PaymentOrder>
         aria-label="Órdenes por enviar"
         columns={orderColumns}
-        rows={pending.data?.items ?? []}
-        total={count}
-        totalCapped={pending.data?.totalCapped ?? false}
-        loading={pending.isFetching}
-        error={pending.isError ? pending.error.message : null}
-        state={state}
-        onChange={(change) => setState((current) => ({ ...current, ...change }))}
+        {...localPageGrid(pending, state, setState)}
         emptyText="No hay órdenes por enviar."
         hiddenOnPhone={['folio', 'clabe', 'lastRejectionReason']}
       />

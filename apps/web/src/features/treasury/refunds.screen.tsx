@@ -16,6 +16,7 @@ import { useConfirm } from '../../components/confirm-dialog';
 import { ListScreen } from '../../components/list-screen';
 import { ReasonDialog } from '../../components/reason-dialog';
 import type { Notice } from '../../components/notice-snackbar';
+import { localPageGrid } from '../../components/page-grid';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
 import { hasPermission } from '../../lib/auth/session';
@@ -203,13 +204,7 @@ function RefundRequests({ onNotice }: { onNotice: (notice: Notice) => void }) {
       <ServerDataGrid<Refund>
         aria-label="Devoluciones"
         columns={columns}
-        rows={refunds.data?.items ?? []}
-        total={refunds.data?.total ?? 0}
-        totalCapped={refunds.data?.totalCapped ?? false}
-        loading={refunds.isFetching}
-        error={refunds.isError ? refunds.error.message : null}
-        state={state}
-        onChange={(change) => setState((current) => ({ ...current, ...change }))}
+        {...localPageGrid(refunds, state, setState)}
         emptyText="Aún no hay devoluciones."
         hiddenOnPhone={['folio', 'clabe', 'note', 'requestedBy']}
       />

@@ -11,6 +11,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import type { PaymentFile, PaymentFileRow, missingDeductionSchema } from '@portal/contract';
+import { localPageGrid } from '../../components/page-grid';
 import { ServerDataGrid } from '../../components/server-data-grid';
 import { StatusChip } from '../../components/status-chip';
 import { formatMoney } from '../../lib/format';
@@ -142,13 +143,7 @@ function RowsGrid({ file, group, onAllocation }: { file: PaymentFile; group: Row
     <ServerDataGrid<PaymentFileRow>
       aria-label={`Filas: ${group}`}
       columns={rowColumns(applied, onAllocation)}
-      rows={rows.data?.items ?? []}
-      total={rows.data?.total ?? 0}
-      totalCapped={rows.data?.totalCapped ?? false}
-      loading={rows.isFetching}
-      error={rows.isError ? rows.error.message : null}
-      state={state}
-      onChange={(change) => setState((current) => ({ ...current, ...change }))}
+      {...localPageGrid(rows, state, setState)}
       getRowId={(row) => String(row.line)}
       emptyText={group === 'rechazados' ? 'Ninguna fila rechazada.' : 'Ninguna fila en este grupo.'}
       hiddenOnPhone={['message', 'employeeNumber', 'curpRfc', 'instructedAmount']}
@@ -163,13 +158,7 @@ function MissingGrid({ file }: { file: PaymentFile }) {
     <ServerDataGrid<MissingDeduction>
       aria-label="Descuentos faltantes"
       columns={missingColumns}
-      rows={missing.data?.items ?? []}
-      total={missing.data?.total ?? 0}
-      totalCapped={missing.data?.totalCapped ?? false}
-      loading={missing.isFetching}
-      error={missing.isError ? missing.error.message : null}
-      state={state}
-      onChange={(change) => setState((current) => ({ ...current, ...change }))}
+      {...localPageGrid(missing, state, setState)}
       getRowId={(row) => `${row.creditId}-${row.period}`}
       emptyText="El archivo trae todos los descuentos esperados en la fecha."
       hiddenOnPhone={['employeeNumber', 'state']}
