@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { allocatePayment, buildSchedule, formatCents, parseCents } from '@portal/lending';
 import { storedAfter, toInstallmentState, type InstallmentRow } from '../portfolio/schedule-rows';
-import { splitOf } from './apply';
+import { allocationSplit } from '../shared/payment-split';
 
 /**
  * The write-back of an application: whatever packages/lending allocates, what is stored must neither create nor lose a
@@ -96,7 +96,7 @@ describe('storedAfter (the schedule written back after a payment)', () => {
             installments: rows.map(toInstallmentState),
           });
           const after = storedAfter(rows, result.installments);
-          const split = splitOf(result);
+          const split = allocationSplit(result);
           expect(Object.values(split).reduce((sum, value) => sum + c(value), 0n)).toBe(BigInt(amount));
           for (const component of OWED) {
             const [chargedColumn, paidColumn] = STORED[component];

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { allocatePayment, formatCents, parseCents, type AllocationResult, type Component, type Frequency } from '@portal/lending';
+import { allocatePayment, parseCents, type AllocationResult, type Frequency } from '@portal/lending';
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
@@ -26,6 +26,7 @@ import {
 } from '../portfolio/schedule-rows';
 import { creditFolio } from '../shared/folios';
 import { longDate, pesos } from '../shared/es-mx';
+import { allocationSplit } from '../shared/payment-split';
 import { summarize } from './payment-files.queries';
 
 /**
@@ -50,30 +51,6 @@ export interface PaymentBefore {
 
 const cents = (value: string | undefined) => (value === undefined ? 0n : parseCents(value, 'importe'));
 const sameAmount = (a: string, b: string) => cents(a) === cents(b);
-
-/** How a payment's money was split, by component, plus the sobrepago. */
-export function splitOf(result: Pick<AllocationResult, 'lines' | 'overpayment'>): Record<Component | 'overpayment', string> {
-  const sums: Record<Component, bigint> = {
-    principal: 0n,
-    interest: 0n,
-    iva: 0n,
-    moratoryInterest: 0n,
-    moratoryIva: 0n,
-    fees: 0n,
-    feesIva: 0n,
-  };
-  for (const line of result.lines) sums[line.component] += cents(line.amount);
-  return {
-    principal: formatCents(sums.principal),
-    interest: formatCents(sums.interest),
-    iva: formatCents(sums.iva),
-    moratoryInterest: formatCents(sums.moratoryInterest),
-    moratoryIva: formatCents(sums.moratoryIva),
-    fees: formatCents(sums.fees),
-    feesIva: formatCents(sums.feesIva),
-    overpayment: result.overpayment,
-  };
-}
 
 export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
 /** The same of items already written as JSON. */
@@ -280,7 +257,7 @@ async function allocateBatch(
       writes.rowUpdates.push(after[index]!);
     });
     if (deduction && deduction.state !== 'recibido') writes.received.push({ credit_id: credit.id, period: deduction.period });
-    const split = splitOf(result);
+    const split = allocationSplit(result);
     const record: PaymentBefore = {
       installment: credit.installment,
       rows: before,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { allocatePayment, formatCents, parseCents, type Component } from '@portal/lending';
+import { allocatePayment, formatCents, parseCents } from '@portal/lending';
 import { percentToFraction } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
@@ -7,6 +7,7 @@ import { credits, expectedDeductions, installments } from '../../db/schema/credi
 import { payments } from '../../db/schema/payments';
 import { HttpProblem } from '../../http/errors';
 import { creditFolio } from '../shared/folios';
+import { allocationSplit } from '../shared/payment-split';
 import { chargedThrough } from './late-charges';
 import { changed, stored, storedAfter, toInstallmentState, writeScheduleRows, type InstallmentRow } from './schedule-rows';
 import type { PortfolioChange } from './change-portfolio';
@@ -101,29 +102,12 @@ export async function payOffRenewedCredits(
       change.companyId,
       after.filter((row, index) => changed(stored(asStored[index]!), row)),
     );
-    const split: Record<Component, bigint> = {
-      principal: 0n,
-      interest: 0n,
-      iva: 0n,
-      moratoryInterest: 0n,
-      moratoryIva: 0n,
-      fees: 0n,
-      feesIva: 0n,
-    };
-    for (const line of result.lines) split[line.component] += cents(line.amount);
     await tx.insert(payments).values({
       companyId: change.companyId,
       creditId: payoff.creditId,
       valueDate: renewal.valueDate,
       amount: result.amount,
-      principal: formatCents(split.principal),
-      interest: formatCents(split.interest),
-      iva: formatCents(split.iva),
-      moratoryInterest: formatCents(split.moratoryInterest),
-      moratoryIva: formatCents(split.moratoryIva),
-      fees: formatCents(split.fees),
-      feesIva: formatCents(split.feesIva),
-      overpayment: result.overpayment,
+      ...allocationSplit(result),
       allocation: { lines: result.lines, waived: result.waived, renewedBy: renewal.newCreditId },
       before: { installment: credit!.installment, rows: before, deduction: null },
       appliedBy: renewal.appliedBy,

@@ -1,3 +1,4 @@
+import { formatCents, parseCents, type AllocationResult, type Component } from '@portal/lending';
 import type { AllocationSplit } from '@portal/contract';
 import { payments } from '../../db/schema/payments';
 
@@ -29,3 +30,27 @@ export const splitOf = (payment: AllocationSplit): AllocationSplit => ({
   feesIva: payment.feesIva,
   overpayment: payment.overpayment,
 });
+
+/** How a payment's money was split, by component, plus the sobrepago. */
+export function allocationSplit(result: Pick<AllocationResult, 'lines' | 'overpayment'>): Record<Component | 'overpayment', string> {
+  const sums: Record<Component, bigint> = {
+    principal: 0n,
+    interest: 0n,
+    iva: 0n,
+    moratoryInterest: 0n,
+    moratoryIva: 0n,
+    fees: 0n,
+    feesIva: 0n,
+  };
+  for (const line of result.lines) sums[line.component] += parseCents(line.amount, 'importe');
+  return {
+    principal: formatCents(sums.principal),
+    interest: formatCents(sums.interest),
+    iva: formatCents(sums.iva),
+    moratoryInterest: formatCents(sums.moratoryInterest),
+    moratoryIva: formatCents(sums.moratoryIva),
+    fees: formatCents(sums.fees),
+    feesIva: formatCents(sums.feesIva),
+    overpayment: result.overpayment,
+  };
+}
