@@ -67,6 +67,19 @@ describe('assessRenewal (hand-worked)', () => {
     ]);
   });
 
+  it('refuses a credit with nothing to pay off (its last deduction en tránsito): its payoff is 0.00', () => {
+    const result = assessRenewal({
+      ...base,
+      renewed: [{ folio: 'CR-000010', payoff: '0.00', installment: '50.00', paidInstallments: 9, daysPastDue: 0 }],
+    });
+    expect(result.reasons).toEqual([
+      {
+        code: 'renewal-rule',
+        message: 'El crédito CR-000010 no tiene saldo por liquidar: lo que debe ya lo descontó la nómina y está en tránsito.',
+      },
+    ]);
+  });
+
   it('refuses counts that are not whole numbers', () => {
     expect(() => renewalRuleReasons({ folio: 'X', paidInstallments: 1.5, daysPastDue: 0 }, rule)).toThrow(LendingInputError);
     expect(() => renewalRuleReasons({ folio: 'X', paidInstallments: 1, daysPastDue: -1 }, rule)).toThrow(LendingInputError);

@@ -100,9 +100,16 @@ export function assessRenewal(input: RenewalInput): RenewalResult {
   let freed = 0n;
   const reasons: RenewalResult['reasons'] = [];
   for (const [i, credit] of input.renewed.entries()) {
-    payoffs += parseNonNegativeCents(credit.payoff, `renewed[${i}].payoff`);
+    const payoff = parseNonNegativeCents(credit.payoff, `renewed[${i}].payoff`);
+    payoffs += payoff;
     freed += parseNonNegativeCents(credit.installment, `renewed[${i}].installment`);
     for (const message of renewalRuleReasons(credit, input.rule)) reasons.push({ code: 'renewal-rule', message });
+    // Everything it owes is already deducted and on its way (en tránsito): there is nothing for a renewal to pay off.
+    if (payoff === 0n)
+      reasons.push({
+        code: 'renewal-rule',
+        message: `El crédito ${credit.folio} no tiene saldo por liquidar: lo que debe ya lo descontó la nómina y está en tránsito.`,
+      });
   }
   const net = netDisbursement - payoffs;
   if (net < 0n) {

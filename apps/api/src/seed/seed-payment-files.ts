@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { layoutSchema } from '@portal/contract';
+import { layoutSchema, type PayFrequency } from '@portal/contract';
 import type { Tx } from '../db/client';
 import { agreements } from '../db/schema/agreements';
 import { users } from '../db/schema/users';
@@ -9,6 +9,28 @@ import { uploadPaymentFile } from '../modules/payment-files/payment-files.servic
 import { renderPaymentFile, type FileFields } from '../modules/payment-files/render-file';
 import { revertPaymentFile } from '../modules/payment-files/revert';
 import { generateDeductionOrder, issueDeductionOrder, sendDeductionOrder } from '../modules/deduction-orders/deduction-orders.service';
+
+/** Cartera's demo user, as the actor the seed's file and cédula work is done by (null before the users exist). */
+export async function seedClerk(tx: Tx): Promise<{ id: string; actor: Actor } | null> {
+  const [clerk] = await tx.select().from(users).where(eq(users.email, 'cartera@demo.mx'));
+  if (!clerk) return null;
+  const actor = {
+    id: 'seed',
+    principal: {
+      userId: clerk.id,
+      email: clerk.email,
+      name: clerk.name,
+      companyId: clerk.companyId,
+      profileId: clerk.profileId,
+      role: 'CARTERA',
+      permissions: new Set<string>(),
+    },
+  } as unknown as Actor;
+  return { id: clerk.id, actor };
+}
+
+/** The longest gap between two paydays of each frequency (a payday moved off a holiday included). */
+const LONGEST_PERIOD_DAYS: Record<PayFrequency, number> = { semanal: 7, catorcenal: 14, quincenal: 16, mensual: 31 };
 
 /** Days before today whose payroll deductions the demo collects through payment files rather than as history. */
 export const FILE_WINDOW_DAYS = 40;
@@ -36,24 +58,16 @@ const EXTENSION = { csv: 'csv', xlsx: 'xlsx', fixed: 'txt' } as const;
  * the employer's file in the agreement's own layout, uploaded and applied by Cartera through the same services as the
  * screens. Most files are applied; the latest of the first agreement also brings rows the upload rejects; one file is
  * applied, reverted (the employer sent last period's file again) and followed by its correction. Deductions missed on
- * purpose (seed-portfolio's collected history) stay out of every file: they show en tránsito or no aplicado.
+ * purpose (seed-portfolio's collected history) stay out of every file: they show en tránsito or no aplicado. One
+ * employer has not answered its last payday yet (its cédula sent, its deductions en tránsito): the agreement whose
+ * remittance lag outlasts its payroll period (the federal one, catorcenal with 15 days), so on any day of the year its
+ * last payday is still within the lag.
  */
 export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today: string, now: Date): Promise<void> {
   if (paid.length === 0) return;
-  const [clerk] = await tx.select().from(users).where(eq(users.email, 'cartera@demo.mx'));
+  const clerk = await seedClerk(tx);
   if (!clerk) return;
-  const actor = {
-    id: 'seed',
-    principal: {
-      userId: clerk.id,
-      email: clerk.email,
-      name: clerk.name,
-      companyId: clerk.companyId,
-      profileId: clerk.profileId,
-      role: 'CARTERA',
-      permissions: new Set<string>(),
-    },
-  } as unknown as Actor;
+  const { actor } = clerk;
   const { rows } = (await tx.execute(sql`
     select c.agreement_id, e.discount_date::text as discount_date, c.number, c.employee_number, k.curp, e.amount::text as amount, e.period
     from json_to_recordset(${JSON.stringify(paid)}::json) as p("creditId" uuid, period int)
@@ -69,6 +83,20 @@ export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today:
   const catalog = await tx.select().from(agreements);
   const lastDateOf = new Map<string, string>();
   for (const row of rows) lastDateOf.set(row.agreement_id, row.discount_date);
+  // The employer whose file has not come yet: its last payday's cédula was sent, and its deductions are en tránsito
+  // (its remittance lag is longer than its payroll period, so the seed's day never finds them overdue). The browser
+  // journey of the cédulas uploads that answer.
+  const awaiting = [...catalog]
+    .sort((left, right) => left.code.localeCompare(right.code))
+    .find((agreement) => lastDateOf.has(agreement.id) && agreement.remittanceLagDays >= LONGEST_PERIOD_DAYS[agreement.frequency]);
+  const awaitingKey = awaiting ? `${lastDateOf.get(awaiting.id)}|${awaiting.id}` : null;
+  // The last payday each employer answered: the latest file of the first agreement brings rejected rows, the second's
+  // is reverted and corrected.
+  lastDateOf.clear();
+  for (const key of groups.keys()) {
+    const [discountDate, agreementId] = key.split('|') as [string, string];
+    if (key !== awaitingKey) lastDateOf.set(agreementId, discountDate);
+  }
   const [withRejected, withRevert] = catalog.filter((agreement) => lastDateOf.has(agreement.id)).map((agreement) => agreement.id);
 
   let minute = 0;
@@ -120,6 +148,7 @@ export async function seedPaymentFiles(tx: Tx, paid: readonly FilePaid[], today:
       now: stamp(-50) > now ? now : stamp(-50),
     });
 
+    if (key === awaitingKey) continue;
     if (isLast && agreementId === withRevert) {
       // The employer first sent the file with every amount doubled; it was applied, reverted, and the right one applied.
       const wrong = await upload(

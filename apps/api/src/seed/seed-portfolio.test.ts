@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_DAY_OF_MONTH, buildSchedule, checkClabe, checkCurp, firstPayday } from '@portal/lending';
 import { PRE_REQUEST_STATUSES, REQUEST_STATUSES } from '@portal/contract';
@@ -6,7 +6,9 @@ import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../test/test
 import { agreements } from '../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
-import { payments } from '../db/schema/payments';
+import { paymentFiles, payments } from '../db/schema/payments';
+import { deductionOrders } from '../db/schema/deduction-orders';
+import { differencesBetween } from '../modules/deduction-orders/deduction-orders.queries';
 import { businessDates, dayCloses } from '../db/schema/portfolio';
 import { loanPricing, payrollCalendarOf } from '../modules/shared/products';
 import { DEMO_CREDITS, seedDemoPortfolio } from './seed-portfolio';
@@ -56,7 +58,11 @@ describe.each(BEHAVIOUR_ENGINES)('Demo portfolio seed (%s)', (engine) => {
     );
     const [deductions] = await ctx.system((db) => db.select({ total: count() }).from(expectedDeductions));
     expect(deductions!.total).toBe(rows.reduce((sum, row) => sum + row.credit.term, 0));
-    for (const { credit, agreement } of rows.slice(0, 40)) {
+    // A credit a renewal paid off carries the payoff in its schedule (the renewals' tests check it): the others, by folio.
+    const kept = rows
+      .filter((row) => row.credit.liquidationReason !== 'renovacion')
+      .sort((left, right) => left.credit.number - right.credit.number);
+    for (const { credit, agreement } of kept.slice(0, 40)) {
       const calendar = payrollCalendarOf(agreement);
       const first = firstPayday(calendar, credit.disbursementDate);
       expect(credit.firstDueDate).toBe(first.dueDate);
@@ -147,5 +153,76 @@ describe.each(BEHAVIOUR_ENGINES)('Demo portfolio seed (%s)', (engine) => {
         .where(sql`cardinality(${requests.renews}) > 0`),
     );
     expect(closes.reduce((sum, close) => sum + close.creditsProcessed, 0)).toBe(made!.total - renewals!.total);
+  });
+
+  it('holds one sustituida cédula: a next payday emitted before the renewals and substituted after them, the renewals its difference', async () => {
+    const orders = await ctx.system((db) => db.select().from(deductionOrders));
+    const replaced = orders.filter((order) => order.status === 'sustituida');
+    expect(replaced).toHaveLength(1);
+    const old = replaced[0]!;
+    const substitutes = orders.filter((order) => order.supersedesId === old.id);
+    expect(substitutes).toHaveLength(1);
+    const substitute = substitutes[0]!;
+    expect(substitute).toMatchObject({ status: 'emitida', payday: old.payday, agreementId: old.agreementId, baselineId: old.baselineId });
+    // The payday was still open (before its cut-off): the substitution was the screen's, not history's.
+    expect(old.cutOffDate >= old.businessDate).toBe(true);
+    expect(old.payday > old.businessDate).toBe(true);
+    // What changed, from the renewals rather than the cédula's own code: each credit of the agreement the emitted cédula
+    // instructed that a renewal then paid off becomes a baja; each renewal of the agreement whose first payday it is, an
+    // alta.
+    const { rows } = (await ctx.system((db) =>
+      db.execute(sql`
+        select 'CR-' || lpad(c.number::text, 8, '0') as folio, 'baja' as movement from credits c
+        join deduction_order_lines l on l.credit_id = c.id and l.order_id = ${old.id} and l.movement <> 'baja'
+        where c.agreement_id = ${old.agreementId} and c.liquidation_reason = 'renovacion'
+        union all
+        select 'CR-' || lpad(c.number::text, 8, '0'), 'alta' from credits c
+        join requests r on r.id = c.request_id and cardinality(r.renews) > 0
+        where c.agreement_id = ${old.agreementId} and c.first_due_date = ${old.payday}::date`),
+    )) as unknown as { rows: { folio: string; movement: string }[] };
+    expect(rows.length).toBeGreaterThan(0);
+    const differences = await ctx.system((db) => differencesBetween(db, substitute.id, old.id));
+    expect(differences.map((row) => [row.creditFolio, row.after?.movement ?? null]).sort()).toEqual(
+      rows.map((row) => [row.folio, row.movement]).sort(),
+    );
+  });
+
+  it("leaves one employer's last payday unanswered: the federal agreement's cédula sent, no file, its deductions en tránsito", async () => {
+    const today = ctx.clock.now().toLocaleDateString('en-CA', { timeZone: 'America/Mexico_City' });
+    const [federal] = await ctx.system((db) => db.select().from(agreements).where(eq(agreements.code, 'IMSS-FED')));
+    const sent = await ctx.system((db) =>
+      db
+        .select()
+        .from(deductionOrders)
+        .where(and(eq(deductionOrders.status, 'enviada'), sql`${deductionOrders.payday} < ${today}::date`)),
+    );
+    const files = await ctx.system((db) =>
+      db.select({ agreementId: paymentFiles.agreementId, discountDate: paymentFiles.discountDate }).from(paymentFiles),
+    );
+    const answered = new Set(files.map((file) => `${file.agreementId}|${file.discountDate}`));
+    const unanswered = sent.filter((order) => !answered.has(`${order.agreementId}|${order.payday}`));
+    // Every sent cédula of a past payday has its employer's file but one: the federal agreement's latest.
+    expect(unanswered.map((order) => [order.agreementId, order.payday])).toEqual([
+      [
+        federal!.id,
+        sent
+          .filter((order) => order.agreementId === federal!.id)
+          .map((order) => order.payday)
+          .sort()
+          .at(-1),
+      ],
+    ]);
+    const awaiting = unanswered[0]!;
+    // Within the agreement's remittance lag (15 days; its paydays are 14 days apart): what the cédula instructs is en
+    // tránsito, neither received nor overdue.
+    expect(Date.parse(today) - Date.parse(awaiting.payday)).toBeLessThanOrEqual(federal!.remittanceLagDays * 86_400_000);
+    const { rows } = (await ctx.system((db) =>
+      db.execute(sql`
+        select e.state, count(*)::int as total from deduction_order_lines l
+        join expected_deductions e on e.credit_id = l.credit_id and e.discount_date = ${awaiting.payday}::date
+        where l.order_id = ${awaiting.id} and l.movement <> 'baja' group by e.state`),
+    )) as unknown as { rows: { state: string; total: number }[] };
+    expect(rows.map((row) => row.state)).toEqual(['en tránsito']);
+    expect(rows[0]!.total).toBe(awaiting.altasCount + awaiting.cambiosCount + awaiting.continuingCount);
   });
 });

@@ -21,6 +21,7 @@ import { seedLetters } from './seed-letters';
 import { refreshPortfolioFigures } from '../modules/portfolio/portfolio-figures';
 import { seedReports } from './seed-reports';
 import { seedRenewals } from './seed-renewals';
+import { emitUpcomingOrder, substituteUpcomingOrder } from './seed-deduction-orders';
 import { payrollCalendarOf } from '../modules/shared/products';
 import { DEFAULT_DAILY_MINIMUM_WAGE } from '../config';
 
@@ -487,7 +488,12 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       await tx.insert(businessDates).values({ companyId, businessDate: today }).onConflictDoNothing();
     }
     await seedPaymentFiles(tx, byFile, today, now);
-    if (options.renewals !== false) await seedRenewals(tx, now);
+    if (options.renewals !== false) {
+      // One cédula emitted for its next payday, made sustituida by the renewals that change what it instructs.
+      const upcoming = await emitUpcomingOrder(tx, now);
+      await seedRenewals(tx, now);
+      await substituteUpcomingOrder(tx, upcoming, now);
+    }
     // The home's figures as of the seed (the files above left them at their own, earlier, times).
     for (const companyId of new Set(creditsInOrder.map((built) => built.credit.companyId)))
       await refreshPortfolioFigures(tx, companyId, today, now);

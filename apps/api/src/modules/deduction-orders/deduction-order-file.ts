@@ -75,13 +75,18 @@ function cellsOf(columns: [LayoutField, number][], values: Record<LayoutField, s
 const csvCell = (text: string, delimiter: string) =>
   /["\r\n]/.test(text) || text.includes(delimiter) ? `"${text.replaceAll('"', '""')}"` : text;
 
-/** A fixed-width line: text fields left-aligned and space-padded, amounts right-aligned and zero-padded. */
+/**
+ * A fixed-width line: text fields left-aligned and space-padded, amounts right-aligned and zero-padded. A folio longer
+ * than its field ("CR-00000123" in 10 positions) is written as its number zero-padded ("0000000123"), as the payment
+ * files write it and read it back: cut short, it would name another credit.
+ */
 function fixedLine(positions: [LayoutField, { start: number; length: number }][], values: Record<LayoutField, string>): string {
   const width = Math.max(...positions.map(([, position]) => position.start + position.length - 1));
   const chars = Array.from({ length: width }, () => ' ');
   for (const [field, { start, length }] of positions) {
-    const value = values[field];
-    const text = field === 'amount' ? value.padStart(length, '0').slice(-length) : value.padEnd(length, ' ').slice(0, length);
+    const value = field === 'creditId' && values.creditId.length > length ? values.creditId.replace(/^CR-/, '') : values[field];
+    const zeroPadded = field === 'amount' || (field === 'creditId' && value !== values.creditId);
+    const text = zeroPadded ? value.padStart(length, '0').slice(-length) : value.padEnd(length, ' ').slice(0, length);
     for (let i = 0; i < length; i++) chars[start - 1 + i] = text[i]!;
   }
   return chars.join('');

@@ -609,5 +609,18 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
     expect(fixed.statusCode).toBe(200);
     const cents = (amount: string) => amount.replace('.', '').padStart(8, '0');
     expect(fixed.body).toBe(order.map((key) => `${folio(numbers[key])}${cents(CODES[key][0])}${CODES[key][1]}\r\n`).join(''));
+
+    // A folio field narrower than the folio (the federal agreement's 10 positions for "CR-00000123"): the folio's number,
+    // zero-padded, as its payment files carry it — cut to "CR-0000012" it would name another credit.
+    await setLayout({
+      format: 'fixed',
+      amountInCents: true,
+      positions: { creditId: { start: 1, length: 10 }, amount: { start: 11, length: 8 } },
+    });
+    const narrow = await ctx.app.inject({ method: 'GET', url: `/api/deduction-orders/${draft.id}/file`, headers: cartera });
+    expect(narrow.statusCode).toBe(200);
+    expect(narrow.body).toBe(
+      order.map((key) => `${String(numbers[key]).padStart(10, '0')}${cents(CODES[key][0])}${CODES[key][1]}\r\n`).join(''),
+    );
   });
 });

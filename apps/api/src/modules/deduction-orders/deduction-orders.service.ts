@@ -24,7 +24,8 @@ import { differencesBetween, loadDeductionOrder } from './deduction-orders.queri
  *   continúa: both, the same amount.
  *
  * The lines are one INSERT … SELECT, so the portfolio is read in one snapshot and a 300,000-line cédula is written
- * without passing through Node.
+ * without passing through Node. Whether a cambio is the credit's last installment (its reason) is probed for the
+ * cambios alone: per line it was half of Generar's reads at scale (docs/measurements.md).
  */
 
 /** The advisory-lock class of an agreement's cédulas: Generar, Emitir and Sustituir of one agreement take turns. */
@@ -161,15 +162,14 @@ async function writeLines(
           where i.company_id = ${companyId} and i.due_date = ${before}::date and c.agreement_id = ${agreementId} and i.payment > 0`;
   await tx.execute(sql`
     with owed as (
-      select i.credit_id, i.payment as amount,
-             not exists (select 1 from installments l where l.credit_id = i.credit_id and l.number > i.number and l.payment > 0) as last
+      select i.credit_id, i.number, i.payment as amount
       from installments i join credits c on c.id = i.credit_id and c.company_id = i.company_id
       where i.company_id = ${companyId} and i.due_date = ${payday}::date and c.agreement_id = ${agreementId}
         and c.status <> 'liquidado' and c.renewed_by_credit_id is null and i.payment > 0
     ),
     baseline as (${baseline}),
     joined as (
-      select coalesce(o.credit_id, b.credit_id) as credit_id, b.amount as before, o.amount as after, o.last
+      select coalesce(o.credit_id, b.credit_id) as credit_id, b.amount as before, o.amount as after, o.number
       from owed o full join baseline b on b.credit_id = o.credit_id
     )
     insert into deduction_order_lines (order_id, credit_id, company_id, line, credit_number, employee_number, curp, name,
@@ -182,7 +182,10 @@ async function writeLines(
                 when j.after is null then case when c.renewed_by_credit_id is not null then 'renovacion'
                                                when c.status = 'liquidado' and c.last_due_date >= ${payday}::date then 'liquidado' else 'plazo-cumplido' end
                 when j.before = j.after then null
-                when j.last then 'ultima-cuota' else 'cuota-recalculada' end
+                -- Asked of a cambio only (a CASE arm runs only when reached): one probe per changed line, not per line.
+                when not exists (select 1 from installments l where l.credit_id = j.credit_id and l.number > j.number and l.payment > 0)
+                  then 'ultima-cuota'
+                else 'cuota-recalculada' end
     from joined j join credits c on c.id = j.credit_id join clients cl on cl.id = c.client_id`);
   await tx.execute(sql`
     update deduction_orders o set
