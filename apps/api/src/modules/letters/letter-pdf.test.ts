@@ -6,6 +6,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { LETTER_FIELDS, type LetterPayoff, type LetterTexts } from '@portal/contract';
 import { demoBackground, demoLayout } from '../../seed/seed-letters';
 import { TemplateError, checkTemplate, renderLetter } from './letter-pdf';
+import { normalizeBackground } from './letter-template-worker';
 import { extractText } from '../../test/pdf-text';
 import { longDate, pesos } from '../shared/es-mx';
 import { letterTexts, mexicoDateAndHour } from './letter-texts';
@@ -249,6 +250,16 @@ describe('template check', () => {
     change(layout.fields);
     return JSON.stringify(layout);
   };
+
+  it("counts the background's time budget from when the started worker takes the bytes, not while a busy machine starts it", async () => {
+    const background = await demoBackground(brand);
+    const reading = normalizeBackground(background, { timeMs: 3_000 });
+    // The machine busy for longer than the whole budget while the thread starts (this thread blocked: its timers too).
+    const until = Date.now() + 3_500;
+    while (Date.now() < until);
+    const read = await reading;
+    expect('refused' in read ? read.refused : null).toBeNull();
+  });
 
   it('accepts the demo template and reads the page size', async () => {
     const checked = await checkTemplate(await demoBackground(brand), layoutText(), WIDEST);

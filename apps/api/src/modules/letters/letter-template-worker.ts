@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
  * under a megabyte; past these it is refused with its reason rather than kept to stall every letter.
  */
 export const TEMPLATE_BUDGET = {
-  /** The worker's wall time for parsing and re-saving the first page. */
+  /** The worker's wall time for parsing and re-saving the first page, from when the started worker takes the bytes. */
   timeMs: 5_000,
   /** The worker's heap: a PDF that needs more is refused, the API's memory is not at stake. */
   heapMb: 256,
@@ -43,9 +43,15 @@ export function normalizeBackground(bytes: Uint8Array, budget: Partial<typeof TE
       if (result instanceof Error) reject(result);
       else resolve(result);
     };
-    const timer = setTimeout(() => settle({ refused: 'too-slow' }), limits.timeMs);
-    worker.once('message', (answer: { canvas?: Uint8Array; width?: number; height?: number; refused?: CanvasRefusal }) => {
-      if (answer.canvas) settle({ canvas: Buffer.from(answer.canvas), width: answer.width!, height: answer.height! });
+    // The budget is the parse's, counted from when the started worker takes the bytes: starting a thread (loading
+    // pdf-lib into it) is the machine's cost, seconds on a busy one, not the file's.
+    let timer: NodeJS.Timeout | undefined;
+    worker.on('message', (answer: { ready?: true; canvas?: Uint8Array; width?: number; height?: number; refused?: CanvasRefusal }) => {
+      if (answer.ready) {
+        timer = setTimeout(() => settle({ refused: 'too-slow' }), limits.timeMs);
+        const copy = new Uint8Array(bytes);
+        worker.postMessage({ bytes: copy, maxBytes: limits.maxBytes, maxObjects: limits.maxObjects }, [copy.buffer]);
+      } else if (answer.canvas) settle({ canvas: Buffer.from(answer.canvas), width: answer.width!, height: answer.height! });
       else settle({ refused: answer.refused ?? 'unreadable' });
     });
     // Out of its heap budget the worker dies with ERR_WORKER_OUT_OF_MEMORY: a PDF too complex, not a server fault.
@@ -53,8 +59,6 @@ export function normalizeBackground(bytes: Uint8Array, budget: Partial<typeof TE
       settle(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { refused: 'too-complex' } : error),
     );
     worker.once('exit', () => settle({ refused: 'unreadable' }));
-    const copy = new Uint8Array(bytes);
-    worker.postMessage({ bytes: copy, maxBytes: limits.maxBytes, maxObjects: limits.maxObjects }, [copy.buffer]);
   });
 }
 

@@ -39,3 +39,6 @@ parentPort.on('message', async ({ bytes, maxBytes, maxObjects }) => {
     parentPort.postMessage({ refused: 'unreadable', detail: error instanceof Error ? error.message : String(error) });
   }
 });
+
+// Loaded and listening: the caller's time budget starts now, with the bytes, not while a busy machine starts the thread.
+parentPort.postMessage({ ready: true });
