@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { seedDemoPortfolio } from '../seed/seed-portfolio';
@@ -171,5 +171,35 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
         .map((row) => row.id)
         .sort(),
     );
+  });
+
+  it('answers null past 1,000 matches, told from the sample or from the index, and the lists are the same', async () => {
+    // PLUS: 10,000 clients of another name first (by insertion and by CURP), then 1,050 "Xóchitl Ñandú".
+    await ctx.system((tx) =>
+      tx.execute(sql`
+        insert into clients (company_id, curp, first_names, last_name_1, birth_date, sex)
+        select ${companyId.PLUS}::uuid, 'AAAA' || lpad(n::text, 14, '0'), 'Relleno', 'Uno', '1990-01-01', 'H'
+        from generate_series(1, 10000) n`),
+    );
+    await ctx.system((tx) =>
+      tx.execute(sql`
+        insert into clients (company_id, curp, first_names, last_name_1, birth_date, sex)
+        select ${companyId.PLUS}::uuid, 'ZZZZ' || lpad(n::text, 14, '0'), 'Xóchitl', 'Ñandú', '1990-01-01', 'M'
+        from generate_series(1, 1050) n`),
+    );
+    expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', 'NANDU'))).toBeNull();
+    expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', 'relleno'))).toBeNull();
+    expect(await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', 'xochitl ñandu'))).toBeNull();
+    expect(await withScope(ctx.db, scope('DEMO'), (tx) => matchingIds(tx, 'clients', 'ñandú'))).toEqual([]);
+    await withScope(ctx.db, scope('PLUS'), async (tx) => {
+      for (const q of ['ñandu', 'relleno', 'Íñiguez']) {
+        const page = (clientIds?: MatchingIds) =>
+          creditListSelect(tx)
+            .where(creditFilters({ q, clientIds }))
+            .orderBy(...creditOrder(undefined))
+            .limit(1000);
+        expect(await page(await matchingIds(tx, 'clients', q)), q).toEqual(await page());
+      }
+    });
   });
 });
