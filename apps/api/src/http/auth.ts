@@ -43,7 +43,7 @@ declare module 'fastify' {
      */
     streamsAnswer?: true;
     /** The handler sends all its statements in one turn; its COMMIT goes with them (register.ts, RegisterOptions). */
-    readsInOneTurn?: true;
+    readsInOneTurn?: true | ((request: FastifyRequest) => boolean);
   }
   interface FastifyRequest {
     identity: Identity | null;
@@ -324,7 +324,7 @@ export function installAuth(
             delete (reply as Partial<FastifyReply>).send;
           }
         },
-        { commitInFirstTurn: readsInOneTurn === true },
+        { commitInFirstTurn: typeof readsInOneTurn === 'function' ? readsInOneTurn(request) : readsInOneTurn === true },
       );
     };
   });

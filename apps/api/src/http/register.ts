@@ -33,9 +33,11 @@ export interface RegisterOptions {
   /**
    * The handler sends every statement it makes before waiting for any answer: one read, or a list's page and its
    * count. Its transaction's COMMIT then goes with them (db/client.ts): one exchange with PostgreSQL for the whole
-   * request. A statement sent later is refused with an error, never run outside the transaction.
+   * request. A statement sent later is refused with an error, never run outside the transaction. A function answers
+   * it per request: false for a request whose second statement needs the first one's answer (a company's search by
+   * name, decision 0034).
    */
-  readsInOneTurn?: true;
+  readsInOneTurn?: true | ((request: FastifyRequest) => boolean);
 }
 
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && '_zod' in value;
@@ -62,7 +64,7 @@ export function register<const R extends RouteDefinition>(
     config: {
       access: definition.access,
       ...(options.streamsAnswer ? { streamsAnswer: true } : {}),
-      ...(options.readsInOneTurn ? { readsInOneTurn: true } : {}),
+      ...(options.readsInOneTurn ? { readsInOneTurn: options.readsInOneTurn } : {}),
     },
     handler: handler as unknown as RouteHandlerMethod,
   });

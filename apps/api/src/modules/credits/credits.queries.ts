@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { jsonObject, jsonStatement } from '../../db/json-list';
 import { personSearchText, searchMatches } from '../../db/like';
+import { oneOf, type MatchingIds } from '../../db/company-search';
 import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
@@ -24,28 +25,50 @@ import { chargedThrough } from '../portfolio/late-charges';
 
 const fullName = sql<string>`(${clients.firstNames} || ' ' || ${clients.lastName1} || ' ' || coalesce(${clients.lastName2}, ''))`;
 
+/** What the list's search `q` looks for: a CURP, an RFC, a folio's number, or a name (besides an employee number). */
+function searchKind(q: string): 'curp' | 'rfc' | 'folio' | 'name' {
+  const text = q.trim().toUpperCase();
+  if (/^[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d$/.test(text)) return 'curp';
+  if (/^[A-Z&Ñ]{3,4}\d{6}[A-Z0-9]{3}$/.test(text)) return 'rfc';
+  return creditNumberOf(text) === null ? 'name' : 'folio';
+}
+
+/** Whether the list's search reads clients by name (a company's user asks the matching clients first, decision 0034). */
+export const searchesByName = (q: string | undefined): boolean => q !== undefined && q.trim() !== '' && searchKind(q) === 'name';
+
 /**
  * The list's search: a folio (CR-00000042 or 42) by number, an 18-character CURP or a 12/13-character RFC exactly
- * (their indexes), otherwise an employee number exactly or any part of the client's name (trigram index).
+ * (their indexes), otherwise an employee number exactly or any part of the client's name (trigram index). `clientIds`,
+ * when given, are the clients whose name matches (company-search.ts, up to 1,000; null for more): their credits by
+ * `credits_client_idx`, or for more the list's own order walked with one client read by key per credit.
  */
-function searchCondition(q: string): SQL {
+function searchCondition(q: string, clientIds: MatchingIds | undefined): SQL {
   const text = q.trim().toUpperCase();
   // The client's columns are read in a subquery, so the list's count and totals never join the clients table.
   const clientWhere = (condition: SQL) => sql`${credits.clientId} in (select ${clients.id} from ${clients} where ${condition})`;
-  if (/^[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d$/.test(text)) return clientWhere(eq(clients.curp, text));
-  if (/^[A-Z&Ñ]{3,4}\d{6}[A-Z0-9]{3}$/.test(text)) return clientWhere(eq(clients.rfc, text));
-  const folioNumber = creditNumberOf(text);
+  const kind = searchKind(q);
+  if (kind === 'curp') return clientWhere(eq(clients.curp, text));
+  if (kind === 'rfc') return clientWhere(eq(clients.rfc, text));
   const alternatives: SQL[] = [eq(credits.employeeNumber, q.trim())];
-  if (folioNumber !== null) alternatives.push(eq(credits.number, folioNumber));
-  else alternatives.push(clientWhere(searchMatches(personSearchText(clients), q.trim())));
+  if (kind === 'folio') alternatives.push(eq(credits.number, creditNumberOf(text)!));
+  else {
+    const matches = searchMatches(personSearchText(clients), q.trim());
+    if (clientIds === undefined) alternatives.push(clientWhere(matches));
+    else if (clientIds !== null) alternatives.push(oneOf(credits.clientId, clientIds));
+    // `offset 0` keeps the test per credit: without it PostgreSQL hashes every matching client before the first page.
+    else alternatives.push(sql`exists (select 1 from ${clients} where ${clients.id} = ${credits.clientId} and ${matches} offset 0)`);
+  }
   return or(...alternatives)!;
 }
 
-export type CreditFilters = Omit<CreditListQuery, 'page' | 'pageSize' | 'sort'>;
+export type CreditFilters = Omit<CreditListQuery, 'page' | 'pageSize' | 'sort'> & {
+  /** The clients a search by name matches, asked first (a company's user, decision 0034); absent: read in the filter. */
+  clientIds?: MatchingIds;
+};
 
 export function creditFilters(query: CreditFilters): SQL | undefined {
   return and(
-    query.q ? searchCondition(query.q) : undefined,
+    query.q ? searchCondition(query.q, query.clientIds) : undefined,
     query.agreementId ? eq(credits.agreementId, query.agreementId) : undefined,
     query.status ? eq(credits.status, query.status) : undefined,
     query.bucket ? eq(credits.agingBucket, query.bucket) : undefined,

@@ -1,8 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { and } from 'drizzle-orm';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
 import { CREDIT_COLUMNS, creditRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
+import { matchingIds } from '../../db/company-search';
+import { searchesInTwoSteps } from '../../http/company-scope';
 import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
 import { sendXlsx, sheetColumns } from '../../lib/xlsx-export';
@@ -15,10 +17,16 @@ import {
   creditOrder,
   creditsAfter,
   creditTotals,
+  type CreditFilters,
   loadCredit,
+  searchesByName,
   toCreditListItem,
 } from './credits.queries';
 import { creditPayoff } from '../portfolio/payoff';
+
+/** A company's search by name: the matching clients first, then their credits (two statements, decision 0034). */
+const twoStepSearch = (request: FastifyRequest) =>
+  searchesInTwoSteps(request) && searchesByName((request.query as { q?: string } | undefined)?.q);
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
 export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
@@ -28,7 +36,9 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
       app,
       creditRoutes.list,
       async (request) => {
-        const { page, pageSize, sort, ...filters } = request.query;
+        const { page, pageSize, sort, ...asked } = request.query;
+        const filters: CreditFilters =
+          twoStepSearch(request) && asked.q ? { ...asked, clientIds: await matchingIds(request.db, 'clients', asked.q.trim()) } : asked;
         return pagedList(
           { page, pageSize },
           creditListSelect(request.db)
@@ -38,7 +48,7 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
           toCreditListItem,
         );
       },
-      { readsInOneTurn: true },
+      { readsInOneTurn: (request) => !twoStepSearch(request) },
     );
 
     register(app, creditRoutes.totals, async (request) => creditTotals(request.db, request.query));

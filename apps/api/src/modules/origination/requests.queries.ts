@@ -13,6 +13,7 @@ import {
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern, personSearchText, prefixPattern, searchMatches } from '../../db/like';
+import { matchingIds, oneOf } from '../../db/company-search';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
@@ -194,10 +195,12 @@ export const couldStartCurp = (text: string): boolean =>
   text.length <= CURP_CHARACTERS.length && [...text].every((character, index) => CURP_CHARACTERS[index]!.test(character));
 
 /** Capturas: requests filtered (folio, CURP or name; status, agreement, dates, capturer), sorted and paged in SQL. */
-export function listRequests(db: Db, query: RequestListValues): Promise<Paged<RequestSummary>> {
+export async function listRequests(db: Db, query: RequestListValues, twoSteps = false): Promise<Paged<RequestSummary>> {
   const { sort, q, status, agreementId, from, to, capturer: capturedBy } = query;
   const createdOn = sql`(${requests.createdAt} at time zone 'America/Mexico_City')::date`;
   const search = q?.trim();
+  // A company's user asks the requests whose name matches first, up to 1,000 (decision 0034); null: more, read in the filter.
+  const requestIds = twoSteps && search ? await matchingIds(db, 'requests', search) : null;
   const folioNumber = search?.toUpperCase().match(/^(?:SOL-?)?0*(\d{1,12})$/)?.[1];
   const where = and(
     status ? eq(requests.status, status) : undefined,
@@ -213,7 +216,7 @@ export function listRequests(db: Db, query: RequestListValues): Promise<Paged<Re
           couldStartCurp(search.toUpperCase())
             ? sql`${requests.clientId} = any(array(select ${clients.id} from ${clients} where ${clients.curp} like ${prefixPattern(search.toUpperCase())}))`
             : undefined,
-          searchMatches(personSearchText(requests), search),
+          requestIds ? oneOf(requests.id, requestIds) : searchMatches(personSearchText(requests), search),
         )
       : undefined,
   );

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { searchesInTwoSteps } from '../../http/company-scope';
 import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import { DOCUMENT_KINDS, DOCUMENT_MAX_BYTES, requestCreateSchema, requestRoutes, type FieldError } from '@portal/contract';
 import type { AppDeps } from '../../deps';
@@ -84,7 +85,12 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
       limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_KINDS.length, fields: 2, fieldSize: 64 * 1024 },
     });
 
-    register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query), { readsInOneTurn: true });
+    // A company's search asks the matching requests first: two statements, the second on the first's answer (decision 0034).
+    const twoSteps = (request: FastifyRequest) =>
+      searchesInTwoSteps(request) && Boolean((request.query as { q?: string } | undefined)?.q?.trim());
+    register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query, twoSteps(request)), {
+      readsInOneTurn: (request) => !twoSteps(request),
+    });
 
     register(app, requestRoutes.renewable, async (request) =>
       renewableCredits(request.db, request.query.curp, mexicoToday(deps.clock.now())),

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
 import { searchMatches, userSearchText } from '../../db/like';
+import { matchingIds, oneOf, type MatchingIds } from '../../db/company-search';
 import { HttpProblem } from '../../http/errors';
 import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
@@ -21,10 +22,14 @@ const SORT_COLUMNS: SortMap = {
 };
 
 /** The list's filters, shared by the page, its count and the Excel export. */
-export function userFilters(query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>): SQL | undefined {
+export function userFilters(
+  query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>,
+  /** The users the search matches, asked first (a company's user, decision 0034); absent: read in the filter. */
+  userIds?: MatchingIds,
+): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.q) {
-    conditions.push(searchMatches(userSearchText(users), query.q));
+    conditions.push(userIds ? oneOf(users.id, userIds) : searchMatches(userSearchText(users), query.q));
   }
   if (query.profileId) conditions.push(eq(users.profileId, query.profileId));
   if (query.companyId) conditions.push(eq(users.companyId, query.companyId));
@@ -71,8 +76,9 @@ export function toListItem(row: Awaited<ReturnType<typeof userListSelect>>[numbe
 
 const userCount = fixedCount((select) => select.from(users));
 
-export function listUsers(db: Db, query: UserListQuery): Promise<Paged<UserListItem>> {
-  const where = userFilters(query);
+/** The users list; `twoSteps`: a company's user, whose search asks the matching users first (decision 0034). */
+export async function listUsers(db: Db, query: UserListQuery, twoSteps = false): Promise<Paged<UserListItem>> {
+  const where = userFilters(query, twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined);
   return pagedList(
     query,
     userListSelect(db)

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { searchesInTwoSteps } from '../../http/company-scope';
 import { USER_COLUMNS, userRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
@@ -10,7 +11,11 @@ import { createUser, issueAccessLink, setUserStatus, updateUser } from './users.
 /** Usuarios over HTTP: each route of the contract's table bound to its query or service. */
 export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    register(app, userRoutes.list, async (request) => listUsers(request.db, request.query), { readsInOneTurn: true });
+    // A company's search asks the matching users first: two statements, the second on the first's answer (decision 0034).
+    const twoSteps = (request: FastifyRequest) => searchesInTwoSteps(request) && Boolean((request.query as { q?: string } | undefined)?.q);
+    register(app, userRoutes.list, async (request) => listUsers(request.db, request.query, twoSteps(request)), {
+      readsInOneTurn: (request) => !twoSteps(request),
+    });
 
     register(
       app,

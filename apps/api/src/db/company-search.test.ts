@@ -1,0 +1,205 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
+import { seedDemoPortfolio } from '../seed/seed-portfolio';
+import { clients, requests } from './schema/origination';
+import { credits } from './schema/credits';
+import { companies, users } from './schema/users';
+import { withScope, type DataScope } from './scope';
+import { matchingIds, type MatchingIds } from './company-search';
+import { creditFilters, creditListSelect, creditOrder } from '../modules/credits/credits.queries';
+import { listUsers } from '../modules/users/users.queries';
+import { listRequests } from '../modules/origination/requests.queries';
+
+/**
+ * The searches by name in two steps (decision 0034): the company-scoped functions of migration 0040 answer exactly the
+ * ids the one-statement search finds, only the scope's own, and the lists they feed are the lists of before.
+ */
+
+type Company = 'DEMO' | 'PLUS';
+
+/** A second reading of "contains, without case or accents" (decision 0031), in JavaScript: the golden for the search. */
+const plain = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engine) => {
+  let ctx: TestContext;
+  let companyId: Record<Company, string>;
+  const scope = (company: Company): DataScope => ({ companyId: companyId[company] });
+
+  beforeAll(async () => {
+    ctx = await createTestApp(engine);
+    await seedDemoPortfolio(ctx.db, ctx.clock.now(), 24);
+    const rows = await ctx.system((tx) => tx.select({ id: companies.id, code: companies.code }).from(companies));
+    companyId = Object.fromEntries(rows.map((row) => [row.code, row.id])) as Record<Company, string>;
+    // One client only in PLUS, and one name in both companies: a client and a request of each.
+    await ctx.system(async (tx) => {
+      for (const company of ['DEMO', 'PLUS'] as const) {
+        const [credit] = await tx.select().from(credits).where(eq(credits.companyId, companyId[company])).limit(1);
+        await tx.update(clients).set({ lastName2: 'Ñúñez' }).where(eq(clients.id, credit!.clientId));
+        await tx.update(requests).set({ lastName2: 'Ñúñez' }).where(eq(requests.clientId, credit!.clientId));
+        if (company === 'PLUS') {
+          await tx.update(clients).set({ lastName1: 'Íñiguez' }).where(eq(clients.id, credit!.clientId));
+          await tx.update(requests).set({ lastName1: 'Íñiguez' }).where(eq(requests.clientId, credit!.clientId));
+        }
+      }
+    });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  const allClients = () =>
+    ctx.system((tx) =>
+      tx
+        .select({
+          id: clients.id,
+          companyId: clients.companyId,
+          name: clients.firstNames,
+          lastName1: clients.lastName1,
+          lastName2: clients.lastName2,
+        })
+        .from(clients),
+    );
+  const fullName = (row: { name: string; lastName1: string; lastName2: string | null }) =>
+    `${row.name} ${row.lastName1} ${row.lastName2 ?? ''}`;
+
+  it('answers the ids of the scope’s own matching rows only, accents and case aside, and all companies for SA', async () => {
+    const everyClient = await allClients();
+    const texts = ['íñiguez', 'INIGUEZ', 'ñúñez', 'NUNEZ', 'maría', 'MARIA', 'peña', 'a', 'zzz-nadie', '100%', 'n_n'];
+    for (const text of texts) {
+      const expected = (among: typeof everyClient) =>
+        among
+          .filter((row) => plain(fullName(row)).includes(plain(text)))
+          .map((row) => row.id)
+          .sort();
+      for (const company of ['DEMO', 'PLUS'] as const) {
+        const own = everyClient.filter((row) => row.companyId === companyId[company]);
+        const ids = await withScope(ctx.db, scope(company), (tx) => matchingIds(tx, 'clients', text));
+        const golden = expected(own);
+        expect(ids === null ? null : [...ids].sort(), `${text} (${company})`).toEqual(golden.length > 1000 ? null : golden);
+      }
+      const all = await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', text));
+      expect([...(all ?? [])].sort(), `${text} (SA)`).toEqual(expected(everyClient));
+    }
+  });
+
+  it('never shows another company’s rows: a name only in the other company finds nothing, a name in both only one’s own', async () => {
+    const inDemo = await withScope(ctx.db, scope('DEMO'), async (tx) => ({
+      clients: await matchingIds(tx, 'clients', 'íñiguez'),
+      requests: await matchingIds(tx, 'requests', 'íñiguez'),
+      both: await matchingIds(tx, 'clients', 'ñúñez'),
+    }));
+    expect(inDemo.clients).toEqual([]);
+    expect(inDemo.requests).toEqual([]);
+    expect(inDemo.both).toHaveLength(1);
+    const owners = await ctx.system((tx) =>
+      tx
+        .select({ companyId: clients.companyId })
+        .from(clients)
+        .where(inArray(clients.id, [...inDemo.both!])),
+    );
+    expect(owners).toEqual([{ companyId: companyId.DEMO }]);
+    // The users of another company, by their e-mail.
+    const plusUser = await withScope(ctx.db, scope('DEMO'), (tx) => matchingIds(tx, 'users', 'plus@demo.mx'));
+    expect(plusUser).toEqual([]);
+    const ownUser = await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'users', 'plus@demo.mx'));
+    expect(ownUser).toHaveLength(1);
+    // Without a company, and outside the application's roles, nothing.
+    expect(await withScope(ctx.db, { companyId: '' }, (tx) => matchingIds(tx, 'clients', 'a'))).toEqual([]);
+    // Through the API: Demo Cartera's credits search by a name of both companies lists its own company's credit only.
+    const cartera = await ctx.as('cartera@demo.mx');
+    for (const q of ['ñúñez', 'NUNEZ', 'íñiguez']) {
+      const response = await ctx.app.inject({ method: 'GET', url: `/api/credits?q=${encodeURIComponent(q)}`, headers: cartera });
+      expect(response.statusCode).toBe(200);
+      const ids = response.json<{ items: { id: string }[] }>().items.map((item) => item.id);
+      const expected = await ctx.system((tx) =>
+        tx
+          .select({ id: credits.id })
+          .from(credits)
+          .innerJoin(clients, eq(clients.id, credits.clientId))
+          .where(eq(credits.companyId, companyId.DEMO)),
+      );
+      const named = await ctx.system((tx) => tx.select().from(clients).where(eq(clients.companyId, companyId.DEMO)));
+      const matching = new Set(
+        named.filter((row) => plain(`${row.firstNames} ${row.lastName1} ${row.lastName2 ?? ''}`).includes(plain(q))).map((row) => row.id),
+      );
+      const own = await ctx.system((tx) => tx.select({ id: credits.id, clientId: credits.clientId }).from(credits));
+      expect(ids.sort(), q).toEqual(
+        own
+          .filter((row) => matching.has(row.clientId) && expected.some((mine) => mine.id === row.id))
+          .map((row) => row.id)
+          .sort(),
+      );
+    }
+  });
+
+  it('lists what the one-statement search lists: credits (ids and the walk beyond 1,000), users and requests', async () => {
+    const everyClient = await allClients();
+    const names = [...new Set(everyClient.flatMap((row) => [row.name, row.lastName1, row.lastName2 ?? ''].filter(Boolean)))];
+    const texts = [...names, ...names.map((name) => plain(name).toUpperCase()), 'ñ', 'N', 'maría', 'zzz-nadie', 'demo.mx', 'ADMIN'];
+    for (const company of ['DEMO', 'PLUS'] as const) {
+      await withScope(ctx.db, scope(company), async (tx) => {
+        for (const q of texts) {
+          const page = (clientIds?: MatchingIds) =>
+            creditListSelect(tx)
+              .where(creditFilters({ q, clientIds }))
+              .orderBy(...creditOrder(undefined))
+              .limit(1000);
+          const before = await page();
+          expect(await page(await matchingIds(tx, 'clients', q)), `credits ${q}`).toEqual(before);
+          // A name over 1,000 clients (null): the list's order walked, one client read per credit.
+          expect(await page(null), `credits walked ${q}`).toEqual(before);
+          const usersQuery = { q, page: 1, pageSize: 100 };
+          expect(await listUsers(tx, usersQuery, true), `users ${q}`).toEqual(await listUsers(tx, usersQuery, false));
+          const requestsQuery = { q, page: 1, pageSize: 100 };
+          expect(await listRequests(tx, requestsQuery, true), `requests ${q}`).toEqual(await listRequests(tx, requestsQuery, false));
+        }
+      });
+    }
+  });
+
+  it('the matching users of the list are the users whose e-mail or name contains the text', async () => {
+    const everyUser = await ctx.system((tx) => tx.select().from(users).where(eq(users.companyId, companyId.DEMO)));
+    const ids = await withScope(ctx.db, scope('DEMO'), (tx) => matchingIds(tx, 'users', 'DEMO.MX'));
+    expect([...ids!].sort()).toEqual(
+      everyUser
+        .filter((row) => plain(`${row.email} ${row.name ?? ''}`).includes('demo.mx'))
+        .map((row) => row.id)
+        .sort(),
+    );
+  });
+
+  it('answers null past 1,000 matches, told from the sample or from the index, and the lists are the same', async () => {
+    // PLUS: 10,000 clients of another name first (by insertion and by CURP), then 1,050 "Xóchitl Ñandú".
+    await ctx.system((tx) =>
+      tx.execute(sql`
+        insert into clients (company_id, curp, first_names, last_name_1, birth_date, sex)
+        select ${companyId.PLUS}::uuid, 'AAAA' || lpad(n::text, 14, '0'), 'Relleno', 'Uno', '1990-01-01', 'H'
+        from generate_series(1, 10000) n`),
+    );
+    await ctx.system((tx) =>
+      tx.execute(sql`
+        insert into clients (company_id, curp, first_names, last_name_1, birth_date, sex)
+        select ${companyId.PLUS}::uuid, 'ZZZZ' || lpad(n::text, 14, '0'), 'Xóchitl', 'Ñandú', '1990-01-01', 'M'
+        from generate_series(1, 1050) n`),
+    );
+    expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', 'NANDU'))).toBeNull();
+    expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', 'relleno'))).toBeNull();
+    expect(await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', 'xochitl ñandu'))).toBeNull();
+    expect(await withScope(ctx.db, scope('DEMO'), (tx) => matchingIds(tx, 'clients', 'ñandú'))).toEqual([]);
+    await withScope(ctx.db, scope('PLUS'), async (tx) => {
+      for (const q of ['ñandu', 'relleno', 'Íñiguez']) {
+        const page = (clientIds?: MatchingIds) =>
+          creditListSelect(tx)
+            .where(creditFilters({ q, clientIds }))
+            .orderBy(...creditOrder(undefined))
+            .limit(1000);
+        expect(await page(await matchingIds(tx, 'clients', q)), q).toEqual(await page());
+      }
+    });
+  });
+});

@@ -1,0 +1,29 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Db } from './client';
+import { containsPattern } from './like';
+
+/**
+ * A company's searches by name in two steps (decision 0034). Under row-level security PostgreSQL cannot take a search's
+ * LIKE into the trigram indexes (the operator is not LEAKPROOF, so the policy is tested first): a company's user read
+ * every row of the company. A SECURITY DEFINER function per table (migration 0040) applies the policies' scope itself
+ * and answers the matching ids through the index, up to 1,000 of them, or null for more; the list then reads those
+ * ids by key, or, for more, filters as before (a name many rows share is found early in the list's own order).
+ */
+
+/** The tables whose search by name has such a function, and its name. */
+const FUNCTIONS = { clients: 'search_client_ids', requests: 'search_request_ids', users: 'search_user_ids' } as const;
+
+/** The ids of `table`'s rows whose search text contains `text` (read without case or accents), or null for over 1,000. */
+export type MatchingIds = readonly string[] | null;
+
+/** The matching ids, in the request's scope (the function reads it from the transaction, as the policies do). */
+export async function matchingIds(db: Db, table: keyof typeof FUNCTIONS, text: string): Promise<MatchingIds> {
+  const result = await db.execute(sql`select ${sql.raw(FUNCTIONS[table])}(${containsPattern(text)})::text as ids`);
+  const { rows } = result as unknown as { rows: { ids: string | null }[] };
+  const ids = rows[0]?.ids ?? null;
+  if (ids === null) return null;
+  return ids === '{}' ? [] : ids.slice(1, -1).split(',');
+}
+
+/** `column` is one of `ids` (uuids the database gave): one array parameter, so the statement's text never varies. */
+export const oneOf = (column: AnyColumn | SQL, ids: readonly string[]): SQL => sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
