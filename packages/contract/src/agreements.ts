@@ -239,6 +239,12 @@ export const agreementInputSchema = z
       .default(0),
     /** … and the days its payroll does not pay (a payday on one moves to the previous working day). */
     nonWorkingDays: nonWorkingDaysSchema.default([]),
+    /**
+     * The cédula's renewals (docs/domain.md "Cédulas de descuento"): false, the renewed credit is a baja and the new one
+     * an alta; true, the employer gets one cambio line per employee — the new credit's folio and installment in place of
+     * the renewed one's.
+     */
+    renewalAsChange: z.boolean('Renovación en una línea por empleado: sí o no.').default(false),
     validFrom: isoDate('Vigente desde'),
     validTo: isoDate('Vigente hasta').nullable(),
     contacts: z.array(contactSchema).max(10, 'Máximo 10 contactos.'),
@@ -318,6 +324,7 @@ export const agreementDetailSchema = z.object({
   paydayWeekday: z.number().int().nullable(),
   cutOffLeadDays: z.number().int(),
   nonWorkingDays: z.array(z.string()),
+  renewalAsChange: z.boolean(),
   validFrom: z.string(),
   validTo: z.string().nullable(),
   contacts: z.array(contactSchema),

@@ -25,12 +25,25 @@ export const DEDUCTION_REASONS = {
   'no-instruido': 'Descuento vigente que la cédula anterior no instruía',
   liquidado: 'Crédito liquidado',
   renovacion: 'Crédito liquidado por renovación (el crédito nuevo lo sustituye)',
+  'renovacion-cambio': 'Renovación: el crédito nuevo sustituye al renovado',
   'plazo-cumplido': 'El crédito ya no tiene cuotas por descontar',
   'cuota-recalculada': 'Cuota recalculada (pago anticipado o reestructura)',
   'ultima-cuota': 'Última cuota: el importe ajusta el saldo final',
 } as const;
 export type DeductionReason = keyof typeof DEDUCTION_REASONS;
 export const DEDUCTION_REASON_CODES = Object.keys(DEDUCTION_REASONS) as [DeductionReason, ...DeductionReason[]];
+
+/** A line's reason as the screen says it: a renewal's cambio names both credits ("Renovación: CR-… sustituye a CR-…"). */
+export function deductionReasonText(line: {
+  reason: DeductionReason | null;
+  creditFolio: string;
+  replacesCreditFolio: string | null;
+}): string | null {
+  if (line.reason === null) return null;
+  if (line.reason === 'renovacion-cambio' && line.replacesCreditFolio)
+    return `Renovación: ${line.creditFolio} sustituye a ${line.replacesCreditFolio}`;
+  return DEDUCTION_REASONS[line.reason];
+}
 
 /** The code each movement is written with in a cédula's file, in the agreement's layout (its movement column). */
 export const DEDUCTION_MOVEMENT_CODES: Record<DeductionMovement, string> = { alta: 'A', baja: 'B', cambio: 'C', continúa: 'N' };
@@ -108,6 +121,11 @@ export const deductionOrderLineSchema = z.object({
   amountBefore: z.string(),
   amountAfter: z.string(),
   reason: z.enum(DEDUCTION_REASON_CODES).nullable(),
+  /**
+   * A renewal's cambio (the agreement's renewalAsChange): the renewed credit this line's new credit takes the place of;
+   * amountBefore is that credit's installment. Null on every other line.
+   */
+  replacesCreditFolio: z.string().nullable(),
 });
 export type DeductionOrderLine = z.infer<typeof deductionOrderLineSchema>;
 export const deductionOrderLinesResponseSchema = listResponse(deductionOrderLineSchema);

@@ -2,6 +2,7 @@ import { Controller, type Control, type FieldPath, type FieldValues, type UseFor
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import MenuItem from '@mui/material/MenuItem';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import Switch from '@mui/material/Switch';
 import type { FieldError } from '@portal/contract';
 import { ApiError } from '../lib/api';
@@ -85,17 +86,32 @@ export function SelectFormField<Values extends FieldValues, Output = Values>(
   );
 }
 
-export function SwitchFormField<Values extends FieldValues, Output = Values>(props: BaseProps<Values, Output>) {
-  const { control, name, label } = props;
+export function SwitchFormField<Values extends FieldValues, Output = Values>(
+  props: BaseProps<Values, Output> & {
+    /** What turning it on does, said under the switch and read with it. */
+    helperText?: string;
+  },
+) {
+  const { control, name, label, helperText } = props;
+  const helperId = `${name}-helper`;
   return (
     <Controller
       control={control}
       name={name}
       render={({ field }) => (
-        <FormControlLabel
-          control={<Switch checked={Boolean(field.value)} onChange={(event) => field.onChange(event.target.checked)} />}
-          label={label}
-        />
+        <>
+          <FormControlLabel
+            control={
+              <Switch
+                checked={Boolean(field.value)}
+                onChange={(event) => field.onChange(event.target.checked)}
+                slotProps={helperText ? { input: { 'aria-describedby': helperId } } : undefined}
+              />
+            }
+            label={label}
+          />
+          {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
+        </>
       )}
     />
   );

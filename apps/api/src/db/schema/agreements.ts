@@ -30,6 +30,11 @@ export const agreements = pgTable(
       .$type<string[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /**
+     * Renewals in the cédula (docs/domain.md "Cédulas de descuento"): false, the renewed credit's baja and the new
+     * credit's alta; true, one cambio line per employee (the new credit in place of the renewed one).
+     */
+    renewalAsChange: boolean('renewal_as_change').notNull().default(false),
     validFrom: date('valid_from').notNull(),
     validTo: date('valid_to'),
     contacts: jsonb('contacts')

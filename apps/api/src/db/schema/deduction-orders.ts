@@ -81,9 +81,19 @@ export const deductionOrderLines = pgTable(
     amountBefore: money('amount_before').notNull(),
     amountAfter: money('amount_after').notNull(),
     reason: text('reason', { enum: DEDUCTION_REASON_CODES }),
+    /**
+     * A renewal's cambio (agreements.renewal_as_change): the renewed credit this line's new credit replaces, which has
+     * no line of its own in the cédula; amount_before is its installment. Its folio number is kept as printed.
+     */
+    replacesCreditId: uuid('replaces_credit_id').references(() => credits.id),
+    replacesCreditNumber: integer('replaces_credit_number'),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.creditId] }),
     uniqueIndex('deduction_order_lines_line_key').on(table.orderId, table.line),
+    // A payment file's row naming the renewed credit finds the cambio that replaced it (payday-instruction.ts).
+    index('deduction_order_lines_replaces_idx')
+      .on(table.orderId, table.replacesCreditId)
+      .where(sql`replaces_credit_id is not null`),
   ],
 );

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -229,6 +229,28 @@ describe.each(BEHAVIOUR_ENGINES)('Convenios API (%s)', (engine) => {
     ]);
     const audit = await ctx.system((db) => db.select().from(auditEvents).where(eq(auditEvents.entityId, created.id)));
     expect(audit.map((event) => event.action).sort()).toEqual(['agreement.create', 'agreement.update', 'agreement.update']);
+  });
+
+  it("keeps the cédula's renewal setting: off by default, on when edited, audited, and refused when not a yes or no", async () => {
+    const created = (await call('POST', '/api/agreements', agreement())).json<{ id: string; version: number; renewalAsChange: boolean }>();
+    expect(created.renewalAsChange).toBe(false);
+    const saved = await call('PUT', `/api/agreements/${created.id}`, agreement({ renewalAsChange: true, version: created.version }));
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ renewalAsChange: true, version: created.version + 1 });
+    expect((await call('GET', `/api/agreements/${created.id}`)).json()).toMatchObject({ renewalAsChange: true });
+    const [update] = await ctx.system((db) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.entityId, created.id), eq(auditEvents.action, 'agreement.update'))),
+    );
+    expect(update!.before).toMatchObject({ renewalAsChange: false });
+    expect(update!.after).toMatchObject({ renewalAsChange: true });
+    const odd = await call('POST', '/api/agreements', agreement({ code: 'SEP-VER-4', renewalAsChange: 'sí' }));
+    expect(odd.statusCode).toBe(400);
+    expect(odd.json()).toMatchObject({
+      errors: [{ field: 'renewalAsChange', message: 'Renovación en una línea por empleado: sí o no.' }],
+    });
   });
 
   it('deactivates and reactivates with confirmation of the version', async () => {

@@ -129,6 +129,7 @@ const toLine = ({ line }: { line: typeof deductionOrderLines.$inferSelect }): De
   amountBefore: line.amountBefore,
   amountAfter: line.amountAfter,
   reason: line.reason,
+  replacesCreditFolio: line.replacesCreditNumber === null ? null : creditFolio(line.replacesCreditNumber),
 });
 
 const MOVING: DeductionMovement[] = ['alta', 'baja', 'cambio'];

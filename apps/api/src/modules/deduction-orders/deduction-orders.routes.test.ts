@@ -551,6 +551,173 @@ describe.each(ENGINES)('Cédulas de descuento API (%s)', (engine) => {
     expect(seen).toMatchObject({ outcome: 'válido', instructedAmount: null, amountDiffers: false });
   });
 
+  /**
+   * Renewals (issue 48): C and E renewed into D, one employee's three credits (D takes C's employee number and client).
+   * C stays vigente, money en tránsito; C and E are no longer owed, so each is a baja (renovación), D the alta.
+   *
+   * | setting | C                       | D                                        | E                      |
+   * |---------|-------------------------|------------------------------------------|------------------------|
+   * | off     | baja 800.00, renovación | alta 0 → 700.00, crédito nuevo           | baja 500.00, renovación |
+   * | on      | (no line)               | cambio 800.00 → 700.00, replaces C       | baja 500.00, renovación |
+   *
+   * On: the lowest folio of the renewed ones (C) is replaced. Totals on: altas 0 / 0.00; bajas 1 / 500.00 (E);
+   * cambios 3 / 2,248.37 (B 950 + F 598.37 + D 700); continúan 1 / 1,000.00; instructed 4 / 3,248.37, as off.
+   */
+  const renew = () =>
+    ctx.system(async (tx) => {
+      const [c] = await tx.select().from(credits).where(eq(credits.id, ids.C));
+      await tx
+        .update(credits)
+        .set({ status: 'vigente', liquidationReason: 'renovacion', renewedByCreditId: ids.D })
+        .where(sql`${credits.id} in (${ids.C}, ${ids.E})`);
+      await tx
+        .update(credits)
+        .set({ employeeNumber: c!.employeeNumber, clientId: c!.clientId })
+        .where(sql`${credits.id} in (${ids.D}, ${ids.E})`);
+      return c!;
+    });
+  const setRenewalAsChange = (on: boolean) =>
+    ctx.system((tx) => tx.update(agreements).set({ renewalAsChange: on }).where(eq(agreements.id, agreementId)));
+
+  it("writes a renewal as the renewed credit's baja and the new credit's alta, or with the agreement's setting as one cambio of that employee", async () => {
+    const c = await renew();
+    const off = (await generate()).body;
+    expect(off).toMatchObject({
+      altas: { count: 1, amount: '700.00' },
+      bajas: { count: 2, amount: '1300.00' },
+      cambios: { count: 2, amount: '1548.37' },
+      continuing: { count: 1, amount: '1000.00' },
+      instructedCount: 4,
+      instructedAmount: '3248.37',
+    });
+    const offLines = new Map((await linesOf(off.id)).map((line) => [line.creditFolio, line]));
+    expect(offLines.size).toBe(6);
+    expect(offLines.get(folio(numbers.C))).toMatchObject({
+      movement: 'baja',
+      amountBefore: '800.00',
+      amountAfter: '0.00',
+      reason: 'renovacion',
+    });
+    expect(offLines.get(folio(numbers.D))).toMatchObject({
+      movement: 'alta',
+      amountBefore: '0.00',
+      amountAfter: '700.00',
+      reason: 'credito-nuevo',
+      replacesCreditFolio: null,
+    });
+    expect(offLines.get(folio(numbers.E))).toMatchObject({ movement: 'baja', amountBefore: '500.00', reason: 'renovacion' });
+
+    // The setting on: Generar again recomputes the same draft with one line for the employee's renewal.
+    await setRenewalAsChange(true);
+    const on = (await generate()).body;
+    expect(on.id).toBe(off.id);
+    expect(on).toMatchObject({
+      altas: { count: 0, amount: '0.00' },
+      bajas: { count: 1, amount: '500.00' },
+      cambios: { count: 3, amount: '2248.37' },
+      continuing: { count: 1, amount: '1000.00' },
+      instructedCount: 4,
+      instructedAmount: '3248.37',
+    });
+    const onLines = await linesOf(on.id);
+    expect(onLines).toHaveLength(5);
+    // Numbered without a gap, by employee number then folio.
+    expect(onLines.map((line) => (line as unknown as { line: number }).line)).toEqual([1, 2, 3, 4, 5]);
+    const byFolio = new Map(onLines.map((line) => [line.creditFolio, line]));
+    expect(byFolio.has(folio(numbers.C))).toBe(false);
+    expect(byFolio.get(folio(numbers.D))).toMatchObject({
+      movement: 'cambio',
+      amountBefore: '800.00',
+      amountAfter: '700.00',
+      reason: 'renovacion-cambio',
+      replacesCreditFolio: folio(numbers.C),
+    });
+    expect(byFolio.get(folio(numbers.E))).toMatchObject({
+      movement: 'baja',
+      amountBefore: '500.00',
+      amountAfter: '0.00',
+      reason: 'renovacion',
+    });
+    for (const key of ['A', 'B', 'F'] as const) expect(byFolio.get(folio(numbers[key])), key).toMatchObject(EXPECTED_LINES[key]);
+    const audit = await ctx.system((tx) =>
+      tx.select({ after: auditEvents.after }).from(auditEvents).where(eq(auditEvents.entityId, on.id)).orderBy(asc(auditEvents.id)),
+    );
+    expect(audit.map((event) => (event.after as { renewalAsChange: boolean }).renewalAsChange)).toEqual([false, true]);
+
+    // The download writes C for it, with the new credit's folio and amount; the renewed credit is not in the file.
+    await ctx.system((tx) =>
+      tx
+        .update(agreements)
+        .set({ layout: { format: 'csv', delimiter: ',', hasHeader: false, columns: { creditId: 1, amount: 2, movement: 3 } } })
+        .where(eq(agreements.id, agreementId)),
+    );
+    const file = await ctx.app.inject({ method: 'GET', url: `/api/deduction-orders/${on.id}/file`, headers: cartera });
+    expect(file.statusCode).toBe(200);
+    const rows = file.body.trimEnd().split('\r\n');
+    expect(rows).toHaveLength(5);
+    expect(rows).toContain(`${folio(numbers.D)},700.00,C`);
+    expect(rows).toContain(`${folio(numbers.E)},0.00,B`);
+    expect(rows.some((row) => row.startsWith(folio(numbers.C)))).toBe(false);
+
+    // Emitted, the employer's file is matched against it: the employee's row without folio pays the new credit (not
+    // the renewed one, still vigente and the employee's oldest), as instructed; a row naming the renewed credit is refused.
+    await call('POST', `/api/deduction-orders/${on.id}/issue`);
+    await expectInstallments();
+    await setBusinessDate(PAYDAY);
+    // The seed's layout with the folio read from a sixth column.
+    await ctx.system((tx) =>
+      tx
+        .update(agreements)
+        .set({
+          layout: {
+            format: 'csv',
+            delimiter: ',',
+            hasHeader: true,
+            columns: { employeeNumber: 1, curpRfc: 2, amount: 3, period: 4, reference: 5, creditId: 6 },
+          },
+        })
+        .where(eq(agreements.id, agreementId)),
+    );
+    const uploaded = await uploadCsv(
+      [
+        [c.employeeNumber, '', '700.00', '1', 'R1', ''],
+        ['', '', '800.00', '1', 'R2', folio(numbers.C)],
+      ],
+      'respuesta-renovacion.csv',
+    );
+    expect(uploaded.status).toBe(201);
+    const seen = new Map((await fileRowsOf(uploaded.body.id)).map((row) => [row.line, row]));
+    expect(seen.get(2)).toMatchObject({ creditFolio: folio(numbers.D), instructedAmount: '700.00', amountDiffers: false });
+    expect(['válido', 'sobrepago']).toContain(seen.get(2)!.outcome);
+    expect(seen.get(3)).toMatchObject({
+      outcome: 'crédito en baja',
+      creditFolio: folio(numbers.C),
+      message: `El crédito ${folio(numbers.C)} fue renovado: la cédula del 30 de noviembre de 2026 lo cambia por el ${folio(numbers.D)}, y el patrón no debía descontarlo.`,
+    });
+
+    // The employer statement instructs what the cédula does: the new credit's 700.00 among the four lines.
+    const statement = await call('GET', `/api/employer-statement?month=2026-11&agreementId=${agreementId}`);
+    expect(statement.body.paydays).toEqual([
+      expect.objectContaining({ payday: PAYDAY, orderId: on.id, instructed: { count: 4, amount: '3248.37' } }),
+    ]);
+    const instructed = (
+      await call('GET', `/api/employer-statement/lines?agreementId=${agreementId}&payday=${PAYDAY}&group=instruidos&pageSize=100`)
+    ).body.items as { creditId: string; instructedAmount: string }[];
+    expect(Object.fromEntries(instructed.map((line) => [line.creditId, line.instructedAmount]))).toEqual({
+      [ids.A]: '1000.00',
+      [ids.B]: '950.00',
+      [ids.D]: '700.00',
+      [ids.F]: '598.37',
+    });
+
+    // The next payday compares with this one: D continues at 700.00, C and E are in no line.
+    const next = (await generate()).body;
+    expect(next.payday).toBe(NEXT);
+    const nextLines = new Map((await linesOf(next.id)).map((line) => [line.creditFolio, line]));
+    expect(nextLines.get(folio(numbers.D))).toMatchObject({ movement: 'continúa', amountBefore: '700.00', amountAfter: '700.00' });
+    expect(nextLines.has(folio(numbers.C)) || nextLines.has(folio(numbers.E))).toBe(false);
+  });
+
   it('downloads the cédula in the agreement own layout, csv or fixed width, with each line movement code', async () => {
     const draft = (await generate()).body;
     const employees = await ctx.system((tx) =>

@@ -21,7 +21,10 @@ import { differencesBetween, loadDeductionOrder } from './deduction-orders.queri
  * - what the portfolio owes on the payday at the fecha flujo: each credit not liquidado with an installment due that
  *   day, for that installment's amount (after a prepayment or a restructure, the rebuilt one);
  * - alta: owed and not in the baseline; baja: in the baseline and no longer owed; cambio: both, another amount;
- *   continúa: both, the same amount.
+ *   continúa: both, the same amount;
+ * - with the agreement's renewalAsChange, a renewal's baja and alta of one employee are one cambio: the new credit's
+ *   line takes the renewed credit's installment as its amount before, and the renewed credit has no line (when one
+ *   credit renews several, the one with the lowest folio is replaced and the others stay bajas).
  *
  * The lines are one INSERT … SELECT, so the portfolio is read in one snapshot and a 300,000-line cédula is written
  * without passing through Node. Whether a cambio is the credit's last installment (its reason) is probed for the
@@ -40,6 +43,7 @@ interface AgreementRow {
   company: string;
   calendar: PayrollCalendar;
   leadDays: number;
+  renewalAsChange: boolean;
 }
 
 async function loadAgreement(tx: Tx, agreementId: string): Promise<AgreementRow> {
@@ -54,6 +58,7 @@ async function loadAgreement(tx: Tx, agreementId: string): Promise<AgreementRow>
       paydayWeekday: agreements.paydayWeekday,
       cutOffLeadDays: agreements.cutOffLeadDays,
       nonWorkingDays: agreements.nonWorkingDays,
+      renewalAsChange: agreements.renewalAsChange,
     })
     .from(agreements)
     .innerJoin(companies, eq(companies.id, agreements.companyId))
@@ -66,6 +71,7 @@ async function loadAgreement(tx: Tx, agreementId: string): Promise<AgreementRow>
     company: row.company,
     calendar: payrollCalendarOf(row),
     leadDays: row.cutOffLeadDays,
+    renewalAsChange: row.renewalAsChange,
   };
 }
 
@@ -148,13 +154,22 @@ async function baselineOf(tx: Tx, agreementId: string, payday: string): Promise<
 
 /**
  * Writes a cédula's lines from the portfolio as it stands, then its counts and amounts. `baselineId` null: the
- * baseline is the installments of `previousPayday`.
+ * baseline is the installments of `previousPayday`. `renewalAsChange`: a renewal's baja and alta of one employee are
+ * written as one cambio (the agreement's setting).
  */
 async function writeLines(
   tx: Tx,
-  order: { id: string; companyId: string; agreementId: string; payday: string; baselineId: string | null; previousPayday: string },
+  order: {
+    id: string;
+    companyId: string;
+    agreementId: string;
+    payday: string;
+    baselineId: string | null;
+    previousPayday: string;
+    renewalAsChange: boolean;
+  },
 ): Promise<void> {
-  const { id, companyId, agreementId, payday, baselineId, previousPayday: before } = order;
+  const { id, companyId, agreementId, payday, baselineId, previousPayday: before, renewalAsChange } = order;
   const baseline = baselineId
     ? sql`select credit_id, amount_after as amount from deduction_order_lines
           where order_id = ${baselineId} and company_id = ${companyId} and movement <> 'baja'`
@@ -171,22 +186,42 @@ async function writeLines(
     joined as (
       select coalesce(o.credit_id, b.credit_id) as credit_id, b.amount as before, o.amount as after, o.number
       from owed o full join baseline b on b.credit_id = o.credit_id
+    ),
+    -- A renewal as one cambio: each new credit in alta with the renewed credit of the same employee in baja (renewed
+    -- credits are never owed, so a renewed one in the baseline is a baja), the lowest folio when it renewed several.
+    replaced as (
+      select distinct on (n.credit_id) n.credit_id as new_id, r.id as old_id, r.number as old_number, o.before as old_before
+      from joined n
+      join credits nc on nc.id = n.credit_id
+      join credits r on r.renewed_by_credit_id = n.credit_id and r.employee_number = nc.employee_number
+      join joined o on o.credit_id = r.id and o.after is null
+      where ${renewalAsChange}::boolean and n.before is null
+      order by n.credit_id, r.number
+    ),
+    lines as (
+      select j.credit_id, coalesce(p.old_before, j.before) as before, j.after, j.number, p.old_id, p.old_number
+      from joined j left join replaced p on p.new_id = j.credit_id
+      where not exists (select 1 from replaced q where q.old_id = j.credit_id)
     )
     insert into deduction_order_lines (order_id, credit_id, company_id, line, credit_number, employee_number, curp, name,
-                                       movement, amount_before, amount_after, reason)
+                                       movement, amount_before, amount_after, reason, replaces_credit_id, replaces_credit_number)
     select ${id}, j.credit_id, ${companyId}, row_number() over (order by c.employee_number, c.number), c.number, c.employee_number,
            cl.curp, trim(cl.first_names || ' ' || cl.last_name_1 || ' ' || coalesce(cl.last_name_2, '')),
-           case when j.before is null then 'alta' when j.after is null then 'baja' when j.before = j.after then 'continúa' else 'cambio' end,
+           -- A replacing line is a cambio even at the same amount: the employer changes the folio it deducts for.
+           case when j.old_id is not null then 'cambio'
+                when j.before is null then 'alta' when j.after is null then 'baja' when j.before = j.after then 'continúa' else 'cambio' end,
            coalesce(j.before, 0), coalesce(j.after, 0),
-           case when j.before is null then case when c.first_due_date = ${payday}::date then 'credito-nuevo' else 'no-instruido' end
+           case when j.old_id is not null then 'renovacion-cambio'
+                when j.before is null then case when c.first_due_date = ${payday}::date then 'credito-nuevo' else 'no-instruido' end
                 when j.after is null then case when c.renewed_by_credit_id is not null then 'renovacion'
                                                when c.status = 'liquidado' and c.last_due_date >= ${payday}::date then 'liquidado' else 'plazo-cumplido' end
                 when j.before = j.after then null
                 -- Asked of a cambio only (a CASE arm runs only when reached): one probe per changed line, not per line.
                 when not exists (select 1 from installments l where l.credit_id = j.credit_id and l.number > j.number and l.payment > 0)
                   then 'ultima-cuota'
-                else 'cuota-recalculada' end
-    from joined j join credits c on c.id = j.credit_id join clients cl on cl.id = c.client_id`);
+                else 'cuota-recalculada' end,
+           j.old_id, j.old_number
+    from lines j join credits c on c.id = j.credit_id join clients cl on cl.id = c.client_id`);
   await tx.execute(sql`
     update deduction_orders o set
       altas_count = s.altas_count, altas_amount = s.altas_amount, bajas_count = s.bajas_count, bajas_amount = s.bajas_amount,
@@ -247,13 +282,18 @@ export async function generateDeductionOrder(
     const [created] = await tx.insert(deductionOrders).values(values).returning({ id: deductionOrders.id });
     id = created!.id;
   }
-  await writeLines(tx, { id, ...values, previousPayday: previousPayday(agreement, payday) });
+  await writeLines(tx, {
+    id,
+    ...values,
+    previousPayday: previousPayday(agreement, payday),
+    renewalAsChange: agreement.renewalAsChange,
+  });
   const order = await loadDeductionOrder(tx, id);
   await recordAudit(tx, actor, {
     action: draft ? 'deduction-order.regenerate' : 'deduction-order.generate',
     entity: 'deduction_order',
     entityId: id,
-    after: summaryOf(order),
+    after: { ...summaryOf(order), renewalAsChange: agreement.renewalAsChange },
     occurredAt: input.now,
   });
   return order;
@@ -411,6 +451,7 @@ export async function substituteDeductionOrder(
     payday: old.payday,
     baselineId: old.baselineId,
     previousPayday: previousPayday(agreement, old.payday),
+    renewalAsChange: agreement.renewalAsChange,
   });
   const differences = await differencesBetween(tx, id, old.id);
   if (differences.length === 0)
@@ -435,7 +476,7 @@ export async function substituteDeductionOrder(
       action: 'deduction-order.substitute',
       entity: 'deduction_order',
       entityId: id,
-      after: { ...summaryOf(substitute), supersedes: old.id, differences: differences.length },
+      after: { ...summaryOf(substitute), supersedes: old.id, differences: differences.length, renewalAsChange: agreement.renewalAsChange },
       occurredAt: input.now,
     },
   );

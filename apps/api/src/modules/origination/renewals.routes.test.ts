@@ -273,6 +273,52 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
     });
   });
 
+  it("with the agreement's renewal setting the next cédula carries one cambio: the new credit in place of the renewed one", async () => {
+    const old = await oldCredit();
+    await ctx.system((db) => db.update(agreements).set({ renewalAsChange: true }).where(eq(agreements.id, jal.agreementId)));
+    ctx.clock.set('2027-01-05T18:00:00.000Z');
+    const request = await approved({ amount: '30000', renews: [old] });
+    const result = (await step(request, 'disburse', tesoreria, { disbursementDate: '2027-01-05' })) as Disbursed;
+    const paymentOn = async (creditId: string, dueDate: string) => {
+      const [row] = await ctx.system((db) =>
+        db
+          .select({ payment: installments.payment })
+          .from(installments)
+          .where(and(eq(installments.creditId, creditId), eq(installments.dueDate, dueDate))),
+      );
+      return row!.payment;
+    };
+    const cartera = await ctx.as('cartera@demo.mx');
+    const generated = await call('POST', '/api/deduction-orders', { agreementId: jal.agreementId }, cartera);
+    expect(generated.statusCode, generated.body).toBe(201);
+    const order = generated.json<{ id: string; payday: string; altas: { count: number }; bajas: { count: number } }>();
+    expect(order.payday).toBe('2027-01-15');
+    const lines = (await call('GET', `/api/deduction-orders/${order.id}/lines?pageSize=100`, undefined, cartera)).json<{
+      items: {
+        creditFolio: string;
+        movement: string;
+        amountBefore: string;
+        amountAfter: string;
+        reason: string | null;
+        replacesCreditFolio: string | null;
+      }[];
+    }>().items;
+    const oldFolio = request.simulation.renewal!.credits[0]!.folio;
+    // The renewed credit has no line; the new credit's line changes its installment (31 December's) into the new one.
+    expect(lines.find((line) => line.creditFolio === oldFolio)).toBeUndefined();
+    expect(lines.find((line) => line.creditFolio === result.creditFolio)).toEqual({
+      ...lines.find((line) => line.creditFolio === result.creditFolio),
+      movement: 'cambio',
+      amountBefore: await paymentOn(old, '2026-12-31'),
+      amountAfter: await paymentOn(result.creditId, '2027-01-15'),
+      reason: 'renovacion-cambio',
+      replacesCreditFolio: oldFolio,
+    });
+    // The counts follow the lines.
+    expect(order.altas.count).toBe(lines.filter((line) => line.movement === 'alta').length);
+    expect(order.bajas.count).toBe(lines.filter((line) => line.movement === 'baja').length);
+  });
+
   it('renews two credits in one disbursement, and the capacity frees both installments', async () => {
     const first = await oldCredit();
     const second = await oldCredit({ curp: OTHER_CURP, employeeNumber: 'J-2002', amount: '5000' });

@@ -149,7 +149,7 @@ describe('classifyRows against the payday emitted cédula', () => {
     lines: new Map(
       Object.entries(lines).map(([id, line]) => [
         id,
-        { ...line, amountBefore: '500.00', reason: line.movement === 'baja' ? ('plazo-cumplido' as const) : null },
+        { ...line, amountBefore: '500.00', reason: line.movement === 'baja' ? ('plazo-cumplido' as const) : null, replacedByFolio: null },
       ]),
     ),
   });
@@ -178,6 +178,47 @@ describe('classifyRows against the payday emitted cédula', () => {
     );
     // Without a cédula the same rows pay as before: E-1's row takes their oldest credit, already paid by line 2.
     expect(classify(rows, credits).map(([, outcome]) => outcome)).toEqual(['válido', 'duplicado en archivo', 'válido']);
+  });
+
+  it("takes a renewal's cambio line for the new credit: the renewed credit it replaced is refused as stopped, by folio or by employee number", () => {
+    // E-1 renewed credit 1 (still vigente: money en tránsito) into credit 5; the cédula has one cambio line, credit 5's,
+    // replacing credit 1, which has no line of its own (payday-instruction reads it as a baja, replaced by CR-00000005).
+    const credits = [credit({ number: 1 }), credit({ number: 5, disbursementDate: '2026-11-01' })];
+    const told = {
+      orderId: 'order-1',
+      payday: '2026-11-15',
+      lines: new Map([
+        [
+          'credit-5',
+          {
+            movement: 'cambio' as const,
+            amount: '700.00',
+            amountBefore: '500.00',
+            reason: 'renovacion-cambio' as const,
+            replacedByFolio: null,
+          },
+        ],
+        [
+          'credit-1',
+          {
+            movement: 'baja' as const,
+            amount: '0.00',
+            amountBefore: '500.00',
+            reason: 'renovacion' as const,
+            replacedByFolio: 'CR-00000005',
+          },
+        ],
+      ]),
+    };
+    const context = { agreementId: AGREEMENT, discountDate: '2026-11-15', instruction: told };
+    const byEmployee = classifyRows([row(2, { employeeNumber: 'E-1', amount: '700.00' })], lookupOf(credits), context);
+    expect(byEmployee.map((r) => [r.outcome, r.creditId])).toEqual([['válido', 'credit-5']]);
+    expect(instructedAmountOf(told, 'credit-5', '700.00')).toEqual({ instructedAmount: '700.00', amountDiffers: false });
+    const byFolio = classifyRows([row(2, { creditId: '1', amount: '500.00' })], lookupOf(credits), context);
+    expect(byFolio.map((r) => [r.outcome, r.creditId])).toEqual([['crédito en baja', 'credit-1']]);
+    expect(byFolio[0]!.message).toBe(
+      'El crédito CR-00000001 fue renovado: la cédula del 15 de noviembre de 2026 lo cambia por el CR-00000005, y el patrón no debía descontarlo.',
+    );
   });
 
   it('notes an accepted amount other than the instructed one, and a credit the cédula does not name, to the centavo', () => {

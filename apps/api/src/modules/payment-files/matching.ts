@@ -60,7 +60,16 @@ const rejected = (line: number, outcome: RowOutcome, message: string, creditId: 
 
 /** A row for a credit the payday's cédula put in baja: refused, with the cédula's reason. */
 function bajaRow(line: number, credit: CandidateCredit, instruction: PaydayInstruction): ClassifiedRow {
-  const reason = instruction.lines.get(credit.id)?.reason;
+  const instructed = instruction.lines.get(credit.id);
+  const reason = instructed?.reason;
+  if (instructed?.replacedByFolio)
+    return rejected(
+      line,
+      'crédito en baja',
+      `El crédito ${creditFolio(credit.number)} fue renovado: la cédula del ${longDate(instruction.payday)} lo cambia por el ` +
+        `${instructed.replacedByFolio}, y el patrón no debía descontarlo.`,
+      credit.id,
+    );
   return rejected(
     line,
     'crédito en baja',

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DeductionMovement, DeductionReason } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
+import { creditFolio } from './folios';
 
 /**
  * The emitted instruction of a payday (issue 46; docs/domain.md "Cédulas de descuento"): what the employer was told to
@@ -23,6 +24,11 @@ export interface InstructedLine {
   /** What it deducted before (a baja's stopped amount). */
   amountBefore: string;
   reason: DeductionReason | null;
+  /**
+   * A renewed credit a cambio line replaced (the agreement's renewalAsChange): it has no line of its own, and the
+   * instruction stops it like a baja (renovación); this is the folio of the new credit that took its place.
+   */
+  replacedByFolio: string | null;
 }
 
 export interface PaydayInstruction {
@@ -45,6 +51,7 @@ export async function paydayInstruction(
   const [order] = rowsOf<{ id: string | null }>(await tx.execute(sql`select ${standingOrderId(agreementId, payday)} as id`));
   if (!order?.id) return null;
   const unique = [...new Set(creditIds)];
+  // Each credit's own line, and for a renewed credit a cambio replaced, that cambio (by its index), read as a baja.
   const rows =
     unique.length === 0
       ? []
@@ -54,11 +61,18 @@ export async function paydayInstruction(
           amount_after: string;
           amount_before: string;
           reason: DeductionReason | null;
+          replaced_by: number | null;
         }>(
           await tx.execute(sql`
-            select l.credit_id, l.movement, l.amount_after::text as amount_after, l.amount_before::text as amount_before, l.reason
+            with asked as (select value::uuid as id from json_array_elements_text(${JSON.stringify(unique)}::json))
+            select l.credit_id, l.movement, l.amount_after::text as amount_after, l.amount_before::text as amount_before, l.reason,
+                   null::int as replaced_by
             from deduction_order_lines l
-            where l.order_id = ${order.id} and l.credit_id in (select value::uuid from json_array_elements_text(${JSON.stringify(unique)}::json))`),
+            where l.order_id = ${order.id} and l.credit_id in (select id from asked)
+            union all
+            select l.replaces_credit_id, 'baja', '0.00', l.amount_before::text, 'renovacion', l.credit_number
+            from deduction_order_lines l
+            where l.order_id = ${order.id} and l.replaces_credit_id in (select id from asked)`),
         );
   return {
     orderId: order.id,
@@ -66,7 +80,13 @@ export async function paydayInstruction(
     lines: new Map(
       rows.map((row) => [
         row.credit_id,
-        { movement: row.movement, amount: row.amount_after, amountBefore: row.amount_before, reason: row.reason },
+        {
+          movement: row.movement,
+          amount: row.amount_after,
+          amountBefore: row.amount_before,
+          reason: row.reason,
+          replacedByFolio: row.replaced_by === null ? null : creditFolio(row.replaced_by),
+        },
       ]),
     ),
   };

@@ -98,6 +98,8 @@ describe('the agreement form of a stored agreement', () => {
       lengths: { employeeNumber: '8', amount: '10' },
     });
     expect(form.nonWorkingDays).toBe('25/12/2026');
+    expect(form.renewalAsChange).toBe(false);
+    expect(fromDetail({ ...storedAgreement(null), renewalAsChange: true }).renewalAsChange).toBe(true);
   });
 
   it('starts from a blank layout, which the form refuses until it is defined, when the stored one could not be read', () => {

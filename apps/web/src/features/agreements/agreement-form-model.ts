@@ -56,6 +56,8 @@ export interface AgreementForm {
   cutOffLeadDays: string;
   /** Non-working days of the payroll as typed: dd/mm/aaaa dates separated by commas. */
   nonWorkingDays: string;
+  /** The cédula writes a renewal as one cambio line per employee instead of a baja and an alta. */
+  renewalAsChange: boolean;
   validFrom: string;
   validTo: string;
   contacts: { name: string; email: string; phone: string }[];
@@ -99,6 +101,7 @@ export function emptyAgreement(today: string): AgreementForm {
     paydayWeekday: '',
     cutOffLeadDays: '0',
     nonWorkingDays: '',
+    renewalAsChange: false,
     validFrom: today,
     validTo: '',
     contacts: [],
@@ -186,6 +189,7 @@ export function toInput(form: AgreementForm): AgreementInput {
         : null,
     cutOffLeadDays: integer(form.cutOffLeadDays),
     nonWorkingDays: parseNonWorkingDays(form.nonWorkingDays),
+    renewalAsChange: form.renewalAsChange,
     validFrom: form.validFrom,
     validTo: form.validTo.trim() === '' ? null : form.validTo,
     contacts: form.contacts,
@@ -254,6 +258,7 @@ function detailFields(detail: AgreementDetail): Omit<AgreementForm, 'layout'> {
     paydayWeekday: detail.paydayWeekday === null ? '' : String(detail.paydayWeekday),
     cutOffLeadDays: String(detail.cutOffLeadDays),
     nonWorkingDays: formatNonWorkingDays(detail.nonWorkingDays),
+    renewalAsChange: detail.renewalAsChange,
     validFrom: detail.validFrom,
     validTo: detail.validTo ?? '',
     contacts: detail.contacts,

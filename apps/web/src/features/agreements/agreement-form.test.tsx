@@ -55,9 +55,23 @@ describe('agreement form (the form pattern over the agreement model)', () => {
       remittanceLagDays: 10,
       cutOffLeadDays: 0,
       nonWorkingDays: [],
+      renewalAsChange: false,
       products: [{ name: 'Nómina 24', terms: [12, 24], maxAgeAtEnd: 75 }],
       layout: { format: 'csv', columns: { employeeNumber: 1, amount: 2 } },
     });
+  });
+
+  it('shows the renewal setting off with what it does, and sends it on when switched', async () => {
+    const onSubmit = renderForm(completeForm());
+    const setting = screen.getByRole('switch', { name: 'Renovación en una línea por empleado (cambio)' });
+    expect(setting).not.toBeChecked();
+    expect(setting).toHaveAccessibleDescription(
+      'En la cédula, el crédito nuevo sustituye al renovado en un solo cambio (folio e importe nuevos), en lugar de una baja y un alta',
+    );
+    await userEvent.click(setting);
+    await save();
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]![0]).toMatchObject({ renewalAsChange: true });
   });
 
   it("places the API's refusals on the model's fields: a product added after opening, a non-working day by position, an unknown field in the summary", async () => {

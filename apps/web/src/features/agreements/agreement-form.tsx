@@ -95,6 +95,14 @@ function PayrollCalendarFields({ control }: { control: AgreementControl }) {
           helperText="Fechas dd/mm/aaaa separadas por comas; un día de pago inhábil se descuenta el día hábil anterior"
         />
       </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <SwitchFormField
+          control={control}
+          name="renewalAsChange"
+          label="Renovación en una línea por empleado (cambio)"
+          helperText="En la cédula, el crédito nuevo sustituye al renovado en un solo cambio (folio e importe nuevos), en lugar de una baja y un alta"
+        />
+      </Grid>
     </>
   );
 }

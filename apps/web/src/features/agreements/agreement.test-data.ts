@@ -38,6 +38,7 @@ export function storedAgreement(layout: AgreementDetail['layout']): AgreementDet
     paydayWeekday: null,
     cutOffLeadDays: 0,
     nonWorkingDays: ['2026-12-25'],
+    renewalAsChange: false,
     validFrom: '2026-01-01',
     validTo: null,
     contacts: [],

@@ -15,8 +15,8 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   DEDUCTION_ORDER_CHANNELS,
-  DEDUCTION_REASONS,
   deductionOrderRoutes,
+  deductionReasonText,
   type DeductionOrder,
   type DeductionOrderChannel,
   type DeductionOrderLine,
@@ -111,7 +111,8 @@ const lineColumns: GridColDef<DeductionOrderLine>[] = [
     flex: 1,
     minWidth: 220,
     sortable: false,
-    valueFormatter: (value: keyof typeof DEDUCTION_REASONS | null) => (value ? DEDUCTION_REASONS[value] : '—'),
+    // A renewal's cambio names both credits (the agreement's "Renovación en una línea por empleado").
+    valueGetter: (_value: unknown, row: DeductionOrderLine) => deductionReasonText(row) ?? '—',
   },
 ];
 

@@ -48,6 +48,22 @@ const line: DeductionOrderLine = {
   amountBefore: '1200.00',
   amountAfter: '950.00',
   reason: 'cuota-recalculada',
+  replacesCreditFolio: null,
+};
+
+/** A renewal as one cambio (the agreement's renewalAsChange): the new credit in place of the renewed one. */
+const renewal: DeductionOrderLine = {
+  line: 2,
+  creditId: 'c9',
+  creditFolio: 'CR-00000031',
+  employeeNumber: 'E-200',
+  curp: 'LOPM850505MJCPRR02',
+  name: 'María López',
+  movement: 'cambio',
+  amountBefore: '800.00',
+  amountAfter: '700.00',
+  reason: 'renovacion-cambio',
+  replacesCreditFolio: 'CR-00000012',
 };
 
 describe('Cédula de descuentos', () => {
@@ -64,7 +80,7 @@ describe('Cédula de descuentos', () => {
         issued = true;
         return draft({ status: 'emitida', issuedBy: 'cartera@demo.mx', issuedAt: '2026-11-23T17:00:00.000Z' });
       }
-      if (path.includes('/lines')) return { items: [line], total: 1, totalCapped: false };
+      if (path.includes('/lines')) return { items: [line, renewal], total: 2, totalCapped: false };
       return issued ? draft({ status: 'emitida', issuedBy: 'cartera@demo.mx', issuedAt: '2026-11-23T17:00:00.000Z' }) : draft();
     });
     renderScreen(<DeductionOrderDetailScreen />, { path: '/wallet/deduction-orders/:id', url: `/wallet/deduction-orders/${ID}` });
@@ -75,6 +91,7 @@ describe('Cédula de descuentos', () => {
     const grid = await screen.findByRole('grid', { name: 'Líneas de la cédula' });
     expect(await within(grid).findByText('Cuota recalculada (pago anticipado o reestructura)')).toBeInTheDocument();
     expect(within(grid).getByText('$1,200.00')).toBeInTheDocument();
+    expect(within(grid).getByText('Renovación: CR-00000031 sustituye a CR-00000012')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Emitir' }));
     const dialog = await screen.findByRole('dialog', { name: 'Emitir cédula' });
