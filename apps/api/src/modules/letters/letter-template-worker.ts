@@ -30,7 +30,10 @@ function workerUrl(): URL {
  * drawn on, so issuing one never parses the uploaded file again. A worker per call: the one that overruns is
  * terminated without touching anything else.
  */
-export function normalizeBackground(bytes: Uint8Array, budget: Partial<typeof TEMPLATE_BUDGET> = {}): Promise<CanvasResult> {
+export function normalizeBackground(
+  bytes: Uint8Array,
+  budget: Partial<Record<keyof typeof TEMPLATE_BUDGET, number>> = {},
+): Promise<CanvasResult> {
   const limits = { ...TEMPLATE_BUDGET, ...budget };
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: limits.heapMb } });
