@@ -23,6 +23,12 @@ export type PreRequestStatus = (typeof PRE_REQUEST_STATUSES)[number];
 /** A sent pre-request not converted into a request within this many days becomes vencida. */
 export const PRE_REQUEST_VALID_DAYS = 30;
 
+/** The client's active credits a pre-request or request renews (ids, at most 5, none twice). */
+export const renewsField = z
+  .array(z.uuid('Crédito a renovar no válido.'))
+  .max(5, 'Máximo 5 créditos a renovar.')
+  .refine((ids) => new Set(ids).size === ids.length, 'Hay créditos a renovar repetidos.');
+
 /** What a pre-request captures; the CURP's check (birth date, state, check digit) is the API's, with lending. */
 export const preRequestInputSchema = z.object({
   curp: z.string().trim().toUpperCase().length(18, 'La CURP debe tener 18 caracteres.'),
@@ -44,6 +50,8 @@ export const preRequestInputSchema = z.object({
   otherDeductions: money('Otros descuentos'),
   amount: money('Monto solicitado'),
   term: z.number('Elige el plazo.').int('Plazo: número entero de pagos.').min(1, 'Elige el plazo.').max(600, 'Plazo: máximo 600 pagos.'),
+  /** The client's active credits it renews (renovación): the new credit pays each off at disbursement. */
+  renews: renewsField.default([]),
 });
 export type PreRequestInput = z.input<typeof preRequestInputSchema>;
 
@@ -56,7 +64,7 @@ export type StoredPreRequestFields = Omit<PreRequestInput, 'rfc' | 'lastName2'> 
  * with them (to edit a draft, or a request that converts a pre-request). An optional field stored empty (null) comes
  * back as ''; every other field of `stored` is left out.
  */
-export function preRequestInputOf(stored: StoredPreRequestFields): PreRequestInput {
+export function preRequestInputOf(stored: StoredPreRequestFields): PreRequestInput & { renews: string[] } {
   return {
     curp: stored.curp,
     rfc: stored.rfc ?? '',
@@ -70,6 +78,7 @@ export function preRequestInputOf(stored: StoredPreRequestFields): PreRequestInp
     otherDeductions: stored.otherDeductions,
     amount: stored.amount,
     term: stored.term,
+    renews: stored.renews ?? [],
   };
 }
 
@@ -163,6 +172,8 @@ export const preRequestSchema = z.object({
   otherDeductions: z.string(),
   amount: z.string(),
   term: z.number().int(),
+  /** The credits it renews (ids): converting it into a request carries them. */
+  renews: z.array(z.string()),
   result: z.enum(['pre-aprobada', 'rechazada']),
   reasons: z.array(eligibilityReasonSchema),
   capacity: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateField, phoneField } from './fields';
 import { PAY_FREQUENCIES } from './agreements';
-import { preRequestInputSchema, renewedCreditSchema, scheduleRowSchema, simulationSchema } from './origination';
+import { preRequestInputSchema, renewedCreditSchema, renewsField, scheduleRowSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQuery, versionField } from './common';
 import { labelHistoryEntrySchema } from './labels';
 import { letterSummarySchema } from './letter-summary';
@@ -111,12 +111,6 @@ export const requestInputSchema = preRequestInputSchema.extend({
     .string()
     .trim()
     .regex(/^\d{18}$/, 'La CLABE tiene 18 dígitos.'),
-  /** The client's active credits this request renews (renovación): the new credit pays each off at disbursement. */
-  renews: z
-    .array(z.uuid('Crédito a renovar no válido.'))
-    .max(5, 'Máximo 5 créditos a renovar.')
-    .refine((ids) => new Set(ids).size === ids.length, 'Hay créditos a renovar repetidos.')
-    .default([]),
 });
 export type RequestInput = z.input<typeof requestInputSchema>;
 
@@ -124,7 +118,11 @@ export type RequestInput = z.input<typeof requestInputSchema>;
 export const requestUpdateSchema = requestInputSchema.extend({ version: versionField });
 
 /** The multipart `data` field of `POST /api/requests`: the capture, and the sent pre-request it converts, if any. */
-export const requestCreateSchema = requestInputSchema.extend({ preRequestId: z.uuid('Pre-solicitud no válida.').nullable() });
+export const requestCreateSchema = requestInputSchema.extend({
+  preRequestId: z.uuid('Pre-solicitud no válida.').nullable(),
+  /** Left out when converting a pre-request: the credits it renews are carried over (none otherwise). */
+  renews: renewsField.optional(),
+});
 
 export const requestDocumentSchema = z.object({
   kind: z.enum(DOCUMENT_KINDS),

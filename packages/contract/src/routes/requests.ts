@@ -55,7 +55,8 @@ export const requestRoutes = {
     path: '/requests/renewable-credits',
     summary: 'Renovación: los créditos activos de una CURP en la empresa, con su finiquito a la fecha flujo',
     tags,
-    access: work,
+    // Pre-Solicitudes names the credits to renew too.
+    access: { anyPermission: [...work.anyPermission, '/origination/pre-request-new'] },
     query: renewableCreditsQuerySchema,
     response: { 200: renewableCreditsSchema },
   }),

@@ -65,6 +65,11 @@ export const preRequests = pgTable(
     reasons: jsonb('reasons')
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /** The client's active credits it renews (renovación); converting it into a request carries them. */
+    renews: uuid('renews')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     status: text('status', { enum: ['borrador', 'enviada', 'convertida', 'vencida'] })
       .notNull()
       .default('borrador'),

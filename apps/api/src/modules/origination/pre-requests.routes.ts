@@ -21,7 +21,7 @@ export function preRequestsRoutes(deps: AppDeps): FastifyPluginAsync {
     );
 
     register(app, preRequestRoutes.simulate, async (request) =>
-      simulate(request.db, request.body, deps.clock.now(), deps.dailyMinimumWage),
+      simulate(request.db, request.body, deps.clock.now(), deps.dailyMinimumWage, {}, request.body.renews),
     );
 
     register(app, preRequestRoutes.list, async (request) => {

@@ -31,7 +31,7 @@ import { lockAtVersion } from '../../http/locking';
 import { loadPreRequest } from './pre-requests.queries';
 
 type Values = {
-  [K in keyof PreRequestInput]: K extends 'term' ? number : string;
+  [K in keyof PreRequestInput]: K extends 'term' ? number : K extends 'renews' ? string[] : string;
 };
 
 const invalid = (field: string, message: string) =>
@@ -302,10 +302,10 @@ type Context = { actor: Actor; now: Date; dailyMinimumWage: string };
 
 /** The verdict on `input` and the columns a pre-request stores with it (its client created or refreshed). */
 async function judgedColumns(tx: Tx, { now, dailyMinimumWage }: Context, input: Values, preRequestId?: string) {
-  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId });
+  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId }, input.renews);
   const companyId = await agreementCompany(tx, input.agreementId);
   const clientId = await upsertClient(tx, companyId, input, result, now);
-  return { result, columns: { clientId, companyId, ...loanColumns(input), ...verdictColumns(result) } };
+  return { result, columns: { clientId, companyId, ...loanColumns(input), renews: input.renews ?? [], ...verdictColumns(result) } };
 }
 
 /** Saves a pre-request as a draft, with its verdict. */
@@ -356,7 +356,8 @@ export async function sendPreRequest(tx: Tx, { actor, now, dailyMinimumWage }: C
   const current = await lockDraft(tx, id, version, 'enviar');
   const [client] = await tx.select().from(clients).where(eq(clients.id, current.clientId));
   // The draft stores the loan; its client, the CURP and names.
-  const result = await simulate(tx, preRequestInputOf({ ...current, ...client! }), now, dailyMinimumWage, { preRequestId: id });
+  const input = preRequestInputOf({ ...current, ...client! });
+  const result = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: id }, current.renews);
   if (result.result !== 'pre-aprobada') {
     throw new HttpProblem(
       409,

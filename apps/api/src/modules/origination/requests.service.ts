@@ -159,18 +159,26 @@ async function storeDocument(
 export async function createRequest(
   tx: Tx,
   actor: Actor,
-  input: RequestValues & { preRequestId: string | null },
+  capture: Omit<RequestValues, 'renews'> & { preRequestId: string | null; renews?: string[] | undefined },
   documents: UploadedDocument[],
   now: Date,
   dailyMinimumWage: string,
 ): Promise<string> {
+  let input = capture;
   assertClabe(input.clabe);
   const companyId = await agreementCompany(tx, input.agreementId);
   await expirePreRequests(tx, now);
   let quotedBy: string | null = null;
+  let carried: string[] = [];
   if (input.preRequestId) {
     const [source] = await tx
-      .select({ status: preRequests.status, number: preRequests.number, curp: clients.curp, createdBy: preRequests.createdBy })
+      .select({
+        status: preRequests.status,
+        number: preRequests.number,
+        curp: clients.curp,
+        createdBy: preRequests.createdBy,
+        renews: preRequests.renews,
+      })
       .from(preRequests)
       .innerJoin(clients, eq(clients.id, preRequests.clientId))
       .where(eq(preRequests.id, input.preRequestId))
@@ -186,7 +194,10 @@ export async function createRequest(
     if (source.curp !== input.curp)
       throw invalid([{ field: 'curp', message: `La CURP no coincide con la de la pre-solicitud ${preRequestFolio(source.number)}.` }]);
     quotedBy = source.createdBy;
+    // A conversion that names no credits to renew carries the pre-request's (docs/domain.md, "Renewals").
+    carried = source.renews;
   }
+  input = { ...input, renews: input.renews ?? carried };
   const simulation = await simulate(tx, input, now, dailyMinimumWage, { preRequestId: input.preRequestId }, input.renews);
   if (simulation.result !== 'pre-aprobada') refuseIneligible(simulation.reasons);
   const clientId = await upsertClient(tx, companyId, input, simulation, now);

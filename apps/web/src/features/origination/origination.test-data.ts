@@ -62,6 +62,7 @@ export const sentPreRequest: PreRequest = {
   otherDeductions: '0.00',
   amount: '20000.00',
   term: 24,
+  renews: [],
   result: 'pre-aprobada',
   reasons: [],
   capacity: '2400.00',

@@ -7,7 +7,10 @@ import { SelectFormField, TextFormField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/schema-form';
 import { Section } from '../../components/section';
 import { formatMoney } from '../../lib/format';
+import { checkCurp } from '@portal/lending';
 import { LiveVerdict, chosenLoan } from './live-verdict';
+import { RenewalSection, freedOtherDeductions } from './renewal-section';
+import { useRenewableCredits } from './origination.queries';
 
 type Output = z.output<typeof preRequestInputSchema>;
 export const EMPTY_PRE_REQUEST: PreRequestInput = {
@@ -23,6 +26,7 @@ export const EMPTY_PRE_REQUEST: PreRequestInput = {
   otherDeductions: '0',
   amount: '',
   term: 0,
+  renews: [],
 };
 
 export function PreRequestForm(props: {
@@ -39,6 +43,10 @@ export function PreRequestForm(props: {
   });
   const values = useWatch({ control: form.control }) as PreRequestInput;
   const { agreement, product, options } = chosenLoan(props.catalog, values.agreementId, values.productId);
+  // Renovación as in Solicitudes: the client's active credits to pay off, their installments freed for the capacity.
+  const curp = (values.curp ?? '').trim().toUpperCase();
+  const validCurp = checkCurp(curp, props.catalog.today).ok ? curp : '';
+  const renewable = useRenewableCredits(validCurp);
 
   return (
     <form {...formProps}>
@@ -108,7 +116,18 @@ export function PreRequestForm(props: {
           </Grid>
         </Section>
         <Section title="Dictamen">
-          <LiveVerdict values={values} catalog={props.catalog} />
+          <LiveVerdict
+            values={{ ...values, otherDeductions: freedOtherDeductions(values.otherDeductions ?? '', values.renews ?? [], renewable.data) }}
+            catalog={props.catalog}
+          />
+          <RenewalSection
+            control={form.control}
+            catalog={props.catalog}
+            curp={validCurp}
+            amount={values.amount ?? ''}
+            productId={values.productId}
+            agreementId={values.agreementId}
+          />
         </Section>
         {!props.readOnly && summary}
         {!props.readOnly && (

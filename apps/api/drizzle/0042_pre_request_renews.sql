@@ -1,0 +1,1 @@
+ALTER TABLE "pre_requests" ADD COLUMN "renews" uuid[] DEFAULT '{}'::uuid[] NOT NULL;
