@@ -38,7 +38,14 @@ describe('preRequestInputOf', () => {
       otherDeductions: '1200.50',
       amount: '30000.00',
       term: 24,
+      renews: [],
     });
+  });
+
+  it('keeps the credits a pre-request renews', () => {
+    expect(preRequestInputOf({ ...stored, renews: ['c2f0a6d4-1b3e-4f5a-9c8d-7e6f5a4b3c2d'] }).renews).toEqual([
+      'c2f0a6d4-1b3e-4f5a-9c8d-7e6f5a4b3c2d',
+    ]);
   });
 
   it('answers an RFC or second surname stored as null with an empty field', () => {
