@@ -7,7 +7,7 @@ import { credits } from '../db/schema/credits';
 import { letterTemplates } from '../db/schema/letters';
 import { companies, users } from '../db/schema/users';
 import type { Actor } from '../modules/audit/audit';
-import { issueLetter } from '../modules/letters/letters.service';
+import { issueLetter, letterQuote } from '../modules/letters/letters.service';
 import { mexicoToday } from '../modules/shared/business-date';
 
 /**
@@ -134,7 +134,8 @@ export async function seedLetterTemplates(tx: Tx, now: Date): Promise<void> {
 
 /**
  * Two letters in each company: its oldest current credit gets two, an hour or so apart. A credit a renewal already paid
- * off (vigente only until its en-tránsito deduction arrives) owes nothing more and gets no letter.
+ * off (vigente only until its en-tránsito deduction arrives) owes nothing more and gets no letter, nor does one whose
+ * whole balance is deducted and en tránsito.
  */
 export async function seedLetters(tx: Tx, now: Date): Promise<void> {
   const today = mexicoToday(now);
@@ -143,12 +144,22 @@ export async function seedLetters(tx: Tx, now: Date): Promise<void> {
       .select()
       .from(users)
       .where(and(eq(users.companyId, company.id), inArray(users.email, ['cartera@demo.mx', 'plus@demo.mx'])));
-    const [credit] = await tx
+    const candidates = await tx
       .select({ id: credits.id })
       .from(credits)
       .where(and(eq(credits.companyId, company.id), eq(credits.status, 'vigente'), isNull(credits.renewedByCreditId)))
       .orderBy(asc(credits.number))
-      .limit(1);
+      .limit(50);
+    // The first that still owes something at the letter's validity: on some days all a credit owes is deducted and en
+    // tránsito (the demo's unanswered payday), and the letter is refused as it would be to a clerk.
+    let credit: { id: string } | undefined;
+    for (const candidate of candidates) {
+      const quote = await letterQuote(tx, candidate.id, today);
+      if (quote.status !== 'liquidado' && quote.payoff.totalAmount !== '0.00') {
+        credit = candidate;
+        break;
+      }
+    }
     if (!clerk || !credit) continue;
     const actor = {
       id: 'seed',
