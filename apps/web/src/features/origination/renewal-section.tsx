@@ -4,21 +4,10 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
-import { assessRenewal, divRoundHalfUp, formatCents, otherDeductionsAfterRenewal, parseCents, parseRate } from '@portal/lending';
-import { parseMoney, percentToFraction, type OriginationCatalog, type RenewableCredits } from '@portal/contract';
+import { assessRenewal, divRoundHalfUp, formatCents, parseCents, parseRate } from '@portal/lending';
+import { parseMoney, percentToFraction, type OriginationCatalog } from '@portal/contract';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useRenewableCredits } from './origination.queries';
-
-/**
- * What the capacity test sees once the renewed credits stop being deducted: the captured other deductions less their
- * installments (packages/lending, as the API computes it).
- */
-export function freedOtherDeductions(otherDeductions: string, renews: readonly string[], renewable: RenewableCredits | undefined): string {
-  const money = parseMoney(otherDeductions || '0');
-  if (!money || renews.length === 0 || !renewable) return otherDeductions;
-  const installments = renewable.credits.filter((credit) => renews.includes(credit.creditId)).map((credit) => credit.installment);
-  return otherDeductionsAfterRenewal(money, installments);
-}
 
 /** The opening fee and its IVA as packages/lending `quoteLoan` prices them: each rounded half up to the centavo. */
 function openingFeeOf(amount: string, product: { openingFeePct: string; ivaRatePct: string }) {

@@ -29,7 +29,8 @@ import { Section } from '../../components/section';
 import { formatBytes, formatDate, formatMoney, todayInMexico } from '../../lib/format';
 import { DOCUMENT_ACCEPT, documentProblem } from './documents';
 import { LiveVerdict, chosenLoan } from './live-verdict';
-import { RenewalSection, freedOtherDeductions } from './renewal-section';
+import { freedOtherDeductions } from './renewal-capacity';
+import { RenewalSection } from './renewal-section';
 import { useRenewableCredits } from './origination.queries';
 import { EMPTY_PRE_REQUEST } from './pre-request-form';
 
