@@ -16,6 +16,8 @@ const KB = 1024;
 const TARGET = { signIn: 100 * KB, visitorRoot: 110 * KB };
 /** Decision 0027: a product screen's JavaScript, not counting MUI X's data grid and date pickers where it shows them. */
 const SCREEN_WITHOUT_MUI_X = 340 * KB;
+/** Decision 0027's one restated ceiling: Capturas (pre-request-new) with renewals measured 341.8 kB. */
+const CEILING: Record<string, number> = { '/origination/pre-request-new': 345 * KB };
 /** MUI X's chunks (apps/web/src/components/server-data-grid.tsx, date-field.tsx) and the screens allowed to load each. */
 const MUI_X = {
   grid: {
@@ -185,7 +187,9 @@ test.describe("every product screen opened cold stays within decision 0027's bud
           (weight.total > 300 * KB ? ` (meta del issue, 300 kB: +${((weight.total - 300 * KB) / KB).toFixed(1)} kB)` : ''),
       );
       expect(muiXOutOfPlace, 'MUI X fuera de las pantallas que lo muestran').toEqual([]);
-      expect(rest, `${template}: ${(rest / KB).toFixed(1)} kB sin MUI X\n${weight.listing}`).toBeLessThanOrEqual(SCREEN_WITHOUT_MUI_X);
+      expect(rest, `${template}: ${(rest / KB).toFixed(1)} kB sin MUI X\n${weight.listing}`).toBeLessThanOrEqual(
+        CEILING[template] ?? SCREEN_WITHOUT_MUI_X,
+      );
     });
   }
 });
