@@ -1,4 +1,4 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { containsPattern } from './like';
 
@@ -24,6 +24,3 @@ export async function matchingIds(db: Db, table: keyof typeof FUNCTIONS, text: s
   if (ids === null) return null;
   return ids === '{}' ? [] : ids.slice(1, -1).split(',');
 }
-
-/** `column` is one of `ids` (uuids the database gave): one array parameter, so the statement's text never varies. */
-export const oneOf = (column: AnyColumn | SQL, ids: readonly string[]): SQL => sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;

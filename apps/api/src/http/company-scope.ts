@@ -14,9 +14,15 @@ export function scopeOf(principal: { role: string; companyId: string } | null): 
 }
 
 /**
- * Whether the request's user searches by name through the company-scoped functions first (db/company-search.ts,
- * decision 0034): a company's user. Across companies (role SA) no policy holds the search back, and the trigram index
- * serves the one-statement search directly.
+ * Whether the request is a company's user searching a list (`q`) in two steps: the matching ids through the
+ * company-scoped functions first (db/company-search.ts, decision 0034), then the list. Across companies (role SA) no
+ * policy holds the search back, and the trigram index serves the one-statement search directly. `bySearch` narrows
+ * it to the searches that read names (a list whose `q` may also be a folio or a CURP).
  */
-export const searchesInTwoSteps = (request: Pick<FastifyRequest, 'principal'>): boolean =>
-  request.principal !== null && request.principal.role !== ALL_COMPANIES_ROLE;
+export function searchesInTwoSteps(
+  request: Pick<FastifyRequest, 'principal' | 'query'>,
+  bySearch: (q: string) => boolean = () => true,
+): boolean {
+  const q = (request.query as { q?: string } | undefined)?.q?.trim();
+  return request.principal !== null && request.principal.role !== ALL_COMPANIES_ROLE && Boolean(q) && bySearch(q!);
+}

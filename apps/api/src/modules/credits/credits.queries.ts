@@ -5,7 +5,8 @@ import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { jsonObject, jsonStatement } from '../../db/json-list';
 import { personSearchText, searchMatches } from '../../db/like';
-import { oneOf, type MatchingIds } from '../../db/company-search';
+import { anyOf } from '../../db/any-of';
+import type { MatchingIds } from '../../db/company-search';
 import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
@@ -54,7 +55,7 @@ function searchCondition(q: string, clientIds: MatchingIds | undefined): SQL {
   else {
     const matches = searchMatches(personSearchText(clients), q.trim());
     if (clientIds === undefined) alternatives.push(clientWhere(matches));
-    else if (clientIds !== null) alternatives.push(oneOf(credits.clientId, clientIds));
+    else if (clientIds !== null) alternatives.push(anyOf(credits.clientId, clientIds));
     // `offset 0` keeps the test per credit: without it PostgreSQL hashes every matching client before the first page.
     else alternatives.push(sql`exists (select 1 from ${clients} where ${clients.id} = ${credits.clientId} and ${matches} offset 0)`);
   }

@@ -25,8 +25,7 @@ import {
 import { creditPayoff } from '../portfolio/payoff';
 
 /** A company's search by name: the matching clients first, then their credits (two statements, decision 0034). */
-const twoStepSearch = (request: FastifyRequest) =>
-  searchesInTwoSteps(request) && searchesByName((request.query as { q?: string } | undefined)?.q);
+const twoStepSearch = (request: FastifyRequest) => searchesInTwoSteps(request, searchesByName);
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
 export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {

@@ -13,7 +13,8 @@ import {
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern, personSearchText, prefixPattern, searchMatches } from '../../db/like';
-import { matchingIds, oneOf } from '../../db/company-search';
+import { anyOf } from '../../db/any-of';
+import { matchingIds } from '../../db/company-search';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
@@ -216,7 +217,7 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
           couldStartCurp(search.toUpperCase())
             ? sql`${requests.clientId} = any(array(select ${clients.id} from ${clients} where ${clients.curp} like ${prefixPattern(search.toUpperCase())}))`
             : undefined,
-          requestIds ? oneOf(requests.id, requestIds) : searchMatches(personSearchText(requests), search),
+          requestIds ? anyOf(requests.id, requestIds) : searchMatches(personSearchText(requests), search),
         )
       : undefined,
   );

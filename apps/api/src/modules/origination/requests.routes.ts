@@ -86,10 +86,8 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
     });
 
     // A company's search asks the matching requests first: two statements, the second on the first's answer (decision 0034).
-    const twoSteps = (request: FastifyRequest) =>
-      searchesInTwoSteps(request) && Boolean((request.query as { q?: string } | undefined)?.q?.trim());
-    register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query, twoSteps(request)), {
-      readsInOneTurn: (request) => !twoSteps(request),
+    register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query, searchesInTwoSteps(request)), {
+      readsInOneTurn: (request) => !searchesInTwoSteps(request),
     });
 
     register(app, requestRoutes.renewable, async (request) =>

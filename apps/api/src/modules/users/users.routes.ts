@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { searchesInTwoSteps } from '../../http/company-scope';
 import { USER_COLUMNS, userRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
@@ -12,9 +12,8 @@ import { createUser, issueAccessLink, setUserStatus, updateUser } from './users.
 export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
     // A company's search asks the matching users first: two statements, the second on the first's answer (decision 0034).
-    const twoSteps = (request: FastifyRequest) => searchesInTwoSteps(request) && Boolean((request.query as { q?: string } | undefined)?.q);
-    register(app, userRoutes.list, async (request) => listUsers(request.db, request.query, twoSteps(request)), {
-      readsInOneTurn: (request) => !twoSteps(request),
+    register(app, userRoutes.list, async (request) => listUsers(request.db, request.query, searchesInTwoSteps(request)), {
+      readsInOneTurn: (request) => !searchesInTwoSteps(request),
     });
 
     register(
