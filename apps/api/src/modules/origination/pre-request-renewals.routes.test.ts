@@ -1,9 +1,10 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clabeCheckDigit, curpCheckDigit, formatCents, parseCents } from '@portal/lending';
+import { formatCents, parseCents } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { CURP, OTHER_CURP, captureFields, payFirstInstallments, quoteFields, requestMultipart } from '../../test/renewal-fixtures';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
-import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { credits } from '../../db/schema/credits';
 import { preRequests } from '../../db/schema/origination';
 import { companies } from '../../db/schema/users';
 
@@ -13,11 +14,6 @@ type Json = Record<string, unknown>;
 type Headers = { authorization: string };
 type Renewal = { payoffDate: string; credits: { creditId: string; payoff: string }[]; payoffTotal: string; netAmount: string };
 
-const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
-const CURP = withCheckDigit('PXNE660720HMCXTN0', curpCheckDigit);
-const OTHER_CURP = withCheckDigit('GOMA800101MJCXRN0', curpCheckDigit);
-const CLABE = withCheckDigit('00218012345678901', clabeCheckDigit);
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const cents = (value: string) => parseCents(value, 'importe');
 
 describe.each(ENGINES)('Pre-solicitudes que renuevan (%s)', (engine) => {
@@ -52,51 +48,16 @@ describe.each(ENGINES)('Pre-solicitudes que renuevan (%s)', (engine) => {
   const call = (method: 'GET' | 'POST', url: string, payload?: Json, headers: Headers = originacion) =>
     ctx.app.inject({ method, url, payload, headers });
 
-  const quote = (overrides: Json = {}) => ({
-    curp: CURP,
-    rfc: '',
-    firstNames: 'Enrique',
-    lastName1: 'Peña',
-    lastName2: '',
-    ...jal,
-    employeeNumber: 'J-1001',
-    netSalary: '8000',
-    otherDeductions: '500',
-    amount: '20000',
-    term: 24,
-    ...overrides,
-  });
-
-  const capture = (overrides: Json = {}) => ({
-    ...quote(),
-    street: 'Av. Juárez',
-    exteriorNumber: '100',
-    interiorNumber: '',
-    neighborhood: 'Centro',
-    municipality: 'Guadalajara',
-    state: 'Jalisco',
-    postalCode: '44100',
-    phone: '3312345678',
-    email: 'enrique@correo.mx',
-    references: [
-      { name: 'Ana López', relationship: 'Hermana', phone: '3311112222' },
-      { name: 'Luis Pérez', relationship: 'Compañero', phone: '3333334444' },
-    ],
-    clabe: CLABE,
-    preRequestId: null,
-    ...overrides,
-  });
+  const quote = (overrides: Json = {}) => quoteFields(jal, overrides);
+  const capture = (overrides: Json = {}) => captureFields(jal, overrides);
 
   async function postRequest(data: Json) {
-    const form = new FormData();
-    form.append('data', JSON.stringify(data));
-    for (const kind of ['ine', 'comprobante', 'recibo']) form.append(kind, new Blob([PDF]), `${kind}.pdf`);
-    const encoded = new Response(form);
+    const body = await requestMultipart(data);
     return ctx.app.inject({
       method: 'POST',
       url: '/api/requests',
-      payload: Buffer.from(await encoded.arrayBuffer()),
-      headers: { ...originacion, 'content-type': encoded.headers.get('content-type')! },
+      payload: body.payload,
+      headers: { ...originacion, 'content-type': body.contentType },
     });
   }
 
@@ -115,16 +76,7 @@ describe.each(ENGINES)('Pre-solicitudes que renuevan (%s)', (engine) => {
       const body = response.json<{ id: string; version: number; request?: { id: string; version: number }; creditId?: string }>();
       if (action === 'disburse') {
         const creditId = body.creditId!;
-        await ctx.system(async (db) => {
-          await db
-            .update(installments)
-            .set({ paidPrincipal: sql`principal`, paidInterest: sql`interest`, paidIva: sql`iva` })
-            .where(and(eq(installments.creditId, creditId), lte(installments.number, 3)));
-          await db
-            .update(expectedDeductions)
-            .set({ state: 'recibido' })
-            .where(and(eq(expectedDeductions.creditId, creditId), lte(expectedDeductions.period, 3)));
-        });
+        await ctx.system((db) => payFirstInstallments(db, creditId, 3));
         return creditId;
       }
       request = body;

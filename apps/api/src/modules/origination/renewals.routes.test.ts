@@ -1,8 +1,9 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clabeCheckDigit, curpCheckDigit, formatCents, parseCents } from '@portal/lending';
+import { formatCents, parseCents } from '@portal/lending';
 import type { RequestAction } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { CURP, OTHER_CURP, captureFields, payFirstInstallments, requestMultipart } from '../../test/renewal-fixtures';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { requests } from '../../db/schema/origination';
@@ -32,20 +33,7 @@ type Renewal = {
 };
 type Disbursed = { request: Detail; creditId: string; creditFolio: string; amountToTransfer: string };
 
-const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
-const CURP = withCheckDigit('PXNE660720HMCXTN0', curpCheckDigit);
-const OTHER_CURP = withCheckDigit('GOMA800101MJCXRN0', curpCheckDigit);
-const CLABE = withCheckDigit('00218012345678901', clabeCheckDigit);
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const cents = (value: string) => parseCents(value, 'importe');
-
-async function multipart(fields: Record<string, string>) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const kind of ['ine', 'comprobante', 'recibo']) form.append(kind, new Blob([PDF]), `${kind}.pdf`);
-  const response = new Response(form);
-  return { payload: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type')! };
-}
 
 describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
   let ctx: TestContext;
@@ -80,38 +68,10 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
   const call = (method: 'GET' | 'POST', url: string, payload?: Json, headers: Headers = originacion) =>
     ctx.app.inject({ method, url, payload, headers });
 
-  const capture = (overrides: Json = {}) => ({
-    curp: CURP,
-    rfc: '',
-    firstNames: 'Enrique',
-    lastName1: 'Peña',
-    lastName2: '',
-    ...jal,
-    employeeNumber: 'J-1001',
-    netSalary: '8000',
-    otherDeductions: '500',
-    amount: '20000',
-    term: 24,
-    street: 'Av. Juárez',
-    exteriorNumber: '100',
-    interiorNumber: '',
-    neighborhood: 'Centro',
-    municipality: 'Guadalajara',
-    state: 'Jalisco',
-    postalCode: '44100',
-    phone: '3312345678',
-    email: 'enrique@correo.mx',
-    references: [
-      { name: 'Ana López', relationship: 'Hermana', phone: '3311112222' },
-      { name: 'Luis Pérez', relationship: 'Compañero', phone: '3333334444' },
-    ],
-    clabe: CLABE,
-    preRequestId: null,
-    ...overrides,
-  });
+  const capture = (overrides: Json = {}) => captureFields(jal, overrides);
 
   async function post(overrides: Json = {}) {
-    const body = await multipart({ data: JSON.stringify(capture(overrides)) });
+    const body = await requestMultipart(capture(overrides));
     return ctx.app.inject({
       method: 'POST',
       url: '/api/requests',
@@ -140,16 +100,7 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
   async function oldCredit(overrides: Json = {}, paid = 3): Promise<string> {
     const request = await approved(overrides);
     const { creditId } = (await step(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' })) as Disbursed;
-    await ctx.system(async (db) => {
-      await db
-        .update(installments)
-        .set({ paidPrincipal: sql`principal`, paidInterest: sql`interest`, paidIva: sql`iva` })
-        .where(and(eq(installments.creditId, creditId), lte(installments.number, paid)));
-      await db
-        .update(expectedDeductions)
-        .set({ state: 'recibido' })
-        .where(and(eq(expectedDeductions.creditId, creditId), lte(expectedDeductions.period, paid)));
-    });
+    await ctx.system((db) => payFirstInstallments(db, creditId, paid));
     return creditId;
   }
 
