@@ -317,6 +317,32 @@ describe.each(ENGINES)('Tesorería API (%s)', (engine) => {
       expect((await call('GET', '/api/refunds', cartera)).body.items[0]).toMatchObject({ status: 'pagada', orderStatus: 'liquidada' });
     });
 
+    it('cancels, of two refunds of one credit in a batch, the one the saldo a favor no longer covers', async () => {
+      const credit = chosen[1]!;
+      await setBalance(credit.id, '150.00');
+      const ask = async (amount: string) => {
+        const refund = await call('POST', '/api/refunds', cartera, { creditId: credit.id, amount, clabeSource: 'expediente' });
+        await call('POST', `/api/refunds/${refund.body.id}/decision`, tesoreria, { decision: 'aprobar' });
+        return refund.body.id as string;
+      };
+      const first = await ask('100');
+      const second = await ask('50');
+      // A payment reverted since the approvals took the saldo a favor down to 120.00: 100.00 fit (20.00 left), 50.00 not.
+      await setBalance(credit.id, '120.00');
+      const batch = await call('POST', '/api/payment-batches', tesoreria, { sourceAccount: SOURCE });
+      expect((await lines(batch.body.id)).map((line) => line.amount)).toEqual(['100.00', '50.00']);
+      await call('POST', `/api/payment-batches/${batch.body.id}/authorize`, admin);
+      expect(await balanceOf(credit.id)).toBe('20.00');
+      const refunds = (await call('GET', '/api/refunds', cartera)).body.items as { id: string; status: string; orderStatus: string }[];
+      expect(refunds.find((refund) => refund.id === first)).toMatchObject({ status: 'aprobada', orderStatus: 'enviada' });
+      expect(refunds.find((refund) => refund.id === second)).toMatchObject({ status: 'declinada', orderStatus: 'cancelada' });
+      // What leaves the bank is what came off the balance: 150.00 − 120.00 reverted, then 100.00 sent, 20.00 left.
+      const file = await call('GET', `/api/payment-batches/${batch.body.id}/file?format=csv`, tesoreria);
+      const records = String(file.body).split('\r\n').filter(Boolean);
+      expect(records).toHaveLength(2);
+      expect(records[1]).toContain('100.00');
+    });
+
     it('never pays more than the saldo a favor holds when the batch is authorized', async () => {
       const credit = chosen[1]!;
       await setBalance(credit.id, '500.00');

@@ -109,16 +109,19 @@ const batchLines = async (tx: Tx, batchId: string) =>
       where l.batch_id = ${batchId} order by l.line`),
   );
 
-/** Lowers (or, with a negative amount, restores) credits' saldo a favor through the portfolio door. */
-async function moveCreditBalances(
+/**
+ * Lowers (or, with a negative amount, restores) credits' saldo a favor through the portfolio door, move by move in the
+ * order given: a move the balance no longer covers is left out and handed to `onShort` (itself, not its credit: two
+ * refunds of one credit may share a batch, and only the one that does not fit is the one to cancel).
+ */
+async function moveCreditBalances<Move extends { creditId: string; amount: bigint }>(
   tx: Tx,
   companyId: string,
   clock: Clock,
-  moves: { creditId: string; amount: bigint }[],
-  onShort: (creditId: string, balance: string) => Promise<void>,
-): Promise<Set<string>> {
-  const short = new Set<string>();
-  if (moves.length === 0) return short;
+  moves: Move[],
+  onShort: (move: Move, balance: string) => Promise<void>,
+): Promise<void> {
+  if (moves.length === 0) return;
   await changePortfolio(tx, companyId, { today: clock.today, now: clock.now, figures: false }, async (change) => {
     for (const move of moves) {
       const [credit] = await tx
@@ -128,8 +131,7 @@ async function moveCreditBalances(
         .for('update');
       const balance = cents(credit!.creditBalance);
       if (balance - move.amount < 0n) {
-        short.add(move.creditId);
-        await onShort(move.creditId, credit!.creditBalance);
+        await onShort(move, credit!.creditBalance);
         continue;
       }
       await tx
@@ -139,7 +141,6 @@ async function moveCreditBalances(
     }
     change.touch(moves.map((move) => move.creditId));
   });
-  return short;
 }
 
 export async function authorizeBatch(tx: Tx, actor: Actor, input: Clock & { id: string }): Promise<PaymentBatch> {
@@ -163,9 +164,8 @@ export async function authorizeBatch(tx: Tx, actor: Actor, input: Clock & { id: 
     tx,
     batch.companyId,
     input,
-    refundLines.map((line) => ({ creditId: line.credit_id, amount: cents(line.amount) })),
-    async (creditId, balance) => {
-      const line = refundLines.find((candidate) => candidate.credit_id === creditId && !cancelled.includes(candidate.order_id))!;
+    refundLines.map((line) => ({ line, creditId: line.credit_id, amount: cents(line.amount) })),
+    async ({ line }, balance) => {
       cancelled.push(line.order_id);
       const reason = `Saldo a favor insuficiente al autorizar (${balance}); la devolución no sale.`;
       await tx
