@@ -155,13 +155,21 @@ describe.each(ENGINES)('Tesorería API (%s)', (engine) => {
         })
       ).status,
     ).toBe(400);
-    const answer = await call('POST', `/api/payment-batches/${first.body.id}/results`, admin, {
-      answer: `clave_rastreo,resultado,motivo,fecha\n${line1!.trackingKey},RECHAZADA,Cuenta cancelada,\n${line2!.trackingKey},LIQUIDADA,,20/11/2026\n`,
+    const bankAnswer = (settled: string) => ({
+      answer: `clave_rastreo,resultado,motivo,fecha\n${line1!.trackingKey},RECHAZADA,Cuenta cancelada,\n${line2!.trackingKey},LIQUIDADA,,${settled}\n`,
     });
+    // No money leaves before its batch is authorized (today): an earlier date is refused, and nothing is recorded.
+    const early = await call('POST', `/api/payment-batches/${first.body.id}/results`, admin, bankAnswer('20/11/2026'));
+    expect(early).toMatchObject({
+      status: 422,
+      body: { detail: expect.stringContaining(`anterior a la autorización del lote (${TODAY})`) },
+    });
+    expect((await lines(first.body.id)).map((line) => line.result)).toEqual(['pendiente', 'pendiente']);
+    const answer = await call('POST', `/api/payment-batches/${first.body.id}/results`, admin, bankAnswer('23/11/2026'));
     expect(answer.body).toMatchObject({ settled: 1, rejected: 1, batch: { status: 'cerrado', settledCount: 1, rejectedCount: 1 } });
     const [rejected, paid] = await orders();
     expect(rejected).toMatchObject({ status: 'por enviar', batchId: null, lastRejectionReason: 'Cuenta cancelada', rejections: 1 });
-    expect(paid).toMatchObject({ status: 'liquidada', settledOn: '2026-11-20' });
+    expect(paid).toMatchObject({ status: 'liquidada', settledOn: TODAY });
     // Answered twice: refused.
     expect(
       (

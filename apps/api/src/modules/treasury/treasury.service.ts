@@ -10,6 +10,7 @@ import { recordAudit, type Actor } from '../audit/audit';
 import { changePortfolio } from '../portfolio/change-portfolio';
 import { creditPayee, orderConcept, orderReference } from '../portfolio/payment-orders';
 import { startCreditOnLiquidation } from '../portfolio/disbursement-start';
+import { mexicoToday } from '../shared/business-date';
 import { creditFolio } from '../shared/folios';
 import { AnswerFileError, parseAnswer, type AnswerLine } from './bank-layout';
 import { loadBatch, loadRefund } from './treasury.queries';
@@ -232,12 +233,16 @@ export async function recordResults(
   const byKey = new Map(lines.map((line) => [line.tracking_key, line]));
   const seen = new Set<string>();
   const problems: string[] = [];
+  // No money leaves before its batch is authorized: an earlier date would start a re-based credit before it was paid.
+  const authorizedOn = mexicoToday(batch.authorizedAt!);
   for (const answer of answers) {
     const line = byKey.get(answer.trackingKey.toUpperCase());
     if (!line) problems.push(`La clave de rastreo ${answer.trackingKey} no es de este lote.`);
     else if (seen.has(line.tracking_key)) problems.push(`La clave de rastreo ${answer.trackingKey} viene dos veces.`);
     else if (line.result !== 'pendiente') problems.push(`La línea ${line.line} (${line.tracking_key}) ya tiene resultado: ${line.result}.`);
     else if (answer.settledOn && answer.settledOn > input.today) problems.push(`La fecha de ${answer.trackingKey} es posterior a hoy.`);
+    else if (answer.settledOn && answer.settledOn < authorizedOn)
+      problems.push(`La fecha de ${answer.trackingKey} es anterior a la autorización del lote (${authorizedOn}).`);
     if (line) seen.add(line.tracking_key);
   }
   if (problems.length > 0) throw new HttpProblem(422, 'Resultado no registrado', problems.slice(0, 20).join(' '));
