@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agreementInputSchema, nonWorkingDaysSchema, percentToFraction } from './agreements';
+import { agreementInputSchema, nonWorkingDaysSchema, percentToFraction, renewalMinimumNetField } from './agreements';
 
 describe('percentToFraction', () => {
   it.each([
@@ -83,5 +83,31 @@ describe('nonWorkingDaysSchema', () => {
     const days = Array.from({ length: 61 }, (_, index) => new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10));
     expect(nonWorkingDaysSchema.safeParse(days.slice(0, 60)).success).toBe(true);
     expect(messages(days)).toEqual(['Días inhábiles de nómina: máximo 60 fechas.']);
+  });
+});
+
+describe('renewalMinimumNetField', () => {
+  it.each([
+    ['0', '0.00'],
+    ['$12,500.5', '12500.50'],
+    [' 7000 ', '7000.00'],
+    ['000150', '150.00'],
+    ['999999999999.99', '999999999999.99'],
+  ])('takes %j as %s', (typed, stored) => {
+    expect(renewalMinimumNetField.parse(typed)).toBe(stored);
+  });
+
+  it.each([
+    ['-1', 'no puede ser negativo'],
+    ['-$1,000', 'no puede ser negativo'],
+    ['1.234', 'a lo más dos decimales'],
+    ['abc', 'escribe un importe en pesos'],
+    ['1e5', 'escribe un importe en pesos'],
+    ['', 'escribe un importe en pesos'],
+    ['1000000000000', 'no puede pasar de $999,999,999,999.99'],
+  ])('refuses %j: %s', (typed, message) => {
+    const issues = renewalMinimumNetField.safeParse(typed).error?.issues ?? [];
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.message).toContain(message);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, moneyField } from './fields';
+import { cleanMoney, dateField, moneyField } from './fields';
 import { listQuery, versionBody } from './common';
 
 /**
@@ -364,3 +364,31 @@ export const layoutTestResultSchema = z.object({
   errorRows: z.number().int(),
 });
 export type LayoutTestResult = z.infer<typeof layoutTestResultSchema>;
+
+/**
+ * The company's minimum net amount of a renewal (issue 48, docs/domain.md "Renewals"): a renewal whose net amount is
+ * below it is refused. Pesos as typed, like every amount; each way it can be wrong says so, and it fits the column's
+ * numeric(14,2): twelve digits of pesos at most.
+ */
+const MINIMUM_NET = 'Monto neto mínimo';
+export const renewalMinimumNetField = z.string().transform((typed, ctx) => {
+  const clean = cleanMoney(typed);
+  const negative = clean.startsWith('-');
+  const unsigned = negative ? cleanMoney(clean.slice(1)) : clean;
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  if (!/^\d+(\.\d+)?$/.test(unsigned)) return refuse(`${MINIMUM_NET}: escribe un importe en pesos, por ejemplo 5000 o 5000.50.`);
+  if (negative) return refuse(`${MINIMUM_NET}: no puede ser negativo; escribe 0 para no pedir mínimo.`);
+  const [whole = '', decimals = ''] = unsigned.split('.');
+  if (decimals.length > 2) return refuse(`${MINIMUM_NET}: a lo más dos decimales (centavos).`);
+  const pesos = whole.replace(/^0+(?=\d)/, '');
+  if (pesos.length > 12) return refuse(`${MINIMUM_NET}: no puede pasar de $999,999,999,999.99.`);
+  return `${pesos}.${decimals.padEnd(2, '0')}`;
+});
+
+export const renewalMinimumInputSchema = z.object({ renewalMinimumNet: renewalMinimumNetField });
+export type RenewalMinimumInput = z.input<typeof renewalMinimumInputSchema>;
+export const renewalMinimumSchema = z.object({ renewalMinimumNet: z.string() });
+export type RenewalMinimum = z.infer<typeof renewalMinimumSchema>;

@@ -93,6 +93,7 @@ export const ACTION_PERMISSIONS = [
   { path: '/actions/treasury/authorize-batch', label: 'Autorizar lotes y registrar la respuesta del banco', group: 'treasury' },
   { path: '/actions/credit-tools/issue-letter', label: 'Emitir cartas de liquidación', group: 'credit-tools' },
   { path: '/actions/credit-tools/upload-letter-template', label: 'Subir versiones de la plantilla de carta', group: 'credit-tools' },
+  { path: '/actions/agreements/renewal-minimum', label: 'Fijar el monto neto mínimo de una renovación', group: 'agreements' },
 ] as const satisfies readonly { path: string; label: string; group: NavGroupKey }[];
 
 export type ActionPath = (typeof ACTION_PERMISSIONS)[number]['path'];

@@ -7,11 +7,16 @@ import {
   agreementListQuerySchema,
   agreementUpdateSchema,
   layoutTestResultSchema,
+  renewalMinimumInputSchema,
+  renewalMinimumSchema,
 } from '../agreements';
 
 const tags = ['convenios'] as const;
 
-/** Convenios: the list, its export, an agreement's detail, create, edit, switch on/off, and the layout test. */
+/**
+ * Convenios: the list, its export, an agreement's detail, create, edit, switch on/off, the layout test, and the
+ * company's minimum net amount of a renewal (always the caller's own company).
+ */
 export const agreementRoutes = {
   list: route({
     method: 'GET',
@@ -30,6 +35,23 @@ export const agreementRoutes = {
     access: { permission: '/catalog/contract-list' },
     query: exportQuery(agreementListQuerySchema),
     response: fileAnswer(XLSX_CONTENT_TYPE),
+  }),
+  renewalMinimum: route({
+    method: 'GET',
+    path: '/agreements/renewal-minimum',
+    summary: 'El monto neto mínimo de una renovación de la empresa del usuario',
+    tags,
+    access: { permission: '/catalog/contract-list' },
+    response: { 200: renewalMinimumSchema },
+  }),
+  setRenewalMinimum: route({
+    method: 'PUT',
+    path: '/agreements/renewal-minimum',
+    summary: 'Fija el monto neto mínimo de una renovación de la empresa del usuario (auditado)',
+    tags,
+    access: { permission: '/actions/agreements/renewal-minimum' },
+    body: renewalMinimumInputSchema,
+    response: { 200: renewalMinimumSchema },
   }),
   get: route({
     method: 'GET',

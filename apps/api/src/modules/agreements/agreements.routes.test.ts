@@ -364,6 +364,8 @@ describe.each(BEHAVIOUR_ENGINES)('Convenios API (%s)', (engine) => {
       ['PUT', `/api/agreements/${jal!.id}`, { ...agreement(), version: 1 }],
       ['POST', `/api/agreements/${jal!.id}/status`, { active: false, version: 1 }],
       ['POST', '/api/agreements/layout-test', {}],
+      ['GET', '/api/agreements/renewal-minimum'],
+      ['PUT', '/api/agreements/renewal-minimum', { renewalMinimumNet: '100' }],
     ];
     const cartera = await ctx.as('cartera@demo.mx');
     for (const [method, url, payload] of routes) {

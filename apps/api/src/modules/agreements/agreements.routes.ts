@@ -7,7 +7,14 @@ import { register } from '../../http/register';
 import { sendXlsx, sheetColumns } from '../../lib/xlsx-export';
 import { actorOf } from '../audit/audit';
 import { agreementFilters, agreementListSelect, agreementOrder, listAgreements, loadAgreementDetail } from './agreements.queries';
-import { createAgreement, setAgreementStatus, testLayout, updateAgreement } from './agreements.service';
+import {
+  createAgreement,
+  loadRenewalMinimum,
+  setAgreementStatus,
+  setRenewalMinimum,
+  testLayout,
+  updateAgreement,
+} from './agreements.service';
 
 /** Convenios over HTTP: each route of the contract's table bound to its query or service. */
 export function agreementsRoutes(deps: AppDeps): FastifyPluginAsync {
@@ -42,6 +49,12 @@ export function agreementsRoutes(deps: AppDeps): FastifyPluginAsync {
         });
       },
       { streamsAnswer: true },
+    );
+
+    register(app, agreementRoutes.renewalMinimum, async (request) => loadRenewalMinimum(request.db, actorOf(request).principal.companyId));
+
+    register(app, agreementRoutes.setRenewalMinimum, async (request) =>
+      setRenewalMinimum(request.db, actorOf(request), deps.clock.now(), request.body),
     );
 
     register(app, agreementRoutes.get, async (request) => loadAgreementDetail(request.db, request.params.id));

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { isValidRfc } from '@portal/lending';
-import { layoutSchema, type AgreementDetail, type AgreementValues, type LayoutTestResult } from '@portal/contract';
+import { layoutSchema, type AgreementDetail, type AgreementValues, type LayoutTestResult, type RenewalMinimum } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { trimNumeric } from '../../db/numeric';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -179,4 +179,35 @@ export async function testLayout(layoutText: string, content: () => Promise<Buff
     if (error instanceof SpreadsheetLimitError) throw new HttpProblem(400, 'Archivo fuera de los límites de lectura', error.message);
     throw error;
   }
+}
+
+/**
+ * The company's minimum net amount of a renewal (origination/renewals.ts refuses a renewal below it). Always the
+ * caller's own company, from the principal: role SA sees every company's row, so neither the body nor the URL names
+ * one. `lock` holds the row for a write, so the audit's "before" is the value that write replaces.
+ */
+export async function loadRenewalMinimum(tx: Tx, companyId: string, lock = false): Promise<RenewalMinimum> {
+  const read = tx.select({ renewalMinimumNet: companies.renewalMinimumNet }).from(companies).where(eq(companies.id, companyId));
+  const [company] = await (lock ? read.for('update') : read);
+  if (!company) throw new HttpProblem(404, 'Empresa no encontrada', 'Tu usuario no tiene una empresa a la vista.');
+  return company;
+}
+
+export async function setRenewalMinimum(tx: Tx, actor: Actor, now: Date, input: RenewalMinimum): Promise<RenewalMinimum> {
+  const { companyId } = actor.principal;
+  const before = await loadRenewalMinimum(tx, companyId, true);
+  const [after] = await tx
+    .update(companies)
+    .set({ renewalMinimumNet: input.renewalMinimumNet })
+    .where(eq(companies.id, companyId))
+    .returning({ renewalMinimumNet: companies.renewalMinimumNet });
+  await recordAudit(tx, actor, {
+    action: 'company.renewal-minimum',
+    entity: 'company',
+    entityId: companyId,
+    before,
+    after,
+    occurredAt: now,
+  });
+  return after!;
 }

@@ -10,7 +10,6 @@ import { requests } from '../../db/schema/origination';
 import { payments } from '../../db/schema/payments';
 import { businessDates } from '../../db/schema/portfolio';
 import { paymentOrders } from '../../db/schema/treasury';
-import { companies } from '../../db/schema/users';
 
 /** Renewals end to end over HTTP (issue 48; docs/domain.md, "Renewals"), on both engines: money moves here. */
 
@@ -316,16 +315,21 @@ describe.each(ENGINES)('Renovaciones (%s)', (engine) => {
     expect(missing.json()).toMatchObject({ errors: [{ field: 'renews' }] });
   });
 
-  it('refuses a negative net amount, and one below the company minimum', async () => {
+  it('refuses a negative net amount, and one below the company minimum set on Convenios; accepts it with the minimum at 0', async () => {
     const old = await oldCredit();
     ctx.clock.set('2027-01-05T18:00:00.000Z');
     const negative = await post({ amount: '3000', renews: [old] });
     expect(negative.statusCode).toBe(409);
     expect(negative.json<{ detail: string }>().detail).toContain('superan lo que dispersa el nuevo crédito');
-    await ctx.system((db) => db.update(companies).set({ renewalMinimumNet: '20000.00' }));
+    const setMinimum = (renewalMinimumNet: string) =>
+      ctx.app.inject({ method: 'PUT', url: '/api/agreements/renewal-minimum', payload: { renewalMinimumNet }, headers: admin });
+    expect((await setMinimum('20000')).statusCode).toBe(200);
     const belowMinimum = await post({ amount: '30000', renews: [old] });
     expect(belowMinimum.statusCode).toBe(409);
     expect(belowMinimum.json<{ detail: string }>().detail).toContain('es menor que el mínimo de renovación de la empresa ($20,000.00)');
+    expect((await setMinimum('0')).statusCode).toBe(200);
+    const accepted = await post({ amount: '30000', renews: [old] });
+    expect(accepted.statusCode, accepted.body).toBe(201);
   });
 
   it('a later disbursement date moves the payoffs: refused until the new net is confirmed, then paid at the new figure', async () => {

@@ -16,6 +16,7 @@ import { ListScreen } from '../../components/list-screen';
 import type { Notice } from '../../components/notice-snackbar';
 import { STATUS_FILTER_OPTIONS, statusActionColumn, statusColumn, useStatusToggle } from '../../components/status-columns';
 import { agreementListQuery, useSetAgreementStatus } from './agreements.queries';
+import { RenewalMinimumSection } from './renewal-minimum';
 
 type AgreementColumn = (typeof AGREEMENT_COLUMNS)[number]['key'];
 
@@ -83,6 +84,8 @@ export default function AgreementListScreen() {
       emptyText="No hay convenios con estos filtros."
       notice={notice}
       onNotice={setNotice}
-    />
+    >
+      <RenewalMinimumSection onNotice={setNotice} />
+    </ListScreen>
   );
 }

@@ -6,6 +6,7 @@ import {
   type AgreementListItem,
   type Layout,
   type LayoutTestResult,
+  type RenewalMinimum,
 } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import type { StatusChange } from '../../components/status-columns';
@@ -15,6 +16,7 @@ const keys = {
   all: ['agreements'] as const,
   list: (query: string) => ['agreements', 'list', query] as const,
   detail: (id: string) => ['agreements', 'detail', id] as const,
+  renewalMinimum: ['agreements', 'renewal-minimum'] as const,
 };
 
 export const agreementListQuery: ListQuery<AgreementListItem> = (query) => ({
@@ -24,6 +26,17 @@ export const agreementListQuery: ListQuery<AgreementListItem> = (query) => ({
 
 export function useAgreement(id: string) {
   return useQuery({ queryKey: keys.detail(id), queryFn: () => call(agreementRoutes.get, { params: { id } }) });
+}
+
+/** The company's minimum net amount of a renewal (the user's own company). */
+export const useRenewalMinimum = () => useQuery({ queryKey: keys.renewalMinimum, queryFn: () => call(agreementRoutes.renewalMinimum) });
+
+export function useSetRenewalMinimum() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RenewalMinimum) => call(agreementRoutes.setRenewalMinimum, { body }),
+    onSuccess: (saved) => client.setQueryData(keys.renewalMinimum, saved),
+  });
 }
 
 function useSaving<Args>(run: (args: Args) => Promise<AgreementDetail>) {
