@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import Stack from '@mui/material/Stack';
 import { renewalMinimumInputSchema, type RenewalMinimumInput } from '@portal/contract';
 import { TextFormField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/schema-form';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { formatMoney } from '../../lib/format';
 import { useSetRenewalMinimum } from './agreements.queries';
 
@@ -47,15 +45,7 @@ export default function RenewalMinimumDialog({
             autoFocus
           />
         </DialogContent>
-        <DialogActions disableSpacing sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 1 }}>
-          {summary}
-          <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-            <Button onClick={() => onClose(false)}>Cancelar</Button>
-            <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
-              {form.formState.isSubmitting ? 'Guardando…' : 'Guardar'}
-            </Button>
-          </Stack>
-        </DialogActions>
+        <FormDialogActions summary={summary} submitting={form.formState.isSubmitting} onCancel={() => onClose(false)} />
       </form>
     </Dialog>
   );

@@ -3,7 +3,6 @@ import { useController } from 'react-hook-form';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
@@ -19,6 +18,7 @@ import { useConfirm } from '../../components/confirm-dialog';
 import { RouteLoading } from '../../components/route-loading';
 import { TextFormField } from '../../components/form-fields';
 import { useSchemaForm } from '../../components/schema-form';
+import { FormDialogActions } from '../../components/form-dialog-actions';
 import { PermissionTree } from './permission-tree';
 import { useDeleteProfile, useProfiles, useSaveProfile } from './users.queries';
 import { ScrollTable } from '../../components/scroll-table';
@@ -63,15 +63,7 @@ function ProfileDialog({ editing, onClose }: { editing: Editing; onClose: (saved
           <PermissionTree value={permissions.field.value} onChange={permissions.field.onChange} />
           {permissions.fieldState.error && <Alert severity="error">{permissions.fieldState.error.message}</Alert>}
         </DialogContent>
-        <DialogActions disableSpacing sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 1 }}>
-          {summary}
-          <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-            <Button onClick={() => onClose(null)}>Cancelar</Button>
-            <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
-              {form.formState.isSubmitting ? 'Guardando…' : 'Guardar'}
-            </Button>
-          </Stack>
-        </DialogActions>
+        <FormDialogActions summary={summary} submitting={form.formState.isSubmitting} onCancel={() => onClose(null)} />
       </form>
     </Dialog>
   );
