@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { pastCap, type CappedCount } from '../http/pagination';
 import { containsPattern } from './like';
 
 /**
@@ -10,8 +11,11 @@ import { containsPattern } from './like';
  * ids by key, or, for more, filters as before (a name many rows share is found early in the list's own order).
  */
 
-/** The tables whose search by name has such a function, and its name. */
-const FUNCTIONS = { clients: 'search_client_ids', requests: 'search_request_ids', users: 'search_user_ids' } as const;
+/**
+ * The tables whose search by name has such a function, and its name. The clients' answers only clients with a credit
+ * (the credits search's, migration 0043): over 1,000 of them means over 1,000 credits too.
+ */
+const FUNCTIONS = { clients: 'search_credit_client_ids', requests: 'search_request_ids', users: 'search_user_ids' } as const;
 
 /** The ids of `table`'s rows whose search text contains `text` (read without case or accents), or null for over 1,000. */
 export type MatchingIds = readonly string[] | null;
@@ -23,4 +27,17 @@ export async function matchingIds(db: Db, table: keyof typeof FUNCTIONS, text: s
   const ids = rows[0]?.ids ?? null;
   if (ids === null) return null;
   return ids === '{}' ? [] : ids.slice(1, -1).split(',');
+}
+
+/**
+ * A search's list count: past the cap without counting when the function answered null (over 1,000 matching rows) and
+ * no other filter of `others` (the list's filters besides the search) narrows the list; otherwise `count` (decision 0035).
+ */
+export function searchCount(
+  ids: MatchingIds | undefined,
+  others: Readonly<Record<string, unknown>>,
+  count: () => CappedCount,
+): CappedCount {
+  const narrowed = Object.values(others).some((value) => value !== undefined && value !== '');
+  return ids === null && !narrowed ? pastCap() : count();
 }

@@ -90,6 +90,15 @@ export function fixedCount(from: (select: PgSelectBuilder<typeof ROW, 'qb'>) => 
   };
 }
 
+/**
+ * The count of a list already known to match past LIST_COUNT_CAP (a search function found over 1,000 matches and no other
+ * filter narrows the list, decision 0035): the capped answer, without a statement.
+ */
+export const pastCap = (): CappedCount =>
+  ({ then: (onFulfilled, onRejected) => Promise.resolve([{ total: CAP }]).then(onFulfilled, onRejected) }) as PromiseLike<
+    { total: number }[]
+  > as CappedCount;
+
 /** The same count in raw SQL, over `matching` (`select 1 from … where …`): a statement answering `{ total }`. */
 export const countUpToSql = (matching: SQL): SQL =>
   sql`select count(*)::int as total from (${matching} limit ${writtenInteger(CAP)}) matching`;

@@ -3,7 +3,7 @@ import { and } from 'drizzle-orm';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
 import { CREDIT_COLUMNS, creditRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
-import { matchingIds } from '../../db/company-search';
+import { matchingIds, searchCount } from '../../db/company-search';
 import { searchesInTwoSteps } from '../../http/company-scope';
 import { pagedList } from '../../http/pagination';
 import { register } from '../../http/register';
@@ -36,14 +36,15 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
       creditRoutes.list,
       async (request) => {
         const { page, pageSize, sort, ...asked } = request.query;
-        const filters: CreditFilters =
-          twoStepSearch(request) && asked.q ? { ...asked, clientIds: await matchingIds(request.db, 'clients', asked.q.trim()) } : asked;
+        const { q, ...others } = asked;
+        const clientIds = twoStepSearch(request) && q ? await matchingIds(request.db, 'clients', q.trim()) : undefined;
+        const filters: CreditFilters = { ...asked, clientIds };
         return pagedList(
           { page, pageSize },
           creditListSelect(request.db)
             .where(creditFilters(filters))
             .orderBy(...creditOrder(sort)),
-          creditCount(request.db, filters),
+          searchCount(clientIds, others, () => creditCount(request.db, filters)),
           toCreditListItem,
         );
       },

@@ -14,7 +14,7 @@ import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern, personSearchText, prefixPattern, searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
-import { matchingIds } from '../../db/company-search';
+import { matchingIds, searchCount } from '../../db/company-search';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
@@ -201,7 +201,7 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
   const createdOn = sql`(${requests.createdAt} at time zone 'America/Mexico_City')::date`;
   const search = q?.trim();
   // A company's user asks the requests whose name matches first, up to 1,000 (decision 0034); null: more, read in the filter.
-  const requestIds = twoSteps && search ? await matchingIds(db, 'requests', search) : null;
+  const requestIds = twoSteps && search ? await matchingIds(db, 'requests', search) : undefined;
   const folioNumber = search?.toUpperCase().match(/^(?:SOL-?)?0*(\d{1,12})$/)?.[1];
   const where = and(
     status ? eq(requests.status, status) : undefined,
@@ -225,7 +225,9 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
     .in(db)
     .where(where)
     .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
-  const total = REQUEST_COUNTS[capturedBy ? 'capturer' : 'requests'].in(db).where(where);
+  const total = searchCount(requestIds, { status, agreementId, from, to, capturedBy }, () =>
+    REQUEST_COUNTS[capturedBy ? 'capturer' : 'requests'].in(db).where(where),
+  );
   return pagedList(query, rows, total, toSummary);
 }
 

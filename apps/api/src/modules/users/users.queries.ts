@@ -5,7 +5,7 @@ import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
 import { searchMatches, userSearchText } from '../../db/like';
 import { anyOf } from '../../db/any-of';
-import { matchingIds, type MatchingIds } from '../../db/company-search';
+import { matchingIds, searchCount, type MatchingIds } from '../../db/company-search';
 import { HttpProblem } from '../../http/errors';
 import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
@@ -79,13 +79,15 @@ const userCount = fixedCount((select) => select.from(users));
 
 /** The users list; `twoSteps`: a company's user, whose search asks the matching users first (decision 0034). */
 export async function listUsers(db: Db, query: UserListQuery, twoSteps = false): Promise<Paged<UserListItem>> {
-  const where = userFilters(query, twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined);
+  const userIds = twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined;
+  const where = userFilters(query, userIds);
+  const { profileId, companyId, status } = query;
   return pagedList(
     query,
     userListSelect(db)
       .where(where)
       .orderBy(...userOrder(query.sort)),
-    userCount.in(db).where(where),
+    searchCount(userIds, { profileId, companyId, status }, () => userCount.in(db).where(where)),
     toListItem,
   );
 }
