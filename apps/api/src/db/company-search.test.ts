@@ -11,6 +11,7 @@ import { creditFilters, creditListSelect, creditOrder } from '../modules/credits
 import { listUsers } from '../modules/users/users.queries';
 import { listRequests } from '../modules/origination/requests.queries';
 import { creditFolio } from '../modules/shared/folios';
+import { SEARCH_COUNT_CAP } from '@portal/contract';
 
 /**
  * The searches by name in two steps (decision 0034): the company-scoped functions of migration 0040 answer exactly the
@@ -84,7 +85,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
         const own = everyClient.filter((row) => row.companyId === companyId[company]);
         const ids = await withScope(ctx.db, scope(company), (tx) => matchingIds(tx, 'clients', text));
         const golden = expected(own);
-        expect(ids === null ? null : [...ids].sort(), `${text} (${company})`).toEqual(golden.length > 1000 ? null : golden);
+        expect(ids === null ? null : [...ids].sort(), `${text} (${company})`).toEqual(golden.length > SEARCH_COUNT_CAP ? null : golden);
       }
       const all = await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', text));
       expect([...(all ?? [])].sort(), `${text} (SA)`).toEqual(expected(everyClient));
@@ -141,7 +142,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
     }
   });
 
-  it('lists what the one-statement search lists: credits (ids and the walk beyond 1,000), users and requests', async () => {
+  it('lists what the one-statement search lists: credits (ids and the walk beyond the cap), users and requests', async () => {
     const everyClient = await allClients();
     const names = [...new Set(everyClient.flatMap((row) => [row.name, row.lastName1, row.lastName2 ?? ''].filter(Boolean)))];
     const texts = [...names, ...names.map((name) => plain(name).toUpperCase()), 'ñ', 'N', 'maría', 'zzz-nadie', 'demo.mx', 'ADMIN'];
@@ -155,7 +156,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
               .limit(1000);
           const before = await page();
           expect(await page(await matchingIds(tx, 'clients', q)), `credits ${q}`).toEqual(before);
-          // A name over 1,000 clients (null): the list's order walked, one client read per credit.
+          // A name past the cap (null): the list's order walked, one client read per credit.
           expect(await page(null), `credits walked ${q}`).toEqual(before);
           const usersQuery = { q, page: 1, pageSize: 100 };
           expect(await listUsers(tx, usersQuery, true), `users ${q}`).toEqual(await listUsers(tx, usersQuery, false));
@@ -177,9 +178,13 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
     );
   });
 
+  /** Copies made so far: each copy's folios follow them. */
+  let copies = 0;
   /** `count` clients of PLUS named `first last`, each with a request and a credit when `credited` (copies of a PLUS credit's). */
   async function addClients(first: string, last: string, count: number, credited: boolean) {
     const tag = `${first}-${last}`;
+    const after = copies;
+    copies += count;
     await ctx.system(async (tx) => {
       await tx.execute(sql`
         insert into clients (id, company_id, curp, first_names, last_name_1, birth_date, sex)
@@ -191,23 +196,23 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
       await tx.execute(sql`
         insert into requests
         select (jsonb_populate_record(null::requests, to_jsonb(r) || jsonb_build_object('id', md5('r' || ${tag} || n)::uuid,
-                'number', r.number * 10000 + n, 'client_id', md5(${tag} || n)::uuid, 'pre_request_id', null,
+                'number', r.number * 100000 + ${after}::int + n, 'client_id', md5(${tag} || n)::uuid, 'pre_request_id', null,
                 'first_names', ${first}::text, 'last_name_1', ${last}::text, 'last_name_2', null))).*
         from requests r, generate_series(1, ${count}::int) n where r.id = ${template!.requestId}`);
       await tx.execute(sql`
         insert into credits
         select (jsonb_populate_record(null::credits, to_jsonb(k) || jsonb_build_object('id', md5('k' || ${tag} || n)::uuid,
-                'number', k.number * 10000 + n, 'request_id', md5('r' || ${tag} || n)::uuid, 'client_id', md5(${tag} || n)::uuid))).*
+                'number', k.number * 100000 + ${after}::int + n, 'request_id', md5('r' || ${tag} || n)::uuid, 'client_id', md5(${tag} || n)::uuid))).*
         from credits k, generate_series(1, ${count}::int) n where k.id = ${template!.id}`);
     });
   }
 
-  it('answers null past 1,000 credited clients, told from the sample or from the index; the lists are the same, their count capped', async () => {
-    // PLUS: 1,050 credited "Xóchitl Ñandú" first (the sample), then 10,000 clients without a credit, then 1,050
-    // credited "Yolanda Zúñiga" (beyond the scope's first 10,000 rows: the index).
-    await addClients('Xóchitl', 'Ñandú', 1050, true);
+  it('answers null past SEARCH_COUNT_CAP credited clients, told from the sample or from the index; the same lists, their count capped', async () => {
+    // PLUS: 150 credited "Xóchitl Ñandú" first (the sample), then 10,000 clients without a credit, then 150 credited
+    // "Yolanda Zúñiga" (beyond the scope's first 10,000 rows: the index).
+    await addClients('Xóchitl', 'Ñandú', 150, true);
     await addClients('Relleno', 'Uno', 10_000, false);
-    await addClients('Yolanda', 'Zúñiga', 1050, true);
+    await addClients('Yolanda', 'Zúñiga', 150, true);
     for (const q of ['NANDU', 'zuñiga']) {
       expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', q)), q).toBeNull();
       expect(await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', q)), `${q} (SA)`).toBeNull();
@@ -223,14 +228,18 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
             .orderBy(...creditOrder(undefined))
             .limit(1000);
         expect(await page(await matchingIds(tx, 'clients', q)), q).toEqual(await page());
-        // The requests and their count: past the cap without counting, as the one-statement count says.
+        // The requests: the same page; past the search's cap, "more than" it without counting.
         const requestsQuery = { q, page: 2, pageSize: 25 };
-        expect(await listRequests(tx, requestsQuery, true), `requests ${q}`).toEqual(await listRequests(tx, requestsQuery, false));
+        const counted = await listRequests(tx, requestsQuery, false);
+        const { total, totalCapped } = counted;
+        expect(await listRequests(tx, requestsQuery, true), `requests ${q}`).toEqual(
+          total > SEARCH_COUNT_CAP ? { ...counted, total: SEARCH_COUNT_CAP, totalCapped: true } : { ...counted, total, totalCapped },
+        );
       }
     });
   });
 
-  it('through the API: over 1,000 matching credits answer a capped count and the first page; another company’s name nothing', async () => {
+  it('through the API: over SEARCH_COUNT_CAP matching credits answer "more than" and the page; another company’s name nothing', async () => {
     const plus = await ctx.as('plus@demo.mx');
     const cartera = await ctx.as('cartera@demo.mx');
     const admin = await ctx.as('admin@demo.mx');
@@ -239,7 +248,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
       expect(response.statusCode, url).toBe(200);
       return response.json<{ items: { folio: string; clientName: string }[]; total: number; totalCapped: boolean }>();
     };
-    // Golden: PLUS's credits of a Ñandú client (1,050, more than the cap), in folio order.
+    // Golden: PLUS's credits of a Ñandú client (150, more than the search's cap), in folio order.
     const golden = await ctx.system((tx) =>
       tx
         .select({ number: credits.number, status: credits.status })
@@ -248,13 +257,13 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
         .where(eq(clients.lastName1, 'Ñandú'))
         .orderBy(credits.number),
     );
-    expect(golden).toHaveLength(1050);
+    expect(golden).toHaveLength(150);
     for (const [who, headers] of [
       ['PLUS', plus],
       ['SA', admin],
     ] as const) {
       const answer = await list(headers, '/api/credits?q=%C3%B1and%C3%BA&page=3&pageSize=25');
-      expect({ total: answer.total, totalCapped: answer.totalCapped }, who).toEqual({ total: 1000, totalCapped: true });
+      expect({ total: answer.total, totalCapped: answer.totalCapped }, who).toEqual({ total: 100, totalCapped: true });
       expect(answer.items.map((item) => item.folio)).toEqual(golden.slice(50, 75).map((row) => creditFolio(row.number)));
       // Narrowed by another filter, the count is the filtered list's own: every copy has the template's status.
       const other = golden[0]!.status === 'vigente' ? 'vencido' : 'vigente';

@@ -24,7 +24,7 @@ import {
 } from './credits.queries';
 import { creditPayoff } from '../portfolio/payoff';
 
-/** A company's search by name: the matching clients first, then their credits (two statements, decision 0034). */
+/** A search by name: the matching clients first, then their credits (two statements, decisions 0034 and 0035). */
 const twoStepSearch = (request: FastifyRequest) => searchesInTwoSteps(request, searchesByName);
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */

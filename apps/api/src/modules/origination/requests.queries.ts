@@ -200,7 +200,7 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
   const { sort, q, status, agreementId, from, to, capturer: capturedBy } = query;
   const createdOn = sql`(${requests.createdAt} at time zone 'America/Mexico_City')::date`;
   const search = q?.trim();
-  // A company's user asks the requests whose name matches first, up to 1,000 (decision 0034); null: more, read in the filter.
+  // A search by name asks the matching requests first, up to SEARCH_COUNT_CAP (decisions 0034, 0035); null: more, read in the filter.
   const requestIds = twoSteps && search ? await matchingIds(db, 'requests', search) : undefined;
   const folioNumber = search?.toUpperCase().match(/^(?:SOL-?)?0*(\d{1,12})$/)?.[1];
   const where = and(

@@ -25,7 +25,7 @@ const SORT_COLUMNS: SortMap = {
 /** The list's filters, shared by the page, its count and the Excel export. */
 export function userFilters(
   query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>,
-  /** The users the search matches, asked first (a company's user, decision 0034); absent: read in the filter. */
+  /** The users the search matches, asked first (decisions 0034, 0035); absent: read in the filter. */
   userIds?: MatchingIds,
 ): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -77,7 +77,7 @@ export function toListItem(row: Awaited<ReturnType<typeof userListSelect>>[numbe
 
 const userCount = fixedCount((select) => select.from(users));
 
-/** The users list; `twoSteps`: a company's user, whose search asks the matching users first (decision 0034). */
+/** The users list; `twoSteps`: a search asking the matching users first (decisions 0034, 0035). */
 export async function listUsers(db: Db, query: UserListQuery, twoSteps = false): Promise<Paged<UserListItem>> {
   const userIds = twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined;
   const where = userFilters(query, userIds);
