@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { pastSearchCap, type CappedCount } from '../http/pagination';
 import { containsPattern } from './like';
 
 /**
@@ -28,18 +27,4 @@ export async function matchingIds(db: Db, table: keyof typeof FUNCTIONS, text: s
   const ids = rows[0]?.ids ?? null;
   if (ids === null) return null;
   return ids === '{}' ? [] : ids.slice(1, -1).split(',');
-}
-
-/**
- * A search's list count: "more than" SEARCH_COUNT_CAP without counting when the function answered null (more matching
- * rows) and no other filter of `others` (the list's filters besides the search) narrows the list; otherwise `count`
- * (decision 0035).
- */
-export function searchCount(
-  ids: MatchingIds | undefined,
-  others: Readonly<Record<string, unknown>>,
-  count: () => CappedCount,
-): CappedCount {
-  const narrowed = Object.values(others).some((value) => value !== undefined && value !== '');
-  return ids === null && !narrowed ? pastSearchCap() : count();
 }

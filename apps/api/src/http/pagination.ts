@@ -2,6 +2,7 @@ import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnyPgColumn, type PgSelectBuilder } from 'drizzle-orm/pg-core';
 import { LIST_COUNT_CAP, SEARCH_COUNT_CAP } from '@portal/contract';
 import { together } from '../db/client';
+import type { MatchingIds } from '../db/company-search';
 import { type FixedQuery, headedStatement, type Session, writtenInteger, writtenRows, writtenText } from '../db/fixed-select';
 
 /**
@@ -94,11 +95,25 @@ export function fixedCount(from: (select: PgSelectBuilder<typeof ROW, 'qb'>) => 
  * The count of a search known to match past SEARCH_COUNT_CAP (its function found more and no other filter narrows the
  * list, decision 0035): "more than" the search's cap, without a statement.
  */
-export const pastSearchCap = (): CappedCount =>
+const pastSearchCap = (): CappedCount =>
   ({
     then: (onFulfilled, onRejected) =>
       Promise.resolve([{ total: SEARCH_COUNT_CAP + 1, cap: SEARCH_COUNT_CAP }]).then(onFulfilled, onRejected),
   }) as PromiseLike<{ total: number }[]> as CappedCount;
+
+/**
+ * A search's list count: "more than" SEARCH_COUNT_CAP without counting when the function answered null (more matching
+ * rows) and no other filter of `others` (the list's filters besides the search) narrows the list; otherwise `count`
+ * (decision 0035).
+ */
+export function searchCount(
+  ids: MatchingIds | undefined,
+  others: Readonly<Record<string, unknown>>,
+  count: () => CappedCount,
+): CappedCount {
+  const narrowed = Object.values(others).some((value) => value !== undefined && value !== '');
+  return ids === null && !narrowed ? pastSearchCap() : count();
+}
 
 /** The same count in raw SQL, over `matching` (`select 1 from … where …`): a statement answering `{ total }`. */
 export const countUpToSql = (matching: SQL): SQL =>

@@ -14,13 +14,13 @@ import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { containsPattern, personSearchText, prefixPattern, searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
-import { matchingIds, searchCount } from '../../db/company-search';
+import { matchingIds } from '../../db/company-search';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, searchCount, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 

@@ -5,9 +5,9 @@ import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
 import { searchMatches, userSearchText } from '../../db/like';
 import { anyOf } from '../../db/any-of';
-import { matchingIds, searchCount, type MatchingIds } from '../../db/company-search';
+import { matchingIds, type MatchingIds } from '../../db/company-search';
 import { HttpProblem } from '../../http/errors';
-import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, searchCount, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** The users list's selects and row mapper: the page, its count, the Excel export and the detail read the same columns. */
