@@ -3,7 +3,7 @@ import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
-import { searchMatches, userSearchText } from '../../db/like';
+import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import { matchingIds, type MatchingIds } from '../../db/company-search';
 import { HttpProblem } from '../../http/errors';
@@ -30,7 +30,7 @@ export function userFilters(
 ): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.q) {
-    conditions.push(userIds ? anyOf(users.id, userIds) : searchMatches(userSearchText(users), query.q));
+    conditions.push(userIds ? anyOf(users.id, userIds) : searchMatches(users.searchText, query.q));
   }
   if (query.profileId) conditions.push(eq(users.profileId, query.profileId));
   if (query.companyId) conditions.push(eq(users.companyId, query.companyId));
