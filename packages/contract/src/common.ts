@@ -28,8 +28,16 @@ export const exportQuery = <Query extends typeof pageQuery>(query: Query) => que
 export const LIST_COUNT_CAP = 1_000;
 
 /**
+ * A search by name answers "more than" past this many matching rows without counting them (decision 0035): telling a
+ * common name from over 1,000 matches cost reading thousands of rows per search. The API's search functions (migration
+ * 0043) stop at the same number.
+ */
+export const SEARCH_COUNT_CAP = 100;
+
+/**
  * The one list answer: a page of items and how many match in all, counted up to LIST_COUNT_CAP: when more match,
- * `total` is the cap and `totalCapped` is true (the grid shows "más de 1,000" and pages on while pages come full).
+ * `total` is the cap and `totalCapped` is true (the grid shows "más de 1,000" and pages on while pages come full); a
+ * search by name alone stops at SEARCH_COUNT_CAP ("más de 100").
  */
 export const listResponse = <Item extends z.ZodType>(item: Item) =>
   z.object({ items: z.array(item), total: z.number().int(), totalCapped: z.boolean() });

@@ -10,6 +10,8 @@ import { matchingIds, type MatchingIds } from './company-search';
 import { creditFilters, creditListSelect, creditOrder } from '../modules/credits/credits.queries';
 import { listUsers } from '../modules/users/users.queries';
 import { listRequests } from '../modules/origination/requests.queries';
+import { creditFolio } from '../modules/shared/folios';
+import { SEARCH_COUNT_CAP } from '@portal/contract';
 
 /**
  * The searches by name in two steps (decision 0034): the company-scoped functions of migration 0040 answer exactly the
@@ -67,8 +69,11 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
   const fullName = (row: { name: string; lastName1: string; lastName2: string | null }) =>
     `${row.name} ${row.lastName1} ${row.lastName2 ?? ''}`;
 
-  it('answers the ids of the scope’s own matching rows only, accents and case aside, and all companies for SA', async () => {
-    const everyClient = await allClients();
+  it('answers the ids of the scope’s own matching clients with a credit only, accents and case aside, and all companies for SA', async () => {
+    const credited = new Set(
+      (await ctx.system((tx) => tx.select({ clientId: credits.clientId }).from(credits))).map((row) => row.clientId),
+    );
+    const everyClient = (await allClients()).filter((row) => credited.has(row.id));
     const texts = ['íñiguez', 'INIGUEZ', 'ñúñez', 'NUNEZ', 'maría', 'MARIA', 'peña', 'a', 'zzz-nadie', '100%', 'n_n'];
     for (const text of texts) {
       const expected = (among: typeof everyClient) =>
@@ -80,7 +85,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
         const own = everyClient.filter((row) => row.companyId === companyId[company]);
         const ids = await withScope(ctx.db, scope(company), (tx) => matchingIds(tx, 'clients', text));
         const golden = expected(own);
-        expect(ids === null ? null : [...ids].sort(), `${text} (${company})`).toEqual(golden.length > 1000 ? null : golden);
+        expect(ids === null ? null : [...ids].sort(), `${text} (${company})`).toEqual(golden.length > SEARCH_COUNT_CAP ? null : golden);
       }
       const all = await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', text));
       expect([...(all ?? [])].sort(), `${text} (SA)`).toEqual(expected(everyClient));
@@ -137,7 +142,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
     }
   });
 
-  it('lists what the one-statement search lists: credits (ids and the walk beyond 1,000), users and requests', async () => {
+  it('lists what the one-statement search lists: credits (ids and the walk beyond the cap), users and requests', async () => {
     const everyClient = await allClients();
     const names = [...new Set(everyClient.flatMap((row) => [row.name, row.lastName1, row.lastName2 ?? ''].filter(Boolean)))];
     const texts = [...names, ...names.map((name) => plain(name).toUpperCase()), 'ñ', 'N', 'maría', 'zzz-nadie', 'demo.mx', 'ADMIN'];
@@ -151,7 +156,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
               .limit(1000);
           const before = await page();
           expect(await page(await matchingIds(tx, 'clients', q)), `credits ${q}`).toEqual(before);
-          // A name over 1,000 clients (null): the list's order walked, one client read per credit.
+          // A name past the cap (null): the list's order walked, one client read per credit.
           expect(await page(null), `credits walked ${q}`).toEqual(before);
           const usersQuery = { q, page: 1, pageSize: 100 };
           expect(await listUsers(tx, usersQuery, true), `users ${q}`).toEqual(await listUsers(tx, usersQuery, false));
@@ -173,33 +178,102 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
     );
   });
 
-  it('answers null past 1,000 matches, told from the sample or from the index, and the lists are the same', async () => {
-    // PLUS: 10,000 clients of another name first (by insertion and by CURP), then 1,050 "Xóchitl Ñandú".
-    await ctx.system((tx) =>
-      tx.execute(sql`
-        insert into clients (company_id, curp, first_names, last_name_1, birth_date, sex)
-        select ${companyId.PLUS}::uuid, 'AAAA' || lpad(n::text, 14, '0'), 'Relleno', 'Uno', '1990-01-01', 'H'
-        from generate_series(1, 10000) n`),
-    );
-    await ctx.system((tx) =>
-      tx.execute(sql`
-        insert into clients (company_id, curp, first_names, last_name_1, birth_date, sex)
-        select ${companyId.PLUS}::uuid, 'ZZZZ' || lpad(n::text, 14, '0'), 'Xóchitl', 'Ñandú', '1990-01-01', 'M'
-        from generate_series(1, 1050) n`),
-    );
-    expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', 'NANDU'))).toBeNull();
-    expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', 'relleno'))).toBeNull();
-    expect(await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', 'xochitl ñandu'))).toBeNull();
-    expect(await withScope(ctx.db, scope('DEMO'), (tx) => matchingIds(tx, 'clients', 'ñandú'))).toEqual([]);
+  /** Copies made so far: each copy's folios follow them. */
+  let copies = 0;
+  /**
+   * `count` clients of PLUS named `first last`, each with a request and a credit when `credited` (copies of a PLUS
+   * credit's); their CURPs begin with `initial`, so that they come in that order by CURP as by insertion.
+   */
+  async function addClients(first: string, last: string, initial: string, count: number, credited: boolean) {
+    const tag = `${first}-${last}`;
+    const after = copies;
+    copies += count;
+    await ctx.system(async (tx) => {
+      await tx.execute(sql`
+        insert into clients (id, company_id, curp, first_names, last_name_1, birth_date, sex)
+        select md5(${tag} || n)::uuid, ${companyId.PLUS}::uuid, ${initial}::text || upper(left(md5(${tag} || n), 17)), ${first}, ${last}, '1990-01-01', 'M'
+        from generate_series(1, ${count}::int) n`);
+      if (!credited) return;
+      const [template] = await tx.select().from(credits).where(eq(credits.companyId, companyId.PLUS)).limit(1);
+      // Each client's request and credit: the template's columns, with its own ids, folios, client and name.
+      await tx.execute(sql`
+        insert into requests
+        select (jsonb_populate_record(null::requests, to_jsonb(r) || jsonb_build_object('id', md5('r' || ${tag} || n)::uuid,
+                'number', r.number * 100000 + ${after}::int + n, 'client_id', md5(${tag} || n)::uuid, 'pre_request_id', null,
+                'first_names', ${first}::text, 'last_name_1', ${last}::text, 'last_name_2', null))).*
+        from requests r, generate_series(1, ${count}::int) n where r.id = ${template!.requestId}`);
+      await tx.execute(sql`
+        insert into credits
+        select (jsonb_populate_record(null::credits, to_jsonb(k) || jsonb_build_object('id', md5('k' || ${tag} || n)::uuid,
+                'number', k.number * 100000 + ${after}::int + n, 'request_id', md5('r' || ${tag} || n)::uuid, 'client_id', md5(${tag} || n)::uuid))).*
+        from credits k, generate_series(1, ${count}::int) n where k.id = ${template!.id}`);
+    });
+  }
+
+  it('answers null past SEARCH_COUNT_CAP credited clients, told from the sample or from the index; the same lists, their count capped', async () => {
+    // PLUS: 150 credited "Xóchitl Ñandú" first (the sample), then 2,000 clients without a credit, then 150 credited
+    // "Yolanda Zúñiga" (beyond the scope's first 2,000 rows: the index).
+    await addClients('Xóchitl', 'Ñandú', 'A', 150, true);
+    await addClients('Relleno', 'Uno', 'M', 2000, false);
+    await addClients('Yolanda', 'Zúñiga', 'Z', 150, true);
+    for (const q of ['NANDU', 'zuñiga']) {
+      expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', q)), q).toBeNull();
+      expect(await withScope(ctx.db, 'all-companies', (tx) => matchingIds(tx, 'clients', q)), `${q} (SA)`).toBeNull();
+      expect(await withScope(ctx.db, scope('DEMO'), (tx) => matchingIds(tx, 'clients', q)), `${q} (DEMO)`).toEqual([]);
+    }
+    // 2,000 clients, none with a credit: no credit matches.
+    expect(await withScope(ctx.db, scope('PLUS'), (tx) => matchingIds(tx, 'clients', 'relleno'))).toEqual([]);
     await withScope(ctx.db, scope('PLUS'), async (tx) => {
-      for (const q of ['ñandu', 'relleno', 'Íñiguez']) {
+      for (const q of ['ñandu', 'zúñiga', 'relleno', 'Íñiguez']) {
         const page = (clientIds?: MatchingIds) =>
           creditListSelect(tx)
             .where(creditFilters({ q, clientIds }))
             .orderBy(...creditOrder(undefined))
             .limit(1000);
         expect(await page(await matchingIds(tx, 'clients', q)), q).toEqual(await page());
+        // The requests: the same page; past the search's cap, "more than" it without counting.
+        const requestsQuery = { q, page: 2, pageSize: 25 };
+        const counted = await listRequests(tx, requestsQuery, false);
+        const { total, totalCapped } = counted;
+        expect(await listRequests(tx, requestsQuery, true), `requests ${q}`).toEqual(
+          total > SEARCH_COUNT_CAP ? { ...counted, total: SEARCH_COUNT_CAP, totalCapped: true } : { ...counted, total, totalCapped },
+        );
       }
     });
+  });
+
+  it('through the API: over SEARCH_COUNT_CAP matching credits answer "more than" and the page; another company’s name nothing', async () => {
+    const plus = await ctx.as('plus@demo.mx');
+    const cartera = await ctx.as('cartera@demo.mx');
+    const admin = await ctx.as('admin@demo.mx');
+    const list = async (headers: { authorization: string }, url: string) => {
+      const response = await ctx.app.inject({ method: 'GET', url, headers });
+      expect(response.statusCode, url).toBe(200);
+      return response.json<{ items: { folio: string; clientName: string }[]; total: number; totalCapped: boolean }>();
+    };
+    // Golden: PLUS's credits of a Ñandú client (150, more than the search's cap), in folio order.
+    const golden = await ctx.system((tx) =>
+      tx
+        .select({ number: credits.number, status: credits.status })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .where(eq(clients.lastName1, 'Ñandú'))
+        .orderBy(credits.number),
+    );
+    expect(golden).toHaveLength(150);
+    for (const [who, headers] of [
+      ['PLUS', plus],
+      ['SA', admin],
+    ] as const) {
+      const answer = await list(headers, '/api/credits?q=%C3%B1and%C3%BA&page=3&pageSize=25');
+      expect({ total: answer.total, totalCapped: answer.totalCapped }, who).toEqual({ total: 100, totalCapped: true });
+      expect(answer.items.map((item) => item.folio)).toEqual(golden.slice(50, 75).map((row) => creditFolio(row.number)));
+      // Narrowed by another filter, the count is the filtered list's own: every copy has the template's status.
+      const other = golden[0]!.status === 'vigente' ? 'vencido' : 'vigente';
+      const narrowed = await list(headers, `/api/credits?q=nandu&status=${other}&pageSize=25`);
+      expect({ total: narrowed.total, totalCapped: narrowed.totalCapped }, who).toEqual({ total: 0, totalCapped: false });
+    }
+    // A name only the other company has: nothing, and no count of the other company's credits.
+    expect(await list(cartera, '/api/credits?q=nandu&pageSize=25')).toEqual({ items: [], total: 0, totalCapped: false });
   });
 });

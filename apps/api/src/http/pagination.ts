@@ -1,7 +1,8 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnyPgColumn, type PgSelectBuilder } from 'drizzle-orm/pg-core';
-import { LIST_COUNT_CAP } from '@portal/contract';
+import { LIST_COUNT_CAP, SEARCH_COUNT_CAP } from '@portal/contract';
 import { together } from '../db/client';
+import type { MatchingIds } from '../db/company-search';
 import { type FixedQuery, headedStatement, type Session, writtenInteger, writtenRows, writtenText } from '../db/fixed-select';
 
 /**
@@ -65,7 +66,7 @@ export const ROW = { one: sql<number>`1`.as('one') };
 
 declare const capped: unique symbol;
 /** A count that stops one row past LIST_COUNT_CAP, made by `fixedCount` (the only count pagedList takes). */
-export type CappedCount = PromiseLike<{ total: number }[]> & { readonly [capped]: true };
+export type CappedCount = PromiseLike<{ total: number; cap?: number }[]> & { readonly [capped]: true };
 
 /**
  * How many rows of a list match its filters, reading at most LIST_COUNT_CAP + 1 of them: `select count(*) from (select
@@ -90,6 +91,30 @@ export function fixedCount(from: (select: PgSelectBuilder<typeof ROW, 'qb'>) => 
   };
 }
 
+/**
+ * The count of a search known to match past SEARCH_COUNT_CAP (its function found more and no other filter narrows the
+ * list, decision 0035): "more than" the search's cap, without a statement.
+ */
+const pastSearchCap = (): CappedCount =>
+  ({
+    then: (onFulfilled, onRejected) =>
+      Promise.resolve([{ total: SEARCH_COUNT_CAP + 1, cap: SEARCH_COUNT_CAP }]).then(onFulfilled, onRejected),
+  }) as PromiseLike<{ total: number }[]> as CappedCount;
+
+/**
+ * A search's list count: "more than" SEARCH_COUNT_CAP without counting when the function answered null (more matching
+ * rows) and no other filter of `others` (the list's filters besides the search) narrows the list; otherwise `count`
+ * (decision 0035).
+ */
+export function searchCount(
+  ids: MatchingIds | undefined,
+  others: Readonly<Record<string, unknown>>,
+  count: () => CappedCount,
+): CappedCount {
+  const narrowed = Object.values(others).some((value) => value !== undefined && value !== '');
+  return ids === null && !narrowed ? pastSearchCap() : count();
+}
+
 /** The same count in raw SQL, over `matching` (`select 1 from … where …`): a statement answering `{ total }`. */
 export const countUpToSql = (matching: SQL): SQL =>
   sql`select count(*)::int as total from (${matching} limit ${writtenInteger(CAP)}) matching`;
@@ -107,11 +132,11 @@ export async function pagedList<Row, Item>(
 ): Promise<Paged<Item>> {
   // Neither needs the other's answer: sent together where the connection pipelines (db/client.ts).
   const [page, [counted]] = await together(rows.db, rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize), total);
-  return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0) };
+  return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0, counted?.cap) };
 }
 
-/** A list's answer of how many match, from a count that stopped one row past LIST_COUNT_CAP. */
-export const cappedTotal = (matching: number) => ({ total: Math.min(matching, LIST_COUNT_CAP), totalCapped: matching > LIST_COUNT_CAP });
+/** A list's answer of how many match, from a count that stopped one row past its cap (LIST_COUNT_CAP unless told). */
+export const cappedTotal = (matching: number, cap = LIST_COUNT_CAP) => ({ total: Math.min(matching, cap), totalCapped: matching > cap });
 
 /** One page of a list and how many match (up to LIST_COUNT_CAP), as the contract's listResponse. */
 export interface Paged<Item> {

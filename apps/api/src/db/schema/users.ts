@@ -76,6 +76,13 @@ export const users = pgTable(
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * The e-mail and the name as the users search reads them (db/like.ts, userSearchText), kept by the database: a
+     * search compares this text instead of computing it per row (decision 0036).
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(userSearchText({ email: sql`${sql.identifier('email')}`, name: sql`${sql.identifier('name')}` })),
   },
   (table) => [
     uniqueIndex('users_email_lower_key').on(sql`lower(${table.email})`),
@@ -89,6 +96,6 @@ export const users = pgTable(
     // The capturer filter (ILIKE '%…%' on the e-mail) through trigrams (pg_trgm).
     index('users_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
     // The users search: any part of the e-mail or the name, read without case or accents (db/like.ts, decision 0031).
-    index('users_search_trgm_idx').using('gin', sql`${userSearchText(table)} gin_trgm_ops`),
+    index('users_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
   ],
 );

@@ -34,13 +34,13 @@ function searchKind(q: string): 'curp' | 'rfc' | 'folio' | 'name' {
   return creditNumberOf(text) === null ? 'name' : 'folio';
 }
 
-/** Whether the list's search reads clients by name (a company's user asks the matching clients first, decision 0034). */
+/** Whether the list's search reads clients by name (it asks the matching clients first, decisions 0034 and 0035). */
 export const searchesByName = (q: string | undefined): boolean => q !== undefined && q.trim() !== '' && searchKind(q) === 'name';
 
 /**
  * The list's search: a folio (CR-00000042 or 42) by number, an 18-character CURP or a 12/13-character RFC exactly
  * (their indexes), otherwise an employee number exactly or any part of the client's name (trigram index). `clientIds`,
- * when given, are the clients whose name matches (company-search.ts, up to 1,000; null for more): their credits by
+ * when given, are the clients whose name matches (company-search.ts, up to SEARCH_COUNT_CAP; null for more): their credits by
  * `credits_client_idx`, or for more the list's own order walked with one client read by key per credit.
  */
 function searchCondition(q: string, clientIds: MatchingIds | undefined): SQL {
@@ -63,7 +63,7 @@ function searchCondition(q: string, clientIds: MatchingIds | undefined): SQL {
 }
 
 export type CreditFilters = Omit<CreditListQuery, 'page' | 'pageSize' | 'sort'> & {
-  /** The clients a search by name matches, asked first (a company's user, decision 0034); absent: read in the filter. */
+  /** The clients a search by name matches, asked first (decisions 0034, 0035); absent: read in the filter. */
   clientIds?: MatchingIds;
 };
 

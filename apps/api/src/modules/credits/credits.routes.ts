@@ -5,7 +5,7 @@ import { CREDIT_COLUMNS, creditRoutes } from '@portal/contract';
 import type { AppDeps } from '../../deps';
 import { matchingIds } from '../../db/company-search';
 import { searchesInTwoSteps } from '../../http/company-scope';
-import { pagedList } from '../../http/pagination';
+import { pagedList, searchCount } from '../../http/pagination';
 import { register } from '../../http/register';
 import { sendXlsx, sheetColumns } from '../../lib/xlsx-export';
 import { businessDateOf, mexicoToday } from '../shared/business-date';
@@ -24,7 +24,7 @@ import {
 } from './credits.queries';
 import { creditPayoff } from '../portfolio/payoff';
 
-/** A company's search by name: the matching clients first, then their credits (two statements, decision 0034). */
+/** A search by name: the matching clients first, then their credits (two statements, decisions 0034 and 0035). */
 const twoStepSearch = (request: FastifyRequest) => searchesInTwoSteps(request, searchesByName);
 
 /** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
@@ -36,14 +36,15 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
       creditRoutes.list,
       async (request) => {
         const { page, pageSize, sort, ...asked } = request.query;
-        const filters: CreditFilters =
-          twoStepSearch(request) && asked.q ? { ...asked, clientIds: await matchingIds(request.db, 'clients', asked.q.trim()) } : asked;
+        const { q, ...others } = asked;
+        const clientIds = twoStepSearch(request) && q ? await matchingIds(request.db, 'clients', q.trim()) : undefined;
+        const filters: CreditFilters = { ...asked, clientIds };
         return pagedList(
           { page, pageSize },
           creditListSelect(request.db)
             .where(creditFilters(filters))
             .orderBy(...creditOrder(sort)),
-          creditCount(request.db, filters),
+          searchCount(clientIds, others, () => creditCount(request.db, filters)),
           toCreditListItem,
         );
       },

@@ -20,7 +20,7 @@ import { credits } from '../../db/schema/credits';
 import { clients, preRequests, requestDocuments, requests } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
-import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, searchCount, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 import { creditFolio, preRequestFolio, requestFolio } from '../shared/folios';
 
@@ -200,8 +200,8 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
   const { sort, q, status, agreementId, from, to, capturer: capturedBy } = query;
   const createdOn = sql`(${requests.createdAt} at time zone 'America/Mexico_City')::date`;
   const search = q?.trim();
-  // A company's user asks the requests whose name matches first, up to 1,000 (decision 0034); null: more, read in the filter.
-  const requestIds = twoSteps && search ? await matchingIds(db, 'requests', search) : null;
+  // A search by name asks the matching requests first, up to SEARCH_COUNT_CAP (decisions 0034, 0035); null: more, read in the filter.
+  const requestIds = twoSteps && search ? await matchingIds(db, 'requests', search) : undefined;
   const folioNumber = search?.toUpperCase().match(/^(?:SOL-?)?0*(\d{1,12})$/)?.[1];
   const where = and(
     status ? eq(requests.status, status) : undefined,
@@ -225,7 +225,9 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
     .in(db)
     .where(where)
     .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
-  const total = REQUEST_COUNTS[capturedBy ? 'capturer' : 'requests'].in(db).where(where);
+  const total = searchCount(requestIds, { status, agreementId, from, to, capturedBy }, () =>
+    REQUEST_COUNTS[capturedBy ? 'capturer' : 'requests'].in(db).where(where),
+  );
   return pagedList(query, rows, total, toSummary);
 }
 

@@ -85,7 +85,7 @@ export function requestsRoutes(deps: AppDeps): FastifyPluginAsync {
       limits: { fileSize: DOCUMENT_MAX_BYTES, files: DOCUMENT_KINDS.length, fields: 2, fieldSize: 64 * 1024 },
     });
 
-    // A company's search asks the matching requests first: two statements, the second on the first's answer (decision 0034).
+    // A search by name asks the matching requests first: two statements, the second on the first's answer (decisions 0034, 0035).
     register(app, requestRoutes.list, async (request) => listRequests(request.db, request.query, searchesInTwoSteps(request)), {
       readsInOneTurn: (request) => !searchesInTwoSteps(request),
     });

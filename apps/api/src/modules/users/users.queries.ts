@@ -3,11 +3,11 @@ import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { companies, profiles, users } from '../../db/schema/users';
-import { searchMatches, userSearchText } from '../../db/like';
+import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import { matchingIds, type MatchingIds } from '../../db/company-search';
 import { HttpProblem } from '../../http/errors';
-import { fixedCount, listOrder, type Paged, pagedList, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, searchCount, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** The users list's selects and row mapper: the page, its count, the Excel export and the detail read the same columns. */
@@ -25,12 +25,12 @@ const SORT_COLUMNS: SortMap = {
 /** The list's filters, shared by the page, its count and the Excel export. */
 export function userFilters(
   query: Pick<UserListQuery, 'q' | 'profileId' | 'companyId' | 'status'>,
-  /** The users the search matches, asked first (a company's user, decision 0034); absent: read in the filter. */
+  /** The users the search matches, asked first (decisions 0034, 0035); absent: read in the filter. */
   userIds?: MatchingIds,
 ): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (query.q) {
-    conditions.push(userIds ? anyOf(users.id, userIds) : searchMatches(userSearchText(users), query.q));
+    conditions.push(userIds ? anyOf(users.id, userIds) : searchMatches(users.searchText, query.q));
   }
   if (query.profileId) conditions.push(eq(users.profileId, query.profileId));
   if (query.companyId) conditions.push(eq(users.companyId, query.companyId));
@@ -77,15 +77,17 @@ export function toListItem(row: Awaited<ReturnType<typeof userListSelect>>[numbe
 
 const userCount = fixedCount((select) => select.from(users));
 
-/** The users list; `twoSteps`: a company's user, whose search asks the matching users first (decision 0034). */
+/** The users list; `twoSteps`: a search asking the matching users first (decisions 0034, 0035). */
 export async function listUsers(db: Db, query: UserListQuery, twoSteps = false): Promise<Paged<UserListItem>> {
-  const where = userFilters(query, twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined);
+  const userIds = twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined;
+  const where = userFilters(query, userIds);
+  const { profileId, companyId, status } = query;
   return pagedList(
     query,
     userListSelect(db)
       .where(where)
       .orderBy(...userOrder(query.sort)),
-    userCount.in(db).where(where),
+    searchCount(userIds, { profileId, companyId, status }, () => userCount.in(db).where(where)),
     toListItem,
   );
 }

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LIST_COUNT_CAP } from '@portal/contract';
+import { LIST_COUNT_CAP, SEARCH_COUNT_CAP } from '@portal/contract';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { auditEvents, outbox } from '../../db/schema/audit';
 import { companies, profiles, users } from '../../db/schema/users';
@@ -103,8 +103,14 @@ describe.each(BEHAVIOUR_ENGINES)('Usuarios API (%s)', (engine) => {
     expect(past.items).toHaveLength(25);
     // A page past the cap is served: the count bounds what is counted, not what can be read.
     expect((await page(`page=${LIST_COUNT_CAP / 25 + 1}`)).items).toHaveLength(1);
-    // The filters apply to the count: the Zoe half of the seeded users, exactly.
-    expect(await page('q=zoe')).toMatchObject({ total: (LIST_COUNT_CAP - seeded) >> 1, totalCapped: false });
+    // A search alone past SEARCH_COUNT_CAP says "more than" it without counting (decision 0035): the Zoe half of the
+    // seeded users, 400-odd.
+    expect(await page('q=zoe')).toMatchObject({ total: SEARCH_COUNT_CAP, totalCapped: true });
+    // Another filter applies to the count, exactly: the Zoes of the Originación profile (odd and every third index).
+    const zoesInOriginacion = Array.from({ length: LIST_COUNT_CAP - seeded }, (_, index) => index).filter(
+      (index) => index % 2 === 1 && index % 3 === 0,
+    ).length;
+    expect(await page(`q=zoe&profileId=${ids.originacion}`)).toMatchObject({ total: zoesInOriginacion, totalCapped: false });
     // The page is written into the statement's text (db/fixed-select.ts): the last page the contract accepts is an
     // offset PostgreSQL takes, an empty page rather than an error; one past it is refused as a bad query.
     const last = await call('GET', `/api/users?pageSize=100&page=${Number.MAX_SAFE_INTEGER}`);

@@ -11,7 +11,7 @@ import { createUser, issueAccessLink, setUserStatus, updateUser } from './users.
 /** Usuarios over HTTP: each route of the contract's table bound to its query or service. */
 export function usersRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
-    // A company's search asks the matching users first: two statements, the second on the first's answer (decision 0034).
+    // A search asks the matching users first: two statements, the second on the first's answer (decisions 0034, 0035).
     register(app, userRoutes.list, async (request) => listUsers(request.db, request.query, searchesInTwoSteps(request)), {
       readsInOneTurn: (request) => !searchesInTwoSteps(request),
     });
