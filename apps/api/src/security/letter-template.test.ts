@@ -51,23 +51,35 @@ function templateForm(companyId: string, background: Buffer, layout: string) {
 }
 
 /**
- * The longest the event loop waited while `work` ran, in milliseconds: node's own histogram, and a 5 ms timer's
- * longest gap past its period as a second witness.
+ * How long the event loop was held while `work` ran, in milliseconds, two ways. `stallMs` is the wall-clock wait (node's
+ * histogram, and a 5 ms timer's longest gap past its period): a busy machine lengthens it by preempting this thread, so
+ * it is printed, not asserted. `blockedMs` is this thread's own processor time between two of the timer's turns: what
+ * the event loop ran without letting the timer in, which the machine's load does not lengthen, and which a parse on the
+ * event loop spends seconds of (4.5 s before issue 44). The budget is asserted on it.
  */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
+async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number; blockedMs: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  const threadMs = () => {
+    const { user, system } = process.threadCpuUsage();
+    return (user + system) / 1000;
+  };
   let last = performance.now();
+  let lastCpu = threadMs();
   let gap = 0;
+  let blocked = 0;
   const timer = setInterval(() => {
     const now = performance.now();
+    const cpu = threadMs();
     gap = Math.max(gap, now - last - 5);
+    blocked = Math.max(blocked, cpu - lastCpu);
     last = now;
+    lastCpu = cpu;
   }, 5);
   try {
     const result = await work();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    return { result, stallMs: Math.max(histogram.max / 1e6, gap) };
+    return { result, stallMs: Math.max(histogram.max / 1e6, gap), blockedMs: blocked };
   } finally {
     clearInterval(timer);
     histogram.disable();
@@ -80,6 +92,16 @@ async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; sta
  * load, whatever the parse does; its figures are printed, not asserted (docs/measurements.md).
  */
 const assertsLoopBudget = (engine: string) => engine === 'postgres';
+
+it('sees a synchronous block on the event loop as held, whatever the machine is doing', async () => {
+  // The witness itself can fail: 300 ms of work on this thread in one turn is seen as such.
+  const { blockedMs } = await longestStall(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const until = process.threadCpuUsage().user + 300_000;
+    while (process.threadCpuUsage().user < until);
+  });
+  expect(blockedMs).toBeGreaterThanOrEqual(250);
+});
 
 describe.each(ENGINES)('a hostile letter template (%s)', (engine) => {
   let ctx: TestContext;
@@ -104,23 +126,16 @@ describe.each(ENGINES)('a hostile letter template (%s)', (engine) => {
     expect(hostile.length).toBeGreaterThan(2_000_000);
     expect(hostile.length).toBeLessThan(5 * 1024 * 1024);
     // /api/health answers while the upload is read.
-    // The stall is wall-clock time: on a shared machine the scheduler alone can hold this thread past the budget, so
-    // where the budget is asserted the upload is tried again until one try keeps within it, under the test's own
-    // timeout. A parse on the event loop stalls every try by seconds (4.5 s before issue 44): the test times out.
-    const tryUpload = () =>
-      longestStall(async () => {
-        const uploading = upload(hostile);
-        const health = await ctx.app.inject({ url: '/api/health' });
-        return { response: await uploading, health };
-      });
-    let measured = await tryUpload();
-    while (assertsLoopBudget(engine) && measured.stallMs > 100) measured = await tryUpload();
-    const { result, stallMs } = measured;
+    const { result, stallMs, blockedMs } = await longestStall(async () => {
+      const uploading = upload(hostile);
+      const health = await ctx.app.inject({ url: '/api/health' });
+      return { response: await uploading, health };
+    });
     console.info(
-      `[letter-template] ${engine}: upload answered ${result.response.statusCode} ${result.response.body.slice(0, 160)}, longest stall ${stallMs.toFixed(1)} ms`,
+      `[letter-template] ${engine}: upload answered ${result.response.statusCode} ${result.response.body.slice(0, 160)}, event loop held ${blockedMs.toFixed(1)} ms of processor time at most (longest wall-clock stall ${stallMs.toFixed(1)} ms)`,
     );
     expect(result.health.statusCode).toBe(200);
-    if (assertsLoopBudget(engine)) expect(stallMs, `event loop stalled ${stallMs} ms`).toBeLessThanOrEqual(100);
+    if (assertsLoopBudget(engine)) expect(blockedMs, `event loop held ${blockedMs} ms`).toBeLessThanOrEqual(100);
     const { response } = result;
     if (response.statusCode === 400) {
       expect(response.json<{ errors: { field: string; message: string }[] }>().errors).toEqual([
@@ -151,30 +166,24 @@ describe.each(ENGINES)('a hostile letter template (%s)', (engine) => {
         .limit(4),
     );
     expect(current).toHaveLength(4);
-    // As with the upload: where the budget is asserted, four letters are issued again until one try keeps within it.
-    // Their cost is read as this process's processor time (every thread, the letters' worker included), which a busy
-    // machine does not lengthen as it does the wall clock; a re-parse of the hostile file costs seconds of it.
-    const tryLetters = async () => {
-      const cpu = process.cpuUsage();
-      const measured = await longestStall(() =>
-        Promise.all(
-          current.map(({ id }) =>
-            ctx.app.inject({ method: 'POST', url: `/api/credits/${id}/settlement-letters`, headers: admin, payload: {} }),
-          ),
+    // Their whole cost is read as this process's processor time (every thread, the letters' worker included), which a
+    // busy machine does not lengthen as it does the wall clock; a re-parse of the hostile file costs seconds of it.
+    const cpu = process.cpuUsage();
+    const { result, stallMs, blockedMs } = await longestStall(() =>
+      Promise.all(
+        current.map(({ id }) =>
+          ctx.app.inject({ method: 'POST', url: `/api/credits/${id}/settlement-letters`, headers: admin, payload: {} }),
         ),
-      );
-      const used = process.cpuUsage(cpu);
-      return { ...measured, cpuMs: (used.user + used.system) / 1000 };
-    };
-    let measured = await tryLetters();
-    while (assertsLoopBudget(engine) && measured.stallMs > 100) measured = await tryLetters();
-    const { result, stallMs, cpuMs } = measured;
+      ),
+    );
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
     for (const response of result) expect(response.statusCode, response.body).toBe(201);
-    if (assertsLoopBudget(engine)) expect(stallMs, `event loop stalled ${stallMs} ms`).toBeLessThanOrEqual(100);
+    if (assertsLoopBudget(engine)) expect(blockedMs, `event loop held ${blockedMs} ms`).toBeLessThanOrEqual(100);
     // Four letters in well under the 58.8 s they took on the hostile file itself.
     expect(cpuMs).toBeLessThan(10_000);
     console.info(
-      `[letter-template] ${engine}: four letters in ${Math.round(cpuMs)} ms of processor time, longest event-loop stall ${stallMs.toFixed(1)} ms`,
+      `[letter-template] ${engine}: four letters in ${Math.round(cpuMs)} ms of processor time, the event loop held ${blockedMs.toFixed(1)} ms at most (longest wall-clock stall ${stallMs.toFixed(1)} ms)`,
     );
   });
 });
