@@ -1,5 +1,5 @@
 import { clabeCheckDigit } from '@portal/lending';
-import type { OriginationCatalog, PreRequest, Request as LoanRequest } from '@portal/contract';
+import type { OriginationCatalog, PreRequest, RenewableCredits, Request as LoanRequest } from '@portal/contract';
 
 /** Shared data of the origination screen tests. */
 const clabeStart = '01218000118359719';
@@ -156,3 +156,19 @@ export function sampleRequest(overrides: Partial<LoanRequest> = {}): LoanRequest
     ...overrides,
   };
 }
+
+/** A client's credit a renewal may pay off: 4 installments of 1,000.00 paid, 8,000.00 to settle it, nothing en tránsito. */
+export const renewableCredit: RenewableCredits['credits'][number] = {
+  creditId: 'cr-old',
+  folio: 'CR-000002',
+  status: 'vigente',
+  installment: '1000.00',
+  paidInstallments: 4,
+  daysPastDue: 0,
+  payoff: '8000.00',
+  grossBalance: '8000.00',
+  inTransit: '0.00',
+  agreementId: catalog.agreements[0]!.id,
+  agreement: 'GOB-JAL',
+  outstandingBalance: '8000.00',
+};

@@ -5,7 +5,7 @@ import type { RenewableCredits } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import { catalog, sentPreRequest } from './origination.test-data';
+import { catalog, renewableCredit, sentPreRequest } from './origination.test-data';
 import PreRequestNewScreen from './pre-request-new.screen';
 
 /** Capturas' renewal section (issue 48): loaded only for a client with credits to renew. */
@@ -24,21 +24,6 @@ const renewable = (credits: RenewableCredits['credits'], minimumNet = '0.00'): R
   minimumNet,
   credits,
 });
-
-const oldCredit: RenewableCredits['credits'][number] = {
-  creditId: 'cr-old',
-  folio: 'CR-000002',
-  status: 'vigente',
-  installment: '1000.00',
-  paidInstallments: 4,
-  daysPastDue: 0,
-  payoff: '8000.00',
-  grossBalance: '8000.00',
-  inTransit: '0.00',
-  agreementId: catalog.agreements[0]!.id,
-  agreement: 'GOB-JAL',
-  outstandingBalance: '8000.00',
-};
 
 /** The screen with the API answering `answer` to the CURP's renewable credits; the calls made. */
 function open(answer: RenewableCredits) {
@@ -81,7 +66,7 @@ describe('pre-request form: renewal section', () => {
   });
 
   it('appears for a client with a renewable credit; choosing it shows the payoff and the net amount the client receives', async () => {
-    const calls = open(renewable([oldCredit]));
+    const calls = open(renewable([renewableCredit]));
     await capture('30,000');
     const section = await screen.findByRole('group', { name: 'Renovación' });
     expect(calls.find((call) => call.path.startsWith('/api/requests/renewable-credits?'))!.path).toBe(
@@ -100,7 +85,7 @@ describe('pre-request form: renewal section', () => {
   });
 
   it("says when the net amount is below the company's minimum", async () => {
-    open(renewable([oldCredit], '25000.00'));
+    open(renewable([renewableCredit], '25000.00'));
     await capture('30000');
     await user.click(within(await screen.findByRole('group', { name: 'Renovación' })).getByRole('checkbox'));
     expect(screen.getByLabelText('Monto neto de la renovación')).toHaveTextContent(

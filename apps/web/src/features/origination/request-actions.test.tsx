@@ -5,7 +5,7 @@ import type { Request as LoanRequest } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import { sampleRequest } from './origination.test-data';
+import { renewableCredit, sampleRequest } from './origination.test-data';
 import { RequestActions, availableActions, type PanelNotice } from './request-actions';
 
 const APPROVER = sampleSession({ permissions: [{ path: '/origination/request-list' }, { path: '/actions/origination/approve' }] });
@@ -140,17 +140,6 @@ describe('request action buttons', () => {
   });
 
   it("offers a renewal's disbursement on the company's current fecha flujo, which a day's close moved past the approval's and today", async () => {
-    const renewed = {
-      creditId: 'cr-old',
-      folio: 'CR-000002',
-      status: 'vigente',
-      installment: '1000.00',
-      paidInstallments: 4,
-      daysPastDue: 0,
-      payoff: '8000.00',
-      grossBalance: '8000.00',
-      inTransit: '0.00',
-    };
     const base = sampleRequest({ status: 'aprobada' });
     const approved: LoanRequest = {
       ...base,
@@ -159,7 +148,7 @@ describe('request action buttons', () => {
         ...base.simulation,
         renewal: {
           payoffDate: '2026-02-10',
-          credits: [renewed],
+          credits: [renewableCredit],
           otherDeductionsAfter: '0.00',
           netDisbursement: '19536.00',
           payoffTotal: '8000.00',
@@ -174,7 +163,7 @@ describe('request action buttons', () => {
         ? {
             payoffDate: '2026-02-11',
             minimumNet: '0.00',
-            credits: [{ ...renewed, agreementId: 'ag-1', agreement: 'GOB-JAL', outstandingBalance: '8000.00' }],
+            credits: [renewableCredit],
           }
         : { request: { ...approved, status: 'dispersada' }, creditId: 'cr-1', creditFolio: 'CR-000001', amountToTransfer: '11536.00' },
     );
