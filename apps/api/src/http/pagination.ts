@@ -101,17 +101,16 @@ const pastSearchCap = (): CappedCount =>
       Promise.resolve([{ total: SEARCH_COUNT_CAP + 1, cap: SEARCH_COUNT_CAP }]).then(onFulfilled, onRejected),
   }) as PromiseLike<{ total: number }[]> as CappedCount;
 
+/** The keys of a list query that do not narrow the list: its page, its order and the search itself. */
+const NOT_FILTERS: ReadonlySet<string> = new Set(['page', 'pageSize', 'sort', 'q']);
+
 /**
  * A search's list count: "more than" SEARCH_COUNT_CAP without counting when the function answered null (more matching
- * rows) and no other filter of `others` (the list's filters besides the search) narrows the list; otherwise `count`
- * (decision 0035).
+ * rows) and no filter of `query` besides the search narrows the list; otherwise `count` (decision 0035). The filters
+ * are read off the query itself, so a list's new filter narrows the count without being named here.
  */
-export function searchCount(
-  ids: MatchingIds | undefined,
-  others: Readonly<Record<string, unknown>>,
-  count: () => CappedCount,
-): CappedCount {
-  const narrowed = Object.values(others).some((value) => value !== undefined && value !== '');
+export function searchCount(ids: MatchingIds | undefined, query: Readonly<Record<string, unknown>>, count: () => CappedCount): CappedCount {
+  const narrowed = Object.entries(query).some(([key, value]) => !NOT_FILTERS.has(key) && value !== undefined && value !== '');
   return ids === null && !narrowed ? pastSearchCap() : count();
 }
 

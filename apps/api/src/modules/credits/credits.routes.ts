@@ -36,15 +36,14 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
       creditRoutes.list,
       async (request) => {
         const { page, pageSize, sort, ...asked } = request.query;
-        const { q, ...others } = asked;
-        const clientIds = twoStepSearch(request) && q ? await matchingIds(request.db, 'clients', q.trim()) : undefined;
+        const clientIds = twoStepSearch(request) && asked.q ? await matchingIds(request.db, 'clients', asked.q.trim()) : undefined;
         const filters: CreditFilters = { ...asked, clientIds };
         return pagedList(
           { page, pageSize },
           creditListSelect(request.db)
             .where(creditFilters(filters))
             .orderBy(...creditOrder(sort)),
-          searchCount(clientIds, others, () => creditCount(request.db, filters)),
+          searchCount(clientIds, asked, () => creditCount(request.db, filters)),
           toCreditListItem,
         );
       },

@@ -225,9 +225,7 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
     .in(db)
     .where(where)
     .orderBy(...listOrder(SORT, sort, { field: 'createdAt', descending: true }, requests.number));
-  const total = searchCount(requestIds, { status, agreementId, from, to, capturedBy }, () =>
-    REQUEST_COUNTS[capturedBy ? 'capturer' : 'requests'].in(db).where(where),
-  );
+  const total = searchCount(requestIds, query, () => REQUEST_COUNTS[capturedBy ? 'capturer' : 'requests'].in(db).where(where));
   return pagedList(query, rows, total, toSummary);
 }
 

@@ -81,13 +81,12 @@ const userCount = fixedCount((select) => select.from(users));
 export async function listUsers(db: Db, query: UserListQuery, twoSteps = false): Promise<Paged<UserListItem>> {
   const userIds = twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined;
   const where = userFilters(query, userIds);
-  const { profileId, companyId, status } = query;
   return pagedList(
     query,
     userListSelect(db)
       .where(where)
       .orderBy(...userOrder(query.sort)),
-    searchCount(userIds, { profileId, companyId, status }, () => userCount.in(db).where(where)),
+    searchCount(userIds, query, () => userCount.in(db).where(where)),
     toListItem,
   );
 }
