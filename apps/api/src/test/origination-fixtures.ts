@@ -3,9 +3,10 @@ import { clabeCheckDigit, curpCheckDigit } from '@portal/lending';
 import type { Tx } from '../db/client';
 import { expectedDeductions, installments } from '../db/schema/credits';
 
-/** What the renewal tests of requests and pre-requests capture (issue 48): one Jalisco client, another, a CLABE. */
+/** What the tests of requests and pre-requests capture: one Jalisco client, another, a CLABE. */
 
-const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
+/** Seventeen characters and the check digit `check` computes for them (a CURP's, a CLABE's). */
+export const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
 export const CURP = withCheckDigit('PXNE660720HMCXTN0', curpCheckDigit);
 export const OTHER_CURP = withCheckDigit('GOMA800101MJCXRN0', curpCheckDigit);
 export const CLABE = withCheckDigit('00218012345678901', clabeCheckDigit);

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatCents, parseCents } from '@portal/lending';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { CURP, OTHER_CURP, captureFields, payFirstInstallments, quoteFields, requestMultipart } from '../../test/renewal-fixtures';
+import { CURP, OTHER_CURP, captureFields, payFirstInstallments, quoteFields, requestMultipart } from '../../test/origination-fixtures';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits } from '../../db/schema/credits';
 import { preRequests } from '../../db/schema/origination';

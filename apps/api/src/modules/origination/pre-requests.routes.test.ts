@@ -5,6 +5,7 @@ import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/t
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { auditEvents } from '../../db/schema/audit';
 import { profiles, users } from '../../db/schema/users';
+import { CURP, quoteFields } from '../../test/origination-fixtures';
 
 type Json = Record<string, unknown>;
 
@@ -39,20 +40,8 @@ describe.each(BEHAVIOUR_ENGINES)('Pre-solicitudes API (%s)', (engine) => {
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers = originacion) =>
     ctx.app.inject({ method, url, payload, headers });
 
-  const input = (overrides: Json = {}) => ({
-    curp: 'pxne660720hmcxtn06',
-    rfc: '',
-    firstNames: 'Enrique',
-    lastName1: 'Peña',
-    lastName2: 'Nieto',
-    ...jal,
-    employeeNumber: 'J-1001',
-    netSalary: '8000',
-    otherDeductions: '500',
-    amount: '20000',
-    term: 24,
-    ...overrides,
-  });
+  // The shared quote with a second surname and the CURP typed in lower case (kept upper).
+  const input = (overrides: Json = {}) => quoteFields(jal, { curp: CURP.toLowerCase(), lastName2: 'Nieto', ...overrides });
 
   it("offers the agreements in force of the user's company with their active products", async () => {
     const catalog = (await call('GET', '/api/pre-requests/catalog')).json<{

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatCents, parseCents } from '@portal/lending';
 import type { RequestAction } from '@portal/contract';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
-import { CURP, OTHER_CURP, captureFields, payFirstInstallments, requestMultipart } from '../../test/renewal-fixtures';
+import { CURP, OTHER_CURP, captureFields, payFirstInstallments, requestMultipart } from '../../test/origination-fixtures';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { requests } from '../../db/schema/origination';

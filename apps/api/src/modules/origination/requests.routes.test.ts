@@ -10,6 +10,7 @@ import { credits, expectedDeductions, installments } from '../../db/schema/credi
 import { paymentOrders } from '../../db/schema/treasury';
 import { preRequests, requests } from '../../db/schema/origination';
 import { companies } from '../../db/schema/users';
+import { CLABE, captureFields, withCheckDigit } from '../../test/origination-fixtures';
 
 type Json = Record<string, unknown>;
 type Headers = { authorization: string };
@@ -23,9 +24,7 @@ type Detail = {
   creditFolio: string | null;
 };
 
-const withCheckDigit = (first17: string, check: (value: string) => number) => `${first17}${check(first17)}`;
 const curp = (first17: string) => withCheckDigit(first17, curpCheckDigit);
-const CLABE = withCheckDigit('00218012345678901', clabeCheckDigit);
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
@@ -70,35 +69,8 @@ describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json, headers: Headers = originacion) =>
     ctx.app.inject({ method, url, payload, headers });
 
-  const capture = (overrides: Json = {}) => ({
-    curp: 'PXNE660720HMCXTN06',
-    rfc: '',
-    firstNames: 'Enrique',
-    lastName1: 'Peña',
-    lastName2: 'Nieto',
-    ...jal,
-    employeeNumber: 'J-1001',
-    netSalary: '8000',
-    otherDeductions: '500',
-    amount: '20000',
-    term: 24,
-    street: 'Av. Juárez',
-    exteriorNumber: '100',
-    interiorNumber: '',
-    neighborhood: 'Centro',
-    municipality: 'Guadalajara',
-    state: 'Jalisco',
-    postalCode: '44100',
-    phone: '3312345678',
-    email: 'Enrique@Correo.mx',
-    references: [
-      { name: 'Ana López', relationship: 'Hermana', phone: '3311112222' },
-      { name: 'Luis Pérez', relationship: 'Compañero', phone: '3333334444' },
-    ],
-    clabe: CLABE,
-    preRequestId: null,
-    ...overrides,
-  });
+  // The shared capture with a second surname and an e-mail in mixed case (kept as typed, found without case).
+  const capture = (overrides: Json = {}) => captureFields(jal, { lastName2: 'Nieto', email: 'Enrique@Correo.mx', ...overrides });
 
   async function post(data: Json, files: Record<string, readonly [string, Buffer]> = ALL_DOCUMENTS, headers: Headers = originacion) {
     const body = await multipart({ data: JSON.stringify(data) }, files);
