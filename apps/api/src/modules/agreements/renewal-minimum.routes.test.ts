@@ -90,6 +90,29 @@ describe.each(ENGINES)('Monto neto mínimo de una renovación (%s)', (engine) =>
     expect(await stored('PLUS')).toBe('0.00');
   });
 
+  it('changes nothing through an oddly spelled path without the permission', async () => {
+    const plus = await ctx.as('plus@demo.mx');
+    for (const url of [
+      `${URL}/`,
+      '/api/agreements/Renewal-Minimum',
+      '/api/agreements/renewal%2Dminimum',
+      '/api//agreements/renewal-minimum',
+    ]) {
+      const answer = await ctx.app.inject({ method: 'PUT', url, payload: { renewalMinimumNet: '100' }, headers: plus });
+      expect([400, 403, 404], `${url}: ${answer.statusCode}`).toContain(answer.statusCode);
+    }
+    expect(await stored('PLUS')).toBe('0.00');
+    expect(await audits()).toEqual([]);
+  });
+
+  it('keeps two writes at the same moment in order: the second audit starts where the first ended', async () => {
+    const answers = await Promise.all([write('100'), write('200')]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const [first, second] = await audits();
+    expect(second!.before).toEqual(first!.after);
+    expect(await stored('DEMO')).toBe((second!.after as { renewalMinimumNet: string }).renewalMinimumNet);
+  });
+
   it("gives a user of Crédito Nómina Plus its own company's value only: the first company's stays as it was", async () => {
     await ctx.system((db) =>
       db
