@@ -1,8 +1,9 @@
 import { expect, test, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { gzipSync } from 'node:zlib';
-import { HOME_PATH, SIGN_IN_PATH } from '@portal/contract';
+import { SIGN_IN_PATH } from '@portal/contract';
+import { seriousViolations, type Finding } from './axe';
 import { ACCOUNTS, signIn } from './support';
-import { PRODUCT_SCREENS } from './product-routes';
+import { PRODUCT_SCREENS, resolveScreens } from './product-routes';
 
 /**
  * What each screen costs a clerk opening it cold (a fresh browser, nothing cached): the JavaScript it loads, gzipped.
@@ -11,6 +12,9 @@ import { PRODUCT_SCREENS } from './product-routes';
  * loads (React, React Router, MUI's core, zod and TanStack Query, oidc-client-ts: ~185 kB) and the grid (~134 kB)
  * already pass it. Decision 0027 restates it: a screen's JavaScript without MUI X's chunks ≤ 340 kB, and those chunks
  * only on the screens that show a grid or a date picker. docs/measurements.md keeps the figures.
+ *
+ * The same cold load is where each product screen's accessibility is checked (WCAG 2.1 AA, axe-core: no serious or
+ * critical violation): one load per screen for both, instead of a second sweep that draws every screen again.
  */
 const KB = 1024;
 const TARGET = { signIn: 100 * KB, visitorRoot: 110 * KB };
@@ -68,8 +72,17 @@ interface Weight {
   sizes: Map<string, number>;
 }
 
-/** Opens `url` in a fresh context (empty cache) and adds up the gzipped JavaScript it loads until `ready` holds. */
-async function coldWeight(browser: Browser, url: string, ready: (page: Page) => Promise<void>, options: BrowserContextOptions = {}) {
+/**
+ * Opens `url` in a fresh context (empty cache) and adds up the gzipped JavaScript it loads until `ready` holds and the
+ * network is quiet; `inspect` then looks at the settled page before the context closes.
+ */
+async function coldWeight(
+  browser: Browser,
+  url: string,
+  ready: (page: Page) => Promise<void>,
+  options: BrowserContextOptions = {},
+  inspect?: (page: Page) => Promise<void>,
+) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const scripts = new Map<string, number>();
@@ -88,6 +101,7 @@ async function coldWeight(browser: Browser, url: string, ready: (page: Page) => 
   await ready(page);
   await page.waitForLoadState('networkidle');
   await Promise.all(pending);
+  await inspect?.(page);
   await context.close();
   const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
   const listing = [...scripts.entries()]
@@ -127,8 +141,10 @@ test('"/" for a visitor decides the session before the signed-in layout: it load
 
 // One test per screen: each has its own deadline (a sweep of every screen in one test outgrew any single deadline on a
 // busy CI machine), and a screen over budget names itself. The shared floor is reported once all have loaded.
-test.describe("every product screen opened cold stays within decision 0027's budget, and loads MUI X only where it shows it", () => {
+test.describe("every product screen opened cold: within decision 0027's budget, MUI X only where it shows it, no serious or critical WCAG 2.1 AA violation", () => {
   let storageState: Awaited<ReturnType<BrowserContext['storageState']>>;
+  /** Each screen's route, the detail routes with a real id, asked of the API once. */
+  let routes: Map<string, string>;
   const loaded: Weight[] = [];
   const table: string[] = [];
 
@@ -138,9 +154,9 @@ test.describe("every product screen opened cold stays within decision 0027's bud
     await signIn(page, ACCOUNTS.admin);
     await expect(page).toHaveURL(/\/home$/);
     storageState = await context.storageState();
+    routes = new Map((await resolveScreens(page)).map(({ template, route }) => [template, route]));
     await context.close();
   });
-
   test.afterAll(() => {
     // The floor: what every signed-in screen loads, whatever it shows (React, React Router, MUI's core, zod, the shell).
     const [first, ...others] = loaded;
@@ -152,16 +168,10 @@ test.describe("every product screen opened cold stays within decision 0027's bud
     );
   });
 
-  for (const { route: template, resolve } of PRODUCT_SCREENS) {
+  for (const { route: template } of PRODUCT_SCREENS) {
     test(template, async ({ browser }) => {
-      let route = template;
-      if (resolve) {
-        const context = await browser.newContext({ storageState });
-        const page = await context.newPage();
-        await page.goto(HOME_PATH);
-        route = await resolve(page);
-        await context.close();
-      }
+      const route = routes.get(template)!;
+      let violations: Finding[] = [];
       const weight = await coldWeight(
         browser,
         route,
@@ -170,6 +180,9 @@ test.describe("every product screen opened cold stays within decision 0027's bud
           await expect(screen.getByRole('progressbar')).toHaveCount(0);
         },
         { storageState },
+        async (screen) => {
+          violations = await seriousViolations(screen, route);
+        },
       );
       loaded.push(weight);
       let muiX = 0;
@@ -186,6 +199,7 @@ test.describe("every product screen opened cold stays within decision 0027's bud
         `${template} ${(weight.total / KB).toFixed(1)} kB = MUI X ${(muiX / KB).toFixed(1)} + ${(rest / KB).toFixed(1)}` +
           (weight.total > 300 * KB ? ` (meta del issue, 300 kB: +${((weight.total - 300 * KB) / KB).toFixed(1)} kB)` : ''),
       );
+      expect(violations, 'WCAG 2.1 AA').toEqual([]);
       expect(muiXOutOfPlace, 'MUI X fuera de las pantallas que lo muestran').toEqual([]);
       expect(rest, `${template}: ${(rest / KB).toFixed(1)} kB sin MUI X\n${weight.listing}`).toBeLessThanOrEqual(
         CEILING[template] ?? SCREEN_WITHOUT_MUI_X,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNTS, signIn } from './support';
-import { PRODUCT_SCREENS, api, seededCreditId, type SweepRoute } from './product-routes';
+import { PRODUCT_SCREENS, api, openInApp, resolveScreens, seededCreditId, trackRequests } from './product-routes';
 
 /**
  * On a 390 px phone no product screen scrolls sideways: what is wider than the screen (a long table) scrolls inside
@@ -44,17 +44,21 @@ test('at 390 px no product screen scrolls sideways, the credit view’s tabs inc
   await signIn(page, ACCOUNTS.admin);
   await expect(page).toHaveURL(/\/home$/);
   const credit = `/wallet/credits/credits-view/${await seededCreditId(page)}`;
-  const routes: SweepRoute[] = [
-    ...PRODUCT_SCREENS,
+  const routes = [
+    ...(await resolveScreens(page, PRODUCT_SCREENS)),
     ...['calendario', 'pagos', 'descuentos', 'etiquetas', 'cartas', 'liquidacion', 'historial'].map((tab) => ({
+      template: `${credit}?tab=${tab}`,
       route: `${credit}?tab=${tab}`,
     })),
   ];
+  // Each screen opened the way the app's links open it: the app is not loaded again from scratch for each.
+  const network = trackRequests(page);
   const found: string[] = [];
-  for (const { route: template, resolve } of routes) {
-    const route = resolve ? await resolve(page) : template;
-    await page.goto(route);
-    await ready(page);
+  for (const { template, route } of routes) {
+    network.navigating();
+    await openInApp(page, route);
+    await expect(page.locator('main'), route).toBeVisible();
+    await network.quiet();
     const { scroll, outside } = await sideways(page);
     if (scroll > 0 || outside.length > 0) found.push(`${template}: ${scroll} px ${outside.join(', ')}`);
   }

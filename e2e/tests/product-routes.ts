@@ -1,11 +1,11 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 import type { DETAIL_ROUTE_PERMISSIONS } from '@portal/contract';
 import { HOME_PATH, NAV_GROUPS } from '@portal/contract';
 import { SESSION_KEY } from './support';
 
 /**
- * The product's routes for the sweeps that visit every screen (accessibility, weight, the 390 px phone): taken from
- * the contract (sidebar, detail routes with real ids from the demo seed), not copied.
+ * The product's routes for the sweeps that visit every screen (weight and accessibility opened cold, the 390 px phone):
+ * taken from the contract (sidebar, detail routes with real ids from the demo seed), not copied.
  */
 
 /** Calls the API as the signed-in user of `page`. */
@@ -83,3 +83,56 @@ export const PRODUCT_SCREENS: SweepRoute[] = [
   ...NAV_GROUPS.flatMap((group) => group.items.map((entry) => ({ route: entry.path }))),
   ...Object.entries(DETAIL_IDS).map(([path, id]) => ({ route: path, resolve: async (page: Page) => path.replace(':id', await id(page)) })),
 ];
+
+/** Every product screen with its real route: the detail routes' ids asked of the API once, as the user of `page`. */
+export async function resolveScreens(page: Page, screens: SweepRoute[] = PRODUCT_SCREENS) {
+  const resolved: { template: string; route: string }[] = [];
+  for (const { route: template, resolve } of screens) resolved.push({ template, route: resolve ? await resolve(page) : template });
+  return resolved;
+}
+
+/**
+ * Counts the page's requests in flight, for `quiet`: after a navigation inside the app the page's load states have
+ * long been reached, so `networkidle` would not wait for the new screen's code and data.
+ */
+export function trackRequests(page: Page) {
+  // The requests themselves, not a count: one that started before tracking began (the sign-in's) and ends after it
+  // would otherwise take the count below zero, and the page would never look quiet.
+  const inFlight = new Set<Request>();
+  let lastChange = Date.now();
+  page.on('request', (request) => {
+    inFlight.add(request);
+    lastChange = Date.now();
+  });
+  const done = (request: Request) => {
+    inFlight.delete(request);
+    lastChange = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    /** Call as a navigation starts: the quiet that counts begins after it. */
+    navigating: () => {
+      lastChange = Date.now();
+    },
+    /** Waits until no request has been in flight for 500 ms (what `networkidle` means), and the loading indicators are gone. */
+    quiet: async () => {
+      await expect.poll(() => inFlight.size === 0 && Date.now() - lastChange >= 500, { intervals: [100] }).toBe(true);
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+    },
+  };
+}
+
+/**
+ * Opens a route the way the app's own links do (a history entry the router reads), so the signed-in app is not
+ * loaded again from scratch for each of the sweep's routes; the screen drawn is the same as on a full load.
+ */
+export async function openInApp(page: Page, route: string) {
+  await page.evaluate((path) => {
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    window.history.pushState({ usr: null, key: `sweep-${index + 1}`, idx: index + 1 }, '', path);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+  }, route);
+  const target = new URL(route, 'http://app');
+  await expect(page).toHaveURL((url) => url.pathname === target.pathname && url.search === target.search);
+}
