@@ -70,6 +70,11 @@ const ACCOUNTS = { admin: demoAccount('admin@demo.mx'), cartera: demoAccount('ca
 const SCENARIOS: { name: string; as: keyof typeof ACCOUNTS; path: (fixture: Fixture) => string }[] = [
   { name: 'token check (who am I)', as: 'admin', path: () => '/api/core/user/by_email/admin@demo.mx' },
   { name: 'credit view', as: 'cartera', path: (fixture) => `/api/credits/${fixture.creditId}` },
+  /**
+   * The floor of a protected read: the same hooks and token check as the credit view, one exchange with PostgreSQL
+   * (BEGIN and the company's scope, a read of the company's two agreements, COMMIT) and a 0.2 kB answer.
+   */
+  { name: 'one small read (agreement options)', as: 'cartera', path: () => '/api/credits/agreement-options' },
   {
     name: 'credits list (bucket 31-60 by days past due, page of 25)',
     as: 'cartera',

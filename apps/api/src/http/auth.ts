@@ -44,6 +44,11 @@ declare module 'fastify' {
     streamsAnswer?: true;
     /** The handler sends all its statements in one turn; its COMMIT goes with them (register.ts, RegisterOptions). */
     readsInOneTurn?: true | ((request: FastifyRequest) => boolean);
+    /**
+     * True for a request the handler answers from its principal alone, without the database (register.ts,
+     * RegisterOptions): no transaction is opened and request.db stays null. Access is checked as for any request.
+     */
+    answersWithoutDatabase?: (request: FastifyRequest) => boolean;
   }
   interface FastifyRequest {
     identity: Identity | null;
@@ -307,11 +312,17 @@ export function installAuth(
     }
     const handler = route.handler;
     route.handler = function scopedHandler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const { access, streamsAnswer, readsInOneTurn } = request.routeOptions.config;
+      const { access, streamsAnswer, readsInOneTurn, answersWithoutDatabase } = request.routeOptions.config;
       if (!access || 'public' in access || streamsAnswer) return handler.call(this, request, reply);
+      // The onRequest hook below has checked the token, its session and the permission already: only the transaction,
+      // an exchange with PostgreSQL holding no statement, is left out.
+      if (answersWithoutDatabase?.(request)) return handler.call(this, request, reply);
       // The answer goes out only after the transaction commits: a handler returns it. Sending it from inside would
       // tell the client of a write that could still roll back (and the next request might not see it yet).
       reply.send = refuseEarlySend;
+      // reply.send is Fastify's own again once the transaction has ended, however it ended: a transaction that could
+      // not even open (the database gone under a principal still remembered) is answered by the error handler too.
+      const sendAgain = () => delete (reply as Partial<FastifyReply>).send;
       return withScope(
         deps.db,
         scopeOf(request.principal),
@@ -321,10 +332,18 @@ export function installAuth(
             return await handler.call(this, request, reply);
           } finally {
             request.db = null as unknown as Tx;
-            delete (reply as Partial<FastifyReply>).send;
           }
         },
         { commitInFirstTurn: typeof readsInOneTurn === 'function' ? readsInOneTurn(request) : readsInOneTurn === true },
+      ).then(
+        (answer) => {
+          sendAgain();
+          return answer;
+        },
+        (error: unknown) => {
+          sendAgain();
+          throw error;
+        },
       );
     };
   });

@@ -38,6 +38,12 @@ export interface RegisterOptions {
    * name, decision 0034).
    */
   readsInOneTurn?: true | ((request: FastifyRequest) => boolean);
+  /**
+   * Per request: true when the handler answers from the request's principal alone (who am I, its sign-in already
+   * recorded this minute). No transaction is opened for it, so the request costs no exchange with PostgreSQL;
+   * request.db is null, and the handler must not reach for it then.
+   */
+  answersWithoutDatabase?: (request: FastifyRequest) => boolean;
 }
 
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && '_zod' in value;
@@ -65,6 +71,7 @@ export function register<const R extends RouteDefinition>(
       access: definition.access,
       ...(options.streamsAnswer ? { streamsAnswer: true } : {}),
       ...(options.readsInOneTurn ? { readsInOneTurn: options.readsInOneTurn } : {}),
+      ...(options.answersWithoutDatabase ? { answersWithoutDatabase: options.answersWithoutDatabase } : {}),
     },
     handler: handler as unknown as RouteHandlerMethod,
   });

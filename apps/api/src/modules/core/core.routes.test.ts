@@ -98,3 +98,51 @@ describe.each(ENGINES)('GET /api/core/user/by_email/{email} on %s', (engine) => 
     expect(row!.lastSignInAt).toBeNull();
   });
 });
+
+/**
+ * One's own lookup, its sign-in recorded by this process within the minute, is answered from the request's principal
+ * with no transaction (answersWithoutDatabase): shown by closing the database under the app, so any statement would
+ * fail. The principal memory is set longer than the minute here, so that the minute alone decides.
+ */
+describe.each(ENGINES)('GET /api/core/user/by_email/{email} without the database on %s', (engine) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { principalTtlMs: 10 * 60_000 });
+  });
+  afterAll(() => ctx.close());
+
+  const lookup = async (email: string, headers: Record<string, string>) =>
+    ctx.app.inject({ method: 'GET', url: `/api/core/user/by_email/${encodeURIComponent(email)}`, headers });
+  const recordOf = (response: { json: <T>() => T }) =>
+    userLookupRecordSchema.parse(JSON.parse(response.json<{ data: string[] }>().data[0]!));
+
+  it('answers each user their own record only, refuses another company’s, and needs the database again past the minute', async () => {
+    const cartera = await ctx.as('cartera@demo.mx');
+    const plus = await ctx.as('plus@demo.mx');
+    const companyOf = async (email: string) =>
+      (await ctx.system((db) => db.select({ companyId: users.companyId }).from(users).where(eq(users.email, email))))[0]!.companyId;
+    const demoCompany = await companyOf('cartera@demo.mx');
+    const plusCompany = await companyOf('plus@demo.mx');
+    expect(demoCompany).not.toBe(plusCompany);
+    // Each signs in: the first lookup records the sign-in, in a transaction.
+    expect((await lookup('cartera@demo.mx', cartera)).statusCode).toBe(200);
+    expect((await lookup('plus@demo.mx', plus)).statusCode).toBe(200);
+    // Operación may look users up, within its own company's rows: Financiera Demo's user is not found there.
+    expect((await lookup('cartera@demo.mx', plus)).statusCode).toBe(404);
+
+    await ctx.closeDatabase();
+    const own = await lookup('cartera@demo.mx', cartera);
+    expect(own.statusCode).toBe(200);
+    expect(recordOf(own)).toMatchObject({ email: 'cartera@demo.mx', companyid: demoCompany, profile: 'CARTERA' });
+    const other = await lookup('plus@demo.mx', plus);
+    expect(other.statusCode).toBe(200);
+    expect(recordOf(other)).toMatchObject({ email: 'plus@demo.mx', companyid: plusCompany });
+    // Another user's record, of another company, is never answered from memory: that lookup needs its transaction.
+    expect((await lookup('cartera@demo.mx', plus)).statusCode).toBe(503);
+    expect((await lookup('plus@demo.mx', cartera)).statusCode).toBe(503);
+
+    // Past the minute the sign-in is due again: the lookup opens its transaction, which the closed database fails.
+    ctx.clock.advance(60_000);
+    expect((await lookup('cartera@demo.mx', cartera)).statusCode).toBe(503);
+  });
+});

@@ -5,6 +5,7 @@ import { profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { ALL_COMPANIES_ROLE_NAME } from '../../db/scope';
 import { together, type Tx } from '../../db/client';
+import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
 
@@ -20,10 +21,14 @@ const SIGN_IN_PRECISION_MS = 60_000;
  */
 function signInRecorder(clock: AppDeps['clock']) {
   const written = new Map<string, number>();
-  return (db: Tx, userId: string): Promise<unknown> => {
-    const now = clock.now();
+  /** This process recorded the user's sign-in within the minute: a lookup now writes nothing. */
+  const recent = (userId: string, now: Date): boolean => {
     const last = written.get(userId);
-    if (last !== undefined && now.getTime() - last < SIGN_IN_PRECISION_MS && now.getTime() >= last) return Promise.resolve();
+    return last !== undefined && now.getTime() - last < SIGN_IN_PRECISION_MS && now.getTime() >= last;
+  };
+  const record = (db: Tx, userId: string): Promise<unknown> => {
+    const now = clock.now();
+    if (recent(userId, now)) return Promise.resolve();
     if (written.size >= 10_000) written.clear();
     written.set(userId, now.getTime());
     return db
@@ -37,6 +42,7 @@ function signInRecorder(clock: AppDeps['clock']) {
         throw error;
       });
   };
+  return { record, recent: (userId: string) => recent(userId, clock.now()) };
 }
 
 /**
@@ -44,7 +50,12 @@ function signInRecorder(clock: AppDeps['clock']) {
  * `data[0]` is a JSON string whose `permissions` is a JSON string of `{ path }` items.
  */
 export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
-  const recordSignIn = signInRecorder(deps.clock);
+  const signIns = signInRecorder(deps.clock);
+  /** The request's principal when it looks itself up (the token's own e-mail), else null. */
+  const ownPrincipal = (request: { identity: { email: string } | null; principal: Principal | null; params: unknown }) => {
+    const wanted = (request.params as { email: string }).email.trim().toLowerCase();
+    return request.identity?.email.toLowerCase() === wanted ? request.principal : null;
+  };
   return async (app) => {
     register(
       app,
@@ -52,6 +63,8 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
       async (request) => {
         const wanted = request.params.email.trim().toLowerCase();
         const own = request.identity!.email.toLowerCase() === wanted;
+        // Null when the request was answered without a transaction (answersWithoutDatabase below).
+        const db = request.db as typeof request.db | null;
         if (!own && !request.principal?.permissions.has('/user/user-list')) {
           throw new HttpProblem(403, 'Acceso denegado', 'Solo puedes consultar tu propio usuario.');
         }
@@ -76,8 +89,9 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
         // with PostgreSQL, BEGIN and COMMIT included.
         const [row] =
           own && principal
-            ? // One's own active row is the request's principal, loaded with the token's check (auth.ts): nothing to read.
-              await recordSignIn(request.db, principal.userId).then(() => [
+            ? // One's own active row is the request's principal, loaded with the token's check (auth.ts): nothing to read,
+              // and without a transaction nothing to write either (its sign-in was recorded this minute).
+              await (db ? signIns.record(db, principal.userId) : Promise.resolve()).then(() => [
                 {
                   id: principal.userId,
                   email: principal.email,
@@ -107,7 +121,15 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
         };
         return { data: [JSON.stringify(record)] };
       },
-      { readsInOneTurn: true },
+      {
+        readsInOneTurn: true,
+        // One's own lookup, its sign-in recorded by this process within the minute, is the principal itself: no
+        // transaction, no exchange with PostgreSQL (the token, its session and the user were checked by auth.ts).
+        answersWithoutDatabase: (request) => {
+          const principal = ownPrincipal(request);
+          return principal !== null && signIns.recent(principal.userId);
+        },
+      },
     );
   };
 }

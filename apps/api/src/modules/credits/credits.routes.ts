@@ -86,7 +86,7 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
       { streamsAnswer: true },
     );
 
-    register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db));
+    register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db), { readsInOneTurn: true });
 
     register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()), { readsInOneTurn: true });
 
