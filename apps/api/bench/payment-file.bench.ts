@@ -57,6 +57,8 @@ const TARGET_FLOOR_RATIO = 1.5;
 const TARGET_RSS_MB = 700;
 const FLOOR = process.env.BENCH_FLOOR !== '0';
 const FLOOR_SQL = fileURLToPath(new URL('./payment-file-floor.sql', import.meta.url));
+/** The floor's statements after its mark, in the order psql times them. */
+const FLOOR_STATEMENTS = ['archivo', 'filas', 'leer cuotas', 'cuotas', 'pagos', 'descuentos', 'créditos', 'rollback'];
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(1))
@@ -101,17 +103,22 @@ Object.defineProperty(pg.Client.prototype, 'query', {
 async function phase<T>(label: string, work: () => Promise<T>): Promise<{ result: T; seconds: number; peakRss: number }> {
   statementTime.clear();
   global.gc?.();
-  let peakRss = process.memoryUsage().rss;
-  const watch = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  let peak = process.memoryUsage();
+  const sample = () => {
+    const now = process.memoryUsage();
+    if (now.rss > peak.rss) peak = now;
+  };
+  const watch = setInterval(sample, 20);
   const start = performance.now();
   const result = await work();
   const elapsed = seconds(start);
   clearInterval(watch);
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  sample();
+  const peakRss = peak.rss;
   const statements = [...statementTime.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const sqlSeconds = statements.reduce((sum, [, entry]) => sum + entry.ms, 0) / 1000;
   console.log(
-    `${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB`,
+    `${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB (montón de V8 ${mb(peak.heapTotal)} MB, usado ${mb(peak.heapUsed)} MB, externo ${mb(peak.external)} MB)`,
   );
   for (const [text, entry] of statements.filter(([, entry]) => entry.ms >= 50)) {
     console.log(`    ${(entry.ms / 1000).toFixed(2).padStart(6)} s ×${String(entry.count).padEnd(4)} ${text}`);
@@ -128,16 +135,13 @@ async function floor(url: string, payday: string, rows: number): Promise<number>
   const { stdout } = await promisify(execFile)(
     'psql',
     ['-X', '-q', '-d', url, '-v', `payday=${payday}`, '-v', `rows=${rows}`, '-f', FLOOR_SQL],
-    {
-      maxBuffer: 16 * 1024 * 1024,
-    },
+    { maxBuffer: 16 * 1024 * 1024 },
   );
   const after = stdout.slice(stdout.indexOf('floor:start'));
   const times = [...after.matchAll(/^Time: ([\d.]+) ms/gm)].map((match) => Number(match[1]));
   const total = times.reduce((sum, ms) => sum + ms, 0) / 1000;
-  console.log(
-    `Piso (payment-file-floor.sql, ${rows.toLocaleString('es-MX')} créditos): ${total.toFixed(2)} s en ${times.length} sentencias (carga ${load()})`,
-  );
+  const each = FLOOR_STATEMENTS.map((name, index) => `${name} ${((times[index] ?? 0) / 1000).toFixed(2)}`).join(', ');
+  console.log(`Piso (payment-file-floor.sql, ${rows.toLocaleString('es-MX')} créditos): ${total.toFixed(2)} s (${each}; carga ${load()})`);
   return total;
 }
 
