@@ -226,54 +226,59 @@ try {
   const actor: Actor = { id: 'bench', identity: null, principal };
 
   // ------------------------------------------------------------------ the file
-  type Payable = {
-    number: string;
-    employee_number: string;
-    curp: string;
-    installment: string;
-    outstanding_balance: string;
-    period: number;
-  };
-  const { rows: payable } = (await asSystem(db, (tx) =>
-    tx.execute(sql`
-      select c.number, c.employee_number, k.curp, c.installment::text as installment, c.outstanding_balance::text as outstanding_balance,
-             (select min(i.number) from installments i where i.company_id = c.company_id and i.credit_id = c.id and i.outstanding > 0) as period
-      from credits c join clients k on k.id = c.client_id
-      where c.company_id = ${companyId} and c.agreement_id = ${agreementId} and c.status <> 'liquidado'
-        and c.outstanding_balance > 0 and c.first_due_date <= ${discountDate}::date and c.last_due_date >= ${discountDate}::date
-      order by c.number
-      limit ${FILE_ROWS}`),
-  )) as unknown as { rows: Payable[] };
-  if (payable.length < FILE_ROWS) {
+  // Written in a scope of its own: the credits it was made from are no longer alive when the upload's and the
+  // application's peak RSS are measured (a server has only the file's bytes).
+  const { content, fileRows } = await (async () => {
+    type Payable = {
+      number: string;
+      employee_number: string;
+      curp: string;
+      installment: string;
+      outstanding_balance: string;
+      period: number;
+    };
+    const { rows: payable } = (await asSystem(db, (tx) =>
+      tx.execute(sql`
+        select c.number, c.employee_number, k.curp, c.installment::text as installment, c.outstanding_balance::text as outstanding_balance,
+               (select min(i.number) from installments i where i.company_id = c.company_id and i.credit_id = c.id and i.outstanding > 0) as period
+        from credits c join clients k on k.id = c.client_id
+        where c.company_id = ${companyId} and c.agreement_id = ${agreementId} and c.status <> 'liquidado'
+          and c.outstanding_balance > 0 and c.first_due_date <= ${discountDate}::date and c.last_due_date >= ${discountDate}::date
+        order by c.number
+        limit ${FILE_ROWS}`),
+    )) as unknown as { rows: Payable[] };
+    if (payable.length < FILE_ROWS) {
+      console.log(
+        `Solo ${payable.length.toLocaleString('es-MX')} créditos tienen una cuota del ${discountDate}: el archivo tiene ${payable.length.toLocaleString('es-MX')} filas (sube BENCH_CREDITS).`,
+      );
+    }
+    // Distinct per run, so that a kept database takes the file again (the same bytes are refused while they count).
+    const reference = `BENCH${process.pid}`;
+    const ordered =
+      FILE_ORDER === 'folio'
+        ? payable
+        : payable
+            .map((credit) => ({ credit, key: createHash('sha256').update(credit.employee_number).digest('hex') }))
+            .sort((a, b) => (a.key < b.key ? -1 : 1))
+            .map(({ credit }) => credit);
+    const fields = ordered.map((credit, index): FileFields => ({
+      employeeNumber: credit.employee_number,
+      curpRfc: credit.curp,
+      amount: index % OVERPAY_EVERY === OVERPAY_EVERY - 1 ? (Number(credit.outstanding_balance) + 250).toFixed(2) : credit.installment,
+      period: String(credit.period),
+      reference,
+    }));
+    const renderStart = performance.now();
+    const content = await renderPaymentFile(layout, fields);
     console.log(
-      `Solo ${payable.length.toLocaleString('es-MX')} créditos tienen una cuota del ${discountDate}: el archivo tiene ${payable.length.toLocaleString('es-MX')} filas (sube BENCH_CREDITS).`,
+      `Archivo: ${fields.length.toLocaleString('es-MX')} filas (${Math.floor(fields.length / OVERPAY_EVERY)} con sobrepago) en orden ${FILE_ORDER === 'folio' ? 'de folio' : 'de la nómina'}, ${layout.format}, ${(content.length / 1e6).toFixed(1)} MB, escrito en ${seconds(renderStart).toFixed(2)} s`,
     );
-  }
-  // Distinct per run, so that a kept database takes the file again (the same bytes are refused while they count).
-  const reference = `BENCH${process.pid}`;
-  const ordered =
-    FILE_ORDER === 'folio'
-      ? payable
-      : payable
-          .map((credit) => ({ credit, key: createHash('sha256').update(credit.employee_number).digest('hex') }))
-          .sort((a, b) => (a.key < b.key ? -1 : 1))
-          .map(({ credit }) => credit);
-  const fields = ordered.map((credit, index): FileFields => ({
-    employeeNumber: credit.employee_number,
-    curpRfc: credit.curp,
-    amount: index % OVERPAY_EVERY === OVERPAY_EVERY - 1 ? (Number(credit.outstanding_balance) + 250).toFixed(2) : credit.installment,
-    period: String(credit.period),
-    reference,
-  }));
-  const renderStart = performance.now();
-  const content = await renderPaymentFile(layout, fields);
-  console.log(
-    `Archivo: ${fields.length.toLocaleString('es-MX')} filas (${Math.floor(fields.length / OVERPAY_EVERY)} con sobrepago) en orden ${FILE_ORDER === 'folio' ? 'de folio' : 'de la nómina'}, ${layout.format}, ${(content.length / 1e6).toFixed(1)} MB, escrito en ${seconds(renderStart).toFixed(2)} s`,
-  );
+    return { content, fileRows: fields.length };
+  })();
 
   // ------------------------------------------------------------------ upload and apply, between two runs of the floor
   console.log(`Carga del equipo al empezar: ${load()}`);
-  const floorBefore = FLOOR ? await floor(database.ownerUrl, discountDate, fields.length) : null;
+  const floorBefore = FLOOR ? await floor(database.ownerUrl, discountDate, fileRows) : null;
   const upload = await phase('Carga (leer, identificar, guardar filas)', () =>
     withScope(db, { companyId }, (tx) =>
       uploadPaymentFile(tx, actor, {
@@ -295,7 +300,7 @@ try {
   );
   const applied = apply.result;
   const total = upload.seconds + apply.seconds;
-  const floorAfter = FLOOR ? await floor(database.ownerUrl, discountDate, fields.length) : null;
+  const floorAfter = FLOOR ? await floor(database.ownerUrl, discountDate, fileRows) : null;
   console.log(
     `Filas: ${file.rowsTotal.toLocaleString('es-MX')} leídas, ${file.rowsValid.toLocaleString('es-MX')} válidas, ${applied.toLocaleString('es-MX')} aplicadas`,
   );
