@@ -7,7 +7,12 @@
 --
 -- The credits are the benchmark's: the first 100,000 by folio with an installment due on the payday. The JSON written
 -- with each payment is the size the application writes (allocation 286 characters, before 851, on average).
+-- `-v rows=N` takes N credits instead of 100,000 (bench/payment-file.bench.ts runs it with its file's row count).
 \set ON_ERROR_STOP on
+\if :{?rows}
+\else
+\set rows 100000
+\endif
 \timing on
 begin;
 set local work_mem = '256MB';
@@ -21,8 +26,10 @@ create temp table paid on commit drop as
   from credits c join installments i on i.credit_id = c.id and i.due_date = :'payday'
   where c.status <> 'liquidado' and c.outstanding_balance > 0
   order by c.number
-  limit 100000;
+  limit :rows;
 analyze paid;
+-- What comes after this line is the floor (bench/payment-file.bench.ts sums the statements' times from it).
+\echo floor:start
 
 -- The upload: the file and its 100,000 rows, each with its outcome.
 insert into payment_files (company_id, agreement_id, discount_date, file_name, content_type, size, sha256, content, encoding, layout, status)

@@ -12,8 +12,21 @@
  * five of the synthetic portfolio; the others ended before it or start after), paying the credit's installment, so a
  * 100,000-row file needs some 170,000 credits. BENCH_KEEP=1 and BENCH_KEEP_DATABASE=<name> as in portfolio.bench.ts
  * (a kept database's credits already paid that installment: its rows become prepayments).
+ *
+ * Issue 45's target: end to end (upload + apply) ≤ 1.5 × bench/payment-file-floor.sql on the same portfolio, measured
+ * in the same run, with the process's peak RSS ≤ 700 MB. The floor runs through psql (rolled back) before the upload
+ * and again after the application; the ratio is against their mean. BENCH_FLOOR=0 leaves it out. BENCH_BUILD_ONLY=1
+ * with BENCH_KEEP=1 loads and closes the portfolio and stops, so that each run can take a copy of it:
+ *
+ *   BENCH_CREDITS=150000 BENCH_KEEP=1 BENCH_BUILD_ONLY=1 npm run bench:payment-file -w @portal/api
+ *   psql -c 'create database run1 template portal_bench_<pid>'
+ *   BENCH_KEEP_DATABASE=run1 BENCH_CREDITS=150000 npm run bench:payment-file -w @portal/api
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
 import { layoutSchema } from '@portal/contract';
@@ -39,6 +52,17 @@ const FILE_ORDER = process.env.BENCH_FILE_ORDER === 'shuffled' ? 'shuffled' : 'f
 /** Rows that pay more than the credit owes (sobrepago, the credit paid off): one in 250, a few hundred per 100,000. */
 const OVERPAY_EVERY = 250;
 const TARGET_SECONDS = 10;
+/** Issue 45: end to end against the floor, and the process's peak resident set. */
+const TARGET_FLOOR_RATIO = 1.5;
+const TARGET_RSS_MB = 700;
+const FLOOR = process.env.BENCH_FLOOR !== '0';
+const FLOOR_SQL = fileURLToPath(new URL('./payment-file-floor.sql', import.meta.url));
+/** The floor's statements after its mark, in the order psql times them. */
+const FLOOR_STATEMENTS = ['archivo', 'filas', 'leer cuotas', 'cuotas', 'pagos', 'descuentos', 'créditos', 'rollback'];
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 
 const seconds = (from: number, to = performance.now()) => (to - from) / 1000;
 const mb = (bytes: number) => Math.round(bytes / 1e6);
@@ -79,22 +103,46 @@ Object.defineProperty(pg.Client.prototype, 'query', {
 async function phase<T>(label: string, work: () => Promise<T>): Promise<{ result: T; seconds: number; peakRss: number }> {
   statementTime.clear();
   global.gc?.();
-  let peakRss = process.memoryUsage().rss;
-  const watch = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  let peak = process.memoryUsage();
+  const sample = () => {
+    const now = process.memoryUsage();
+    if (now.rss > peak.rss) peak = now;
+  };
+  const watch = setInterval(sample, 20);
   const start = performance.now();
   const result = await work();
   const elapsed = seconds(start);
   clearInterval(watch);
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  sample();
+  const peakRss = peak.rss;
   const statements = [...statementTime.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const sqlSeconds = statements.reduce((sum, [, entry]) => sum + entry.ms, 0) / 1000;
   console.log(
-    `${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB`,
+    `${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB (montón de V8 ${mb(peak.heapTotal)} MB, usado ${mb(peak.heapUsed)} MB, externo ${mb(peak.external)} MB)`,
   );
   for (const [text, entry] of statements.filter(([, entry]) => entry.ms >= 50)) {
     console.log(`    ${(entry.ms / 1000).toFixed(2).padStart(6)} s ×${String(entry.count).padEnd(4)} ${text}`);
   }
   return { result, seconds: elapsed, peakRss };
+}
+
+// ------------------------------------------------------------------ the floor
+/**
+ * bench/payment-file-floor.sql on this database through psql (it rolls itself back): the sum of its statements' times
+ * from its `floor:start` mark, each as psql's \timing prints it.
+ */
+async function floor(url: string, payday: string, rows: number): Promise<number> {
+  const { stdout } = await promisify(execFile)(
+    'psql',
+    ['-X', '-q', '-d', url, '-v', `payday=${payday}`, '-v', `rows=${rows}`, '-f', FLOOR_SQL],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  const after = stdout.slice(stdout.indexOf('floor:start'));
+  const times = [...after.matchAll(/^Time: ([\d.]+) ms/gm)].map((match) => Number(match[1]));
+  const total = times.reduce((sum, ms) => sum + ms, 0) / 1000;
+  const each = FLOOR_STATEMENTS.map((name, index) => `${name} ${((times[index] ?? 0) / 1000).toFixed(2)}`).join(', ');
+  console.log(`Piso (payment-file-floor.sql, ${rows.toLocaleString('es-MX')} créditos): ${total.toFixed(2)} s (${each}; carga ${load()})`);
+  return total;
 }
 
 // ------------------------------------------------------------------ COPY FROM STDIN through node-postgres
@@ -163,6 +211,10 @@ try {
     console.log(`Cierre de día previo: ${seconds(closeStart).toFixed(1)} s`);
     await database.analyze();
   }
+  if (process.env.BENCH_BUILD_ONLY === '1') {
+    console.log('Cartera cargada y cerrada (BENCH_BUILD_ONLY): sin archivo.');
+    process.exit(0);
+  }
   const [current] = await asSystem(db, (tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
   const businessDate = current!.businessDate;
   // The payroll of the loaded business date: every credit whose schedule spans it has an installment due that day.
@@ -174,52 +226,59 @@ try {
   const actor: Actor = { id: 'bench', identity: null, principal };
 
   // ------------------------------------------------------------------ the file
-  type Payable = {
-    number: string;
-    employee_number: string;
-    curp: string;
-    installment: string;
-    outstanding_balance: string;
-    period: number;
-  };
-  const { rows: payable } = (await asSystem(db, (tx) =>
-    tx.execute(sql`
-      select c.number, c.employee_number, k.curp, c.installment::text as installment, c.outstanding_balance::text as outstanding_balance,
-             (select min(i.number) from installments i where i.company_id = c.company_id and i.credit_id = c.id and i.outstanding > 0) as period
-      from credits c join clients k on k.id = c.client_id
-      where c.company_id = ${companyId} and c.agreement_id = ${agreementId} and c.status <> 'liquidado'
-        and c.outstanding_balance > 0 and c.first_due_date <= ${discountDate}::date and c.last_due_date >= ${discountDate}::date
-      order by c.number
-      limit ${FILE_ROWS}`),
-  )) as unknown as { rows: Payable[] };
-  if (payable.length < FILE_ROWS) {
+  // Written in a scope of its own: the credits it was made from are no longer alive when the upload's and the
+  // application's peak RSS are measured (a server has only the file's bytes).
+  const { content, fileRows } = await (async () => {
+    type Payable = {
+      number: string;
+      employee_number: string;
+      curp: string;
+      installment: string;
+      outstanding_balance: string;
+      period: number;
+    };
+    const { rows: payable } = (await asSystem(db, (tx) =>
+      tx.execute(sql`
+        select c.number, c.employee_number, k.curp, c.installment::text as installment, c.outstanding_balance::text as outstanding_balance,
+               (select min(i.number) from installments i where i.company_id = c.company_id and i.credit_id = c.id and i.outstanding > 0) as period
+        from credits c join clients k on k.id = c.client_id
+        where c.company_id = ${companyId} and c.agreement_id = ${agreementId} and c.status <> 'liquidado'
+          and c.outstanding_balance > 0 and c.first_due_date <= ${discountDate}::date and c.last_due_date >= ${discountDate}::date
+        order by c.number
+        limit ${FILE_ROWS}`),
+    )) as unknown as { rows: Payable[] };
+    if (payable.length < FILE_ROWS) {
+      console.log(
+        `Solo ${payable.length.toLocaleString('es-MX')} créditos tienen una cuota del ${discountDate}: el archivo tiene ${payable.length.toLocaleString('es-MX')} filas (sube BENCH_CREDITS).`,
+      );
+    }
+    // Distinct per run, so that a kept database takes the file again (the same bytes are refused while they count).
+    const reference = `BENCH${process.pid}`;
+    const ordered =
+      FILE_ORDER === 'folio'
+        ? payable
+        : payable
+            .map((credit) => ({ credit, key: createHash('sha256').update(credit.employee_number).digest('hex') }))
+            .sort((a, b) => (a.key < b.key ? -1 : 1))
+            .map(({ credit }) => credit);
+    const fields = ordered.map((credit, index): FileFields => ({
+      employeeNumber: credit.employee_number,
+      curpRfc: credit.curp,
+      amount: index % OVERPAY_EVERY === OVERPAY_EVERY - 1 ? (Number(credit.outstanding_balance) + 250).toFixed(2) : credit.installment,
+      period: String(credit.period),
+      reference,
+    }));
+    const renderStart = performance.now();
+    const content = await renderPaymentFile(layout, fields);
     console.log(
-      `Solo ${payable.length.toLocaleString('es-MX')} créditos tienen una cuota del ${discountDate}: el archivo tiene ${payable.length.toLocaleString('es-MX')} filas (sube BENCH_CREDITS).`,
+      `Archivo: ${fields.length.toLocaleString('es-MX')} filas (${Math.floor(fields.length / OVERPAY_EVERY)} con sobrepago) en orden ${FILE_ORDER === 'folio' ? 'de folio' : 'de la nómina'}, ${layout.format}, ${(content.length / 1e6).toFixed(1)} MB, escrito en ${seconds(renderStart).toFixed(2)} s`,
     );
-  }
-  // Distinct per run, so that a kept database takes the file again (the same bytes are refused while they count).
-  const reference = `BENCH${process.pid}`;
-  const ordered =
-    FILE_ORDER === 'folio'
-      ? payable
-      : payable
-          .map((credit) => ({ credit, key: createHash('sha256').update(credit.employee_number).digest('hex') }))
-          .sort((a, b) => (a.key < b.key ? -1 : 1))
-          .map(({ credit }) => credit);
-  const fields = ordered.map((credit, index): FileFields => ({
-    employeeNumber: credit.employee_number,
-    curpRfc: credit.curp,
-    amount: index % OVERPAY_EVERY === OVERPAY_EVERY - 1 ? (Number(credit.outstanding_balance) + 250).toFixed(2) : credit.installment,
-    period: String(credit.period),
-    reference,
-  }));
-  const renderStart = performance.now();
-  const content = await renderPaymentFile(layout, fields);
-  console.log(
-    `Archivo: ${fields.length.toLocaleString('es-MX')} filas (${Math.floor(fields.length / OVERPAY_EVERY)} con sobrepago) en orden ${FILE_ORDER === 'folio' ? 'de folio' : 'de la nómina'}, ${layout.format}, ${(content.length / 1e6).toFixed(1)} MB, escrito en ${seconds(renderStart).toFixed(2)} s`,
-  );
+    return { content, fileRows: fields.length };
+  })();
 
-  // ------------------------------------------------------------------ upload and apply
+  // ------------------------------------------------------------------ upload and apply, between two runs of the floor
+  console.log(`Carga del equipo al empezar: ${load()}`);
+  const floorBefore = FLOOR ? await floor(database.ownerUrl, discountDate, fileRows) : null;
   const upload = await phase('Carga (leer, identificar, guardar filas)', () =>
     withScope(db, { companyId }, (tx) =>
       uploadPaymentFile(tx, actor, {
@@ -241,6 +300,7 @@ try {
   );
   const applied = apply.result;
   const total = upload.seconds + apply.seconds;
+  const floorAfter = FLOOR ? await floor(database.ownerUrl, discountDate, fileRows) : null;
   console.log(
     `Filas: ${file.rowsTotal.toLocaleString('es-MX')} leídas, ${file.rowsValid.toLocaleString('es-MX')} válidas, ${applied.toLocaleString('es-MX')} aplicadas`,
   );
@@ -281,6 +341,16 @@ try {
       `(${Math.round(file.rowsTotal / total).toLocaleString('es-MX')} filas/s; meta ≤ ${TARGET_SECONDS} s ${total <= TARGET_SECONDS ? 'cumplida' : 'NO cumplida'}), ` +
       `RSS máxima ${mb(Math.max(upload.peakRss, apply.peakRss))} MB (proceso ${mb(maxRss)} MB), COPY ${copySeconds.toFixed(2)} s, ${(total / copySeconds).toFixed(0)}× el COPY`,
   );
+  const peakMb = mb(Math.max(upload.peakRss, apply.peakRss));
+  if (floorBefore !== null && floorAfter !== null) {
+    const floorMean = (floorBefore + floorAfter) / 2;
+    const ratio = total / floorMean;
+    console.log(
+      `Meta del issue 45: ${total.toFixed(1)} s / piso ${floorMean.toFixed(1)} s (${floorBefore.toFixed(1)} antes, ${floorAfter.toFixed(1)} después) = ` +
+        `${ratio.toFixed(2)}× (meta ≤ ${TARGET_FLOOR_RATIO}× ${ratio <= TARGET_FLOOR_RATIO ? 'cumplida' : 'NO cumplida'}); ` +
+        `RSS máxima ${peakMb} MB (meta ≤ ${TARGET_RSS_MB} MB ${peakMb <= TARGET_RSS_MB ? 'cumplida' : 'NO cumplida'}); carga ${load()}`,
+    );
+  }
 } finally {
   await database.drop();
 }

@@ -322,13 +322,31 @@ export async function pendingPaydays(tx: Tx, agreement: { id: string; companyId:
         from dates where dates.day is not null
       )
       select to_char(day, 'YYYY-MM-DD') as date from dates
-      where day is not null and exists (
-        select 1 from expected_deductions e join credits c on c.id = e.credit_id
-        where e.company_id = ${agreement.companyId} and e.discount_date = dates.day and c.agreement_id = ${agreement.id}
-          and e.state in ('esperado', 'en tránsito', 'no aplicado'))
+      where day is not null and ${owedOn(agreement, sql`dates.day`)}
       order by day desc`),
   );
   return rows.map((row) => row.date);
+}
+
+/** A credit of the agreement still has a deduction of `day` expected, en tránsito or no aplicado. */
+const owedOn = (agreement: { id: string; companyId: string }, day: SQL): SQL => sql`exists (
+  select 1 from expected_deductions e join credits c on c.id = e.credit_id
+  where e.company_id = ${agreement.companyId} and e.discount_date = ${day} and c.agreement_id = ${agreement.id}
+    and e.state in ('esperado', 'en tránsito', 'no aplicado'))`;
+
+/**
+ * Whether `date` is one of pendingPaydays: the upload's check, one date probed instead of every date of the window
+ * (a wholly received payday is read to its end to find nothing owed: 3.4–4.3 s of a 90,000-row file's upload).
+ */
+export async function isPendingPayday(
+  tx: Tx,
+  agreement: { id: string; companyId: string },
+  businessDate: string,
+  date: string,
+): Promise<boolean> {
+  if (date < addDays(businessDate, -LATE_FILE_DAYS) || date > businessDate) return false;
+  const [row] = rowsOf<{ pending: boolean }>(await tx.execute(sql`select ${owedOn(agreement, sql`${date}::date`)} as pending`));
+  return row?.pending === true;
 }
 
 /**

@@ -345,6 +345,28 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     expect((await upload(row('R3'), 'noviembre-30.csv', { agreementId: jalisco.id, discountDate: '2026-11-30' })).status).toBe(201);
   });
 
+  it('takes a late file for a payday up to 120 days before the business date, and not one day more', async () => {
+    const [a] = demo;
+    const row = (reference: string) => csv([[a!.employeeNumber, a!.curp, '100.00', '22', reference]]);
+    // By hand: 2026-11-23 less 120 days is 2026-07-26 (5 days of July, then 31 + 30 + 31, then 23 of November). Two of
+    // a's deductions are moved, still owed, to that day and to the day before it: only the window tells them apart.
+    const owe = (period: number, date: string) =>
+      ctx.system((tx) =>
+        tx
+          .update(expectedDeductions)
+          .set({ discountDate: date, state: 'no aplicado' })
+          .where(and(eq(expectedDeductions.creditId, a!.id), eq(expectedDeductions.period, period)))
+          .returning({ period: expectedDeductions.period }),
+      );
+    expect(await owe(1, '2026-07-26')).toHaveLength(1);
+    expect(await owe(2, '2026-07-25')).toHaveLength(1);
+    const taken = await upload(row('R-0726'), 'julio-26.csv', { agreementId: jalisco.id, discountDate: '2026-07-26' });
+    expect(taken.status).toBe(201);
+    const refused = await upload(row('R-0725'), 'julio-25.csv', { agreementId: jalisco.id, discountDate: '2026-07-25' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ field: 'discountDate', message: 'Elige una de las fechas de descuento que se ofrecen.' }]);
+  });
+
   it('refuses a row above the most one row may pay, so a file of typos neither overflows its totals nor answers 500', async () => {
     const [a, b] = demo.filter((credit) => credit.status !== 'liquidado');
     const uploaded = await upload(
