@@ -49,12 +49,13 @@ async function pgliteDump(folder: string): Promise<string> {
   return dumpPath;
 }
 
-async function postgresTemplate(): Promise<string | null> {
+async function postgresTemplate(project: string): Promise<string | null> {
   if (!(await postgresAnswers())) {
     console.warn(`PostgreSQL no responde en ${POSTGRES_ADMIN_URL}: las pruebas de API corren solo sobre PGlite.`);
     return null;
   }
-  const template = `portal_tpl_${process.pid}`;
+  // Per project: the API's files run as two projects of one vitest process (vitest.config.ts), each with its own.
+  const template = `portal_tpl_${process.pid}_${project.replace(/\W/g, '_')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   await admin.query(`drop database if exists ${template}`);
@@ -69,7 +70,7 @@ async function postgresTemplate(): Promise<string | null> {
 export default async function setup(project: TestProject) {
   const folder = await mkdtemp(path.join(tmpdir(), 'portal-api-test-'));
   // Side by side: PGlite works in this process, PostgreSQL mostly in the server's.
-  const [dumpPath, template] = await Promise.all([pgliteDump(folder), postgresTemplate()]);
+  const [dumpPath, template] = await Promise.all([pgliteDump(folder), postgresTemplate(project.name)]);
   project.provide('pgliteDump', dumpPath);
   project.provide('postgresAdminUrl', POSTGRES_ADMIN_URL);
   project.provide('postgresTemplate', template);
@@ -80,7 +81,7 @@ export default async function setup(project: TestProject) {
     const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
     await admin.connect();
     const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like $1 or datname = $2`, [
-      `portal_t_${process.pid}_%`,
+      `${template.replace('portal_tpl_', 'portal_t_')}_%`,
       template,
     ]);
     for (const row of rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
