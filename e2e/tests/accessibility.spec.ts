@@ -11,7 +11,7 @@ import { disbursedRequest, first, openInApp, trackRequests, type SweepRoute } fr
  * bundle-budget.spec.ts opens it cold, one load for both checks; here the public pages, and the states a cold load of a
  * sidebar route does not show (Capturas' detail panel, a request being edited, a bad id, the template's demo area).
  */
-// The sweep's halves and the other checks are independent: both workers may take them.
+// The checks are independent: both workers may take them.
 test.describe.configure({ mode: 'parallel' });
 
 /**
