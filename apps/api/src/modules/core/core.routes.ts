@@ -5,7 +5,6 @@ import { profiles, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { ALL_COMPANIES_ROLE_NAME } from '../../db/scope';
 import { together, type Tx } from '../../db/client';
-import type { Principal } from '../../http/auth';
 import type { AppDeps } from '../../deps';
 import { register } from '../../http/register';
 
@@ -51,18 +50,16 @@ function signInRecorder(clock: AppDeps['clock']) {
  */
 export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
   const signIns = signInRecorder(deps.clock);
-  /** The request's principal when it looks itself up (the token's own e-mail), else null. */
-  const ownPrincipal = (request: { identity: { email: string } | null; principal: Principal | null; params: unknown }) => {
-    const wanted = (request.params as { email: string }).email.trim().toLowerCase();
-    return request.identity?.email.toLowerCase() === wanted ? request.principal : null;
-  };
+  /** Whether the request looks up its own user (the token's e-mail), however the address is spelled. */
+  const asksForSelf = (request: { identity: { email: string } | null; params: unknown }) =>
+    request.identity?.email.toLowerCase() === (request.params as { email: string }).email.trim().toLowerCase();
   return async (app) => {
     register(
       app,
       sessionRoutes.userByEmail,
       async (request) => {
         const wanted = request.params.email.trim().toLowerCase();
-        const own = request.identity!.email.toLowerCase() === wanted;
+        const own = asksForSelf(request);
         // Null when the request was answered without a transaction (answersWithoutDatabase below).
         const db = request.db as typeof request.db | null;
         if (!own && !request.principal?.permissions.has('/user/user-list')) {
@@ -125,10 +122,7 @@ export function coreRoutes(deps: AppDeps): FastifyPluginAsync {
         readsInOneTurn: true,
         // One's own lookup, its sign-in recorded by this process within the minute, is the principal itself: no
         // transaction, no exchange with PostgreSQL (the token, its session and the user were checked by auth.ts).
-        answersWithoutDatabase: (request) => {
-          const principal = ownPrincipal(request);
-          return principal !== null && signIns.recent(principal.userId);
-        },
+        answersWithoutDatabase: (request) => asksForSelf(request) && request.principal !== null && signIns.recent(request.principal.userId),
       },
     );
   };

@@ -57,18 +57,12 @@ export async function changePortfolio<T>(
   let businessDate = await businessDateOf(tx, companyId, options.today);
   const closedDay = addDays(businessDate, -1);
   const touched = new Set<string>();
-  /** Whether a refresh ran already, which set the transaction's work_mem for the aging (refreshCredits). */
-  let refreshed = false;
   const change: PortfolioChange = {
     companyId,
     businessDate,
     closedDay,
     touch: (creditIds) => creditIds.forEach((id) => touched.add(id)),
-    async refresh(creditIds) {
-      if (creditIds.length === 0) return;
-      await refreshCredits(tx, companyId, closedDay, creditIds, { workMemSet: refreshed });
-      refreshed = true;
-    },
+    refresh: (creditIds) => refreshCredits(tx, companyId, closedDay, creditIds),
     async moveBusinessDate(next) {
       await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
       businessDate = next;
