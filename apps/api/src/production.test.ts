@@ -81,7 +81,7 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const scratch = await postgresScratch('template');
     cleanups.push(scratch.drop);
     // Both processes send mail through one SMTP server (STARTTLS, its certificate trusted as an operator would).
-    const smtp = await startSmtpPeer(3143);
+    const smtp = await startSmtpPeer();
     cleanups.push(() => smtp.close());
     const folder = await mkdtemp(path.join(tmpdir(), 'portal-ca-'));
     cleanups.push(() => rm(folder, { recursive: true, force: true }));

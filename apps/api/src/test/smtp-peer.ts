@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -66,12 +67,13 @@ async function certificate(): Promise<{ key: string; cert: string }> {
 
 let made: Promise<{ key: string; cert: string }> | null = null;
 
-export async function startSmtpPeer(port: number, options: { implicitTls?: boolean } = {}): Promise<SmtpPeer> {
+/** Listens on a port the system gives (never a fixed number two test files could both take); `port` says which. */
+export async function startSmtpPeer(options: { implicitTls?: boolean } = {}): Promise<SmtpPeer> {
   const { key, cert } = await (made ??= certificate());
   const received: ReceivedMail[] = [];
   const waiters: { count: number; resolve: (mail: ReceivedMail[]) => void }[] = [];
   const peer: SmtpPeer = {
-    port,
+    port: 0,
     ca: cert,
     received,
     refuse: () => null,
@@ -80,7 +82,7 @@ export async function startSmtpPeer(port: number, options: { implicitTls?: boole
         if (received.length >= count) resolve(received);
         else waiters.push({ count, resolve });
       }),
-    url: ({ implicitTls } = {}) => `${implicitTls ? 'smtps' : 'smtp'}://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${port}`,
+    url: ({ implicitTls } = {}) => `${implicitTls ? 'smtps' : 'smtp'}://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${peer.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -119,7 +121,8 @@ export async function startSmtpPeer(port: number, options: { implicitTls?: boole
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(0, '127.0.0.1', () => resolve());
   });
+  peer.port = (server.server.address() as AddressInfo).port;
   return peer;
 }

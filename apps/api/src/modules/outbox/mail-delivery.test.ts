@@ -11,9 +11,7 @@ import { MAIL_BACKOFF_MS, deliverDueMail } from './mail-delivery';
 import { queueMail } from '../shared/mail-queue';
 import { smtpTransport } from './smtp-transport';
 
-/** Ports of this file's SMTP servers (issue 49's range); nothing ever listens on DOWN_PORT. */
-const PEER_PORT = 3141;
-const TLS_PEER_PORT = 3142;
+/** A port nothing listens on (the SMTP peers take ports the system gives, far above it). */
 const DOWN_PORT = 3149;
 const FROM = 'avisos@financiera.test';
 
@@ -36,7 +34,7 @@ describe.each(BEHAVIOUR_ENGINES)('mail delivery through a real SMTP server (%s)'
   };
 
   beforeAll(async () => {
-    peer = await startSmtpPeer(PEER_PORT);
+    peer = await startSmtpPeer();
     ctx = await createTestApp(engine, { deliverMail: true, snapshot: true });
     const [company] = await ctx.system((db) => db.select().from(companies).where(eq(companies.code, 'DEMO')));
     const [cartera] = await ctx.system((db) => db.select().from(profiles).where(eq(profiles.name, 'Cartera')));
@@ -231,7 +229,7 @@ describe.each(BEHAVIOUR_ENGINES)('mail delivery through a real SMTP server (%s)'
 
 describe('SMTP over implicit TLS (smtps://)', () => {
   it('sends with TLS from the first byte', async () => {
-    const peer = await startSmtpPeer(TLS_PEER_PORT, { implicitTls: true });
+    const peer = await startSmtpPeer({ implicitTls: true });
     const ctx = await createTestApp('pglite', { deliverMail: true });
     try {
       const [company] = await ctx.system((db) => db.select().from(companies).where(eq(companies.code, 'PLUS')));
@@ -293,7 +291,7 @@ describe('without SMTP_URL', () => {
 describe.skipIf(!inject('postgresTemplate'))('two senders on one PostgreSQL database', () => {
   it('deliver each message exactly once', async () => {
     const scratch = await postgresScratch('template');
-    const peer = await startSmtpPeer(PEER_PORT + 2);
+    const peer = await startSmtpPeer();
     const databases: Database[] = [];
     try {
       databases.push(
