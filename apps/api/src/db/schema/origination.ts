@@ -3,7 +3,7 @@ import { bigserial, date, index, integer, jsonb, numeric, pgTable, primaryKey, t
 import { agreementProducts, agreements } from './agreements';
 import { bytea, createdAt, instant, money, updatedAt } from './columns';
 import { companyRef, userRef } from './users';
-import { personSearchText } from '../like';
+import { personSearchText, SEARCH_INDEX_STORAGE } from '../like';
 
 /** Clients, pre-requests, requests and their documents. */
 
@@ -33,7 +33,9 @@ export const clients = pgTable(
     index('clients_curp_idx').on(table.curp),
     index('clients_rfc_idx').on(table.rfc),
     // Search by any part of the full name, read without case or accents (db/like.ts, decision 0031), through trigrams.
-    index('clients_search_trgm_idx').using('gin', sql`${personSearchText(table)} gin_trgm_ops`),
+    index('clients_search_trgm_idx')
+      .using('gin', sql`${personSearchText(table)} gin_trgm_ops`)
+      .with(SEARCH_INDEX_STORAGE),
   ],
 );
 
@@ -169,7 +171,9 @@ export const requests = pgTable(
     index('requests_client_idx').on(table.clientId),
     index('requests_company_idx').on(table.companyId, table.createdAt, table.number),
     // Capturas' search by any part of the applicant's name, read without case or accents (decision 0031).
-    index('requests_search_trgm_idx').using('gin', sql`${personSearchText(table)} gin_trgm_ops`),
+    index('requests_search_trgm_idx')
+      .using('gin', sql`${personSearchText(table)} gin_trgm_ops`)
+      .with(SEARCH_INDEX_STORAGE),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, numeric, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt } from './columns';
-import { userSearchText } from '../like';
+import { SEARCH_INDEX_STORAGE, userSearchText } from '../like';
 
 /** Companies, profiles and users. */
 
@@ -94,8 +94,12 @@ export const users = pgTable(
     index('users_last_sign_in_sort_idx').on(table.lastSignInAt, table.id),
     index('users_profile_email_idx').on(table.profileId, table.email),
     // The capturer filter (ILIKE '%…%' on the e-mail) through trigrams (pg_trgm).
-    index('users_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
+    index('users_email_trgm_idx')
+      .using('gin', sql`${table.email} gin_trgm_ops`)
+      .with(SEARCH_INDEX_STORAGE),
     // The users search: any part of the e-mail or the name, read without case or accents (db/like.ts, decision 0031).
-    index('users_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
+    index('users_search_trgm_idx')
+      .using('gin', sql`${table.searchText} gin_trgm_ops`)
+      .with(SEARCH_INDEX_STORAGE),
   ],
 );
