@@ -1,6 +1,6 @@
 -- The searches' trigram indexes keep no pending list (issue 52, decision 0037). With GIN's default (fastupdate) the
 -- rows written since the last VACUUM wait in an unsorted list that every search through the index reads whole; on the
--- load test's 20,000 users (written after the index, never vacuumed) it held 5,887 entries on 453 pages, and the planner,
+-- load test's 20,000 users (written after the index, never vacuumed) it held 2,554 entries on 230 pages, and the planner,
 -- charging for them, planned the users search's page as a read of every user and a sort (8-16 ms under load) instead
 -- of the index (2 ms). Without the list each written row puts its trigrams in the index at once (a fraction of a
 -- millisecond per user, client or request). The option changes the catalog only; the entries already pending are moved
