@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { seedDemoPortfolio } from '../seed/seed-portfolio';
@@ -178,6 +178,34 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
     );
   });
 
+  it('finds a client and a request by a new name only once renamed: their stored search text follows the name (decision 0037)', async () => {
+    const [credit] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, companyId.DEMO)).limit(1));
+    const [before] = await ctx.system((tx) => tx.select().from(clients).where(eq(clients.id, credit!.clientId)));
+    const oldName = `${before!.firstNames} ${before!.lastName1}`;
+    const found = (text: string) =>
+      withScope(ctx.db, scope('DEMO'), async (tx) => ({
+        clients: await matchingIds(tx, 'clients', text),
+        requests: await matchingIds(tx, 'requests', text),
+        list: (await listRequests(tx, { q: text, page: 1, pageSize: 100 }, false)).items.map((item) => item.id),
+      }));
+    await ctx.system(async (tx) => {
+      await tx.update(clients).set({ firstNames: 'Zacarías', lastName1: 'Ébano' }).where(eq(clients.id, credit!.clientId));
+      await tx.update(requests).set({ firstNames: 'Zacarías', lastName1: 'Ébano' }).where(eq(requests.id, credit!.requestId));
+    });
+    const renamed = await found('ZACARIAS ebano');
+    expect(renamed).toEqual({ clients: [credit!.clientId], requests: [credit!.requestId], list: [credit!.requestId] });
+    const byOldName = await found(oldName);
+    expect(byOldName.clients ?? []).not.toContain(credit!.clientId);
+    expect(byOldName.requests ?? []).not.toContain(credit!.requestId);
+    expect(byOldName.list).not.toContain(credit!.requestId);
+    await ctx.system(async (tx) => {
+      const name = { firstNames: before!.firstNames, lastName1: before!.lastName1 };
+      await tx.update(clients).set(name).where(eq(clients.id, credit!.clientId));
+      await tx.update(requests).set(name).where(eq(requests.id, credit!.requestId));
+    });
+    expect(await found('zacarías ébano')).toEqual({ clients: [], requests: [], list: [] });
+  });
+
   /** Copies made so far: each copy's folios follow them. */
   let copies = 0;
   /**
@@ -196,12 +224,20 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
       if (!credited) return;
       const [template] = await tx.select().from(credits).where(eq(credits.companyId, companyId.PLUS)).limit(1);
       // Each client's request and credit: the template's columns, with its own ids, folios, client and name.
+      // The request's written columns: its search text is the database's own (generated from the name).
+      const written = Object.values(getTableColumns(requests))
+        .filter((column) => !column.generated)
+        .map((column) => column.name);
+      const columns = sql.raw(written.map((name) => `"${name}"`).join(', '));
+      const copied = sql.raw(written.map((name) => `copy."${name}"`).join(', '));
       await tx.execute(sql`
-        insert into requests
-        select (jsonb_populate_record(null::requests, to_jsonb(r) || jsonb_build_object('id', md5('r' || ${tag} || n)::uuid,
+        insert into requests (${columns})
+        select ${copied}
+        from requests r, generate_series(1, ${count}::int) n,
+          jsonb_populate_record(null::requests, to_jsonb(r) || jsonb_build_object('id', md5('r' || ${tag} || n)::uuid,
                 'number', r.number * 100000 + ${after}::int + n, 'client_id', md5(${tag} || n)::uuid, 'pre_request_id', null,
-                'first_names', ${first}::text, 'last_name_1', ${last}::text, 'last_name_2', null))).*
-        from requests r, generate_series(1, ${count}::int) n where r.id = ${template!.requestId}`);
+                'first_names', ${first}::text, 'last_name_1', ${last}::text, 'last_name_2', null)) copy
+        where r.id = ${template!.requestId}`);
       await tx.execute(sql`
         insert into credits
         select (jsonb_populate_record(null::credits, to_jsonb(k) || jsonb_build_object('id', md5('k' || ${tag} || n)::uuid,

@@ -26,7 +26,7 @@ export function searchable(text: SQL): SQL {
 }
 
 /**
- * `searchText` (a searchable expression: personSearchText, or the column that keeps one: users' search_text) contains
+ * `searchText` (a column that keeps a searchable expression: users', clients' and requests' search_text) contains
  * `text` anywhere, read the same way. The pattern is read once, in a subquery: a prepared statement's generic plan
  * (db/statement-cache.ts) otherwise computes its translate(lower(…)) again for every row it compares (decision 0036);
  * the trigram indexes take the subquery's value as they take a constant.
@@ -35,8 +35,8 @@ export function searchMatches(searchText: SQL | AnyColumn, text: string): SQL {
   return sql`${searchText} like (select ${searchable(sql`${containsPattern(text)}`)})`;
 }
 
-/** A person's full name (a client's, a request's) as its search reads it: the expression of its trigram index. */
-export const personSearchText = (person: { firstNames: AnyColumn; lastName1: AnyColumn; lastName2: AnyColumn }): SQL =>
+/** A person's full name (a client's, a request's) as its search reads it: the expression their search_text keeps. */
+export const personSearchText = (person: { firstNames: AnyColumn | SQL; lastName1: AnyColumn | SQL; lastName2: AnyColumn | SQL }): SQL =>
   searchable(sql`${person.firstNames} || ' ' || ${person.lastName1} || ' ' || coalesce(${person.lastName2}, '')`);
 
 /** A user's e-mail and name as the users search reads them: the expression the users' search_text column keeps. */

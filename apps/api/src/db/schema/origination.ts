@@ -25,6 +25,19 @@ export const clients = pgTable(
     sex: text('sex', { enum: ['H', 'M'] }).notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * The full name as the searches read it (db/like.ts, personSearchText), kept by the database: a search compares
+     * this text instead of computing it per row (decisions 0036, 0037).
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        personSearchText({
+          firstNames: sql`${sql.identifier('first_names')}`,
+          lastName1: sql`${sql.identifier('last_name_1')}`,
+          lastName2: sql`${sql.identifier('last_name_2')}`,
+        }),
+      ),
   },
   (table) => [
     uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp),
@@ -34,7 +47,7 @@ export const clients = pgTable(
     index('clients_rfc_idx').on(table.rfc),
     // Search by any part of the full name, read without case or accents (db/like.ts, decision 0031), through trigrams.
     index('clients_search_trgm_idx')
-      .using('gin', sql`${personSearchText(table)} gin_trgm_ops`)
+      .using('gin', sql`${table.searchText} gin_trgm_ops`)
       .with(SEARCH_INDEX_STORAGE),
   ],
 );
@@ -161,6 +174,19 @@ export const requests = pgTable(
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * The applicant's full name as the searches read it (db/like.ts, personSearchText), kept by the database: a search compares
+     * this text instead of computing it per row (decisions 0036, 0037).
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        personSearchText({
+          firstNames: sql`${sql.identifier('first_names')}`,
+          lastName1: sql`${sql.identifier('last_name_1')}`,
+          lastName2: sql`${sql.identifier('last_name_2')}`,
+        }),
+      ),
   },
   (table) => [
     index('requests_status_idx').on(table.status, table.createdAt),
@@ -172,7 +198,7 @@ export const requests = pgTable(
     index('requests_company_idx').on(table.companyId, table.createdAt, table.number),
     // Capturas' search by any part of the applicant's name, read without case or accents (decision 0031).
     index('requests_search_trgm_idx')
-      .using('gin', sql`${personSearchText(table)} gin_trgm_ops`)
+      .using('gin', sql`${table.searchText} gin_trgm_ops`)
       .with(SEARCH_INDEX_STORAGE),
   ],
 );

@@ -4,7 +4,7 @@ import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditT
 import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
 import { jsonObject, jsonStatement } from '../../db/json-list';
-import { personSearchText, searchMatches } from '../../db/like';
+import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import type { MatchingIds } from '../../db/company-search';
 import { trimNumeric } from '../../db/numeric';
@@ -53,7 +53,7 @@ function searchCondition(q: string, clientIds: MatchingIds | undefined): SQL {
   const alternatives: SQL[] = [eq(credits.employeeNumber, q.trim())];
   if (kind === 'folio') alternatives.push(eq(credits.number, creditNumberOf(text)!));
   else {
-    const matches = searchMatches(personSearchText(clients), q.trim());
+    const matches = searchMatches(clients.searchText, q.trim());
     if (clientIds === undefined) alternatives.push(clientWhere(matches));
     else if (clientIds !== null) alternatives.push(anyOf(credits.clientId, clientIds));
     // `offset 0` keeps the test per credit: without it PostgreSQL hashes every matching client before the first page.

@@ -12,7 +12,7 @@ import {
 } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
-import { containsPattern, personSearchText, prefixPattern, searchMatches } from '../../db/like';
+import { containsPattern, prefixPattern, searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import { matchingIds } from '../../db/company-search';
 import { agreementProducts, agreements } from '../../db/schema/agreements';
@@ -217,7 +217,7 @@ export async function listRequests(db: Db, query: RequestListValues, twoSteps = 
           couldStartCurp(search.toUpperCase())
             ? sql`${requests.clientId} = any(array(select ${clients.id} from ${clients} where ${clients.curp} like ${prefixPattern(search.toUpperCase())}))`
             : undefined,
-          requestIds ? anyOf(requests.id, requestIds) : searchMatches(personSearchText(requests), search),
+          requestIds ? anyOf(requests.id, requestIds) : searchMatches(requests.searchText, search),
         )
       : undefined,
   );
