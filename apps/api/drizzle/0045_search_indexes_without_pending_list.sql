@@ -1,4 +1,4 @@
--- The searches' trigram indexes keep no pending list (issue 52, decision 0037). With GIN's default (fastupdate) the
+-- The searches' trigram indexes keep no pending list (issue 52, decision 0038). With GIN's default (fastupdate) the
 -- rows written since the last VACUUM wait in an unsorted list that every search through the index reads whole; on the
 -- load test's 20,000 users (written after the index, never vacuumed) it held 2,554 entries on 230 pages, and the planner,
 -- charging for them, planned the users search's page as a read of every user and a sort (8-16 ms under load) instead

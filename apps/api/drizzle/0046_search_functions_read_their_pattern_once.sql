@@ -1,4 +1,4 @@
--- The search functions are PL/pgSQL and read their pattern once (issue 52, decision 0037). As SQL functions (0043,
+-- The search functions are PL/pgSQL and read their pattern once (issue 52, decision 0038). As SQL functions (0043,
 -- 0044) PostgreSQL parsed and planned their statement at every call, which SECURITY DEFINER keeps from being inlined:
 -- 2.2-4.2 ms a call of search_request_ids('%maria%') as SA, of which its statement ran 1.1; a PL/pgSQL function keeps
 -- its plan for the connection (1.0-1.1 ms). And, as 0044 did for search_user_ids, the clients' and requests' functions

@@ -1,4 +1,4 @@
--- Clients and requests keep their search text (issue 52, decision 0037), as users do since 0044: search_text is the
+-- Clients and requests keep their search text (issue 52, decision 0038), as users do since 0044: search_text is the
 -- full name as the searches read it (decision 0031's expression), a stored generated column, and the trigram indexes
 -- move onto it. The search functions' sample compared translate(lower(…)) of some 600 rows for a common name (3 µs
 -- a row); they compare the column now. Their scope, sample, cap and grants (0043, 0046) are unchanged. The two

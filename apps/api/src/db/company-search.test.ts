@@ -178,7 +178,7 @@ describe.each(ENGINES)('Searches through a company-scoped function (%s)', (engin
     );
   });
 
-  it('finds a client and a request by a new name only once renamed: their stored search text follows the name (decision 0037)', async () => {
+  it('finds a client and a request by a new name only once renamed: their stored search text follows the name (decision 0038)', async () => {
     const [credit] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, companyId.DEMO)).limit(1));
     const [before] = await ctx.system((tx) => tx.select().from(clients).where(eq(clients.id, credit!.clientId)));
     const oldName = `${before!.firstNames} ${before!.lastName1}`;

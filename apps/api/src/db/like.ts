@@ -44,7 +44,7 @@ export const userSearchText = (user: { email: AnyColumn | SQL; name: AnyColumn |
   searchable(sql`${user.email} || ' ' || coalesce(${user.name}, '')`);
 
 /**
- * The storage of the searches' trigram (GIN) indexes: no pending list (decision 0037). With it (PostgreSQL's default,
+ * The storage of the searches' trigram (GIN) indexes: no pending list (decision 0038). With it (PostgreSQL's default,
  * `fastupdate`) rows written since the last VACUUM wait in an unsorted list that every search reads whole, and the
  * planner, charging for that list, read all 20,000 users instead of the index (8–16 ms a page under load, 2 with it).
  * A row written costs its trigrams in the index at once instead: a fraction of a millisecond per user, client or request.

@@ -7,7 +7,7 @@ import { withScope } from './scope';
 import { userFilters, userOrder } from '../modules/users/users.queries';
 
 /**
- * The searches' trigram indexes keep no pending list (decision 0037): rows written after an index was built go into
+ * The searches' trigram indexes keep no pending list (decision 0038): rows written after an index was built go into
  * it at once, so the planner reads a search through the index instead of every row of the table.
  */
 

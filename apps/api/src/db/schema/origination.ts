@@ -27,7 +27,7 @@ export const clients = pgTable(
     updatedAt: updatedAt(),
     /**
      * The full name as the searches read it (db/like.ts, personSearchText), kept by the database: a search compares
-     * this text instead of computing it per row (decisions 0036, 0037).
+     * this text instead of computing it per row (decisions 0036, 0038).
      */
     searchText: text('search_text')
       .notNull()
@@ -176,7 +176,7 @@ export const requests = pgTable(
     updatedAt: updatedAt(),
     /**
      * The applicant's full name as the searches read it (db/like.ts, personSearchText), kept by the database: a search compares
-     * this text instead of computing it per row (decisions 0036, 0037).
+     * this text instead of computing it per row (decisions 0036, 0038).
      */
     searchText: text('search_text')
       .notNull()
