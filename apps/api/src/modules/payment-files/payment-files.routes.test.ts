@@ -7,7 +7,7 @@ import { PAYMENT_FILE_RESULT_COLUMNS, type PaymentFile } from '@portal/contract'
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
-import { paymentFiles, payments } from '../../db/schema/payments';
+import { paymentApplications, paymentFiles, payments } from '../../db/schema/payments';
 import type { Tx } from '../../db/client';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
@@ -15,6 +15,7 @@ import { creditFolio } from '../shared/folios';
 import { pesos } from '../shared/es-mx';
 import { lockCompanyPortfolio } from '../portfolio/portfolio-lock';
 import { until } from '../../test/until';
+import { applyJob } from './payment-files.service';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
@@ -831,6 +832,24 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
       expect([done.status, done.applyState]).toEqual(['aplicado', 'completado']);
     },
   );
+
+  it("commits the file's aplicado with its run's completado, so no reader sees an applied file still applying", async () => {
+    const [a] = demo.filter((credit) => credit.status !== 'liquidado');
+    const uploaded = await upload(csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]));
+    const file = uploaded.body as PaymentFile;
+    const companyId = await ctx.system(
+      async (tx) =>
+        (await tx.select({ companyId: paymentFiles.companyId }).from(paymentFiles).where(eq(paymentFiles.id, file.id)))[0]!.companyId,
+    );
+    // A run as "Aplicar" leaves it, taken by the job's work alone: the kit (jobs/tracked-job.ts) writes nothing after it.
+    const [run] = await ctx.system((tx) => tx.insert(paymentApplications).values({ fileId: file.id, companyId, rowsTotal: 1 }).returning());
+    const job = { applicationId: run!.id, runId: run!.id, fileId: file.id, companyId, requestedBy: null };
+    const clock = { now: () => ctx.clock.now(), today: () => TODAY, concurrentProgress: false };
+    expect(await applyJob(ctx.db, clock).work(job, async () => undefined)).toBe('recorded');
+    const [after] = await ctx.system((tx) => tx.select().from(paymentApplications).where(eq(paymentApplications.id, run!.id)));
+    const [stored] = await ctx.system((tx) => tx.select().from(paymentFiles).where(eq(paymentFiles.id, file.id)));
+    expect([stored!.status, after!.status, after!.rowsDone, after!.finishedAt]).toEqual(['aplicado', 'completado', 1, ctx.clock.now()]);
+  });
 
   it('keeps each company in its own files and actions behind their permissions', async () => {
     const [a] = demo;
