@@ -216,7 +216,15 @@ const scheduleRows = (where: SQL, limit?: number) =>
 const CREDIT_VIEW = jsonStatement(
   jsonObject({
     credit: storedCredit.credit,
-    client: storedCredit.client,
+    /** The client's names and identifiers the header shows (its address and contact stay unread). */
+    client: jsonObject({
+      id: clients.id,
+      firstNames: clients.firstNames,
+      lastName1: clients.lastName1,
+      lastName2: clients.lastName2,
+      curp: clients.curp,
+      rfc: clients.rfc,
+    }),
     agreement: storedCredit.agreement,
     company: storedCredit.company,
     requestNumber: storedCredit.requestNumber,
