@@ -195,18 +195,6 @@ const STORED_OWED = sql<string[]>`(select json_build_array(${sql.join(
   sql`, `,
 )}) from ${installments} where ${installments.creditId} = ${credits.id})`;
 
-const scheduleRows = (where: SQL, limit?: number) =>
-  jsonList(
-    getTableColumns(installments),
-    {
-      from: sql`from ${installments}`,
-      where: and(eq(installments.creditId, credits.id), where)!,
-      orderBy: [asc(installments.number)],
-      limit,
-    },
-    (row) => row,
-  );
-
 /**
  * The credit view's header and summary (Cartera → Créditos → a credit) in one statement: the stored credit with its
  * names, the business date, what its schedule owes (summed in the statement, not sent: the schedule is its own route),
@@ -232,7 +220,15 @@ const CREDIT_VIEW = jsonStatement(
     businessDate: BUSINESS_DATE,
     storedOwed: STORED_OWED,
     /** The rows whose late charges run (late and not held): a handful at most. */
-    running: scheduleRows(sql`${installments.accruesFrom} is not null`),
+    running: jsonList(
+      getTableColumns(installments),
+      {
+        from: sql`from ${installments}`,
+        where: sql`${installments.creditId} = ${credits.id} and ${installments.accruesFrom} is not null`,
+        orderBy: [asc(installments.number)],
+      },
+      (row) => row,
+    ),
     firstInstallment: jsonList(
       { interest: installments.interest, iva: installments.iva },
       { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)], limit: 1 },
