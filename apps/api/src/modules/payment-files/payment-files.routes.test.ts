@@ -458,20 +458,22 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     expect(
       after.deductions.filter((d) => ids.includes(d.creditId) && d.discountDate === discountDate).every((d) => d.state === 'recibido'),
     ).toBe(true);
-    // The credit view shows the payment with its allocation.
+    // The credit view's Pagos tab shows the payment with its allocation.
     const view = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${b!.id}`, headers: cartera })).json();
-    expect(view.payments[0]).toMatchObject({
+    const { items: received } = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${b!.id}/payments`, headers: cartera })).json();
+    expect(view.paymentCount).toBe(received.length);
+    expect(received[0]).toMatchObject({
       amount: paymentB.amount,
       fileId: uploaded.body.id,
       status: 'aplicado',
       valueDate: paymentB.valueDate,
       appliedAt: paymentB.appliedAt.toISOString(),
     });
-    expect(view.payments[0].source).toMatch(/^Archivo .+, línea \d+$/);
-    expect(view.payments[0].split).toMatchObject({ principal: paymentB.principal, overpayment: paymentB.overpayment });
+    expect(received[0].source).toMatch(/^Archivo .+, línea \d+$/);
+    expect(received[0].split).toMatchObject({ principal: paymentB.principal, overpayment: paymentB.overpayment });
     // Where every peso went: the waterfall's lines add up to what was applied to the schedule.
-    const allocated = (view.payments[0].allocation as { amount: string }[]).reduce((sum, line) => sum + cents(line.amount), 0);
-    expect(view.payments[0].allocation.length).toBeGreaterThan(0);
+    const allocated = (received[0].allocation as { amount: string }[]).reduce((sum, line) => sum + cents(line.amount), 0);
+    expect(received[0].allocation.length).toBeGreaterThan(0);
     expect(allocated).toBe(cents(paymentB.amount) - cents(paymentB.overpayment));
     expect(view.creditBalance).toBe(paymentB.overpayment);
     // The report's export: dates as dates, amounts as pesos.
