@@ -29,7 +29,8 @@ import { ScrollTable } from '../../components/scroll-table';
 import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { AllocationTable, SPLIT_FIGURES } from './payment-split';
-import { useCreditDeductions, useCreditHistory, useCreditInstallments, useCreditLetters, useCreditPayments } from './credits.queries';
+import { useCreditLetters } from '../../lib/credit-letters';
+import { useCreditDeductions, useCreditHistory, useCreditInstallments, useCreditPayments } from './credits.queries';
 
 /**
  * The sections of the credit view (credit-view.screen.tsx), one per tab. The header and Resumen show the view's answer;

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { creditRoutes, businessDateRoutes, letterRoutes, type DayClose } from '@portal/contract';
+import { creditRoutes, businessDateRoutes, type DayClose } from '@portal/contract';
 import type { ListQuery } from '../../components/list-screen';
 import { call, callList } from '../../lib/api-client';
 import { creditListKeys } from '../../lib/credit-list';
@@ -10,7 +10,7 @@ export const walletKeys = {
   totals: (query: string) => ['credits', 'totals', query] as const,
   detail: (id: string) => ['credits', 'detail', id] as const,
   /** A part of the credit view that one of its tabs reads by its own route. */
-  part: (id: string, part: 'installments' | 'payments' | 'deductions' | 'history' | 'letters') => ['credits', 'detail', id, part] as const,
+  part: (id: string, part: 'installments' | 'payments' | 'deductions' | 'history') => ['credits', 'detail', id, part] as const,
   payoff: (id: string, date: string) => ['credits', 'payoff', id, date] as const,
   businessDates: ['business-dates'] as const,
   dayClosesAll: ['day-closes'] as const,
@@ -35,10 +35,6 @@ export const useCreditDeductions = (id: string) =>
 /** Etiquetas and Historial: the label changes and the audit events. */
 export const useCreditHistory = (id: string) =>
   useQuery({ queryKey: walletKeys.part(id, 'history'), queryFn: () => call(creditRoutes.history, { params: { id } }) });
-
-/** Cartas: the settlement letters issued, by the letters' own list (the credits list's permission reads it too). */
-export const useCreditLetters = (id: string) =>
-  useQuery({ queryKey: walletKeys.part(id, 'letters'), queryFn: () => call(letterRoutes.list, { params: { id } }) });
 
 export const usePayoff = (id: string, date: string) =>
   useQuery({
