@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { Credit, CreditListItem, Payment, UploadOption } from '@portal/contract';
+import type { Credit, CreditDeduction, CreditListItem, Payment, UploadOption } from '@portal/contract';
 import { ACCOUNTS, SESSION_KEY, signIn } from './support';
 
 const AGREEMENT = 'Gobierno del Estado de Jalisco — burocracia';
@@ -40,7 +40,8 @@ async function payeesOf(page: Page, agreementId: string, discountDate: string): 
     if (payees.length === 3) break;
     if (item.disbursementDate > discountDate) continue;
     const credit = await api<Credit>(page, `/api/credits/${item.id}`);
-    const deduction = credit.deductions.find((entry) => entry.discountDate === discountDate);
+    const { items: deductions } = await api<{ items: CreditDeduction[] }>(page, `/api/credits/${item.id}/deductions`);
+    const deduction = deductions.find((entry) => entry.discountDate === discountDate);
     if (!deduction || Number(deduction.amount) >= Number(item.outstandingBalance)) continue;
     if (payees.some((payee) => payee.employeeNumber === credit.employeeNumber)) continue;
     payees.push({

@@ -69,7 +69,10 @@ const ACCOUNTS = { admin: demoAccount('admin@demo.mx'), cartera: demoAccount('ca
  */
 const SCENARIOS: { name: string; as: keyof typeof ACCOUNTS; path: (fixture: Fixture) => string }[] = [
   { name: 'token check (who am I)', as: 'admin', path: () => '/api/core/user/by_email/admin@demo.mx' },
+  /** The view's header and summary, what the screen opens on (its tabs read their parts by their own routes). */
   { name: 'credit view', as: 'cartera', path: (fixture) => `/api/credits/${fixture.creditId}` },
+  /** The largest of those parts: the schedule, the Calendario de pagos tab (a build before issue 52's split has no route for it). */
+  { name: 'credit schedule (its tab)', as: 'cartera', path: (fixture) => `/api/credits/${fixture.creditId}/installments` },
   /**
    * The floor of a protected read: the same hooks and token check as the credit view, one exchange with PostgreSQL
    * (BEGIN and the company's scope, a read of the company's two agreements, COMMIT) and a 0.2 kB answer.

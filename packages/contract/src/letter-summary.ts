@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A settlement letter as listed (the credit view, the letter screen); apart from letters.ts so the credit view's schema can hold it. */
+/** A settlement letter as listed (the letter screen and the credit view's Cartas tab, both through letterRoutes.list). */
 export const letterSummarySchema = z.object({
   id: z.string(),
   creditId: z.string(),

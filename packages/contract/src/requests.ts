@@ -4,7 +4,6 @@ import { PAY_FREQUENCIES } from './agreements';
 import { preRequestInputSchema, renewedCreditSchema, renewsField, scheduleRowSchema, simulationSchema } from './origination';
 import { auditEntrySchema, listQuery, versionField } from './common';
 import { labelHistoryEntrySchema } from './labels';
-import { letterSummarySchema } from './letter-summary';
 import { PAYMENT_STATUSES, allocationLineSchema, allocationSplitSchema } from './payment-files';
 import type { ActionPath } from './navigation';
 
@@ -279,10 +278,19 @@ export type CreditComponents = z.infer<typeof creditComponentsSchema>;
 
 export const AGING_BUCKETS = ['current', '1-30', '31-60', '61-89', '90+'] as const;
 
+/** A payroll deduction the credit expects on a payday, and what became of it. */
+export const creditDeductionSchema = z.object({
+  period: z.number().int(),
+  discountDate: z.string(),
+  amount: z.string(),
+  state: z.enum(DEDUCTION_STATES),
+});
+export type CreditDeduction = z.infer<typeof creditDeductionSchema>;
+
 /**
  * The credit view (Cartera → Créditos → a credit): its terms as disbursed, its state at the company's business date
- * (fecha flujo), balances by component, the schedule with what was paid of each row, the expected deductions, the
- * payments with their allocation, labels, settlement letters and the audit history.
+ * (fecha flujo), balances by component, labels, the next deduction, renewals and how many payments and letters its tabs
+ * list. Each tab reads its own part (creditRoutes: installments, payments, deductions, history; letterRoutes.list).
  */
 export const creditSchema = z.object({
   id: z.string(),
@@ -326,43 +334,17 @@ export const creditSchema = z.object({
   disbursedBy: z.string().nullable(),
   createdAt: z.string(),
   labels: z.array(z.string()),
-  /** Every label added or removed, newest first: who, when and the update (job) it came from. */
-  labelHistory: z.array(labelHistoryEntrySchema),
   /** What is still owed, by component. */
   balances: creditComponentsSchema,
-  /** The schedule as disbursed, each row with its late charges, what was paid of it and what it still owes. */
-  installments: z.array(
-    scheduleRowSchema.omit({ days: true }).extend({
-      status: z.enum(INSTALLMENT_STATUSES),
-      deductionState: z.enum(DEDUCTION_STATES),
-      charged: creditComponentsSchema,
-      paid: creditComponentsSchema,
-      outstanding: z.string(),
-    }),
-  ),
-  deductions: z.array(
-    z.object({ period: z.number().int(), discountDate: z.string(), amount: z.string(), state: z.enum(DEDUCTION_STATES) }),
-  ),
+  /** The first installment's interest and IVA: what the first period, however long, charges. */
+  firstInstallment: scheduleRowSchema.pick({ interest: true, iva: true }).nullable(),
+  /** The next payroll deduction still to come: on or after the fecha flujo, not yet received. */
+  nextDeduction: creditDeductionSchema.omit({ state: true }).nullable(),
   /** Sobrepago kept as a credit balance (saldo a favor): money received beyond what paid the credit off. */
   creditBalance: z.string(),
-  /** The payments received, newest first, each with where every peso went (installment and component). */
-  payments: z.array(
-    z.object({
-      id: z.string(),
-      valueDate: z.string(),
-      amount: z.string(),
-      /** e.g. "Archivo nomina-0115.csv, línea 12". */
-      source: z.string(),
-      fileId: z.string().nullable(),
-      status: z.enum(PAYMENT_STATUSES),
-      appliedAt: z.string(),
-      split: allocationSplitSchema,
-      allocation: z.array(allocationLineSchema),
-    }),
-  ),
-  /** Settlement letters issued, newest first. */
-  letters: z.array(letterSummarySchema),
-  history: z.array(auditEntrySchema),
+  /** How many payments and settlement letters the credit has: the counts on their tabs. */
+  paymentCount: z.number().int(),
+  letterCount: z.number().int(),
   /** Why it was liquidated, once it is (null while it is not, or for a credit renewed whose en tránsito is still to come: see renewedBy). */
   liquidationReason: z.enum(LIQUIDATION_REASONS).nullable(),
   /** The credit that renewed (paid off) this one: "renovado por". */
@@ -371,6 +353,38 @@ export const creditSchema = z.object({
   renews: z.array(z.object({ id: z.string(), folio: z.string() })),
 });
 export type Credit = z.infer<typeof creditSchema>;
+
+/** A row of the credit's schedule (Calendario de pagos) with its late charges, what was paid of it and what it still owes. */
+export const creditInstallmentSchema = scheduleRowSchema.omit({ days: true }).extend({
+  status: z.enum(INSTALLMENT_STATUSES),
+  deductionState: z.enum(DEDUCTION_STATES),
+  charged: creditComponentsSchema,
+  paid: creditComponentsSchema,
+  outstanding: z.string(),
+});
+export type CreditInstallment = z.infer<typeof creditInstallmentSchema>;
+
+/** A payment the credit received, with where every peso went (installment and component). */
+export const creditPaymentSchema = z.object({
+  id: z.string(),
+  valueDate: z.string(),
+  amount: z.string(),
+  /** e.g. "Archivo nomina-0115.csv, línea 12". */
+  source: z.string(),
+  fileId: z.string().nullable(),
+  status: z.enum(PAYMENT_STATUSES),
+  appliedAt: z.string(),
+  split: allocationSplitSchema,
+  allocation: z.array(allocationLineSchema),
+});
+export type CreditPayment = z.infer<typeof creditPaymentSchema>;
+
+/** The credit's audit events and its label changes (who, when and the update, job, each came from), newest first. */
+export const creditHistorySchema = z.object({
+  history: z.array(auditEntrySchema),
+  labelHistory: z.array(labelHistoryEntrySchema),
+});
+export type CreditHistory = z.infer<typeof creditHistorySchema>;
 
 export const disbursementResultSchema = z.object({
   request: requestSchema,

@@ -29,7 +29,8 @@ export interface TrackedJob<Job extends { runId: string }, Values extends object
   onStart?: () => Partial<Values>;
   /**
    * The work. `progress` writes progress values to the run; what it answers is written with completado. Answering
-   * `'recorded'` says the work wrote its own completion inside its transaction (a report's file and its run together).
+   * `'recorded'` says the work wrote its own completion inside its transaction (a report's file and its run together, a
+   * payment file's aplicado and its run's completado).
    */
   work(job: Job, progress: (values: Partial<Values>) => Promise<void>): Promise<Partial<Values> | 'recorded'>;
   /** How many times a transient failure (serialization, deadlock, a dropped connection) is tried again; 2 by default. */

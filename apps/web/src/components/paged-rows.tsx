@@ -7,8 +7,8 @@ import KeyboardArrowRight from '@mui/icons-material/KeyboardArrowRight';
 
 /**
  * A long table of a record read in pages (a 52-row schedule, a credit's payments): the rows of the page shown and the
- * pager to put under the table. The rows are already in the browser (they come with the record), so this pages them
- * for reading, not for the server. The pager is two buttons and a count: MUI's TablePagination brings its rows-per-page
+ * pager to put under the table. The rows are already in the browser (they come whole with the record or its tab's part),
+ * so this pages them for reading, not for the server. The pager is two buttons and a count: MUI's TablePagination brings its rows-per-page
  * Select and Menu (12 kB gzip) to a screen that offers no such choice (decision 0027).
  */
 export function usePagedRows<Row>(rows: readonly Row[], pageSize: number) {

@@ -1,4 +1,4 @@
-import { exportQuery, idParams } from '../common';
+import { exportQuery, idParams, itemsResponse } from '../common';
 import {
   agreementOptionSchema,
   creditListQuerySchema,
@@ -8,7 +8,7 @@ import {
   payoffQuoteSchema,
 } from '../credits';
 import { XLSX_CONTENT_TYPE, fileAnswer, route } from '../route-table';
-import { creditSchema } from '../requests';
+import { creditDeductionSchema, creditHistorySchema, creditInstallmentSchema, creditPaymentSchema, creditSchema } from '../requests';
 import { z } from 'zod';
 
 const LIST = { permission: '/wallet/credits/credits-list' } as const;
@@ -68,11 +68,47 @@ export const creditRoutes = {
   get: route({
     method: 'GET',
     path: '/credits/:id',
-    summary: 'Un crédito completo a la fecha flujo: condiciones, saldos, tabla, descuentos e historial',
+    summary: 'Un crédito a la fecha flujo: condiciones, saldos, estado, etiquetas, próximo descuento y renovaciones',
     tags: ['cartera'],
     access: LIST,
     params: idParams,
     response: { 200: creditSchema },
+  }),
+  installments: route({
+    method: 'GET',
+    path: '/credits/:id/installments',
+    summary: 'Calendario de pagos de un crédito a la fecha flujo: lo cargado, pagado y pendiente de cada amortización',
+    tags: ['cartera'],
+    access: LIST,
+    params: idParams,
+    response: { 200: itemsResponse(creditInstallmentSchema) },
+  }),
+  payments: route({
+    method: 'GET',
+    path: '/credits/:id/payments',
+    summary: 'Pagos de un crédito, el más reciente primero, con su reparto',
+    tags: ['cartera'],
+    access: LIST,
+    params: idParams,
+    response: { 200: itemsResponse(creditPaymentSchema) },
+  }),
+  deductions: route({
+    method: 'GET',
+    path: '/credits/:id/deductions',
+    summary: 'Descuentos de nómina esperados de un crédito y su estado',
+    tags: ['cartera'],
+    access: LIST,
+    params: idParams,
+    response: { 200: itemsResponse(creditDeductionSchema) },
+  }),
+  history: route({
+    method: 'GET',
+    path: '/credits/:id/history',
+    summary: 'Historial de un crédito: sus eventos y los cambios de etiquetas',
+    tags: ['cartera'],
+    access: LIST,
+    params: idParams,
+    response: { 200: creditHistorySchema },
   }),
   payoff: route({
     method: 'GET',

@@ -1,23 +1,19 @@
 import { desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Credit, LabelHistoryEntry, LetterSummary } from '@portal/contract';
+import type { CreditPayment, LabelHistoryEntry } from '@portal/contract';
 import { jsonList, type JsonPart } from '../../db/json-list';
 import { creditLabelEvents, labelJobs } from '../../db/schema/labels';
 import { settlementLetters } from '../../db/schema/letters';
 import { paymentFiles, payments } from '../../db/schema/payments';
-import { LETTER_ORDER, summaryColumns, toLetterSummary } from '../shared/letter-summary';
 import { linesOf, splitColumns, splitOf } from '../shared/payment-split';
 
 /**
- * The lists the credit view reads with the credit in its one statement (db/json-list.ts): its payments, its letters and
- * its label history, each a column of the outer select that holds the credit's id. Read from their tables here, so the
- * credit view imports no other area's folder (docs/architecture.md, import zones).
+ * What the credit view and its tabs read of other areas' tables with the credit (db/json-list.ts): its payments, its label
+ * history and the counts on the tabs, each a column of the outer select that holds the credit's id. Read from their tables
+ * here, so the credit view imports no other area's folder (docs/architecture.md, import zones).
  */
 
-/**
- * A credit's payments, newest first, each with its file and line (or manual), split and waterfall: a part of the credit
- * view's one statement (db/json-list.ts), not a round trip of its own.
- */
-export const paymentsOf = (creditId: SQLWrapper): JsonPart<Credit['payments']> =>
+/** A credit's payments, newest first, each with its file and line (or manual), split and waterfall: the Pagos tab. */
+export const paymentsOf = (creditId: SQLWrapper): JsonPart<CreditPayment[]> =>
   jsonList(
     {
       id: payments.id,
@@ -49,13 +45,13 @@ export const paymentsOf = (creditId: SQLWrapper): JsonPart<Credit['payments']> =
     }),
   );
 
-/** The same letters as a column of an outer select that holds the credit's id (db/json-list.ts): the credit view. */
-export const lettersOf = (creditId: SQLWrapper): JsonPart<LetterSummary[]> =>
-  jsonList(
-    summaryColumns,
-    { from: sql`from ${settlementLetters}`, where: eq(settlementLetters.creditId, creditId), orderBy: LETTER_ORDER },
-    toLetterSummary,
-  );
+/** How many payments the credit has (the Pagos tab's count), read through payments_credit_idx. */
+export const paymentCountOf = (creditId: SQLWrapper) =>
+  sql<number>`(select count(*)::int from ${payments} where ${payments.creditId} = ${creditId})`;
+
+/** How many settlement letters the credit has (the Cartas tab's count), read through settlement_letters_credit_idx. */
+export const letterCountOf = (companyId: SQLWrapper, creditId: SQLWrapper) =>
+  sql<number>`(select count(*)::int from ${settlementLetters} where ${settlementLetters.companyId} = ${companyId} and ${settlementLetters.creditId} = ${creditId})`;
 
 /**
  * A credit's label history, newest first, with the job each change came from: a column of an outer select that holds

@@ -1,15 +1,25 @@
-import { and, asc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { addDays, formatCents, parseCents } from '@portal/lending';
-import type { Credit, CreditComponents, CreditListItem, CreditListQuery, CreditTotals } from '@portal/contract';
+import type {
+  Credit,
+  CreditComponents,
+  CreditDeduction,
+  CreditHistory,
+  CreditInstallment,
+  CreditListItem,
+  CreditListQuery,
+  CreditPayment,
+  CreditTotals,
+} from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
-import { jsonObject, jsonStatement } from '../../db/json-list';
+import { jsonList, jsonObject, jsonStatement, type JsonPart } from '../../db/json-list';
 import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import type { MatchingIds } from '../../db/company-search';
 import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
-import { credits } from '../../db/schema/credits';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { businessDates } from '../../db/schema/portfolio';
 import { clients } from '../../db/schema/origination';
 import { companies } from '../../db/schema/users';
@@ -17,12 +27,12 @@ import { HttpProblem } from '../../http/errors';
 import { fixedCount, listAfter, listOrder } from '../../http/pagination';
 import { auditHistoryOf } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
-import { labelHistoryOf, lettersOf, paymentsOf } from './credit-view-parts';
+import { labelHistoryOf, letterCountOf, paymentCountOf, paymentsOf } from './credit-view-parts';
 import { installmentStatus, type InstallmentRow } from '../portfolio/schedule-rows';
 import { CREDIT_JOINS, storedCredit } from '../portfolio/stored-credit';
 import { chargedThrough } from '../portfolio/late-charges';
 
-/** Cartera's reads: the credits list (search, filters, sort, totals) and one credit's full view. */
+/** Cartera's reads: the credits list (search, filters, sort, totals), one credit's view and the parts its tabs read. */
 
 const fullName = sql<string>`(${clients.firstNames} || ' ' || ${clients.lastName1} || ' ' || coalesce(${clients.lastName2}, ''))`;
 
@@ -156,18 +166,86 @@ export async function creditTotals(tx: Tx, filters: CreditFilters): Promise<Cred
 export const agreementOptions = (tx: Tx) =>
   tx.select({ id: agreements.id, name: agreements.name }).from(agreements).orderBy(asc(agreements.name));
 
-/** The credit view: the stored credit and everything else it shows of it, in one statement. */
+/** The company's business date (fecha flujo), a column of a select from credits; none for a company that never closed a day. */
+const BUSINESS_DATE = sql<
+  string | null
+>`(select ${businessDates.businessDate}::text from ${businessDates} where ${businessDates.companyId} = ${credits.companyId})`;
+
+/** The components of a row's amounts, in the order their sums are kept. */
+const COMPONENTS = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
+type Component = (typeof COMPONENTS)[number];
+
+/** Each component's amount on a schedule row and what was paid of it, as installments' columns. */
+const CHARGED_AND_PAID = {
+  principal: [installments.principal, installments.paidPrincipal],
+  interest: [installments.interest, installments.paidInterest],
+  iva: [installments.iva, installments.paidIva],
+  moratoryInterest: [installments.moratoryInterest, installments.paidMoratoryInterest],
+  moratoryIva: [installments.moratoryIva, installments.paidMoratoryIva],
+  fees: [installments.fees, installments.paidFees],
+  feesIva: [installments.feesIva, installments.paidFeesIva],
+} as const satisfies Record<Component, readonly [unknown, unknown]>;
+
+/**
+ * What the schedule's rows still owe of each component as stored, summed by PostgreSQL (exact numeric), in COMPONENTS'
+ * order: the view's balances before the late charges that ran since a row's `accrues_from`, which `loadCredit` adds.
+ */
+const STORED_OWED = sql<string[]>`(select json_build_array(${sql.join(
+  COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]} - ${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
+  sql`, `,
+)}) from ${installments} where ${installments.creditId} = ${credits.id})`;
+
+/**
+ * The credit view's header and summary (Cartera → Créditos → a credit) in one statement: the stored credit with its
+ * names, the business date, what its schedule owes (summed in the statement, not sent: the schedule is its own route),
+ * the rows whose late charges run, its first installment, its deductions still to come, how many payments and letters
+ * it has, and its renewals.
+ */
 const CREDIT_VIEW = jsonStatement(
   jsonObject({
-    ...storedCredit,
-    /** The company's business date; none for a company that never closed a day. */
-    businessDate: sql<
-      string | null
-    >`(select ${businessDates.businessDate}::text from ${businessDates} where ${businessDates.companyId} = ${credits.companyId})`,
-    labelHistory: labelHistoryOf(credits.id),
-    payments: paymentsOf(credits.id),
-    letters: lettersOf(credits.id),
-    history: auditHistoryOf('credit', credits.id),
+    credit: storedCredit.credit,
+    /** The client's names and identifiers the header shows (its address and contact stay unread). */
+    client: jsonObject({
+      id: clients.id,
+      firstNames: clients.firstNames,
+      lastName1: clients.lastName1,
+      lastName2: clients.lastName2,
+      curp: clients.curp,
+      rfc: clients.rfc,
+    }),
+    agreement: storedCredit.agreement,
+    company: storedCredit.company,
+    requestNumber: storedCredit.requestNumber,
+    disbursedBy: storedCredit.disbursedBy,
+    businessDate: BUSINESS_DATE,
+    storedOwed: STORED_OWED,
+    /** The rows whose late charges run (late and not held): a handful at most. */
+    running: jsonList(
+      getTableColumns(installments),
+      {
+        from: sql`from ${installments}`,
+        where: sql`${installments.creditId} = ${credits.id} and ${installments.accruesFrom} is not null`,
+        orderBy: [asc(installments.number)],
+      },
+      (row) => row,
+    ),
+    firstInstallment: jsonList(
+      { interest: installments.interest, iva: installments.iva },
+      { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)], limit: 1 },
+      (row) => row,
+    ),
+    /** The deductions not yet received from the business date on (every one not received, without a business date). */
+    comingDeductions: jsonList(
+      { period: expectedDeductions.period, discountDate: expectedDeductions.discountDate, amount: expectedDeductions.amount },
+      {
+        from: sql`from ${expectedDeductions}`,
+        where: sql`${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate})`,
+        orderBy: [asc(expectedDeductions.discountDate), asc(expectedDeductions.period)],
+      },
+      (row) => row,
+    ),
+    paymentCount: paymentCountOf(credits.id),
+    letterCount: letterCountOf(credits.companyId, credits.id),
     /** The credit that renewed this one, and those this one renewed (docs/domain.md, "Renewals"). */
     renewedBy: sql<{
       id: string;
@@ -180,15 +258,29 @@ const CREDIT_VIEW = jsonStatement(
   CREDIT_JOINS,
 );
 
-/** The components of a row's amounts, in the order their sums are kept. */
-const COMPONENTS = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
-type Component = (typeof COMPONENTS)[number];
+/** One row of `statement` for the credit `id`; 404 when there is none the user may see (row-level security). */
+async function oneCredit<T>(statement: { run(tx: Tx, tail: SQL): Promise<T[]> }, tx: Tx, id: string): Promise<T> {
+  const [row] = await statement.run(tx, sql`where ${credits.id} = ${id}`);
+  if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
+  return row;
+}
+
+/** A statement over the credit alone (no joins) whose one value is `part`: a tab's part of the credit view. */
+const creditPart = <T>(part: JsonPart<T>) => jsonStatement(part, sql`from ${credits}`);
+
+/** The day the view's late charges have run through: the day before the business date (`today` without one). */
+const closedDayOf = (businessDate: string | null, today: string) => addDays(businessDate ?? today, -1);
 
 /** A row's amounts of each component as text, with their total, and the same in centavos (each amount read once). */
 function summed(parts: Record<Component, string>): { text: CreditComponents; cents: bigint[] } {
   const cents = COMPONENTS.map((key) => parseCents(parts[key], key));
   return { text: { ...parts, total: formatCents(cents.reduce((sum, value) => sum + value, 0n)) }, cents };
 }
+
+const componentsOf = (cents: readonly bigint[]): CreditComponents => {
+  const parts = Object.fromEntries(COMPONENTS.map((key, k) => [key, formatCents(cents[k]!)])) as Record<Component, string>;
+  return { ...parts, total: formatCents(cents.reduce((sum, value) => sum + value, 0n)) };
+};
 
 const chargedOf = (i: InstallmentRow) =>
   summed({
@@ -211,29 +303,25 @@ const paidOf = (i: InstallmentRow) =>
     feesIva: i.paidFeesIva,
   });
 
-/** What is still owed of every component, over the whole schedule: what the rows charged less what was paid of them. */
-function balances(rows: { charged: { cents: bigint[] }; paid: { cents: bigint[] } }[]): CreditComponents {
-  const owed = COMPONENTS.map((_, k) => rows.reduce((sum, row) => sum + row.charged.cents[k]! - row.paid.cents[k]!, 0n));
-  const parts = Object.fromEntries(COMPONENTS.map((key, k) => [key, formatCents(owed[k]!)])) as Record<Component, string>;
-  return { ...parts, total: formatCents(owed.reduce((sum, value) => sum + value, 0n)) };
-}
-
 /**
- * The full credit view (Cartera → Créditos → a credit), its figures at the company's business date (`today` for a
- * company that never closed a day). One statement reads the credit with every list it shows (db/json-list.ts), its
- * payments included. It was eleven round trips.
+ * The credit view's header and summary (Cartera → Créditos → a credit), its figures at the company's business date
+ * (`today` for a company that never closed a day). What is owed is the stored rows' sums plus the late charges that ran
+ * on the running rows through the last closed day (`chargedThrough`, as the schedule's route charges each row).
  */
 export async function loadCredit(tx: Tx, id: string, today: string): Promise<Credit> {
-  const [row] = await CREDIT_VIEW.run(tx, sql`where ${credits.id} = ${id}`);
-  if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
-  const { credit, client, agreement, company, requestNumber, disbursedBy, schedule, deductions } = row;
+  const row = await oneCredit(CREDIT_VIEW, tx, id);
+  const { credit, client, agreement, company, requestNumber, disbursedBy } = row;
   const businessDate = row.businessDate ?? today;
-  const closedDay = addDays(businessDate, -1);
-  const stateOf = new Map(deductions.map((d) => [d.period, d.state]));
-  // Each row with the late charges that ran through the last closed day.
-  const installmentRows = schedule
-    .map((stored) => chargedThrough(stored, credit, closedDay))
-    .map((i) => ({ i, charged: chargedOf(i), paid: paidOf(i) }));
+  const closedDay = closedDayOf(row.businessDate, today);
+  const owed = COMPONENTS.map((key, k) => parseCents(row.storedOwed[k]!, key));
+  for (const stored of row.running) {
+    const charged = chargedThrough(stored, credit, closedDay);
+    for (const key of ['moratoryInterest', 'moratoryIva'] as const) {
+      const k = COMPONENTS.indexOf(key);
+      owed[k] = owed[k]! + parseCents(charged[key], key) - parseCents(stored[key], key);
+    }
+  }
+  const next = row.comingDeductions.find((deduction) => deduction.discountDate >= businessDate);
   return {
     id: credit.id,
     folio: creditFolio(credit.number),
@@ -274,9 +362,48 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     disbursedBy,
     createdAt: credit.createdAt.toISOString(),
     labels: credit.labels,
-    labelHistory: row.labelHistory,
-    balances: balances(installmentRows),
-    installments: installmentRows.map(({ i, charged, paid }) => ({
+    balances: componentsOf(owed),
+    firstInstallment: row.firstInstallment[0] ?? null,
+    nextDeduction: next ? { period: next.period, discountDate: next.discountDate, amount: next.amount } : null,
+    creditBalance: credit.creditBalance,
+    paymentCount: row.paymentCount,
+    letterCount: row.letterCount,
+    // Why it was liquidated: a renewal, or its payments.
+    liquidationReason: credit.status === 'liquidado' ? (credit.liquidationReason ?? 'pago') : null,
+    renewedBy: row.renewedBy ? { id: row.renewedBy.id, folio: creditFolio(row.renewedBy.number) } : null,
+    renews: row.renews.map((renewed) => ({ id: renewed.id, folio: creditFolio(renewed.number) })),
+  };
+}
+
+/** The schedule's tab: the credit's late-charge terms, the business date, its rows and its deductions' states. */
+const CREDIT_SCHEDULE = creditPart(
+  jsonObject({
+    terms: jsonObject({ moratoryRatePct: credits.moratoryRatePct, ivaRatePct: credits.ivaRatePct }),
+    businessDate: BUSINESS_DATE,
+    schedule: storedCredit.schedule,
+    deductionStates: jsonList(
+      { period: expectedDeductions.period, state: expectedDeductions.state },
+      {
+        from: sql`from ${expectedDeductions}`,
+        where: eq(expectedDeductions.creditId, credits.id),
+        orderBy: [asc(expectedDeductions.period)],
+      },
+      (row) => row,
+    ),
+  }),
+);
+
+/**
+ * Calendario de pagos: the schedule as disbursed, each row with the late charges that ran through the last closed day,
+ * what was paid of it, what it still owes and its payroll deduction's state, at the business date (`today` without one).
+ */
+export async function creditInstallments(tx: Tx, id: string, today: string): Promise<CreditInstallment[]> {
+  const { terms, businessDate, schedule, deductionStates } = await oneCredit(CREDIT_SCHEDULE, tx, id);
+  const closedDay = closedDayOf(businessDate, today);
+  const stateOf = new Map(deductionStates.map((d) => [d.period, d.state]));
+  return schedule.map((stored) => {
+    const i = chargedThrough(stored, terms, closedDay);
+    return {
       number: i.number,
       dueDate: i.dueDate,
       principal: i.principal,
@@ -286,18 +413,21 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
       balance: i.balance,
       status: installmentStatus(i, closedDay),
       deductionState: stateOf.get(i.number) ?? 'esperado',
-      charged: charged.text,
-      paid: paid.text,
+      charged: chargedOf(i).text,
+      paid: paidOf(i).text,
       outstanding: i.outstanding,
-    })),
-    deductions: deductions.map((d) => ({ period: d.period, discountDate: d.discountDate, amount: d.amount, state: d.state })),
-    creditBalance: credit.creditBalance,
-    payments: row.payments,
-    letters: row.letters,
-    history: row.history,
-    // Why it was liquidated: a renewal, or its payments.
-    liquidationReason: credit.status === 'liquidado' ? (credit.liquidationReason ?? 'pago') : null,
-    renewedBy: row.renewedBy ? { id: row.renewedBy.id, folio: creditFolio(row.renewedBy.number) } : null,
-    renews: row.renews.map((renewed) => ({ id: renewed.id, folio: creditFolio(renewed.number) })),
-  };
+    };
+  });
 }
+
+const CREDIT_PAYMENTS = creditPart(paymentsOf(credits.id));
+/** Pagos: the credit's payments, newest first, with their split and allocation. */
+export const creditPayments = (tx: Tx, id: string): Promise<CreditPayment[]> => oneCredit(CREDIT_PAYMENTS, tx, id);
+
+const CREDIT_DEDUCTIONS = creditPart(storedCredit.deductions);
+/** Descuentos: what the payroll is expected to deduct on each payday, and what became of it. */
+export const creditDeductions = (tx: Tx, id: string): Promise<CreditDeduction[]> => oneCredit(CREDIT_DEDUCTIONS, tx, id);
+
+const CREDIT_HISTORY = creditPart(jsonObject({ history: auditHistoryOf('credit', credits.id), labelHistory: labelHistoryOf(credits.id) }));
+/** Historial and the label history (Etiquetas): the credit's audit events and its label changes, newest first. */
+export const creditHistory = (tx: Tx, id: string): Promise<CreditHistory> => oneCredit(CREDIT_HISTORY, tx, id);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq, ne } from 'drizzle-orm';
+import { eq, ne, sql } from 'drizzle-orm';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
-import { credits } from '../../db/schema/credits';
+import { credits, installments } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { creditListSelect, creditOrder, creditsAfter } from './credits.queries';
@@ -82,32 +82,75 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     }
   });
 
-  it('shows a credit with balances by component, schedule, deductions and a payoff at a chosen date', async () => {
-    const list = await get('/api/credits?pageSize=1');
-    const id = list.body.items[0].id;
+  /** The parts the credit view's tabs read, each by its own route. */
+  const PARTS = ['installments', 'payments', 'deductions', 'history'] as const;
+
+  it('shows a credit with balances by component, and each tab its part: schedule, payments, deductions, history, payoff', async () => {
+    const list = await get('/api/credits?pageSize=1&sort=-daysPastDue');
+    const id: string = list.body.items[0].id;
+    // Its first row with principal owed late for 20 days, its late charges running (as a close leaves a row late and not
+    // held): the view's balances add what ran as the schedule charges it.
+    await ctx.system((tx) =>
+      tx.execute(sql`update installments i set accrues_from = b.business_date - 20 from business_dates b
+        where b.company_id = i.company_id and i.credit_id = ${id}
+          and i.number = (select min(number) from installments where credit_id = ${id} and principal > paid_principal)`),
+    );
     const view = await get(`/api/credits/${id}`);
     expect(view.status).toBe(200);
-    expect(view.body.installments.length).toBe(view.body.term);
-    // What is owed of each component is what the rows charged less what was paid of them, and each total the sum of its
-    // components: summed here in centavos.
+    expect(view.body.daysPastDue).toBeGreaterThan(0);
+    // The header carries no part of a tab.
+    for (const part of [...PARTS, 'labelHistory', 'letters']) expect(view.body).not.toHaveProperty(part);
+    const schedule = await get(`/api/credits/${id}/installments`);
+    expect(schedule.status).toBe(200);
+    expect(schedule.body.items.length).toBe(view.body.term);
+    // What is owed of each component is what the schedule's rows charged less what was paid of them, and each total the
+    // sum of its components: summed here in centavos.
     const cents = (value: string) => Math.round(Number(value) * 100);
     const components = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
     type Amounts = Record<(typeof components)[number] | 'total', string>;
-    type Row = { charged: Amounts; paid: Amounts };
-    const rows: Row[] = view.body.installments;
+    type Row = { number: number; interest: string; iva: string; charged: Amounts; paid: Amounts; deductionState: string };
+    const rows: Row[] = schedule.body.items;
     const sumOf = (amounts: Amounts) => components.reduce((sum, key) => sum + cents(amounts[key]), 0);
     for (const row of rows) {
       expect(cents(row.charged.total)).toBe(sumOf(row.charged));
       expect(cents(row.paid.total)).toBe(sumOf(row.paid));
     }
+    // Late charges ran on this credit's rows, so the header's moratory balance is not only what the rows store.
+    const [stored] = await ctx.system((tx) =>
+      tx
+        .select({ moratory: sql<string>`sum(${installments.moratoryInterest} - ${installments.paidMoratoryInterest})::text` })
+        .from(installments)
+        .where(eq(installments.creditId, id)),
+    );
+    expect(cents(view.body.balances.moratoryInterest)).toBeGreaterThan(cents(stored!.moratory));
     for (const key of components) {
-      expect(cents(view.body.balances[key])).toBe(rows.reduce((sum, row) => sum + cents(row.charged[key]) - cents(row.paid[key]), 0));
+      expect(cents(view.body.balances[key]), key).toBe(rows.reduce((sum, row) => sum + cents(row.charged[key]) - cents(row.paid[key]), 0));
     }
     expect(cents(view.body.balances.total)).toBe(sumOf(view.body.balances));
     expect(rows.some((row) => cents(row.paid.total) > 0)).toBe(true);
-    expect(cents(view.body.principal)).toBe(
-      view.body.installments.reduce((sum: number, row: Row) => sum + cents(row.charged.principal), 0),
+    expect(cents(view.body.principal)).toBe(rows.reduce((sum, row) => sum + cents(row.charged.principal), 0));
+    expect(view.body.firstInstallment).toEqual({ interest: rows[0]!.interest, iva: rows[0]!.iva });
+
+    const payments = await get(`/api/credits/${id}/payments`);
+    expect(payments.status).toBe(200);
+    expect(payments.body.items.length).toBe(view.body.paymentCount);
+    expect(view.body.paymentCount).toBeGreaterThan(0);
+    const deductions = await get(`/api/credits/${id}/deductions`);
+    expect(deductions.status).toBe(200);
+    type Deduction = { period: number; discountDate: string; amount: string; state: string };
+    const expected: Deduction[] = deductions.body.items;
+    expect(expected.map((d) => d.state)).toEqual(rows.map((row) => row.deductionState));
+    // The next deduction: the earliest not received on or after the fecha flujo.
+    const coming = expected
+      .filter((d) => d.discountDate >= view.body.businessDate && d.state !== 'recibido')
+      .sort((a, b) => a.discountDate.localeCompare(b.discountDate) || a.period - b.period)[0];
+    expect(view.body.nextDeduction).toEqual(
+      coming ? { period: coming.period, discountDate: coming.discountDate, amount: coming.amount } : null,
     );
+    const history = await get(`/api/credits/${id}/history`);
+    expect(history.status).toBe(200);
+    expect(history.body).toEqual({ history: expect.any(Array), labelHistory: expect.any(Array) });
+
     const payoff = await get(`/api/credits/${id}/payoff?date=${TODAY}`);
     expect(payoff.status).toBe(200);
     expect(payoff.body.outstandingPrincipal).toBe(view.body.balances.principal);
@@ -115,20 +158,30 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     expect(early.status).toBe(400);
   });
 
-  it("answers 404 for another company's credit, its view (one statement of subqueries) and its payoff, however the id is spelled", async () => {
+  it("answers 404 for another company's credit, its view (one statement of subqueries), each tab's part and its payoff, however the id is spelled", async () => {
     const [me] = await ctx.system((tx) => tx.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
     const [foreign] = await ctx.system((tx) => tx.select().from(credits).where(ne(credits.companyId, me!.companyId)).limit(1));
     expect(foreign).toBeDefined();
     for (const id of [foreign!.id, foreign!.id.toUpperCase(), foreign!.id.replaceAll('-', '%2D')]) {
-      const view = await get(`/api/credits/${id}`);
-      expect(view.status).toBe(404);
-      expect(view.body.title).toBe('Crédito no encontrado');
+      for (const url of [`/api/credits/${id}`, ...PARTS.map((part) => `/api/credits/${id}/${part}`)]) {
+        const answer = await get(url);
+        expect(answer.status, url).toBe(404);
+        expect(answer.body.title, url).toBe('Crédito no encontrado');
+      }
       expect((await get(`/api/credits/${id}/payoff?date=${TODAY}`)).status).toBe(404);
     }
-    // The same request for one of its own is answered: the 404 is the company's scope, not a broken view.
+    // The same requests for one of its own are answered: the 404 is the company's scope, not a broken route.
     const [own] = await ctx.system((tx) => tx.select().from(credits).where(eq(credits.companyId, me!.companyId)).limit(1));
-    expect((await get(`/api/credits/${own!.id}`)).status).toBe(200);
-    expect((await get(`/api/credits/${own!.id.replaceAll('-', '%2D')}`)).status).toBe(200);
+    for (const id of [own!.id, own!.id.replaceAll('-', '%2D')]) {
+      for (const url of [`/api/credits/${id}`, ...PARTS.map((part) => `/api/credits/${id}/${part}`)]) {
+        expect((await get(url)).status, url).toBe(200);
+      }
+    }
+    // Without the credits list's permission, none of them (Originación sees no credit).
+    const originacion = await ctx.as('originacion@demo.mx');
+    for (const url of [`/api/credits/${own!.id}`, ...PARTS.map((part) => `/api/credits/${own!.id}/${part}`)]) {
+      expect((await get(url, originacion)).status, url).toBe(403);
+    }
   });
 
   it('lets a user without the close-day action see the date but not close it', async () => {

@@ -18,6 +18,10 @@ import {
   creditsAfter,
   creditTotals,
   type CreditFilters,
+  creditDeductions,
+  creditHistory,
+  creditInstallments,
+  creditPayments,
   loadCredit,
   searchesByName,
   toCreditListItem,
@@ -27,7 +31,7 @@ import { creditPayoff } from '../portfolio/payoff';
 /** A search by name: the matching clients first, then their credits (two statements, decisions 0034 and 0035). */
 const twoStepSearch = (request: FastifyRequest) => searchesInTwoSteps(request, searchesByName);
 
-/** Cartera → Créditos over HTTP: the list, its totals and export, a credit's full view and its payoff. */
+/** Cartera → Créditos over HTTP: the list, its totals and export, a credit's view with its tabs' parts, and its payoff. */
 export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
   const today = () => mexicoToday(deps.clock.now());
   return async (app) => {
@@ -89,6 +93,19 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
     register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db), { readsInOneTurn: true });
 
     register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()), { readsInOneTurn: true });
+    register(
+      app,
+      creditRoutes.installments,
+      async (request) => ({ items: await creditInstallments(request.db, request.params.id, today()) }),
+      { readsInOneTurn: true },
+    );
+    register(app, creditRoutes.payments, async (request) => ({ items: await creditPayments(request.db, request.params.id) }), {
+      readsInOneTurn: true,
+    });
+    register(app, creditRoutes.deductions, async (request) => ({ items: await creditDeductions(request.db, request.params.id) }), {
+      readsInOneTurn: true,
+    });
+    register(app, creditRoutes.history, async (request) => creditHistory(request.db, request.params.id), { readsInOneTurn: true });
 
     register(app, creditRoutes.payoff, async (request) =>
       creditPayoff(request.db, request.params.id, (companyId) => businessDateOf(request.db, companyId, today()), request.query),

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Credit, LabelUpdatePreview, LabelUpdateResult } from '@portal/contract';
+import type { Credit, CreditHistory, LabelUpdatePreview, LabelUpdateResult } from '@portal/contract';
 import { APP_ROLE } from '../../db/client';
 import { credits } from '../../db/schema/credits';
 import { creditLabelEvents, labelJobs } from '../../db/schema/labels';
@@ -139,8 +139,11 @@ describe.each(BEHAVIOUR_ENGINES)('Label updates API (%s)', (engine) => {
     expect(removed.status).toBe(201);
     const credit = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${a!.id}`, headers: cartera })).json() as Credit;
     expect(credit.labels).toEqual(['Reestructura']);
+    const history = (
+      await ctx.app.inject({ method: 'GET', url: `/api/credits/${a!.id}/history`, headers: cartera })
+    ).json() as CreditHistory;
     expect(
-      credit.labelHistory.map(({ label, action, actorEmail, occurredAt, jobId, source, fileName }) => ({
+      history.labelHistory.map(({ label, action, actorEmail, occurredAt, jobId, source, fileName }) => ({
         label,
         action,
         actorEmail,
@@ -218,7 +221,9 @@ describe.each(BEHAVIOUR_ENGINES)('Label updates API (%s)', (engine) => {
     );
     expect(jobs.map((job) => job.applied)).toEqual([1, 1]);
     const plusUser = await ctx.as('plus@demo.mx');
-    const seen = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${foreign!.id}`, headers: plusUser })).json() as Credit;
+    const seen = (
+      await ctx.app.inject({ method: 'GET', url: `/api/credits/${foreign!.id}/history`, headers: plusUser })
+    ).json() as CreditHistory;
     expect(seen.labelHistory).toMatchObject([
       { label: 'Jurídico', action: 'agregar', actorEmail: 'admin@demo.mx', jobId: applied.body.job.id },
     ]);
@@ -335,8 +340,10 @@ describe.each(BEHAVIOUR_ENGINES)('Label updates API (%s)', (engine) => {
     };
     expect(listed.items).toHaveLength(1);
     expect(listed.items[0]!.labels).toEqual(['Jurídico']);
-    const credit = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${listed.items[0]!.id}`, headers: cartera })).json() as Credit;
-    expect(credit.labelHistory.map(({ label, action, source }) => [label, action, source])).toEqual([
+    const history = (
+      await ctx.app.inject({ method: 'GET', url: `/api/credits/${listed.items[0]!.id}/history`, headers: cartera })
+    ).json() as CreditHistory;
+    expect(history.labelHistory.map(({ label, action, source }) => [label, action, source])).toEqual([
       ['Jurídico', 'agregar', 'archivo'],
       ['Cobranza', 'quitar', 'archivo'],
       ['Cobranza', 'agregar', 'selección'],

@@ -161,10 +161,10 @@ describe.each(BEHAVIOUR_ENGINES)('Settlement letters API (%s)', (engine) => {
 
     const list = await get<{ items: LetterSummary[] }>(`/api/credits/${demoCredit}/settlement-letters`);
     expect(list.body.items.map((item) => item.id)).toEqual([letter.id]);
-    const view = await get<{ letters: LetterSummary[] }>(`/api/credits/${demoCredit}`);
-    expect(view.body.letters.map((item) => [item.id, item.totalAmount, item.templateVersion])).toEqual([
-      [letter.id, letter.totalAmount, 1],
-    ]);
+    expect(list.body.items.map((item) => [item.id, item.totalAmount, item.templateVersion])).toEqual([[letter.id, letter.totalAmount, 1]]);
+    // The credit view counts it on its Cartas tab, which reads the same list.
+    const view = await get<{ letterCount: number }>(`/api/credits/${demoCredit}`);
+    expect(view.body.letterCount).toBe(1);
 
     const [audit] = await ctx.system((tx) =>
       tx
@@ -322,7 +322,7 @@ describe.each(BEHAVIOUR_ENGINES)('Settlement letters API (%s)', (engine) => {
     expect((own.body as unknown as LetterTemplateBrand).company).toBe('Crédito Nómina Plus');
   });
 
-  it('shows the seeded letters on the credit view of their credit', async () => {
+  it('lists the seeded letters of their credit and counts them on its view', async () => {
     const [seeded] = await ctx.system((tx) =>
       tx
         .select({ creditId: settlementLetters.creditId })
@@ -330,7 +330,9 @@ describe.each(BEHAVIOUR_ENGINES)('Settlement letters API (%s)', (engine) => {
         .where(eq(settlementLetters.companyId, companyId.DEMO))
         .limit(1),
     );
-    const view = await get<{ letters: LetterSummary[] }>(`/api/credits/${seeded!.creditId}`);
-    expect(view.body.letters.map((letter) => letter.number)).toEqual([2, 1]);
+    const list = await get<{ items: LetterSummary[] }>(`/api/credits/${seeded!.creditId}/settlement-letters`);
+    expect(list.body.items.map((letter) => letter.number)).toEqual([2, 1]);
+    const view = await get<{ letterCount: number }>(`/api/credits/${seeded!.creditId}`);
+    expect(view.body.letterCount).toBe(2);
   });
 });

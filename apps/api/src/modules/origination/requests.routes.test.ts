@@ -256,7 +256,10 @@ describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
     expect(result.request).toMatchObject({ status: 'dispersada', creditId: result.creditId, creditFolio: result.creditFolio });
     expect(result.creditFolio).toMatch(/^CR-\d{8}$/);
 
-    const credit = (await call('GET', `/api/credits/${result.creditId}`, undefined, admin)).json<{ installments: Json[] } & Json>();
+    const credit = (await call('GET', `/api/credits/${result.creditId}`, undefined, admin)).json<Json>();
+    const { items: schedule } = (await call('GET', `/api/credits/${result.creditId}/installments`, undefined, admin)).json<{
+      items: Json[];
+    }>();
     // Disbursed 2026-11-23, first discount 2026-11-30 (GOB-JAL needs 5 days before its payroll closes): 7 days by days.
     const expected = buildSchedule({
       principal: '20000.00',
@@ -293,7 +296,7 @@ describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
       product: { name: expect.any(String), annualRatePct: '36', ivaRatePct: '16', openingFeePct: '2', openingFeeFinanced: false },
     });
     expect(
-      credit.installments.map(({ number, dueDate, principal, interest, iva, payment, balance }) => ({
+      schedule.map(({ number, dueDate, principal, interest, iva, payment, balance }) => ({
         number,
         dueDate,
         principal,
@@ -303,7 +306,7 @@ describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
         balance,
       })),
     ).toEqual(expected.rows);
-    expect(credit.installments.every((row) => row.status === 'pendiente' && row.deductionState === 'esperado')).toBe(true);
+    expect(schedule.every((row) => row.status === 'pendiente' && row.deductionState === 'esperado')).toBe(true);
     const [deductions] = await ctx.system((db) =>
       db.select({ total: count() }).from(expectedDeductions).where(eq(expectedDeductions.creditId, result.creditId)),
     );
@@ -356,9 +359,10 @@ describe.each(BEHAVIOUR_ENGINES)('Solicitudes API (%s)', (engine) => {
     const disbursed = await act(request, 'disburse', tesoreria, { disbursementDate: '2026-11-23' });
     expect(disbursed.statusCode, disbursed.body).toBe(200);
     const creditId = disbursed.json<{ creditId: string }>().creditId;
-    const credit = (await call('GET', `/api/credits/${creditId}`, undefined, admin)).json<{ installments: Json[] } & Json>();
-    expect(credit).toMatchObject({ firstDueDate: '2026-11-27' });
-    expect(credit.installments.slice(0, 3)).toMatchObject([
+    const credit = (await call('GET', `/api/credits/${creditId}`, undefined, admin)).json<Json>();
+    expect(credit).toMatchObject({ firstDueDate: '2026-11-27', firstInstallment: { interest: '80.00', iva: '12.80' } });
+    const { items: schedule } = (await call('GET', `/api/credits/${creditId}/installments`, undefined, admin)).json<{ items: Json[] }>();
+    expect(schedule.slice(0, 3)).toMatchObject([
       { dueDate: '2026-11-27', interest: '80.00', iva: '12.80' },
       { dueDate: '2026-12-15' },
       { dueDate: '2026-12-30' },

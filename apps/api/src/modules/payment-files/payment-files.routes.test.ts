@@ -7,7 +7,7 @@ import { PAYMENT_FILE_RESULT_COLUMNS, type PaymentFile } from '@portal/contract'
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
-import { paymentFiles, payments } from '../../db/schema/payments';
+import { paymentApplications, paymentFiles, payments } from '../../db/schema/payments';
 import type { Tx } from '../../db/client';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
@@ -15,6 +15,7 @@ import { creditFolio } from '../shared/folios';
 import { pesos } from '../shared/es-mx';
 import { lockCompanyPortfolio } from '../portfolio/portfolio-lock';
 import { until } from '../../test/until';
+import { applyJob } from './payment-files.service';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
@@ -457,20 +458,22 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     expect(
       after.deductions.filter((d) => ids.includes(d.creditId) && d.discountDate === discountDate).every((d) => d.state === 'recibido'),
     ).toBe(true);
-    // The credit view shows the payment with its allocation.
+    // The credit view's Pagos tab shows the payment with its allocation.
     const view = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${b!.id}`, headers: cartera })).json();
-    expect(view.payments[0]).toMatchObject({
+    const { items: received } = (await ctx.app.inject({ method: 'GET', url: `/api/credits/${b!.id}/payments`, headers: cartera })).json();
+    expect(view.paymentCount).toBe(received.length);
+    expect(received[0]).toMatchObject({
       amount: paymentB.amount,
       fileId: uploaded.body.id,
       status: 'aplicado',
       valueDate: paymentB.valueDate,
       appliedAt: paymentB.appliedAt.toISOString(),
     });
-    expect(view.payments[0].source).toMatch(/^Archivo .+, línea \d+$/);
-    expect(view.payments[0].split).toMatchObject({ principal: paymentB.principal, overpayment: paymentB.overpayment });
+    expect(received[0].source).toMatch(/^Archivo .+, línea \d+$/);
+    expect(received[0].split).toMatchObject({ principal: paymentB.principal, overpayment: paymentB.overpayment });
     // Where every peso went: the waterfall's lines add up to what was applied to the schedule.
-    const allocated = (view.payments[0].allocation as { amount: string }[]).reduce((sum, line) => sum + cents(line.amount), 0);
-    expect(view.payments[0].allocation.length).toBeGreaterThan(0);
+    const allocated = (received[0].allocation as { amount: string }[]).reduce((sum, line) => sum + cents(line.amount), 0);
+    expect(received[0].allocation.length).toBeGreaterThan(0);
     expect(allocated).toBe(cents(paymentB.amount) - cents(paymentB.overpayment));
     expect(view.creditBalance).toBe(paymentB.overpayment);
     // The report's export: dates as dates, amounts as pesos.
@@ -831,6 +834,24 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
       expect([done.status, done.applyState]).toEqual(['aplicado', 'completado']);
     },
   );
+
+  it("commits the file's aplicado with its run's completado, so no reader sees an applied file still applying", async () => {
+    const [a] = demo.filter((credit) => credit.status !== 'liquidado');
+    const uploaded = await upload(csv([[a!.employeeNumber, a!.curp, '100.00', '22', 'R1']]));
+    const file = uploaded.body as PaymentFile;
+    const companyId = await ctx.system(
+      async (tx) =>
+        (await tx.select({ companyId: paymentFiles.companyId }).from(paymentFiles).where(eq(paymentFiles.id, file.id)))[0]!.companyId,
+    );
+    // A run as "Aplicar" leaves it, taken by the job's work alone: the kit (jobs/tracked-job.ts) writes nothing after it.
+    const [run] = await ctx.system((tx) => tx.insert(paymentApplications).values({ fileId: file.id, companyId, rowsTotal: 1 }).returning());
+    const job = { applicationId: run!.id, runId: run!.id, fileId: file.id, companyId, requestedBy: null };
+    const clock = { now: () => ctx.clock.now(), today: () => TODAY, concurrentProgress: false };
+    expect(await applyJob(ctx.db, clock).work(job, async () => undefined)).toBe('recorded');
+    const [after] = await ctx.system((tx) => tx.select().from(paymentApplications).where(eq(paymentApplications.id, run!.id)));
+    const [stored] = await ctx.system((tx) => tx.select().from(paymentFiles).where(eq(paymentFiles.id, file.id)));
+    expect([stored!.status, after!.status, after!.rowsDone, after!.finishedAt]).toEqual(['aplicado', 'completado', 1, ctx.clock.now()]);
+  });
 
   it('keeps each company in its own files and actions behind their permissions', async () => {
     const [a] = demo;

@@ -350,15 +350,15 @@ export async function rejectPaymentFile(tx: Tx, actor: Actor, fileId: string, re
 
 /**
  * The application job: applies the file inside its company's scope (row-level security confines it there), writing
- * progress to the application's record. A failure ends it fallido (jobs/tracked-job.ts); the file stays validado and
- * no credit changed (one transaction).
+ * progress to the application's record and its completado with the file's aplicado. A failure ends it fallido
+ * (jobs/tracked-job.ts); the file stays validado and no credit changed (one transaction).
  */
 export const applyJob = (db: Db, clock: ApplyClock): TrackedJob<ApplyJob & { runId: string }, typeof paymentApplications.$inferInsert> => ({
   title: 'la aplicación del archivo de pagos',
   mark: (job, values) => markApplication(db, job.companyId, job.applicationId, values),
   work: async (job, progress) => {
-    const applied = await withScope(db, { companyId: job.companyId }, (tx) =>
-      applyPaymentFile(tx, {
+    await withScope(db, { companyId: job.companyId }, async (tx) => {
+      const applied = await applyPaymentFile(tx, {
         fileId: job.fileId,
         companyId: job.companyId,
         appliedBy: job.requestedBy,
@@ -366,9 +366,14 @@ export const applyJob = (db: Db, clock: ApplyClock): TrackedJob<ApplyJob & { run
         today: clock.today(),
         // PGlite has one session, busy with the application's transaction: its progress shows at the end.
         ...(clock.concurrentProgress ? { onProgress: (done: number) => progress({ rowsDone: done }) } : {}),
-      }),
-    );
-    return { rowsDone: applied };
+      });
+      // The file's aplicado and its run's completado commit together: no reader sees an applied file still applying.
+      await tx
+        .update(paymentApplications)
+        .set({ rowsDone: applied, status: 'completado', finishedAt: clock.now() })
+        .where(eq(paymentApplications.id, job.applicationId));
+    });
+    return 'recorded';
   },
 });
 

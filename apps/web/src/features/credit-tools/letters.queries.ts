@@ -2,12 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { creditRoutes, letterRoutes } from '@portal/contract';
 import { call, upload } from '../../lib/api-client';
 
-/** Créditos → Carta de Liquidación Anticipada: the search, the quote, issuing, a credit's letters, the templates. */
+/** Créditos → Carta de Liquidación Anticipada: the search, the quote, issuing, the templates (a credit's letters: lib/credit-letters.ts). */
 
 export const letterKeys = {
   search: (q: string) => ['settlement-letter', 'search', q] as const,
   quote: (creditId: string, validUntil: string) => ['settlement-letter', 'quote', creditId, validUntil] as const,
-  letters: (creditId: string) => ['settlement-letter', 'letters', creditId] as const,
   pdf: (letterId: string) => ['settlement-letter', 'pdf', letterId] as const,
   templates: ['settlement-letter', 'templates'] as const,
 };
@@ -28,13 +27,6 @@ export const useLetterQuote = (creditId: string | null, validUntil: string) =>
     enabled: creditId !== null,
   });
 
-export const useCreditLetters = (creditId: string | null) =>
-  useQuery({
-    queryKey: letterKeys.letters(creditId ?? ''),
-    queryFn: () => call(letterRoutes.list, { params: { id: creditId! } }),
-    enabled: creditId !== null,
-  });
-
 /** A letter's stored PDF, as the blob the preview shows. */
 export const useLetterPdf = (letterId: string | null) =>
   useQuery({
@@ -48,11 +40,8 @@ export function useIssueLetter(creditId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (validUntil: string) => call(letterRoutes.issue, { params: { id: creditId }, body: validUntil ? { validUntil } : {} }),
-    onSettled: () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: letterKeys.letters(creditId) }),
-        client.invalidateQueries({ queryKey: ['credits', 'detail', creditId] }),
-      ]),
+    // The credit's detail key holds its view and its letters (lib/credit-letters.ts): both are read again.
+    onSettled: () => client.invalidateQueries({ queryKey: ['credits', 'detail', creditId] }),
   });
 }
 

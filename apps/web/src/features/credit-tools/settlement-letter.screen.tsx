@@ -23,15 +23,8 @@ import { ApiError } from '../../lib/api';
 import { hasPermission } from '../../lib/auth/session';
 import { useSession } from '../../lib/auth/use-session';
 import { formatBytes, formatDate, formatDateTime, formatMoney } from '../../lib/format';
-import {
-  useCreditLetters,
-  useCreditSearch,
-  useIssueLetter,
-  useLetterPdf,
-  useLetterQuote,
-  useLetterTemplates,
-  useUploadTemplate,
-} from './letters.queries';
+import { useCreditLetters } from '../../lib/credit-letters';
+import { useCreditSearch, useIssueLetter, useLetterPdf, useLetterQuote, useLetterTemplates, useUploadTemplate } from './letters.queries';
 import { ScrollTable } from '../../components/scroll-table';
 
 /**

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -11,16 +12,30 @@ import Typography from '@mui/material/Typography';
 import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
 import { Link } from 'react-router';
-import { FREQUENCY_LABELS, type Credit } from '@portal/contract';
+import {
+  FREQUENCY_LABELS,
+  type AuditEntry,
+  type Credit,
+  type CreditDeduction,
+  type CreditInstallment,
+  type CreditPayment,
+  type LabelHistoryEntry,
+} from '@portal/contract';
 import { daysBetween } from '@portal/lending';
 import { DetailList } from '../../components/detail-list';
+import { LettersTable } from '../../components/letters-table';
 import { usePagedRows } from '../../components/paged-rows';
 import { ScrollTable } from '../../components/scroll-table';
 import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatDateTime, formatMoney } from '../../lib/format';
 import { AllocationTable, SPLIT_FIGURES } from './payment-split';
+import { useCreditLetters } from '../../lib/credit-letters';
+import { useCreditDeductions, useCreditHistory, useCreditInstallments, useCreditPayments } from './credits.queries';
 
-/** The sections of the credit view (credit-view.screen.tsx), one per tab. */
+/**
+ * The sections of the credit view (credit-view.screen.tsx), one per tab. The header and Resumen show the view's answer;
+ * every other tab reads its own part when it is opened, with its own loading and error state.
+ */
 
 /** Rows per page of the view's long tables: a year of quincenas fits one page, a weekly credit's 52 rows four. */
 const PAGE_SIZE = 13;
@@ -35,6 +50,16 @@ const COMPONENT_LABELS = [
   ['feesIva', 'IVA de comisiones'],
   ['total', 'Total'],
 ] as const;
+
+/**
+ * A tab's part as it arrives: a progress bar naming it while it loads, the API's reason if it fails (Spanish, Problem
+ * JSON), then `children` with its data.
+ */
+function PartState<T>({ query, what, children }: { query: UseQueryResult<T, Error>; what: string; children: (data: T) => ReactNode }) {
+  if (query.isError) return <Alert severity="error">{`Error al cargar ${what}: ${query.error.message}`}</Alert>;
+  if (query.data === undefined) return <div role="progressbar" aria-label={`Cargando ${what}`} />;
+  return children(query.data);
+}
 
 /** Resumen: who, under which agreement and terms, and what is owed by component. */
 export function SummarySection({ credit: current }: { credit: Credit }) {
@@ -71,7 +96,7 @@ export function SummarySection({ credit: current }: { credit: Credit }) {
           { label: 'Primer descuento', value: formatDate(current.firstDueDate) },
           {
             label: 'Primer periodo',
-            value: `${daysBetween(current.disbursementDate, current.firstDueDate)} días · interés ${formatMoney(current.installments[0]?.interest ?? '0.00')} + IVA ${formatMoney(current.installments[0]?.iva ?? '0.00')}`,
+            value: `${daysBetween(current.disbursementDate, current.firstDueDate)} días · interés ${formatMoney(current.firstInstallment?.interest ?? '0.00')} + IVA ${formatMoney(current.firstInstallment?.iva ?? '0.00')}`,
           },
           { label: 'Último descuento', value: formatDate(current.lastDueDate) },
           { label: 'Saldo', value: formatMoney(current.balances.total) },
@@ -102,7 +127,15 @@ export function SummarySection({ credit: current }: { credit: Credit }) {
  * included), what was paid of it, what it still owes, and its payroll deduction.
  */
 export function ScheduleSection({ credit }: { credit: Credit }) {
-  const { rows, pager } = usePagedRows(credit.installments, PAGE_SIZE);
+  return (
+    <PartState query={useCreditInstallments(credit.id)} what="el calendario de pagos">
+      {(schedule) => <ScheduleTable installments={schedule.items} />}
+    </PartState>
+  );
+}
+
+function ScheduleTable({ installments }: { installments: readonly CreditInstallment[] }) {
+  const { rows, pager } = usePagedRows(installments, PAGE_SIZE);
   return (
     <>
       <ScrollTable label="Calendario de pagos">
@@ -148,8 +181,6 @@ export function ScheduleSection({ credit }: { credit: Credit }) {
   );
 }
 
-type CreditPayment = Credit['payments'][number];
-
 /** One payment: when, how much, from where, its split; its allocation lines unfold below it. */
 function PaymentRow({ payment }: { payment: CreditPayment }) {
   const [open, setOpen] = useState(false);
@@ -189,7 +220,7 @@ function PaymentRow({ payment }: { payment: CreditPayment }) {
 
 /** Pagos: newest first, with their split and where each peso went; and the saldo a favor, if any. */
 export function PaymentsSection({ credit }: { credit: Credit }) {
-  const { rows, pager } = usePagedRows(credit.payments, PAGE_SIZE);
+  const payments = useCreditPayments(credit.id);
   return (
     <Stack spacing={2}>
       {Number(credit.creditBalance) > 0 && (
@@ -197,42 +228,57 @@ export function PaymentsSection({ credit }: { credit: Credit }) {
           Saldo a favor: <strong>{formatMoney(credit.creditBalance)}</strong> (sobrepago recibido después de liquidar el crédito).
         </Alert>
       )}
-      {credit.payments.length === 0 ? (
-        <Typography color="text.secondary">Sin pagos aplicados.</Typography>
-      ) : (
-        <div>
-          <ScrollTable label="Pagos del crédito">
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox" />
-                <TableCell>Fecha valor</TableCell>
-                <TableCell align="right">Importe</TableCell>
-                <TableCell>Origen</TableCell>
-                <TableCell>Estado</TableCell>
-                {SPLIT_FIGURES.map(({ key, label }) => (
-                  <TableCell key={key} align="right">
-                    {label}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((payment) => (
-                <PaymentRow key={payment.id} payment={payment} />
-              ))}
-            </TableBody>
-          </ScrollTable>
-          {pager}
-        </div>
-      )}
+      <PartState query={payments} what="los pagos">
+        {(answer) => <PaymentsTable payments={answer.items} />}
+      </PartState>
     </Stack>
+  );
+}
+
+function PaymentsTable({ payments }: { payments: readonly CreditPayment[] }) {
+  const { rows, pager } = usePagedRows(payments, PAGE_SIZE);
+  return payments.length === 0 ? (
+    <Typography color="text.secondary">Sin pagos aplicados.</Typography>
+  ) : (
+    <div>
+      <ScrollTable label="Pagos del crédito">
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox" />
+            <TableCell>Fecha valor</TableCell>
+            <TableCell align="right">Importe</TableCell>
+            <TableCell>Origen</TableCell>
+            <TableCell>Estado</TableCell>
+            {SPLIT_FIGURES.map(({ key, label }) => (
+              <TableCell key={key} align="right">
+                {label}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((payment) => (
+            <PaymentRow key={payment.id} payment={payment} />
+          ))}
+        </TableBody>
+      </ScrollTable>
+      {pager}
+    </div>
   );
 }
 
 /** Descuentos: what the payroll is expected to deduct on each payday, and what became of it. */
 export function DeductionsSection({ credit }: { credit: Credit }) {
-  const { rows, pager } = usePagedRows(credit.deductions, PAGE_SIZE);
-  if (credit.deductions.length === 0) return <Typography color="text.secondary">Sin descuentos programados.</Typography>;
+  return (
+    <PartState query={useCreditDeductions(credit.id)} what="los descuentos">
+      {(answer) => <DeductionsTable deductions={answer.items} />}
+    </PartState>
+  );
+}
+
+function DeductionsTable({ deductions }: { deductions: readonly CreditDeduction[] }) {
+  const { rows, pager } = usePagedRows(deductions, PAGE_SIZE);
+  if (deductions.length === 0) return <Typography color="text.secondary">Sin descuentos programados.</Typography>;
   return (
     <>
       <ScrollTable label="Descuentos del crédito">
@@ -264,7 +310,7 @@ const SOURCE_LABELS = { selección: 'Selección en la lista', archivo: 'Archivo'
 
 /** Etiquetas: the labels the credit carries, and every one added or removed (who, when, from which update). */
 export function LabelsSection({ credit }: { credit: Credit }) {
-  const { rows, pager } = usePagedRows(credit.labelHistory, PAGE_SIZE);
+  const history = useCreditHistory(credit.id);
   return (
     <Stack spacing={2}>
       {credit.labels.length === 0 ? (
@@ -279,46 +325,61 @@ export function LabelsSection({ credit }: { credit: Credit }) {
       <Typography variant="h3" component="h3">
         Historial de etiquetas
       </Typography>
-      {credit.labelHistory.length === 0 ? (
-        <Typography color="text.secondary">Sin cambios de etiquetas.</Typography>
-      ) : (
-        <div>
-          <ScrollTable label="Historial de etiquetas">
-            <TableHead>
-              <TableRow>
-                <TableCell>Fecha</TableCell>
-                <TableCell>Etiqueta</TableCell>
-                <TableCell>Acción</TableCell>
-                <TableCell>Usuario</TableCell>
-                <TableCell>Origen</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((entry) => (
-                <TableRow key={entry.id}>
-                  <TableCell>{formatDateTime(entry.occurredAt)}</TableCell>
-                  <TableCell>{entry.label}</TableCell>
-                  <TableCell>{entry.action === 'agregar' ? 'Agregada' : 'Quitada'}</TableCell>
-                  <TableCell>{entry.actorEmail ?? '—'}</TableCell>
-                  <TableCell>
-                    {SOURCE_LABELS[entry.source]}
-                    {entry.fileName ? ` ${entry.fileName}` : ''} · actualización {entry.jobId.slice(0, 8)}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </ScrollTable>
-          {pager}
-        </div>
-      )}
+      <PartState query={history} what="el historial de etiquetas">
+        {(answer) => <LabelHistoryTable entries={answer.labelHistory} />}
+      </PartState>
     </Stack>
+  );
+}
+
+function LabelHistoryTable({ entries }: { entries: readonly LabelHistoryEntry[] }) {
+  const { rows, pager } = usePagedRows(entries, PAGE_SIZE);
+  return entries.length === 0 ? (
+    <Typography color="text.secondary">Sin cambios de etiquetas.</Typography>
+  ) : (
+    <div>
+      <ScrollTable label="Historial de etiquetas">
+        <TableHead>
+          <TableRow>
+            <TableCell>Fecha</TableCell>
+            <TableCell>Etiqueta</TableCell>
+            <TableCell>Acción</TableCell>
+            <TableCell>Usuario</TableCell>
+            <TableCell>Origen</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((entry) => (
+            <TableRow key={entry.id}>
+              <TableCell>{formatDateTime(entry.occurredAt)}</TableCell>
+              <TableCell>{entry.label}</TableCell>
+              <TableCell>{entry.action === 'agregar' ? 'Agregada' : 'Quitada'}</TableCell>
+              <TableCell>{entry.actorEmail ?? '—'}</TableCell>
+              <TableCell>
+                {SOURCE_LABELS[entry.source]}
+                {entry.fileName ? ` ${entry.fileName}` : ''} · actualización {entry.jobId.slice(0, 8)}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </ScrollTable>
+      {pager}
+    </div>
   );
 }
 
 /** Historial: the credit's audit events, newest first. */
 export function HistorySection({ credit }: { credit: Credit }) {
-  const { rows, pager } = usePagedRows(credit.history, PAGE_SIZE);
-  if (credit.history.length === 0) return <Typography color="text.secondary">Sin movimientos registrados.</Typography>;
+  return (
+    <PartState query={useCreditHistory(credit.id)} what="el historial">
+      {(answer) => <HistoryTable entries={answer.history} />}
+    </PartState>
+  );
+}
+
+function HistoryTable({ entries }: { entries: readonly AuditEntry[] }) {
+  const { rows, pager } = usePagedRows(entries, PAGE_SIZE);
+  if (entries.length === 0) return <Typography color="text.secondary">Sin movimientos registrados.</Typography>;
   return (
     <>
       <ScrollTable label="Eventos del crédito">
@@ -341,5 +402,14 @@ export function HistorySection({ credit }: { credit: Credit }) {
       </ScrollTable>
       {pager}
     </>
+  );
+}
+
+/** Cartas: the settlement letters issued for the credit, newest first, each downloadable. */
+export function LettersSection({ credit }: { credit: Credit }) {
+  return (
+    <PartState query={useCreditLetters(credit.id)} what="las cartas de liquidación">
+      {(answer) => <LettersTable letters={answer.items} label="Cartas de liquidación" />}
+    </PartState>
   );
 }

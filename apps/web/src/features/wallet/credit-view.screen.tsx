@@ -11,28 +11,34 @@ import Link from '@mui/material/Link';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { LIQUIDATION_REASON_LABELS, type Credit } from '@portal/contract';
 import { AGING_BUCKET_LABELS } from '@portal/lending';
-import { LettersTable } from '../../components/letters-table';
 import { NotFoundState, isNotFound } from '../../components/not-found-state';
 import { RouteLoading } from '../../components/route-loading';
 import { StatusChip } from '../../components/status-chip';
 import { formatDate, formatMoney } from '../../lib/format';
 import { useCredit } from './credits.queries';
-import { DeductionsSection, HistorySection, LabelsSection, PaymentsSection, ScheduleSection, SummarySection } from './credit-view-sections';
+import {
+  DeductionsSection,
+  HistorySection,
+  LabelsSection,
+  LettersSection,
+  PaymentsSection,
+  ScheduleSection,
+  SummarySection,
+} from './credit-view-sections';
 
 const PayoffSection = lazy(() => import('./credit-payoff'));
 
-/** The view's sections, in the order a clerk reads a credit; the URL's `tab` names the one open. */
+/**
+ * The view's sections, in the order a clerk reads a credit; the URL's `tab` names the one open. The counts on the tabs
+ * come with the view; each tab reads its own part when it is opened.
+ */
 const TABS = [
   { key: 'resumen', label: () => 'Resumen', Panel: SummarySection },
   { key: 'calendario', label: () => 'Calendario de pagos', Panel: ScheduleSection },
-  { key: 'pagos', label: (credit: Credit) => `Pagos (${credit.payments.length})`, Panel: PaymentsSection },
+  { key: 'pagos', label: (credit: Credit) => `Pagos (${credit.paymentCount})`, Panel: PaymentsSection },
   { key: 'descuentos', label: () => 'Descuentos', Panel: DeductionsSection },
   { key: 'etiquetas', label: (credit: Credit) => `Etiquetas (${credit.labels.length})`, Panel: LabelsSection },
-  {
-    key: 'cartas',
-    label: (credit: Credit) => `Cartas (${credit.letters.length})`,
-    Panel: ({ credit }: { credit: Credit }) => <LettersTable letters={credit.letters} label="Cartas de liquidación" />,
-  },
+  { key: 'cartas', label: (credit: Credit) => `Cartas (${credit.letterCount})`, Panel: LettersSection },
   {
     key: 'liquidacion',
     label: () => 'Liquidación',
@@ -46,15 +52,6 @@ const TABS = [
 ] as const;
 
 type TabKey = (typeof TABS)[number]['key'];
-
-/** The next payroll deduction still to come: on or after the fecha flujo, not yet received. */
-export function nextDeduction(credit: Credit): Credit['deductions'][number] | null {
-  return (
-    credit.deductions
-      .filter((deduction) => deduction.discountDate >= credit.businessDate && deduction.state !== 'recibido')
-      .sort((a, b) => a.discountDate.localeCompare(b.discountDate))[0] ?? null
-  );
-}
 
 function HeaderFigure({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -71,7 +68,7 @@ function HeaderFigure({ label, children }: { label: string; children: ReactNode 
 
 /** What a clerk checks first, above every tab: state, arrears, bucket, balance, the next deduction. */
 function CreditHeader({ credit }: { credit: Credit }) {
-  const next = nextDeduction(credit);
+  const next = credit.nextDeduction;
   return (
     <Paper component="header" sx={{ p: { xs: 2, sm: 3 }, mb: 2 }}>
       <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 0.5 }}>

@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Credit } from '@portal/contract';
+import type { Credit, CreditDeduction, CreditHistory, CreditInstallment, CreditPayment, LetterSummary } from '@portal/contract';
 import { resetSessionCache, saveSession } from '../../lib/auth/session';
 import { sampleSession } from '../../test-support';
 import { renderScreen, stubApi } from '../../test-render';
-import CreditViewScreen, { nextDeduction } from './credit-view.screen';
+import CreditViewScreen from './credit-view.screen';
 
 const zero = {
   principal: '0.00',
@@ -28,7 +28,6 @@ const credit: Credit = {
   rfc: null,
   company: 'Financiera Demo',
   labels: [],
-  labelHistory: [],
   requestId: 'r1',
   requestFolio: 'SOL-000007',
   clientId: 'c1',
@@ -64,6 +63,27 @@ const credit: Credit = {
   },
   disbursedBy: 'tesoreria@demo.mx',
   createdAt: '2026-02-11T15:00:00Z',
+  firstInstallment: { interest: '25.86', iva: '4.14' },
+  // Period 1 (28/02) is past and period 2 (15/03) too: none is still to come at 31/03.
+  nextDeduction: null,
+  creditBalance: '0.00',
+  paymentCount: 0,
+  letterCount: 0,
+  liquidationReason: null,
+  renewedBy: null,
+  renews: [],
+};
+
+/** The parts the tabs read, each by its own route. */
+interface Parts {
+  installments: CreditInstallment[];
+  payments: CreditPayment[];
+  deductions: CreditDeduction[];
+  history: CreditHistory;
+  letters: LetterSummary[];
+}
+
+const parts: Parts = {
   installments: [
     {
       number: 1,
@@ -106,14 +126,34 @@ const credit: Credit = {
     { period: 1, discountDate: '2026-02-28', amount: '1020.00', state: 'no aplicado' },
     { period: 2, discountDate: '2026-03-15', amount: '1020.00', state: 'en tránsito' },
   ],
-  creditBalance: '0.00',
   payments: [],
+  history: { history: [], labelHistory: [] },
   letters: [],
-  history: [],
-  liquidationReason: null,
-  renewedBy: null,
-  renews: [],
 };
+
+const PROBLEM_500 = { type: 'about:blank', title: 'Error', status: 500, detail: 'La base de datos no respondió.' };
+
+/**
+ * The API as the screen asks it: the view, each tab's part by its route (or an answer given instead, e.g. an error), and
+ * a payoff that is never quoted.
+ */
+function portal(view: Credit, given: Partial<Record<keyof Parts, unknown>> = {}) {
+  const answers: Record<keyof Parts, unknown> = {
+    installments: { items: parts.installments },
+    payments: { items: parts.payments },
+    deductions: { items: parts.deductions },
+    history: parts.history,
+    letters: { items: parts.letters },
+    ...given,
+  };
+  return (_method: string, path: string) => {
+    if (path.includes('/payoff')) return [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }];
+    const route = new URL(path, 'http://portal').pathname;
+    if (route.endsWith('/settlement-letters')) return answers.letters;
+    for (const part of ['installments', 'payments', 'deductions', 'history'] as const) if (route.endsWith(`/${part}`)) return answers[part];
+    return view;
+  };
+}
 
 describe('credit view', () => {
   beforeEach(() => {
@@ -122,13 +162,11 @@ describe('credit view', () => {
     return () => vi.unstubAllGlobals();
   });
 
-  const noPayoff = (credit: Credit) => (_method: string, path: string) =>
-    path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit;
   const open = (url = '/wallet/credits/credits-view/cr-1') =>
     renderScreen(<CreditViewScreen />, { path: '/wallet/credits/credits-view/:id', url });
 
   it('heads the view with status, days past due, bucket, balance and the next discount, above the summary', async () => {
-    stubApi(noPayoff(credit));
+    stubApi(portal(credit));
     open();
     expect(await screen.findByRole('heading', { name: 'Crédito CR-000001' })).toBeInTheDocument();
     const header = screen.getByLabelText('Estado del crédito');
@@ -157,7 +195,7 @@ describe('credit view', () => {
 
   it('links a renewed credit to the credit that renewed it, says why it was liquidated, and offers no renewal', async () => {
     stubApi(
-      noPayoff({
+      portal({
         ...credit,
         status: 'liquidado',
         liquidationReason: 'renovacion',
@@ -172,29 +210,27 @@ describe('credit view', () => {
   });
 
   it('links a renewal to the credits it renewed, and an active credit offers Renovar with itself named', async () => {
-    stubApi(noPayoff({ ...credit, renews: [{ id: 'cr-3', folio: 'CR-000003' }] }));
+    stubApi(portal({ ...credit, renews: [{ id: 'cr-3', folio: 'CR-000003' }] }));
     open();
     const header = await screen.findByLabelText('Estado del crédito');
     expect(within(header).getByText('Renueva a').nextSibling).toHaveTextContent('CR-000003');
     expect(screen.getByRole('link', { name: 'Renovar' })).toHaveAttribute('href', '/origination/request-new?renews=cr-1');
   });
 
-  it('names the next deduction still to come: on or after the fecha flujo, not yet received', () => {
-    const deductions: Credit['deductions'] = [
-      { period: 1, discountDate: '2026-03-15', amount: '1020.00', state: 'recibido' },
-      { period: 3, discountDate: '2026-04-30', amount: '1020.00', state: 'esperado' },
-      { period: 2, discountDate: '2026-03-31', amount: '1020.00', state: 'esperado' },
-    ];
-    expect(nextDeduction({ ...credit, deductions })?.period).toBe(2);
-    expect(nextDeduction({ ...credit, deductions: deductions.map((d) => ({ ...d, state: 'recibido' as const })) })).toBeNull();
+  it('names the next deduction the view answers: its date and amount', async () => {
+    stubApi(portal({ ...credit, nextDeduction: { period: 3, discountDate: '2026-04-15', amount: '1020.00' } }));
+    open();
+    const header = await screen.findByLabelText('Estado del crédito');
+    expect(within(header).getByText('Próximo descuento').nextSibling).toHaveTextContent('15/04/2026 · $1,020.00');
+    expect(screen.getByLabelText('Resumen del crédito')).toHaveTextContent('interés $25.86 + IVA $4.14');
   });
 
   it('shows the schedule once, each row with what it charged, what was paid of it and its deduction; the URL keeps the tab', async () => {
-    stubApi(noPayoff(credit));
+    const calls = stubApi(portal(credit));
     const router = open();
     await userEvent.click(await screen.findByRole('tab', { name: 'Calendario de pagos' }));
     expect(router.state.location.search).toBe('?tab=calendario');
-    const rows = within(screen.getByRole('table', { name: 'Calendario de pagos' })).getAllByRole('row');
+    const rows = within(await screen.findByRole('table', { name: 'Calendario de pagos' })).getAllByRole('row');
     expect(
       rows.map((row) =>
         within(row)
@@ -222,21 +258,49 @@ describe('credit view', () => {
     expect(screen.queryByRole('table', { name: 'Tabla de amortización' })).toBeNull();
     await userEvent.click(screen.getByRole('tab', { name: 'Descuentos' }));
     expect(router.state.location.search).toBe('?tab=descuentos');
-    const deductions = within(screen.getByRole('table', { name: 'Descuentos del crédito' })).getAllByRole('row');
+    const deductions = within(await screen.findByRole('table', { name: 'Descuentos del crédito' })).getAllByRole('row');
     expect(deductions.at(-1)).toHaveTextContent('215/03/2026$1,020.00en tránsito');
+    // Each tab read its own part, once; the tabs not opened read nothing.
+    const paths = calls.map((call) => new URL(call.path, 'http://portal').pathname);
+    expect(paths.filter((path) => path.endsWith('/installments'))).toHaveLength(1);
+    expect(paths.filter((path) => path.endsWith('/deductions'))).toHaveLength(1);
+    expect(paths.some((path) => /\/(payments|history|settlement-letters)$/.test(path))).toBe(false);
+  });
+
+  it('shows a tab loading while its part is on its way, and the reason in Spanish if it cannot be read', async () => {
+    let release: (answer: unknown) => void = () => undefined;
+    const schedule = new Promise((resolve) => (release = resolve));
+    const answer = portal(credit, { payments: [500, PROBLEM_500] });
+    vi.stubGlobal('fetch', async (input: string) => {
+      const result = new URL(input, 'http://portal').pathname.endsWith('/installments') ? await schedule : answer('GET', input);
+      const [status, body] = Array.isArray(result) && typeof result[0] === 'number' ? (result as [number, unknown]) : [200, result];
+      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    });
+    open('/wallet/credits/credits-view/cr-1?tab=calendario');
+    expect(await screen.findByRole('progressbar', { name: 'Cargando el calendario de pagos' })).toBeInTheDocument();
+    // The header is there already: it does not wait for the schedule.
+    expect(screen.getByLabelText('Estado del crédito')).toHaveTextContent('$2,053.92');
+    release({ items: parts.installments });
+    expect(await screen.findByRole('table', { name: 'Calendario de pagos' })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Cargando el calendario de pagos' })).toBeNull();
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Pagos (0)' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error al cargar los pagos: La base de datos no respondió.');
+    expect(screen.queryByRole('table', { name: 'Pagos del crédito' })).toBeNull();
   });
 
   it('opens the tab the URL names, and pages a long schedule', async () => {
-    const row = credit.installments[1]!;
-    const long: Credit = {
-      ...credit,
-      term: 30,
-      installments: Array.from({ length: 30 }, (_, index) => ({ ...row, number: index + 1 })),
-    };
-    stubApi(noPayoff(long));
+    const row = parts.installments[1]!;
+    stubApi(
+      portal(
+        { ...credit, term: 30 },
+        { installments: { items: Array.from({ length: 30 }, (_, index) => ({ ...row, number: index + 1 })) } },
+      ),
+    );
     open('/wallet/credits/credits-view/cr-1?tab=calendario');
     expect(await screen.findByRole('tab', { name: 'Calendario de pagos' })).toHaveAttribute('aria-selected', 'true');
     const table = () => screen.getByRole('table', { name: 'Calendario de pagos' });
+    await screen.findByRole('table', { name: 'Calendario de pagos' });
     // 13 rows a page, under the header.
     expect(within(table()).getAllByRole('row')).toHaveLength(14);
     expect(screen.getByText('1–13 de 30')).toBeInTheDocument();
@@ -245,9 +309,8 @@ describe('credit view', () => {
   });
 
   it('shows the label history: each change with who, when and the update it came from', async () => {
-    const labelled: Credit = {
-      ...credit,
-      labels: ['Jurídico'],
+    const history: CreditHistory = {
+      history: [],
       labelHistory: [
         {
           id: 2,
@@ -271,9 +334,7 @@ describe('credit view', () => {
         },
       ],
     };
-    stubApi((_method, path) =>
-      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : labelled,
-    );
+    stubApi(portal({ ...credit, labels: ['Jurídico'] }, { history }));
     open('/wallet/credits/credits-view/cr-1?tab=etiquetas');
     expect(await screen.findByRole('listitem')).toHaveTextContent('Jurídico');
     const rows = within(await screen.findByRole('table', { name: 'Historial de etiquetas' })).getAllByRole('row');
@@ -285,29 +346,25 @@ describe('credit view', () => {
   });
 
   it('lists the settlement letters with their date, validity, amount, template, who issued them and a download', async () => {
-    const withLetters: Credit = {
-      ...credit,
-      letters: [
-        {
-          id: 'l2',
-          creditId: 'cr-1',
-          number: 2,
-          reference: '00000001000219',
-          issuedAt: '2026-03-31T16:05:00.000Z',
-          quoteDate: '2026-03-31',
-          validUntil: '2026-04-07',
-          totalAmount: '2053.92',
-          brand: 'Financiera Demo',
-          templateVersion: 2,
-          pdfSha256: 'ab'.repeat(32),
-          issuedBy: 'cartera@demo.mx',
-        },
-      ],
-    };
-    stubApi((_method, path) =>
-      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : withLetters,
-    );
+    const letters: LetterSummary[] = [
+      {
+        id: 'l2',
+        creditId: 'cr-1',
+        number: 2,
+        reference: '00000001000219',
+        issuedAt: '2026-03-31T16:05:00.000Z',
+        quoteDate: '2026-03-31',
+        validUntil: '2026-04-07',
+        totalAmount: '2053.92',
+        brand: 'Financiera Demo',
+        templateVersion: 2,
+        pdfSha256: 'ab'.repeat(32),
+        issuedBy: 'cartera@demo.mx',
+      },
+    ];
+    stubApi(portal({ ...credit, letterCount: 1 }, { letters: { items: letters } }));
     open('/wallet/credits/credits-view/cr-1?tab=cartas');
+    expect(await screen.findByRole('tab', { name: 'Cartas (1)' })).toHaveAttribute('aria-selected', 'true');
     const rows = within(await screen.findByRole('table', { name: 'Cartas de liquidación' })).getAllByRole('row');
     expect(rows.map((row) => row.textContent)).toEqual([
       'EmitidaVigenciaImporteReferenciaPlantillaEmitió',
@@ -317,9 +374,7 @@ describe('credit view', () => {
   });
 
   it('says so when the credit has no letters', async () => {
-    stubApi((_method, path) =>
-      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : credit,
-    );
+    stubApi(portal(credit));
     open();
     await userEvent.click(await screen.findByRole('tab', { name: 'Cartas (0)' }));
     expect(await screen.findByText('Sin cartas de liquidación emitidas.')).toBeInTheDocument();
@@ -336,38 +391,32 @@ describe('credit view', () => {
       feesIva: '0.00',
       overpayment: '0.00',
     };
-    const paid: Credit = {
-      ...credit,
-      creditBalance: '15.50',
-      payments: [
-        {
-          id: 'pay-1',
-          valueDate: '2026-03-15',
-          amount: '1033.92',
-          source: 'Archivo nomina-0315.csv, línea 12',
-          fileId: 'file-1',
-          status: 'aplicado',
-          appliedAt: '2026-03-16T17:00:00Z',
-          split,
-          allocation: [
-            { installment: 1, component: 'moratoryInterest', amount: '12.00', step: 'due' },
-            { installment: 1, component: 'moratoryIva', amount: '1.92', step: 'due' },
-            { installment: 1, component: 'interest', amount: '25.86', step: 'accrued' },
-            { installment: 1, component: 'iva', amount: '4.14', step: 'accrued' },
-            { installment: 1, component: 'principal', amount: '990.00', step: 'due' },
-          ],
-        },
-      ],
-    };
-    stubApi((_method, path) =>
-      path.includes('/payoff') ? [400, { type: 'about:blank', title: 'x', status: 400, detail: 'sin cotización' }] : paid,
-    );
+    const payments: CreditPayment[] = [
+      {
+        id: 'pay-1',
+        valueDate: '2026-03-15',
+        amount: '1033.92',
+        source: 'Archivo nomina-0315.csv, línea 12',
+        fileId: 'file-1',
+        status: 'aplicado',
+        appliedAt: '2026-03-16T17:00:00Z',
+        split,
+        allocation: [
+          { installment: 1, component: 'moratoryInterest', amount: '12.00', step: 'due' },
+          { installment: 1, component: 'moratoryIva', amount: '1.92', step: 'due' },
+          { installment: 1, component: 'interest', amount: '25.86', step: 'accrued' },
+          { installment: 1, component: 'iva', amount: '4.14', step: 'accrued' },
+          { installment: 1, component: 'principal', amount: '990.00', step: 'due' },
+        ],
+      },
+    ];
+    stubApi(portal({ ...credit, creditBalance: '15.50', paymentCount: 1 }, { payments: { items: payments } }));
     open();
     expect(await screen.findByLabelText('Resumen del crédito')).toHaveTextContent('Saldo a favor$15.50');
     await userEvent.click(screen.getByRole('tab', { name: 'Pagos (1)' }));
     const section = screen.getByRole('tabpanel', { name: 'Pagos (1)' });
     expect(within(section).getByText(/Saldo a favor:/)).toHaveTextContent('Saldo a favor: $15.50');
-    const table = within(section).getByRole('table', { name: 'Pagos del crédito' });
+    const table = await within(section).findByRole('table', { name: 'Pagos del crédito' });
     const [, row] = within(table).getAllByRole('row');
     expect(
       within(row!)
@@ -406,7 +455,7 @@ describe('credit view', () => {
   });
 
   it('asks the payoff quote only when Liquidación is opened, at the fecha flujo', async () => {
-    const calls = stubApi(noPayoff(credit));
+    const calls = stubApi(portal(credit));
     open();
     expect(await screen.findByLabelText('Resumen del crédito')).toBeInTheDocument();
     expect(calls.some((call) => call.path.includes('/payoff'))).toBe(false);

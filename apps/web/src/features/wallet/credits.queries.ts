@@ -9,6 +9,8 @@ export const walletKeys = {
   credits: creditListKeys.all,
   totals: (query: string) => ['credits', 'totals', query] as const,
   detail: (id: string) => ['credits', 'detail', id] as const,
+  /** A part of the credit view that one of its tabs reads by its own route. */
+  part: (id: string, part: 'installments' | 'payments' | 'deductions' | 'history') => ['credits', 'detail', id, part] as const,
   payoff: (id: string, date: string) => ['credits', 'payoff', id, date] as const,
   businessDates: ['business-dates'] as const,
   dayClosesAll: ['day-closes'] as const,
@@ -17,6 +19,22 @@ export const walletKeys = {
 
 export const useCredit = (id: string) =>
   useQuery({ queryKey: walletKeys.detail(id), queryFn: () => call(creditRoutes.get, { params: { id } }) });
+
+/** Calendario de pagos: the schedule at the fecha flujo. */
+export const useCreditInstallments = (id: string) =>
+  useQuery({ queryKey: walletKeys.part(id, 'installments'), queryFn: () => call(creditRoutes.installments, { params: { id } }) });
+
+/** Pagos: the payments with their allocation. */
+export const useCreditPayments = (id: string) =>
+  useQuery({ queryKey: walletKeys.part(id, 'payments'), queryFn: () => call(creditRoutes.payments, { params: { id } }) });
+
+/** Descuentos: the expected payroll deductions. */
+export const useCreditDeductions = (id: string) =>
+  useQuery({ queryKey: walletKeys.part(id, 'deductions'), queryFn: () => call(creditRoutes.deductions, { params: { id } }) });
+
+/** Etiquetas and Historial: the label changes and the audit events. */
+export const useCreditHistory = (id: string) =>
+  useQuery({ queryKey: walletKeys.part(id, 'history'), queryFn: () => call(creditRoutes.history, { params: { id } }) });
 
 export const usePayoff = (id: string, date: string) =>
   useQuery({
