@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
+import LinearProgress from '@mui/material/LinearProgress';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -57,7 +58,7 @@ const COMPONENT_LABELS = [
  */
 function PartState<T>({ query, what, children }: { query: UseQueryResult<T, Error>; what: string; children: (data: T) => ReactNode }) {
   if (query.isError) return <Alert severity="error">{`Error al cargar ${what}: ${query.error.message}`}</Alert>;
-  if (query.data === undefined) return <div role="progressbar" aria-label={`Cargando ${what}`} />;
+  if (query.data === undefined) return <LinearProgress aria-label={`Cargando ${what}`} />;
   return children(query.data);
 }
 
