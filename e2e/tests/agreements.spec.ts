@@ -1,10 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, signIn } from './support';
-
-async function chooseOption(page: Page, label: string, option: string) {
-  await page.getByLabel(label).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, signIn, chooseOption } from './support';
 
 test('an agreement with a quincenal product and a csv layout shows its schedule preview, reads a sample and saves', async ({ page }) => {
   const code = `E2E-${Date.now() % 100000}`;

@@ -1,10 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, signIn } from './support';
-
-async function chooseOption(page: Page, label: string, option: string | RegExp) {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole('option', { name: option }).click();
-}
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, signIn, chooseOption } from './support';
 
 test('credits list filtered by bucket → a credit → Cerrar día → its days past due move by one day', async ({ page }) => {
   test.setTimeout(240_000);

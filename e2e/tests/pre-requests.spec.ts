@@ -1,10 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, signIn } from './support';
-
-async function chooseOption(page: Page, label: string, option: string | RegExp) {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole('option', { name: option }).click();
-}
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, signIn, chooseOption } from './support';
 
 test('a pre-request shows its live verdict, is saved as a draft with the server verdict, and is sent', async ({ page }) => {
   await signIn(page, ACCOUNTS.admin);

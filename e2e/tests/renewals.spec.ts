@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { CreditListItem, PaymentOrder, Request, RenewableCredits } from '@portal/contract';
-import { ACCOUNTS, SESSION_KEY, signIn, signOut } from './support';
+import { ACCOUNTS, SESSION_KEY, signIn, signOut, chooseOption } from './support';
 
 const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
 const pesos = (amount: string) => money.format(Number(amount));
@@ -13,11 +13,6 @@ async function api<T>(page: Page, path: string): Promise<T> {
   const response = await page.request.get(path, { headers: { authorization: `Bearer ${token}` } });
   expect(response.ok(), `${path}: ${response.status()}`).toBe(true);
   return (await response.json()) as T;
-}
-
-async function chooseOption(page: Page, label: string, option: string | RegExp) {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole('option', { name: option }).click();
 }
 
 test('Renovar from a credit view → capture, approval by a second person, disbursement on the fecha flujo by a third → the old credit liquidado por renovación, the net amount in Tesorería', async ({

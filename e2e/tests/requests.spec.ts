@@ -1,17 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { buildSchedule, clabeCheckDigit, firstPayday } from '@portal/lending';
-import { ACCOUNTS, sidebar, signIn, signOut } from './support';
+import { ACCOUNTS, sidebar, signIn, signOut, chooseOption } from './support';
 
 const CURP = 'GOMA800101HJCRRN01';
 const CLABE = `00218012345678901${clabeCheckDigit('00218012345678901')}`;
 const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
-
-async function chooseOption(page: Page, label: string, option: string | RegExp) {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole('option', { name: option }).click();
-}
 
 test('pre-request → request with documents → approval by a second person → disbursement by a third → the credit schedule is buildSchedule', async ({
   page,

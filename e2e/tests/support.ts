@@ -34,6 +34,20 @@ export async function signIn(page: Page, account: { email: string; password: str
 }
 
 /**
+ * Picks `option` in the MUI select labelled `label` (a text names the option exactly). A click that lands while the
+ * form renders again (a pre-request's data arriving) can leave the select focused and closed: it is opened again until
+ * the option can be taken, within the test's own timeout.
+ */
+export async function chooseOption(page: Page, label: string, option: string | RegExp) {
+  const field = page.getByLabel(label, { exact: true });
+  const choice = page.getByRole('option', { name: option, exact: true });
+  await expect(async () => {
+    if (!(await choice.isVisible())) await field.click();
+    await choice.click({ timeout: 1_000 });
+  }).toPass();
+}
+
+/**
  * Signs out through the user menu and waits for the provider to end its session: the portal shows its sign-in page
  * the moment it forgets the user, before the provider has answered, and a test's next step should start from a
  * provider that no longer holds anyone.

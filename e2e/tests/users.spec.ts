@@ -1,10 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ACCOUNTS, CARTERA_SCREENS, productLinks, screensOf, sidebar, signIn, signOut } from './support';
-
-async function chooseOption(page: Page, label: string, option: string) {
-  await page.getByLabel(label).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, CARTERA_SCREENS, productLinks, screensOf, sidebar, signIn, signOut, chooseOption } from './support';
 
 test('a new Cartera user sets a password from the link Reenviar acceso shows the administrator, sees only Cartera, and sees Originación after a profile change', async ({
   page,
