@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { DEDUCTION_MOVEMENT_CODES, type DeductionOrderLine, type DeductionOrderOption, type EmployerStatement } from '@portal/contract';
 import { api } from './product-routes';
-import { ACCOUNTS, signIn } from './support';
+import { ACCOUNTS, chooseOption, signIn } from './support';
 
 const day = (isoDate: string) => isoDate.split('-').reverse().join('/');
 const money = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' });
@@ -35,8 +35,7 @@ test('Cartera generates, emits and downloads a cédula, loads the employer answe
 
   await page.goto('/wallet/deduction-orders');
   await expect(page.getByRole('heading', { name: 'Cédulas de descuento' })).toBeVisible();
-  await page.getByLabel('Convenio a generar').click();
-  await page.getByRole('option', { name: option.agreement, exact: true }).click();
+  await chooseOption(page, 'Convenio a generar', option.agreement);
   await expect(page.getByText(`se genera la cédula del día de pago ${day(option.nextPayday)}`)).toBeVisible();
   await page.getByRole('button', { name: 'Generar' }).click();
   await expect(page).toHaveURL(/\/wallet\/deduction-orders\/[0-9a-f-]{36}$/);
@@ -109,10 +108,8 @@ test('Cartera generates, emits and downloads a cédula, loads the employer answe
 
   await page.goto('/wallet/upload-file-pay');
   await expect(page.getByRole('heading', { name: 'Carga archivos de pagos' })).toBeVisible();
-  await page.getByLabel('Convenio', { exact: true }).click();
-  await page.getByRole('option', { name: new RegExp(`^${escape(payday.agreement)}`) }).click();
-  await page.getByLabel('Fecha de descuento', { exact: true }).click();
-  await page.getByRole('option', { name: day(payday.payday), exact: true }).click();
+  await chooseOption(page, 'Convenio', new RegExp(`^${escape(payday.agreement)}`));
+  await chooseOption(page, 'Fecha de descuento', day(payday.payday));
   await expect(page.getByRole('combobox', { name: 'Fecha de descuento' })).toHaveText(day(payday.payday));
   const fileName = `respuesta-${code!.toLowerCase()}-${payday.payday}.txt`;
   await page.getByLabel('Archivo de pagos').setInputFiles({ name: fileName, mimeType: 'text/plain', buffer: Buffer.from(answer, 'utf8') });
@@ -134,8 +131,7 @@ test('Cartera generates, emits and downloads a cédula, loads the employer answe
   await page.goto('/wallet/employer-statement');
   await expect(page.getByRole('heading', { name: 'Estado de cuenta por convenio' })).toBeVisible();
   await page.getByLabel('Mes', { exact: true }).fill(monthOf(payday.payday));
-  await page.getByLabel('Convenio', { exact: true }).click();
-  await page.getByRole('option', { name: payday.agreement, exact: true }).click();
+  await chooseOption(page, 'Convenio', payday.agreement);
   const table = page.getByRole('table', { name: 'Estado de cuenta del mes' });
   const figure = (name: string) => table.getByRole('button', { name: `${name} de ${payday.agreement} del ${day(payday.payday)}` });
   await expect(figure('Recibido')).toHaveText(`${sent.length.toLocaleString('es-MX')} · ${total}`);

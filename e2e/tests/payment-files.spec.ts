@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Credit, CreditDeduction, CreditListItem, Payment, UploadOption } from '@portal/contract';
-import { ACCOUNTS, SESSION_KEY, signIn } from './support';
+import { ACCOUNTS, SESSION_KEY, chooseOption, signIn } from './support';
 
 const AGREEMENT = 'Gobierno del Estado de Jalisco — burocracia';
 /** An employee number the demo never gives (it draws E-10000 to E-99999): no credit answers to it. */
@@ -86,8 +86,7 @@ test('Cartera loads a payroll file with bad rows, applies it, follows a payment 
   // Carga archivos de pagos: agreement, its suggested discount date, and the file.
   await page.goto('/wallet/upload-file-pay');
   await expect(page.getByRole('heading', { name: 'Carga archivos de pagos' })).toBeVisible();
-  await page.getByLabel('Convenio', { exact: true }).click();
-  await page.getByRole('option', { name: new RegExp(`^${AGREEMENT}`) }).click();
+  await chooseOption(page, 'Convenio', new RegExp(`^${AGREEMENT}`));
   await expect(page.getByLabel('Fecha de descuento', { exact: true })).toHaveText(day(discountDate));
   await expect(page.getByText('Formato del layout: CSV')).toBeVisible();
   await page.getByLabel('Archivo de pagos').setInputFiles({ name: fileName, mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
