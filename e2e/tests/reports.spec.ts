@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
 import type { CreditListItem } from '@portal/contract';
-import { ACCOUNTS, SESSION_KEY, signIn } from './support';
+import { ACCOUNTS, SESSION_KEY, chooseOption, signIn } from './support';
 
 async function api<T>(page: Page, path: string): Promise<T> {
   const token = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!).token.accessToken as string, SESSION_KEY);
@@ -30,10 +30,8 @@ test('an administrator defines a report, runs it, downloads the xlsx and finds t
 
   // Cartera → Reportes Operativos: choose it, ask for the credits al corriente, run it and wait for its file.
   await page.goto('/wallet/operative-report');
-  await page.getByRole('combobox', { name: 'Reporte' }).click();
-  await page.getByRole('option', { name }).click();
-  await page.getByRole('combobox', { name: 'Tramo de atraso' }).click();
-  await page.getByRole('option', { name: 'Al corriente' }).click();
+  await chooseOption(page, 'Reporte', name);
+  await chooseOption(page, 'Tramo de atraso', 'Al corriente');
   await page.getByRole('button', { name: 'Ejecutar' }).click();
   await expect(page.getByText(`«${name}» en proceso.`, { exact: false })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: name });
