@@ -8,6 +8,22 @@ import { personSearchText, SEARCH_INDEX_STORAGE } from '../like';
 /** Clients, pre-requests, requests and their documents. */
 
 /**
+ * A client's or a request's full name (their first_names, last_name_1 and last_name_2) as the searches read it
+ * (db/like.ts, personSearchText), kept by the database: a search compares this text instead of computing it per row
+ * (decisions 0036, 0038).
+ */
+const personSearchTextColumn = () =>
+  text('search_text')
+    .notNull()
+    .generatedAlwaysAs(
+      personSearchText({
+        firstNames: sql`${sql.identifier('first_names')}`,
+        lastName1: sql`${sql.identifier('last_name_1')}`,
+        lastName2: sql`${sql.identifier('last_name_2')}`,
+      }),
+    );
+
+/**
  * Acreditados: one row per CURP and company (each company keeps its own client data, isolated like the rest of its
  * portfolio); what a request adds (address, contact) comes with the request.
  */
@@ -25,19 +41,7 @@ export const clients = pgTable(
     sex: text('sex', { enum: ['H', 'M'] }).notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    /**
-     * The full name as the searches read it (db/like.ts, personSearchText), kept by the database: a search compares
-     * this text instead of computing it per row (decisions 0036, 0038).
-     */
-    searchText: text('search_text')
-      .notNull()
-      .generatedAlwaysAs(
-        personSearchText({
-          firstNames: sql`${sql.identifier('first_names')}`,
-          lastName1: sql`${sql.identifier('last_name_1')}`,
-          lastName2: sql`${sql.identifier('last_name_2')}`,
-        }),
-      ),
+    searchText: personSearchTextColumn(),
   },
   (table) => [
     uniqueIndex('clients_company_curp_key').on(table.companyId, table.curp),
@@ -174,19 +178,7 @@ export const requests = pgTable(
     version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    /**
-     * The applicant's full name as the searches read it (db/like.ts, personSearchText), kept by the database: a search compares
-     * this text instead of computing it per row (decisions 0036, 0038).
-     */
-    searchText: text('search_text')
-      .notNull()
-      .generatedAlwaysAs(
-        personSearchText({
-          firstNames: sql`${sql.identifier('first_names')}`,
-          lastName1: sql`${sql.identifier('last_name_1')}`,
-          lastName2: sql`${sql.identifier('last_name_2')}`,
-        }),
-      ),
+    searchText: personSearchTextColumn(),
   },
   (table) => [
     index('requests_status_idx').on(table.status, table.createdAt),
