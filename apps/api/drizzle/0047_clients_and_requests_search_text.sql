@@ -1,8 +1,10 @@
 -- Clients and requests keep their search text (issue 52, decision 0038), as users do since 0044: search_text is the
 -- full name as the searches read it (decision 0031's expression), a stored generated column, and the trigram indexes
 -- move onto it. The search functions' sample compared translate(lower(…)) of some 600 rows for a common name (3 µs
--- a row); they compare the column now. Their scope, sample, cap and grants (0043, 0046) are unchanged. The two
--- tables are rewritten: on the load test's 1,000,000 clients and requests, seconds each (docs/production-figures.md).
+-- a row), and computed the pattern's once per row compared; they compare the column now, read the pattern once and,
+-- as 0046 made the users', are PL/pgSQL, which keeps their plan for the connection. Their scope, sample, cap and
+-- grants (0043) are unchanged. The two tables are rewritten: on the load test's 1,000,000 clients and requests,
+-- seconds each (docs/production-figures.md).
 DROP INDEX "clients_search_trgm_idx";--> statement-breakpoint
 DROP INDEX "requests_search_trgm_idx";--> statement-breakpoint
 ALTER TABLE "clients" ADD COLUMN "search_text" text GENERATED ALWAYS AS (translate(lower("first_names" || ' ' || "last_name_1" || ' ' || coalesce("last_name_2", '')), 'áéíóúüñÁÉÍÓÚÜÑ', 'aeiouunaeiouun')) STORED NOT NULL;--> statement-breakpoint
