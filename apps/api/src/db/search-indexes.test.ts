@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { seedSyntheticUsers } from '../seed/seed-users';
 import { users } from './schema/users';
 import { withScope } from './scope';
-import { userFilters, userOrder } from '../modules/users/users.queries';
+import { listUsers, userFilters, userOrder } from '../modules/users/users.queries';
 
 /**
  * The searches' trigram indexes keep no pending list (decision 0038): rows written after an index was built go into
@@ -51,5 +51,37 @@ describe.each(ENGINES)('The searches’ trigram indexes (%s)', (engine) => {
     });
     expect(plan).toContain('"Index Name":"users_search_trgm_idx"');
     expect(plan).not.toContain('"Node Type":"Seq Scan"');
+  });
+  it('sort the users search’s matches on users alone and join the names of the page’s 25 only (decision 0039)', async () => {
+    const { plan, page, everyMatch } = await withScope(ctx.db, 'all-companies', async (tx) => {
+      // The page's statement as the list sends it, run again under EXPLAIN ANALYZE with the same values.
+      const prepare = vi.spyOn(tx._.session, 'prepareQuery');
+      const page = await listUsers(tx, { q: 'maria', page: 2, pageSize: 25 }, true);
+      const sent = prepare.mock.calls.map(([query]) => query).find((query) => query.sql.includes('"profiles"'))!;
+      prepare.mockRestore();
+      const explained = await tx._.session
+        .prepareQuery({ sql: `explain (analyze, format json) ${sent.sql}`, params: sent.params }, undefined, undefined, false)
+        .execute();
+      const everyMatch = await tx.select({ email: users.email, name: users.name }).from(users);
+      return { plan: JSON.stringify((explained as unknown as { rows: unknown[] }).rows), page, everyMatch };
+    });
+    // Over 25 users match (so the page has a choice to make), and the page is the second 25 of them by e-mail.
+    const plain = (text: string) =>
+      text
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase();
+    const matching = everyMatch
+      .filter((user) => plain(`${user.email} ${user.name ?? ''}`).includes('maria'))
+      .map((user) => user.email)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(matching.length).toBeGreaterThan(100);
+    expect(page.items.map((item) => item.email)).toEqual(matching.slice(25, 50));
+    // Every join of the plan (the page's ids with users, then profiles and companies) carries at most the page's rows.
+    const joins = [...plan.matchAll(/"Node Type":"(?:Nested Loop|Hash Join|Merge Join)"[^{]*?"Actual Rows":(\d+)/g)].map((match) =>
+      Number(match[1]),
+    );
+    expect(joins.length).toBeGreaterThan(0);
+    expect(Math.max(...joins)).toBeLessThanOrEqual(25);
   });
 });

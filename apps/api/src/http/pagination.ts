@@ -1,5 +1,5 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
-import { QueryBuilder, type AnyPgColumn, type PgSelectBuilder } from 'drizzle-orm/pg-core';
+import { QueryBuilder, type AnyPgColumn, type PgSelectBuilder, type PgTable } from 'drizzle-orm/pg-core';
 import { LIST_COUNT_CAP, SEARCH_COUNT_CAP } from '@portal/contract';
 import { together } from '../db/client';
 import type { MatchingIds } from '../db/company-search';
@@ -132,6 +132,24 @@ export async function pagedList<Row, Item>(
   // Neither needs the other's answer: sent together where the connection pipelines (db/client.ts).
   const [page, [counted]] = await together(rows.db, rows.limit(query.pageSize).offset((query.page - 1) * query.pageSize), total);
   return { items: page.map(toItem), ...cappedTotal(counted?.total ?? 0, counted?.cap) };
+}
+
+/**
+ * `key in (…)` the keys of `query`'s page, chosen from `table` alone: its rows that match `where`, in `order`, `pageSize`
+ * of them from the page's offset (written into the text, decision 0017). For a list whose select joins other tables
+ * only to name each row (a user's profile and company), so that a search matching thousands of rows sorts them on their
+ * own table and joins the names of a page's rows only (decision 0039). `order` must read `table`'s columns only, and
+ * every row of `table` the transaction sees must find its joined rows (else the page would come out short); the select
+ * it filters is then run as the page's first page: `{ page: 1, pageSize }`.
+ */
+export function pageKeys(
+  query: { page: number; pageSize: number },
+  key: AnyPgColumn,
+  table: PgTable,
+  where: SQL | undefined,
+  order: SQL[],
+): SQL {
+  return sql`${key} in (select ${key} from ${table}${where ? sql` where ${where}` : sql``} order by ${sql.join(order, sql`, `)} limit ${writtenInteger(query.pageSize)} offset ${writtenInteger((query.page - 1) * query.pageSize)})`;
 }
 
 /** A list's answer of how many match, from a count that stopped one row past its cap (LIST_COUNT_CAP unless told). */

@@ -7,7 +7,7 @@ import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import { matchingIds, type MatchingIds } from '../../db/company-search';
 import { HttpProblem } from '../../http/errors';
-import { fixedCount, listOrder, type Paged, pagedList, searchCount, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, pageKeys, searchCount, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** The users list's selects and row mapper: the page, its count, the Excel export and the detail read the same columns. */
@@ -81,15 +81,24 @@ const userCount = fixedCount((select) => select.from(users));
 export async function listUsers(db: Db, query: UserListQuery, twoSteps = false): Promise<Paged<UserListItem>> {
   const userIds = twoSteps && query.q ? await matchingIds(db, 'users', query.q) : undefined;
   const where = userFilters(query, userIds);
+  const order = userOrder(query.sort);
+  // A search sorted by a column of users picks its page's users first and joins their profile and company for those
+  // only (decision 0039): `maria` matches 1,667 of 20,000 users, whose names were joined before the sort kept 25. Every
+  // user's profile and company are visible wherever the user is (the common catalogue's or its company's profile,
+  // users.service.ts), so the page holds the same rows.
+  const keysFirst = Boolean(query.q) && !JOINED_SORTS.has(query.sort?.replace(/^-/, '') ?? '');
   return pagedList(
-    query,
+    keysFirst ? { page: 1, pageSize: query.pageSize } : query,
     userListSelect(db)
-      .where(where)
-      .orderBy(...userOrder(query.sort)),
+      .where(keysFirst ? pageKeys(query, users.id, users, where, order) : where)
+      .orderBy(...order),
     searchCount(userIds, query, () => userCount.in(db).where(where)),
     toListItem,
   );
 }
+
+/** The sorts by a joined table's column (SORT_COLUMNS), which a page cannot be chosen without. */
+const JOINED_SORTS: ReadonlySet<string> = new Set(['profile', 'company']);
 
 export const USER_NOT_FOUND = { title: 'Usuario no encontrado', detail: 'El usuario no existe o fue eliminado.' };
 
