@@ -28,7 +28,8 @@ export function listOrder(
   return descending ? [desc(column), desc(tieBreaker)] : [asc(column), asc(tieBreaker)];
 }
 
-function sortOf(columns: SortMap, sort: string | undefined, fallback: { field: string; descending?: boolean }) {
+/** The column a list is sorted by: the one asked when the map has it, else the fallback's. */
+export function sortOf(columns: SortMap, sort: string | undefined, fallback: { field: string; descending?: boolean }) {
   const asked = sort?.replace(/^-/, '');
   const field = asked !== undefined && Object.hasOwn(columns, asked) ? asked : fallback.field;
   return { field, column: columns[field]!, descending: sort ? sort.startsWith('-') : (fallback.descending ?? false) };

@@ -1,4 +1,5 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, is, type SQL } from 'drizzle-orm';
+import { PgColumn } from 'drizzle-orm/pg-core';
 import type { UserDetail, UserListItem, UserListQuery } from '@portal/contract';
 import type { Db } from '../../db/client';
 import { fixedSelect } from '../../db/fixed-select';
@@ -7,7 +8,7 @@ import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import { matchingIds, type MatchingIds } from '../../db/company-search';
 import { HttpProblem } from '../../http/errors';
-import { fixedCount, listOrder, type Paged, pagedList, pageKeys, searchCount, type SortMap } from '../../http/pagination';
+import { fixedCount, listOrder, type Paged, pagedList, pageKeys, searchCount, sortOf, type SortMap } from '../../http/pagination';
 import { auditHistory } from '../audit/audit';
 
 /** The users list's selects and row mapper: the page, its count, the Excel export and the detail read the same columns. */
@@ -38,7 +39,14 @@ export function userFilters(
   return and(...conditions);
 }
 
-export const userOrder = (sort: string | undefined): SQL[] => listOrder(SORT_COLUMNS, sort, { field: 'email' }, users.id);
+const DEFAULT_SORT = { field: 'email' };
+export const userOrder = (sort: string | undefined): SQL[] => listOrder(SORT_COLUMNS, sort, DEFAULT_SORT, users.id);
+
+/** Whether the list's sort reads a column of users itself (not a joined profile's or company's name). */
+const sortedOnUsers = (sort: string | undefined) => {
+  const { column } = sortOf(SORT_COLUMNS, sort, DEFAULT_SORT);
+  return is(column, PgColumn) && column.table === users;
+};
 
 const userList = fixedSelect(
   {
@@ -86,7 +94,7 @@ export async function listUsers(db: Db, query: UserListQuery, twoSteps = false):
   // only (decision 0039): `maria` matches 1,667 of 20,000 users, whose names were joined before the sort kept 25. Every
   // user's profile and company are visible wherever the user is (the common catalogue's or its company's profile,
   // users.service.ts), so the page holds the same rows.
-  const keysFirst = Boolean(query.q) && !JOINED_SORTS.has(query.sort?.replace(/^-/, '') ?? '');
+  const keysFirst = Boolean(query.q) && sortedOnUsers(query.sort);
   return pagedList(
     keysFirst ? { page: 1, pageSize: query.pageSize } : query,
     userListSelect(db)
@@ -96,9 +104,6 @@ export async function listUsers(db: Db, query: UserListQuery, twoSteps = false):
     toListItem,
   );
 }
-
-/** The sorts by a joined table's column (SORT_COLUMNS), which a page cannot be chosen without. */
-const JOINED_SORTS: ReadonlySet<string> = new Set(['profile', 'company']);
 
 export const USER_NOT_FOUND = { title: 'Usuario no encontrado', detail: 'El usuario no existe o fue eliminado.' };
 

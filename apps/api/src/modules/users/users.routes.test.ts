@@ -52,6 +52,23 @@ describe.each(BEHAVIOUR_ENGINES)('Usuarios API (%s)', (engine) => {
     await ctx.system((db) => db.insert(users).values(rows));
   }
 
+  it('pages a search sorted by a joined name (profile) and by its own column alike (decision 0039)', async () => {
+    await seedMany(60);
+    // "zoe" matches the 30 odd persons; their profile is Originación for multiples of three, Cartera otherwise.
+    const zoes = Array.from({ length: 60 }, (_, index) => index).filter((index) => index % 2 === 1);
+    const email = (index: number) => `persona${String(index).padStart(3, '0')}@demo.mx`;
+    const profileOf = (index: number) => (index % 3 === 0 ? 'Originación' : 'Cartera');
+    const byProfileThenId = await call('GET', '/api/users?q=zoe&sort=-profile&pageSize=10&page=2');
+    expect(byProfileThenId.statusCode).toBe(200);
+    const profilePage = byProfileThenId.json<{ items: { email: string; profile: string }[]; total: number }>();
+    expect(profilePage.total).toBe(30);
+    // Descending profile name: the ten Originación persons first, then the twenty Cartera.
+    const profiles = zoes.map(profileOf).sort().reverse();
+    expect(profilePage.items.map((item) => item.profile)).toEqual(profiles.slice(10, 20));
+    const byName = (await call('GET', '/api/users?q=zoe&sort=email&pageSize=10&page=3')).json<{ items: { email: string }[] }>();
+    expect(byName.items.map((item) => item.email)).toEqual(zoes.map(email).slice(20, 30));
+  });
+
   it('pages, sorts and filters in SQL', async () => {
     await seedMany(60);
     const page = await call('GET', '/api/users?page=2&pageSize=10&sort=-email&status=active&profileId=' + ids.cartera);
