@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { PaymentBatchLine, RefundCandidate } from '@portal/contract';
-import { ACCOUNTS, signIn } from './support';
+import { ACCOUNTS, chooseOption, signIn } from './support';
 import { api } from './product-routes';
 
 /** Banamex's CLABE of the CLABE literature: the account the demo's transfers leave from. */
@@ -73,8 +73,7 @@ test('a sobrepago is refunded end to end: requested by Cartera, approved and bat
 
   await admin.getByRole('button', { name: 'Registrar resultado' }).click();
   const results = admin.getByRole('dialog', { name: 'Registrar resultado' });
-  await results.getByLabel(`Resultado de ${refundLine.trackingKey}`).click();
-  await admin.getByRole('option', { name: 'Liquidada' }).click();
+  await chooseOption(admin, `Resultado de ${refundLine.trackingKey}`, 'Liquidada');
   await results.getByRole('button', { name: 'Registrar' }).click();
   await expect(admin.getByText(/Resultado registrado: 1 liquidadas, 0 rechazadas\./)).toBeVisible();
 
