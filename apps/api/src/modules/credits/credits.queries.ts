@@ -188,30 +188,38 @@ const CHARGED_AND_PAID = {
 
 /**
  * The credit's schedule as the view needs it, in one pass over its rows (installments' primary key): what the rows still
- * owe of each component as stored, summed by PostgreSQL (exact numeric) in COMPONENTS' order; the rows whose late
- * charges run (late and not held: a handful at most); and the first row's interest and IVA. The balances are the sums
- * plus the late charges that ran since a running row's `accrues_from`, which `loadCredit` adds.
+ * owe of each component as stored, summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the rows whose late
+ * charges run (late and not held: a handful at most). The balances are the sums plus the late charges that ran since a
+ * running row's `accrues_from`, which `loadCredit` adds.
  */
 const RUNNING_ROW: JsonPart<InstallmentRow> = jsonObject(getTableColumns(installments));
-const FIRST_ROW: JsonPart<{ interest: string; iva: string }> = jsonObject({ interest: installments.interest, iva: installments.iva });
-const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: InstallmentRow[]; first: { interest: string; iva: string } | null }> = {
+const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: InstallmentRow[] }> = {
   sql: sql.raw(
     writtenText(
       sql`(select json_build_array(${sql.join(
         COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]} - ${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
         sql`, `,
-      )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json), (array_agg(${FIRST_ROW.sql} order by ${installments.number}))[1]) from ${installments} where ${installments.creditId} = ${credits.id})`,
+      )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id})`,
     ),
   ),
   decode(value) {
     const stored = value as unknown[];
-    const first = stored[COMPONENTS.length + 1];
     return {
       storedOwed: stored.slice(0, COMPONENTS.length) as string[],
       running: (stored[COMPONENTS.length] as unknown[]).map((row) => RUNNING_ROW.decode(row)),
-      first: first === null ? null : FIRST_ROW.decode(first),
     };
   },
+};
+
+/** The first installment's interest and IVA (Resumen's "Primer periodo"): its first row by the primary key's order. */
+const FIRST_ROW = jsonObject({ interest: installments.interest, iva: installments.iva });
+const FIRST_INSTALLMENT = {
+  sql: sql.raw(
+    writtenText(
+      sql`(select ${FIRST_ROW.sql} from ${installments} where ${installments.creditId} = ${credits.id} order by ${installments.number} limit 1)`,
+    ),
+  ),
+  decode: (value: unknown): { interest: string; iva: string } | null => FIRST_ROW.decode(value),
 };
 
 /** The deductions not yet received from the business date on (every one not received, without a business date). */
@@ -223,7 +231,7 @@ const COMING_DEDUCTION: JsonPart<{ period: number; discountDate: string; amount:
 const COMING_DEDUCTIONS: JsonPart<{ period: number; discountDate: string; amount: string }[]> = {
   sql: sql.raw(
     writtenText(
-      sql`(select coalesce(json_agg(${COMING_DEDUCTION.sql} order by ${expectedDeductions.discountDate}, ${expectedDeductions.period}), '[]'::json) from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate}))`,
+      sql`array(select ${COMING_DEDUCTION.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate}) order by ${expectedDeductions.discountDate}, ${expectedDeductions.period})`,
     ),
   ),
   decode: (value) => (value as unknown[]).map((row) => COMING_DEDUCTION.decode(row)),
@@ -292,6 +300,7 @@ const CREDIT_VIEW = jsonStatement(
     disbursedBy: sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${credits.disbursedBy})`,
     businessDate: BUSINESS_DATE,
     schedule: SCHEDULE_PARTS,
+    firstInstallment: FIRST_INSTALLMENT,
     comingDeductions: COMING_DEDUCTIONS,
     paymentCount: paymentCountOf(credits.id),
     letterCount: letterCountOf(credits.companyId, credits.id),
@@ -302,7 +311,7 @@ const CREDIT_VIEW = jsonStatement(
     } | null>`(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.id = ${credits.renewedByCreditId})`,
     renews: sql<
       { id: string; number: number }[]
-    >`coalesce((select json_agg(json_build_object('id', r.id, 'number', r.number) order by r.number) from ${credits} r where r.renewed_by_credit_id = ${credits.id}), '[]'::json)`,
+    >`array(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.renewed_by_credit_id = ${credits.id} order by r.number)`,
   }),
   sql`from ${credits}`,
 );
@@ -412,7 +421,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     createdAt: credit.createdAt.toISOString(),
     labels: credit.labels,
     balances: componentsOf(owed),
-    firstInstallment: row.schedule.first,
+    firstInstallment: row.firstInstallment,
     nextDeduction: next ? { period: next.period, discountDate: next.discountDate, amount: next.amount } : null,
     creditBalance: credit.creditBalance,
     paymentCount: row.paymentCount,
