@@ -12,7 +12,7 @@ import type {
   CreditTotals,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { fixedSelect } from '../../db/fixed-select';
+import { fixedSelect, writtenText } from '../../db/fixed-select';
 import { jsonList, jsonObject, jsonStatement, type JsonPart } from '../../db/json-list';
 import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
@@ -21,15 +21,15 @@ import { trimNumeric } from '../../db/numeric';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { businessDates } from '../../db/schema/portfolio';
-import { clients } from '../../db/schema/origination';
-import { companies } from '../../db/schema/users';
+import { clients, requests } from '../../db/schema/origination';
+import { companies, users } from '../../db/schema/users';
 import { HttpProblem } from '../../http/errors';
 import { fixedCount, listAfter, listOrder } from '../../http/pagination';
 import { auditHistoryOf } from '../audit/audit';
 import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
 import { labelHistoryOf, letterCountOf, paymentCountOf, paymentsOf } from './credit-view-parts';
 import { installmentStatus, type InstallmentRow } from '../portfolio/schedule-rows';
-import { CREDIT_JOINS, storedCredit } from '../portfolio/stored-credit';
+import { storedCredit } from '../portfolio/stored-credit';
 import { chargedThrough } from '../portfolio/late-charges';
 
 /** Cartera's reads: the credits list (search, filters, sort, totals), one credit's view and the parts its tabs read. */
@@ -187,63 +187,121 @@ const CHARGED_AND_PAID = {
 } as const satisfies Record<Component, readonly [unknown, unknown]>;
 
 /**
- * What the schedule's rows still owe of each component as stored, summed by PostgreSQL (exact numeric), in COMPONENTS'
- * order: the view's balances before the late charges that ran since a row's `accrues_from`, which `loadCredit` adds.
+ * The credit's schedule as the view needs it, in one pass over its rows (installments' primary key): what the rows still
+ * owe of each component as stored, summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the rows whose late
+ * charges run (late and not held: a handful at most). The balances are the sums plus the late charges that ran since a
+ * running row's `accrues_from`, which `loadCredit` adds.
  */
-const STORED_OWED = sql<string[]>`(select json_build_array(${sql.join(
-  COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]} - ${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
-  sql`, `,
-)}) from ${installments} where ${installments.creditId} = ${credits.id})`;
+const RUNNING_ROW: JsonPart<InstallmentRow> = jsonObject(getTableColumns(installments));
+const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: InstallmentRow[] }> = {
+  sql: sql.raw(
+    writtenText(
+      sql`(select json_build_array(${sql.join(
+        COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]} - ${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
+        sql`, `,
+      )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id})`,
+    ),
+  ),
+  decode(value) {
+    const stored = value as unknown[];
+    return {
+      storedOwed: stored.slice(0, COMPONENTS.length) as string[],
+      running: (stored[COMPONENTS.length] as unknown[]).map((row) => RUNNING_ROW.decode(row)),
+    };
+  },
+};
+
+/** The first installment's interest and IVA (Resumen's "Primer periodo"): its first row by the primary key's order. */
+const FIRST_ROW = jsonObject({ interest: installments.interest, iva: installments.iva });
+const FIRST_INSTALLMENT = {
+  sql: sql.raw(
+    writtenText(
+      sql`(select ${FIRST_ROW.sql} from ${installments} where ${installments.creditId} = ${credits.id} order by ${installments.number} limit 1)`,
+    ),
+  ),
+  decode: (value: unknown): { interest: string; iva: string } | null => FIRST_ROW.decode(value),
+};
+
+/** The deductions not yet received from the business date on (every one not received, without a business date). */
+const COMING_DEDUCTION: JsonPart<{ period: number; discountDate: string; amount: string }> = jsonObject({
+  period: expectedDeductions.period,
+  discountDate: expectedDeductions.discountDate,
+  amount: expectedDeductions.amount,
+});
+const COMING_DEDUCTIONS: JsonPart<{ period: number; discountDate: string; amount: string }[]> = {
+  sql: sql.raw(
+    writtenText(
+      sql`array(select ${COMING_DEDUCTION.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate}) order by ${expectedDeductions.discountDate}, ${expectedDeductions.period})`,
+    ),
+  ),
+  decode: (value) => (value as unknown[]).map((row) => COMING_DEDUCTION.decode(row)),
+};
+
+/** The client's names and identifiers the header shows (its address and contact stay unread), by its primary key. */
+const CLIENT_NAME_FIELDS = jsonObject({
+  id: clients.id,
+  firstNames: clients.firstNames,
+  lastName1: clients.lastName1,
+  lastName2: clients.lastName2,
+  curp: clients.curp,
+  rfc: clients.rfc,
+});
+const CLIENT_NAMES = {
+  sql: sql.raw(writtenText(sql`(select ${CLIENT_NAME_FIELDS.sql} from ${clients} where ${clients.id} = ${credits.clientId})`)),
+  decode: (value: unknown) => CLIENT_NAME_FIELDS.decode(value),
+};
 
 /**
- * The credit view's header and summary (Cartera → Créditos → a credit) in one statement: the stored credit with its
- * names, the business date, what its schedule owes (summed in the statement, not sent: the schedule is its own route),
- * the rows whose late charges run, its first installment, its deductions still to come, how many payments and letters
- * it has, and its renewals.
+ * The credit view's header and summary (Cartera → Créditos → a credit) in one statement over the credit alone: the
+ * credit's columns the view shows, and a subquery by one index each for its client's names, agreement, company, request
+ * and disburser, the business date, its schedule's sums, running rows and first row (one pass), its deductions still to
+ * come, how many payments and letters it has, and its renewals. No join: the credit's columns pass through no join
+ * level, which PostgreSQL would otherwise carry (and describe at each execution) through each (decision 0040).
  */
 const CREDIT_VIEW = jsonStatement(
   jsonObject({
-    credit: storedCredit.credit,
-    /** The client's names and identifiers the header shows (its address and contact stay unread). */
-    client: jsonObject({
-      id: clients.id,
-      firstNames: clients.firstNames,
-      lastName1: clients.lastName1,
-      lastName2: clients.lastName2,
-      curp: clients.curp,
-      rfc: clients.rfc,
+    credit: jsonObject({
+      id: credits.id,
+      number: credits.number,
+      requestId: credits.requestId,
+      agreementId: credits.agreementId,
+      employeeNumber: credits.employeeNumber,
+      productName: credits.productName,
+      annualRatePct: credits.annualRatePct,
+      ivaRatePct: credits.ivaRatePct,
+      openingFeePct: credits.openingFeePct,
+      openingFeeFinanced: credits.openingFeeFinanced,
+      moratoryRatePct: credits.moratoryRatePct,
+      frequency: credits.frequency,
+      term: credits.term,
+      amount: credits.amount,
+      openingFee: credits.openingFee,
+      openingFeeIva: credits.openingFeeIva,
+      principal: credits.principal,
+      netDisbursed: credits.netDisbursed,
+      installment: credits.installment,
+      cat: credits.cat,
+      clabe: credits.clabe,
+      disbursementDate: credits.disbursementDate,
+      firstDueDate: credits.firstDueDate,
+      lastDueDate: credits.lastDueDate,
+      status: credits.status,
+      daysPastDue: credits.daysPastDue,
+      agingBucket: credits.agingBucket,
+      labels: credits.labels,
+      creditBalance: credits.creditBalance,
+      liquidationReason: credits.liquidationReason,
+      createdAt: credits.createdAt,
     }),
-    agreement: storedCredit.agreement,
-    company: storedCredit.company,
-    requestNumber: storedCredit.requestNumber,
-    disbursedBy: storedCredit.disbursedBy,
+    client: CLIENT_NAMES,
+    agreement: sql<string>`(select ${agreements.name} from ${agreements} where ${agreements.id} = ${credits.agreementId})`,
+    company: sql<string>`(select ${companies.name} from ${companies} where ${companies.id} = ${credits.companyId})`,
+    requestNumber: sql<number>`(select ${requests.number} from ${requests} where ${requests.id} = ${credits.requestId})`,
+    disbursedBy: sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${credits.disbursedBy})`,
     businessDate: BUSINESS_DATE,
-    storedOwed: STORED_OWED,
-    /** The rows whose late charges run (late and not held): a handful at most. */
-    running: jsonList(
-      getTableColumns(installments),
-      {
-        from: sql`from ${installments}`,
-        where: sql`${installments.creditId} = ${credits.id} and ${installments.accruesFrom} is not null`,
-        orderBy: [asc(installments.number)],
-      },
-      (row) => row,
-    ),
-    firstInstallment: jsonList(
-      { interest: installments.interest, iva: installments.iva },
-      { from: sql`from ${installments}`, where: eq(installments.creditId, credits.id), orderBy: [asc(installments.number)], limit: 1 },
-      (row) => row,
-    ),
-    /** The deductions not yet received from the business date on (every one not received, without a business date). */
-    comingDeductions: jsonList(
-      { period: expectedDeductions.period, discountDate: expectedDeductions.discountDate, amount: expectedDeductions.amount },
-      {
-        from: sql`from ${expectedDeductions}`,
-        where: sql`${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate})`,
-        orderBy: [asc(expectedDeductions.discountDate), asc(expectedDeductions.period)],
-      },
-      (row) => row,
-    ),
+    schedule: SCHEDULE_PARTS,
+    firstInstallment: FIRST_INSTALLMENT,
+    comingDeductions: COMING_DEDUCTIONS,
     paymentCount: paymentCountOf(credits.id),
     letterCount: letterCountOf(credits.companyId, credits.id),
     /** The credit that renewed this one, and those this one renewed (docs/domain.md, "Renewals"). */
@@ -253,9 +311,9 @@ const CREDIT_VIEW = jsonStatement(
     } | null>`(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.id = ${credits.renewedByCreditId})`,
     renews: sql<
       { id: string; number: number }[]
-    >`coalesce((select json_agg(json_build_object('id', r.id, 'number', r.number) order by r.number) from ${credits} r where r.renewed_by_credit_id = ${credits.id}), '[]'::json)`,
+    >`array(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.renewed_by_credit_id = ${credits.id} order by r.number)`,
   }),
-  CREDIT_JOINS,
+  sql`from ${credits}`,
 );
 
 /** One row of `statement` for the credit `id`; 404 when there is none the user may see (row-level security). */
@@ -313,8 +371,8 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
   const { credit, client, agreement, company, requestNumber, disbursedBy } = row;
   const businessDate = row.businessDate ?? today;
   const closedDay = closedDayOf(row.businessDate, today);
-  const owed = COMPONENTS.map((key, k) => parseCents(row.storedOwed[k]!, key));
-  for (const stored of row.running) {
+  const owed = COMPONENTS.map((key, k) => parseCents(row.schedule.storedOwed[k]!, key));
+  for (const stored of row.schedule.running) {
     const charged = chargedThrough(stored, credit, closedDay);
     for (const key of ['moratoryInterest', 'moratoryIva'] as const) {
       const k = COMPONENTS.indexOf(key);
@@ -363,7 +421,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     createdAt: credit.createdAt.toISOString(),
     labels: credit.labels,
     balances: componentsOf(owed),
-    firstInstallment: row.firstInstallment[0] ?? null,
+    firstInstallment: row.firstInstallment,
     nextDeduction: next ? { period: next.period, discountDate: next.discountDate, amount: next.amount } : null,
     creditBalance: credit.creditBalance,
     paymentCount: row.paymentCount,
