@@ -27,7 +27,10 @@ export default defineConfig({
     baseURL: BASE_URL,
     locale: 'es-MX',
     timezoneId: 'America/Mexico_City',
-    trace: 'retain-on-failure',
+    // Every test records a trace, kept when it fails: its DOM snapshots, network and console, without the screencast
+    // (each frame composited and encoded for every test, kept or not, cost a third of Chromium's processor time:
+    // docs/measurements.md, the test suite).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
