@@ -41,7 +41,7 @@ export const storedCredit = {
   ),
 };
 
-export const CREDIT_JOINS = sql`from ${credits}
+const CREDIT_JOINS = sql`from ${credits}
   inner join ${clients} on ${clients.id} = ${credits.clientId}
   inner join ${agreements} on ${agreements.id} = ${credits.agreementId}
   inner join ${companies} on ${companies.id} = ${credits.companyId}
