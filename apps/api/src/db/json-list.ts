@@ -67,6 +67,11 @@ export function jsonObject<Fields extends Record<string, JsonField>>(fields: Fie
   };
 }
 
+/** A subquery whose one value PostgreSQL builds as JSON, written out once and read back by `decode`: a field of a jsonObject. */
+export function jsonSubquery<T>(subquery: SQL, decode: (value: unknown) => T): JsonPart<T> {
+  return { sql: written(subquery), decode };
+}
+
 /**
  * The rows of `query` (in `orderBy` order, at most `limit`) as a JSON array of `fields`, each decoded and passed through
  * `toItem`: a field of a jsonObject.

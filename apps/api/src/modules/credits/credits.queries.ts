@@ -12,8 +12,8 @@ import type {
   CreditTotals,
 } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { fixedSelect, writtenText } from '../../db/fixed-select';
-import { jsonList, jsonObject, jsonStatement, type JsonPart } from '../../db/json-list';
+import { fixedSelect } from '../../db/fixed-select';
+import { jsonList, jsonObject, jsonStatement, jsonSubquery, type JsonPart } from '../../db/json-list';
 import { searchMatches } from '../../db/like';
 import { anyOf } from '../../db/any-of';
 import type { MatchingIds } from '../../db/company-search';
@@ -193,34 +193,26 @@ const CHARGED_AND_PAID = {
  * running row's `accrues_from`, which `loadCredit` adds.
  */
 const RUNNING_ROW: JsonPart<InstallmentRow> = jsonObject(getTableColumns(installments));
-const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: InstallmentRow[] }> = {
-  sql: sql.raw(
-    writtenText(
-      sql`(select json_build_array(${sql.join(
-        COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]} - ${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
-        sql`, `,
-      )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id})`,
-    ),
-  ),
-  decode(value) {
+const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: InstallmentRow[] }> = jsonSubquery(
+  sql`(select json_build_array(${sql.join(
+    COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]} - ${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
+    sql`, `,
+  )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id})`,
+  (value) => {
     const stored = value as unknown[];
     return {
       storedOwed: stored.slice(0, COMPONENTS.length) as string[],
       running: (stored[COMPONENTS.length] as unknown[]).map((row) => RUNNING_ROW.decode(row)),
     };
   },
-};
+);
 
 /** The first installment's interest and IVA (Resumen's "Primer periodo"): its first row by the primary key's order. */
 const FIRST_ROW = jsonObject({ interest: installments.interest, iva: installments.iva });
-const FIRST_INSTALLMENT = {
-  sql: sql.raw(
-    writtenText(
-      sql`(select ${FIRST_ROW.sql} from ${installments} where ${installments.creditId} = ${credits.id} order by ${installments.number} limit 1)`,
-    ),
-  ),
-  decode: (value: unknown): { interest: string; iva: string } | null => FIRST_ROW.decode(value),
-};
+const FIRST_INSTALLMENT = jsonSubquery(
+  sql`(select ${FIRST_ROW.sql} from ${installments} where ${installments.creditId} = ${credits.id} order by ${installments.number} limit 1)`,
+  (value): { interest: string; iva: string } | null => FIRST_ROW.decode(value),
+);
 
 /** The deductions not yet received from the business date on (every one not received, without a business date). */
 const COMING_DEDUCTION: JsonPart<{ period: number; discountDate: string; amount: string }> = jsonObject({
@@ -228,14 +220,10 @@ const COMING_DEDUCTION: JsonPart<{ period: number; discountDate: string; amount:
   discountDate: expectedDeductions.discountDate,
   amount: expectedDeductions.amount,
 });
-const COMING_DEDUCTIONS: JsonPart<{ period: number; discountDate: string; amount: string }[]> = {
-  sql: sql.raw(
-    writtenText(
-      sql`array(select ${COMING_DEDUCTION.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate}) order by ${expectedDeductions.discountDate}, ${expectedDeductions.period})`,
-    ),
-  ),
-  decode: (value) => (value as unknown[]).map((row) => COMING_DEDUCTION.decode(row)),
-};
+const COMING_DEDUCTIONS = jsonSubquery(
+  sql`array(select ${COMING_DEDUCTION.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate}) order by ${expectedDeductions.discountDate}, ${expectedDeductions.period})`,
+  (value) => (value as unknown[]).map((row) => COMING_DEDUCTION.decode(row)),
+);
 
 /** The client's names and identifiers the header shows (its address and contact stay unread), by its primary key. */
 const CLIENT_NAME_FIELDS = jsonObject({
@@ -246,10 +234,10 @@ const CLIENT_NAME_FIELDS = jsonObject({
   curp: clients.curp,
   rfc: clients.rfc,
 });
-const CLIENT_NAMES = {
-  sql: sql.raw(writtenText(sql`(select ${CLIENT_NAME_FIELDS.sql} from ${clients} where ${clients.id} = ${credits.clientId})`)),
-  decode: (value: unknown) => CLIENT_NAME_FIELDS.decode(value),
-};
+const CLIENT_NAMES = jsonSubquery(
+  sql`(select ${CLIENT_NAME_FIELDS.sql} from ${clients} where ${clients.id} = ${credits.clientId})`,
+  (value) => CLIENT_NAME_FIELDS.decode(value),
+);
 
 /**
  * The credit view's header and summary (Cartera → Créditos → a credit) in one statement over the credit alone: the
