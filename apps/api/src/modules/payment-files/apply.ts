@@ -11,10 +11,12 @@ import { credits, installments } from '../../db/schema/credits';
 import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
 import { auditEvents } from '../../db/schema/audit';
 import { HttpProblem } from '../../http/errors';
-import { changePortfolio } from '../portfolio/change-portfolio';
+import { knownAging, type KnownAging } from '../portfolio/aging';
+import { changePortfolio, type PortfolioChange } from '../portfolio/change-portfolio';
 import { chargedThrough } from '../portfolio/late-charges';
 import {
   changed,
+  outstandingCents,
   scheduleFromText,
   SCHEDULE_TEXT,
   stored,
@@ -151,6 +153,8 @@ interface BatchWrites {
   outcomes: { line: number; outcome: RowOutcome; message: string | null }[];
   /** The credits paid, whose aging is refreshed. */
   paidIds: string[];
+  /** Of those, the ones whose aging the allocation already tells (knownAging): written, not aged from their rows again. */
+  known: KnownAging[];
 }
 
 interface FileContext {
@@ -158,8 +162,8 @@ interface FileContext {
   companyId: string;
   closedDay: string;
   options: ApplyOptions;
-  /** Ages paid credits at the closed day (the portfolio's door, PortfolioChange.refresh). */
-  refresh: (creditIds: readonly string[]) => Promise<void>;
+  /** Ages paid credits at the closed day (the portfolio's door). */
+  refresh: PortfolioChange['refresh'];
 }
 
 /**
@@ -233,7 +237,7 @@ async function allocateBatch(
   creditOf: Map<string, BatchCredit>,
   { file, companyId, closedDay, options }: FileContext,
 ): Promise<BatchWrites> {
-  const writes: BatchWrites = { rowUpdates: [], paymentRecords: [], creditUpdates: [], received: [], outcomes: [], paidIds: [] };
+  const writes: BatchWrites = { rowUpdates: [], paymentRecords: [], creditUpdates: [], received: [], outcomes: [], paidIds: [], known: [] };
   for (const [position, row] of batch.entries()) {
     if (position % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
     const { credit, schedule: scheduleOf, deduction } = creditOf.get(row.creditId!)!;
@@ -299,13 +303,19 @@ async function allocateBatch(
       paysOff !== null ? (row.message?.startsWith(paysOff) ? row.message : paysOff) : outcome === row.outcome ? row.message : null;
     if (outcome !== row.outcome || message !== row.message) writes.outcomes.push({ line: row.line, outcome, message });
     writes.paidIds.push(credit.id);
+    const aging = knownAging(
+      credit.id,
+      after.map((row, index) => ({ dueDate: schedule[index]!.dueDate, owed: outstandingCents(row) })),
+      closedDay,
+    );
+    if (aging) writes.known.push(aging);
   }
   return writes;
 }
 
 /** Queues a batch's writes, then the refresh of its paid credits, which reads them. */
 function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { file, companyId, refresh }: FileContext): void {
-  const { rowUpdates, paymentRecords, received, creditUpdates, outcomes, paidIds } = writes;
+  const { rowUpdates, paymentRecords, received, creditUpdates, outcomes, paidIds, known } = writes;
   if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
   if (paymentRecords.length > 0) {
     pipeline.queue(() =>
@@ -345,7 +355,7 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
   // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
   // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
   // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
-  if (paidIds.length > 0) pipeline.queue(() => refresh(paidIds));
+  if (paidIds.length > 0) pipeline.queue(() => refresh(paidIds, known));
 }
 
 /** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { addDays } from '@portal/lending';
+import { addDays, formatCents } from '@portal/lending';
 import type { Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
 import { rowsOf } from '../../db/rows';
@@ -352,17 +352,83 @@ async function agingInMemory(tx: Tx): Promise<void> {
 }
 
 /**
+ * A credit's aging at closed day D, known without reading its schedule again, when nothing it owes was due by D: what
+ * paying the installment of the day leaves on most of a payday's credits. ageCredits then finds no row late, held or
+ * charged (late charges run only on rows due by D: a close starts them on rows already late, a payment or a refresh
+ * from the next day on rows due by D): days past due 0, the bucket of 0 days, nothing overdue, the balance what its
+ * rows owe, the next discount date the first of them, vigente (liquidado when nothing is owed).
+ */
+export interface KnownAging {
+  id: string;
+  /** What the rows owe, every component (numeric(14,2) text). */
+  balance: string;
+  /** The first due date of a row that owes (null: nothing is owed). */
+  nextDiscountDate: string | null;
+}
+
+/** One schedule row as a writer holds it: its due date and what it still owes. */
+export interface OwedRow {
+  dueDate: string;
+  /** Centavos: every component charged less paid, as `installments.outstanding` computes it (outstandingCents). */
+  owed: bigint;
+}
+
+/**
+ * The credit's aging at `day` (KnownAging) from its whole schedule as just written, or null when a row it owes was due
+ * by `day`: those credits are aged by ageCredits, which reads their deductions and late charges. The same rule as
+ * ageCredits for the credits it answers (payment-files/known-aging.test.ts holds the two equal).
+ */
+export function knownAging(id: string, rows: readonly OwedRow[], day: string): KnownAging | null {
+  let balance = 0n;
+  let nextDiscountDate: string | null = null;
+  for (const row of rows) {
+    if (row.owed <= 0n) continue;
+    if (row.dueDate <= day) return null;
+    balance += row.owed;
+    if (nextDiscountDate === null || row.dueDate < nextDiscountDate) nextDiscountDate = row.dueDate;
+  }
+  return { id, balance: formatCents(balance), nextDiscountDate };
+}
+
+/** Writes the credits' KnownAging, each credit by its key, like ageCredits' own update (an unchanged credit is left). */
+async function writeKnownAging(tx: Tx, companyId: string, known: readonly KnownAging[]): Promise<void> {
+  await tx.execute(sql`
+    with next as (
+      select x.id, case when x.balance > 0 then 'vigente' else 'liquidado' end as status, ${agingBucketSql('0')} as bucket,
+             x.balance, x.next_date
+      from json_to_recordset(${JSON.stringify(known.map((credit) => ({ id: credit.id, balance: credit.balance, next_date: credit.nextDiscountDate })))}::json)
+        as x(id uuid, balance numeric, next_date date)
+    )
+    update credits c set status = n.status, days_past_due = 0, aging_bucket = n.bucket, outstanding_balance = n.balance,
+           overdue_balance = 0, next_discount_date = n.next_date
+    from next n
+    where c.company_id = ${companyId} and c.id = n.id
+      and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
+          is distinct from (n.status, 0, n.bucket, n.balance, 0::numeric, n.next_date)`);
+}
+
+/**
  * The same state for some credits only (their ids), as the last close would have left them at `day`: after a payment
  * file is applied or reverted, its credits' deductions (a revert puts back states the days since would have moved),
  * late charges (an installment owed again, or let go, runs from the next close), days past due, bucket, balances and
- * status (liquidado when nothing is owed; back to vigente or vencido when a revert owes again).
+ * status (liquidado when nothing is owed; back to vigente or vencido when a revert owes again). The credits of `known`
+ * (a subset of `credits`) are written as the caller computed them (knownAging) instead of aged again from their rows:
+ * their deductions are still moved, which cannot change their aging (nothing they owe was due by `day`).
  */
-export async function refreshCredits(tx: Tx, companyId: string, day: string, credits: readonly string[]): Promise<void> {
+export async function refreshCredits(
+  tx: Tx,
+  companyId: string,
+  day: string,
+  credits: readonly string[],
+  known: readonly KnownAging[] = [],
+): Promise<void> {
   if (credits.length === 0) return;
   await agingInMemory(tx);
-  const scope: Scope = { kind: 'ids', ids: credits };
-  await moveDeductions(tx, companyId, day, scope);
-  await ageCredits(tx, companyId, day, scope);
+  await moveDeductions(tx, companyId, day, { kind: 'ids', ids: credits });
+  const knownIds = new Set(known.map((credit) => credit.id));
+  const aged = knownIds.size === 0 ? credits : credits.filter((id) => !knownIds.has(id));
+  if (aged.length > 0) await ageCredits(tx, companyId, day, { kind: 'ids', ids: aged });
+  if (known.length > 0) await writeKnownAging(tx, companyId, known);
 }
 
 /**

@@ -3,7 +3,7 @@ import { addDays } from '@portal/lending';
 import type { Tx } from '../../db/client';
 import { businessDates } from '../../db/schema/portfolio';
 import { businessDateOf } from '../shared/business-date';
-import { refreshCredits } from './aging';
+import { refreshCredits, type KnownAging } from './aging';
 import { lockCompanyPortfolio } from './portfolio-lock';
 import { refreshPortfolioFigures } from './portfolio-figures';
 
@@ -21,9 +21,10 @@ export interface PortfolioChange {
   touch(creditIds: readonly string[]): void;
   /**
    * Ages these credits at the closed day now, not at the end: for work that writes in batches and wants a batch's
-   * credits aged before it reads the next (payment files: the refresh is queued behind the batch's writes).
+   * credits aged before it reads the next (payment files: the refresh is queued behind the batch's writes). Those of
+   * `known` (knownAging, from the rows the work just wrote) are written as given instead of aged from their rows again.
    */
-  refresh(creditIds: readonly string[]): Promise<void>;
+  refresh(creditIds: readonly string[], known?: readonly KnownAging[]): Promise<void>;
   /** Moves the business date (a day close): the figures the door keeps are then at `next`. */
   moveBusinessDate(next: string): Promise<void>;
 }
@@ -62,7 +63,7 @@ export async function changePortfolio<T>(
     businessDate,
     closedDay,
     touch: (creditIds) => creditIds.forEach((id) => touched.add(id)),
-    refresh: (creditIds) => refreshCredits(tx, companyId, closedDay, creditIds),
+    refresh: (creditIds, known) => refreshCredits(tx, companyId, closedDay, creditIds, known),
     async moveBusinessDate(next) {
       await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
       businessDate = next;

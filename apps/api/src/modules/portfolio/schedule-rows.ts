@@ -162,6 +162,14 @@ export function storedAfter(before: readonly InstallmentRow[], after: readonly I
   return rows;
 }
 
+/** What a stored row still owes, in centavos: every component charged less paid, as `installments.outstanding` is computed. */
+export function outstandingCents(row: StoredRow): bigint {
+  let owed = 0n;
+  for (const [column] of CHARGED) owed += cents(row[column] as string);
+  for (const [column] of PAID) owed -= cents(row[column] as string);
+  return owed;
+}
+
 const WRITTEN_COLUMNS: readonly (keyof StoredRow)[] = [
   ...CHARGED.map(([column]) => column),
   ...PAID.map(([column]) => column),

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { addDays, formatCents, parseCents } from '@portal/lending';
+import type { Tx } from '../../db/client';
+import { agreements } from '../../db/schema/agreements';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
+import { clients } from '../../db/schema/origination';
+import { payments } from '../../db/schema/payments';
+import { businessDates } from '../../db/schema/portfolio';
+import { loadPrincipal } from '../../http/auth';
+import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { knownAging, refreshCredits } from '../portfolio/aging';
+import { applyPaymentFile } from './apply';
+import { uploadPaymentFile } from './payment-files.service';
+
+/**
+ * A payment file writes the aging of the credits its payments leave with nothing due (knownAging) instead of aging
+ * them again from their rows. The second implementation it must equal is the door's own SQL aging (ageCredits): after
+ * any file, aging every paid credit again by SQL changes nothing — not a credit, not a schedule row, not a deduction.
+ */
+
+const DAY = '2026-11-22';
+const row = (dueDate: string, owed: string) => ({ dueDate, owed: parseCents(owed, 'owed') });
+
+describe('knownAging, by hand', () => {
+  it('tells a credit that owes nothing due by the day: its balance, its first owed date, nothing else', () => {
+    // Paid: 1 (due before), owed: 3 (1,000.50 + 0.25 late charges written in) and 2 (980.00), due after the day.
+    expect(knownAging('a', [row('2026-11-15', '0.00'), row('2026-12-15', '1000.75'), row('2026-11-30', '980.00')], DAY)).toEqual({
+      id: 'a',
+      balance: '1980.75',
+      nextDiscountDate: '2026-11-30',
+    });
+  });
+
+  it('tells a credit that owes nothing at all: nothing owed and no next date', () => {
+    expect(knownAging('b', [row('2026-11-15', '0.00'), row('2026-11-30', '0.00')], DAY)).toEqual({
+      id: 'b',
+      balance: '0.00',
+      nextDiscountDate: null,
+    });
+  });
+
+  it('leaves to the SQL aging a credit owing anything of a row due by the day', () => {
+    expect(knownAging('c', [row('2026-11-22', '0.01'), row('2026-11-30', '980.00')], DAY)).toBeNull();
+    expect(knownAging('d', [row('2026-11-01', '5.00'), row('2026-11-30', '980.00')], DAY)).toBeNull();
+  });
+});
+
+/** The demo portfolio on the day after a payday: its closed day is the payday, when installments fall due. */
+const SEEDED = new Date('2026-11-16T15:00:00Z');
+const PAYDAY = '2026-11-15';
+
+describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL aging would (%s)', (engine) => {
+  let ctx: TestContext;
+  const now = new Date('2026-11-16T18:00:00Z');
+
+  beforeAll(async () => {
+    ctx = await createTestApp(engine, { snapshot: true, seed: async (db) => seedDemoPortfolio(db, SEEDED, 40, { renewals: false }) });
+  });
+  afterAll(() => ctx?.close());
+  beforeEach(async () => {
+    await ctx.reset();
+  });
+
+  /** The open credits of an agreement with what each pays per period and owes in all. */
+  const openCredits = () =>
+    ctx.system((tx) =>
+      tx
+        .select({
+          id: credits.id,
+          companyId: credits.companyId,
+          agreementId: credits.agreementId,
+          employeeNumber: credits.employeeNumber,
+          curp: clients.curp,
+          installment: credits.installment,
+          balance: credits.outstandingBalance,
+        })
+        .from(credits)
+        .innerJoin(clients, eq(clients.id, credits.clientId))
+        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
+        .where(and(eq(agreements.code, 'GOB-JAL'), ne(credits.status, 'liquidado')))
+        .orderBy(asc(credits.number)),
+    );
+
+  /** Everything an aging can write for these credits. */
+  const agingState = (ids: string[]) =>
+    ctx.system(async (tx: Tx) => ({
+      credits: await tx.select().from(credits).where(inArray(credits.id, ids)).orderBy(asc(credits.id)),
+      schedule: await tx
+        .select()
+        .from(installments)
+        .where(inArray(installments.creditId, ids))
+        .orderBy(asc(installments.creditId), asc(installments.number)),
+      deductions: await tx
+        .select()
+        .from(expectedDeductions)
+        .where(inArray(expectedDeductions.creditId, ids))
+        .orderBy(asc(expectedDeductions.creditId), asc(expectedDeductions.period)),
+    }));
+
+  /** How a row of the file pays its credit: a part of its installment, the installment, or past what it owes. */
+  const payment = fc.oneof(
+    fc.record({ kind: fc.constant('part' as const), share: fc.integer({ min: 1, max: 99 }) }),
+    fc.record({ kind: fc.constant('installment' as const) }),
+    fc.record({ kind: fc.constant('installments' as const), count: fc.integer({ min: 2, max: 4 }) }),
+    fc.record({ kind: fc.constant('payoff' as const), extra: fc.integer({ min: 0, max: 50_000 }) }),
+  );
+
+  it('leaves nothing for the SQL aging to change, whatever each credit is paid and however the file is batched', async () => {
+    const principal = (await loadPrincipal(ctx.db, 'cartera@demo.mx'))!;
+    let knownSeen = 0;
+    let agedSeen = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(payment, { minLength: 40, maxLength: 40 }), fc.integer({ min: 1, max: 5 }), async (pays, batchSize) => {
+        await ctx.reset();
+        const open = await openCredits();
+        expect(open.length).toBeGreaterThanOrEqual(7);
+        const companyId = open[0]!.companyId;
+        const [current] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
+        const today = current!.businessDate;
+        const closedDay = addDays(today, -1);
+        expect(closedDay).toBe(PAYDAY);
+        const lines = open.map((credit, index) => {
+          const pay = pays[index % pays.length]!;
+          const installment = parseCents(credit.installment, 'installment');
+          const amount =
+            pay.kind === 'part'
+              ? (installment * BigInt(pay.share)) / 100n || 1n
+              : pay.kind === 'installment'
+                ? installment
+                : pay.kind === 'installments'
+                  ? installment * BigInt(pay.count)
+                  : parseCents(credit.balance, 'balance') + BigInt(pay.extra);
+          return `${credit.employeeNumber},${credit.curp},${formatCents(amount)},22,R${index}`;
+        });
+        const file = await ctx.system((tx) =>
+          uploadPaymentFile(
+            tx,
+            { id: 'test', identity: null, principal },
+            {
+              agreementId: open[0]!.agreementId,
+              discountDate: PAYDAY,
+              fileName: 'jalisco.csv',
+              contentType: 'text/csv',
+              content: Buffer.from(['empleado,curp,importe,periodo,referencia', ...lines].join('\r\n')),
+              today,
+              now,
+            },
+          ),
+        );
+        await ctx.system((tx) => applyPaymentFile(tx, { fileId: file.id, companyId, appliedBy: principal.userId, now, today, batchSize }));
+        const paid = (
+          await ctx.system((tx) => tx.select({ creditId: payments.creditId }).from(payments).where(eq(payments.fileId, file.id)))
+        ).map((payment) => payment.creditId);
+        expect(paid.length).toBeGreaterThan(0);
+
+        const applied = await agingState(paid);
+        // Which path each paid credit took: its rows as written tell it (what knownAging reads).
+        for (const id of paid) {
+          const rows = applied.schedule.filter((stored) => stored.creditId === id);
+          const known = knownAging(
+            id,
+            rows.map((stored) => ({ dueDate: stored.dueDate, owed: parseCents(stored.outstanding, 'outstanding') })),
+            closedDay,
+          );
+          if (known) knownSeen++;
+          else agedSeen++;
+        }
+        // What knownAging takes for granted: late charges run only on rows due by the closed day.
+        expect(applied.schedule.filter((stored) => stored.accruesFrom !== null && stored.dueDate > closedDay)).toEqual([]);
+        await ctx.system((tx) => refreshCredits(tx, companyId, closedDay, paid));
+        expect(await agingState(paid)).toEqual(applied);
+      }),
+      { numRuns: 12 },
+    );
+    // Both paths were taken: credits the payment left with nothing due, and credits still late after it.
+    expect(knownSeen).toBeGreaterThan(0);
+    expect(agedSeen).toBeGreaterThan(0);
+  });
+});
