@@ -23,6 +23,7 @@
  *   BENCH_KEEP_DATABASE=run1 BENCH_CREDITS=150000 npm run bench:payment-file -w @portal/api
  */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -99,8 +100,72 @@ Object.defineProperty(pg.Client.prototype, 'query', {
   },
 });
 
-/** Runs `work`, sampling the resident set size; answers its result, wall time and peak RSS, and prints its SQL time. */
-async function phase<T>(label: string, work: () => Promise<T>): Promise<{ result: T; seconds: number; peakRss: number }> {
+// ------------------------------------------------------------------ processor time
+/** The kernel's clock ticks a second (USER_HZ, 100 on Linux), in which /proc/<pid>/stat counts a process's time. */
+const TICKS_PER_SECOND = 100;
+
+/** User and system processor seconds of a process so far, or null once it has exited. */
+async function processorSeconds(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The processor time this database's backends take while it runs (PostgreSQL on this machine): each backend's
+ * /proc/<pid>/stat, sampled every 100 ms, counted from the first sample (a backend that connects meanwhile, such as
+ * psql's, from zero). On a shared machine other sessions lengthen a phase's wall time; they hardly change the
+ * processor time its own work takes, so the two builds and the floor compare by it too.
+ */
+function databaseProcessor(url: string): { stop: () => Promise<number> } {
+  const monitor = new pg.Client({ connectionString: url });
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  let sampling = true;
+  const sample = async (initial: boolean) => {
+    const { rows } = await monitor.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    for (const { pid } of rows) {
+      const used = await processorSeconds(pid);
+      if (used === null) continue;
+      if (!first.has(pid)) first.set(pid, initial ? used : 0);
+      last.set(pid, used);
+    }
+  };
+  const running = (async () => {
+    await monitor.connect();
+    await sample(true);
+    while (sampling) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sample(false);
+    }
+    await monitor.end();
+  })();
+  return {
+    async stop() {
+      sampling = false;
+      await running;
+      let total = 0;
+      for (const [pid, used] of last) total += used - first.get(pid)!;
+      return total;
+    },
+  };
+}
+
+/**
+ * Runs `work`, sampling the resident set size; answers its result, wall time, peak RSS and processor time (the
+ * database's at `url` and this process's), and prints its SQL time.
+ */
+async function phase<T>(
+  label: string,
+  url: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; peakRss: number; processor: { database: number; process: number } }> {
   statementTime.clear();
   global.gc?.();
   let peak = process.memoryUsage();
@@ -109,21 +174,26 @@ async function phase<T>(label: string, work: () => Promise<T>): Promise<{ result
     if (now.rss > peak.rss) peak = now;
   };
   const watch = setInterval(sample, 20);
+  const backends = databaseProcessor(url);
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   const result = await work();
   const elapsed = seconds(start);
+  const cpu = process.cpuUsage(cpuStart);
+  const processor = { database: await backends.stop(), process: (cpu.user + cpu.system) / 1e6 };
   clearInterval(watch);
   sample();
   const peakRss = peak.rss;
   const statements = [...statementTime.entries()].sort((a, b) => b[1].ms - a[1].ms);
   const sqlSeconds = statements.reduce((sum, [, entry]) => sum + entry.ms, 0) / 1000;
   console.log(
-    `${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB (montón de V8 ${mb(peak.heapTotal)} MB, usado ${mb(peak.heapUsed)} MB, externo ${mb(peak.external)} MB)`,
+    `${label}: ${elapsed.toFixed(2)} s (SQL ${sqlSeconds.toFixed(2)} s, proceso ${(elapsed - sqlSeconds).toFixed(2)} s), RSS máxima ${mb(peakRss)} MB (montón de V8 ${mb(peak.heapTotal)} MB, usado ${mb(peak.heapUsed)} MB, externo ${mb(peak.external)} MB); ` +
+      `procesador: base de datos ${processor.database.toFixed(2)} s, proceso ${processor.process.toFixed(2)} s`,
   );
   for (const [text, entry] of statements.filter(([, entry]) => entry.ms >= 50)) {
     console.log(`    ${(entry.ms / 1000).toFixed(2).padStart(6)} s ×${String(entry.count).padEnd(4)} ${text}`);
   }
-  return { result, seconds: elapsed, peakRss };
+  return { result, seconds: elapsed, peakRss, processor };
 }
 
 // ------------------------------------------------------------------ the floor
@@ -131,7 +201,8 @@ async function phase<T>(label: string, work: () => Promise<T>): Promise<{ result
  * bench/payment-file-floor.sql on this database through psql (it rolls itself back): the sum of its statements' times
  * from its `floor:start` mark, each as psql's \timing prints it.
  */
-async function floor(url: string, payday: string, rows: number): Promise<number> {
+async function floor(url: string, payday: string, rows: number): Promise<{ seconds: number; processor: number }> {
+  const backends = databaseProcessor(url);
   const { stdout } = await promisify(execFile)(
     'psql',
     ['-X', '-q', '-d', url, '-v', `payday=${payday}`, '-v', `rows=${rows}`, '-f', FLOOR_SQL],
@@ -141,8 +212,11 @@ async function floor(url: string, payday: string, rows: number): Promise<number>
   const times = [...after.matchAll(/^Time: ([\d.]+) ms/gm)].map((match) => Number(match[1]));
   const total = times.reduce((sum, ms) => sum + ms, 0) / 1000;
   const each = FLOOR_STATEMENTS.map((name, index) => `${name} ${((times[index] ?? 0) / 1000).toFixed(2)}`).join(', ');
-  console.log(`Piso (payment-file-floor.sql, ${rows.toLocaleString('es-MX')} créditos): ${total.toFixed(2)} s (${each}; carga ${load()})`);
-  return total;
+  const processor = await backends.stop();
+  console.log(
+    `Piso (payment-file-floor.sql, ${rows.toLocaleString('es-MX')} créditos): ${total.toFixed(2)} s (${each}; carga ${load()}); procesador de la base de datos ${processor.toFixed(2)} s`,
+  );
+  return { seconds: total, processor };
 }
 
 // ------------------------------------------------------------------ COPY FROM STDIN through node-postgres
@@ -279,7 +353,7 @@ try {
   // ------------------------------------------------------------------ upload and apply, between two runs of the floor
   console.log(`Carga del equipo al empezar: ${load()}`);
   const floorBefore = FLOOR ? await floor(database.ownerUrl, discountDate, fileRows) : null;
-  const upload = await phase('Carga (leer, identificar, guardar filas)', () =>
+  const upload = await phase('Carga (leer, identificar, guardar filas)', database.ownerUrl, () =>
     withScope(db, { companyId }, (tx) =>
       uploadPaymentFile(tx, actor, {
         agreementId,
@@ -293,7 +367,7 @@ try {
     ),
   );
   const file = upload.result;
-  const apply = await phase('Aplicación (asignar, escribir; una transacción)', () =>
+  const apply = await phase('Aplicación (asignar, escribir; una transacción)', database.ownerUrl, () =>
     withScope(db, { companyId }, (tx) =>
       applyPaymentFile(tx, { fileId: file.id, companyId, appliedBy: principal.userId, now: new Date(), today: businessDate }),
     ),
@@ -343,12 +417,22 @@ try {
   );
   const peakMb = mb(Math.max(upload.peakRss, apply.peakRss));
   if (floorBefore !== null && floorAfter !== null) {
-    const floorMean = (floorBefore + floorAfter) / 2;
+    const floorMean = (floorBefore.seconds + floorAfter.seconds) / 2;
     const ratio = total / floorMean;
     console.log(
-      `Meta del issue 45: ${total.toFixed(1)} s / piso ${floorMean.toFixed(1)} s (${floorBefore.toFixed(1)} antes, ${floorAfter.toFixed(1)} después) = ` +
+      `Meta del issue 45: ${total.toFixed(1)} s / piso ${floorMean.toFixed(1)} s (${floorBefore.seconds.toFixed(1)} antes, ${floorAfter.seconds.toFixed(1)} después) = ` +
         `${ratio.toFixed(2)}× (meta ≤ ${TARGET_FLOOR_RATIO}× ${ratio <= TARGET_FLOOR_RATIO ? 'cumplida' : 'NO cumplida'}); ` +
         `RSS máxima ${peakMb} MB (meta ≤ ${TARGET_RSS_MB} MB ${peakMb <= TARGET_RSS_MB ? 'cumplida' : 'NO cumplida'}); carga ${load()}`,
+    );
+    // The same in processor time, which the machine's other work hardly moves: the database's and this process's for
+    // the upload and the application, against the floor's database time.
+    const floorProcessor = (floorBefore.processor + floorAfter.processor) / 2;
+    const database = upload.processor.database + apply.processor.database;
+    const own = upload.processor.process + apply.processor.process;
+    console.log(
+      `En procesador: base de datos ${database.toFixed(1)} s + proceso ${own.toFixed(1)} s = ${(database + own).toFixed(1)} s / piso ${floorProcessor.toFixed(1)} s ` +
+        `(${floorBefore.processor.toFixed(1)} antes, ${floorAfter.processor.toFixed(1)} después) = ${((database + own) / floorProcessor).toFixed(2)}×; ` +
+        `la base de datos sola ${(database / floorProcessor).toFixed(2)}×`,
     );
   }
 } finally {

@@ -11,7 +11,7 @@ import { credits, installments } from '../../db/schema/credits';
 import { paymentApplications, paymentFileRows, paymentFiles } from '../../db/schema/payments';
 import { auditEvents } from '../../db/schema/audit';
 import { HttpProblem } from '../../http/errors';
-import { knownAging, type KnownAging } from '../portfolio/aging';
+import { knownAging, type KnownAging, type OwedRow } from '../portfolio/aging';
 import { changePortfolio, type PortfolioChange } from '../portfolio/change-portfolio';
 import { chargedThrough } from '../portfolio/late-charges';
 import {
@@ -254,11 +254,16 @@ async function allocateBatch(
     const { schedule, result } = allocateRow(credit, asStored, row.amount!, file.discountDate, closedDay);
     const after = storedAfter(schedule, result.installments);
     const before: StoredRow[] = [];
+    // What each row owes after the payment: a row it left as stored owes what the table says (one amount read).
+    const owed: OwedRow[] = [];
     asStored.forEach((row, index) => {
       const previous = stored(row);
-      if (!changed(previous, after[index]!)) return;
+      const next = after[index]!;
+      const written = changed(previous, next);
+      owed.push({ dueDate: row.dueDate, owed: written ? outstandingCents(next) : cents(row.outstanding) });
+      if (!written) return;
       before.push(previous);
-      writes.rowUpdates.push(after[index]!);
+      writes.rowUpdates.push(next);
     });
     if (deduction && deduction.state !== 'recibido') writes.received.push({ credit_id: credit.id, period: deduction.period });
     const split = allocationSplit(result);
@@ -303,11 +308,7 @@ async function allocateBatch(
       paysOff !== null ? (row.message?.startsWith(paysOff) ? row.message : paysOff) : outcome === row.outcome ? row.message : null;
     if (outcome !== row.outcome || message !== row.message) writes.outcomes.push({ line: row.line, outcome, message });
     writes.paidIds.push(credit.id);
-    const aging = knownAging(
-      credit.id,
-      after.map((row, index) => ({ dueDate: schedule[index]!.dueDate, owed: outstandingCents(row) })),
-      closedDay,
-    );
+    const aging = knownAging(credit.id, owed, closedDay);
     if (aging) writes.known.push(aging);
   }
   return writes;
