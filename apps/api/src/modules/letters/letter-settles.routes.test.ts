@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import type { Letter, LetterQuote } from '@portal/contract';
 import type { Tx } from '../../db/client';
-import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
-import { clients } from '../../db/schema/origination';
 import { payments } from '../../db/schema/payments';
 import { businessDates } from '../../db/schema/portfolio';
 import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { jaliscoCredits, LATE_WITH_CHARGES } from '../../test/payroll-fixtures';
 import { ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { extractText } from '../../test/pdf-text';
 import { closeDay } from '../business-date/close-day';
@@ -34,23 +33,7 @@ describe.each(ENGINES)('A settlement letter settles a late credit (%s)', (engine
   it('paid on its last valid day through payment files after the closes, leaves the credit liquidado', async () => {
     const db = ctx.db;
     // A late Jalisco credit whose late charges run (moratory rate, more than 20 days past due).
-    const [credit] = await ctx.system((tx) =>
-      tx
-        .select({
-          id: credits.id,
-          companyId: credits.companyId,
-          agreementId: credits.agreementId,
-          employeeNumber: credits.employeeNumber,
-          curp: clients.curp,
-          nextDiscountDate: credits.nextDiscountDate,
-        })
-        .from(credits)
-        .innerJoin(clients, eq(clients.id, credits.clientId))
-        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-        .where(and(eq(agreements.code, 'GOB-JAL'), gt(credits.daysPastDue, 20), gt(credits.moratoryRatePct, '0')))
-        .orderBy(asc(credits.number))
-        .limit(1),
-    );
+    const [credit] = await jaliscoCredits(ctx, LATE_WITH_CHARGES);
     expect(credit).toBeDefined();
     const [date] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, credit!.companyId)));
     const businessDate = date!.businessDate;

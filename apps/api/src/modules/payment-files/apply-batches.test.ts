@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { asc, eq, ne } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
-import { clients } from '../../db/schema/origination';
 import { paymentFiles, payments } from '../../db/schema/payments';
 import { businessDates } from '../../db/schema/portfolio';
 import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { jaliscoCredits, uploadJaliscoFile } from '../../test/payroll-fixtures';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { applyPaymentFile, type ApplyOptions } from './apply';
-import { uploadPaymentFile } from './payment-files.service';
 
 /**
  * The application reads the next batch and writes the last one while it allocates (db/pipeline.ts): with batches of
@@ -39,23 +37,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
   async function upload(): Promise<{ fileId: string; rows: number; overpaid: string }> {
     const principal = (await loadPrincipal(ctx.db, 'cartera@demo.mx'))!;
     appliedBy = principal.userId;
-    const open = await ctx.system((tx) =>
-      tx
-        .select({
-          id: credits.id,
-          companyId: credits.companyId,
-          agreementId: credits.agreementId,
-          employeeNumber: credits.employeeNumber,
-          curp: clients.curp,
-          installment: credits.installment,
-          balance: credits.outstandingBalance,
-        })
-        .from(credits)
-        .innerJoin(clients, eq(clients.id, credits.clientId))
-        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-        .where(and(eq(agreements.code, 'GOB-JAL'), ne(credits.status, 'liquidado')))
-        .orderBy(asc(credits.number)),
-    );
+    const open = await jaliscoCredits(ctx, ne(credits.status, 'liquidado'));
     expect(open.length).toBeGreaterThanOrEqual(7);
     companyId = open[0]!.companyId;
     const [current] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
@@ -64,21 +46,13 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       (credit, index) =>
         `${credit.employeeNumber},${credit.curp},${index === 3 ? (Number(credit.balance) + 500).toFixed(2) : credit.installment},22,R${index}`,
     );
-    const file = await ctx.system((tx) =>
-      uploadPaymentFile(
-        tx,
-        { id: 'test', identity: null, principal },
-        {
-          agreementId: open[0]!.agreementId,
-          discountDate: DISCOUNT_DATE,
-          fileName: 'jalisco.csv',
-          contentType: 'text/csv',
-          content: Buffer.from(['empleado,curp,importe,periodo,referencia', ...lines].join('\r\n')),
-          today,
-          now,
-        },
-      ),
-    );
+    const file = await uploadJaliscoFile(ctx, principal, {
+      agreementId: open[0]!.agreementId,
+      discountDate: DISCOUNT_DATE,
+      lines,
+      today,
+      now,
+    });
     expect(file.rowsValid).toBe(open.length);
     return { fileId: file.id, rows: open.length, overpaid: open[3]!.id };
   }

@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { asc, eq, inArray, ne } from 'drizzle-orm';
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Tx } from '../../db/client';
-import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
-import { clients } from '../../db/schema/origination';
 import { payments } from '../../db/schema/payments';
 import { businessDates } from '../../db/schema/portfolio';
 import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { jaliscoCredits, uploadJaliscoFile } from '../../test/payroll-fixtures';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { knownAging, refreshCredits } from '../portfolio/aging';
 import { applyPaymentFile } from './apply';
-import { uploadPaymentFile } from './payment-files.service';
 
 /**
  * A payment file writes the aging of the credits its payments leave with nothing due (knownAging) instead of aging
@@ -64,26 +62,6 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
     await ctx.reset();
   });
 
-  /** The open credits of an agreement with what each pays per period and owes in all. */
-  const openCredits = () =>
-    ctx.system((tx) =>
-      tx
-        .select({
-          id: credits.id,
-          companyId: credits.companyId,
-          agreementId: credits.agreementId,
-          employeeNumber: credits.employeeNumber,
-          curp: clients.curp,
-          installment: credits.installment,
-          balance: credits.outstandingBalance,
-        })
-        .from(credits)
-        .innerJoin(clients, eq(clients.id, credits.clientId))
-        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-        .where(and(eq(agreements.code, 'GOB-JAL'), ne(credits.status, 'liquidado')))
-        .orderBy(asc(credits.number)),
-    );
-
   /** Everything an aging can write for these credits. */
   const agingState = (ids: string[]) =>
     ctx.system(async (tx: Tx) => ({
@@ -115,7 +93,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
     await fc.assert(
       fc.asyncProperty(fc.array(payment, { minLength: 40, maxLength: 40 }), fc.integer({ min: 1, max: 5 }), async (pays, batchSize) => {
         await ctx.reset();
-        const open = await openCredits();
+        const open = await jaliscoCredits(ctx, ne(credits.status, 'liquidado'));
         expect(open.length).toBeGreaterThanOrEqual(7);
         const companyId = open[0]!.companyId;
         const [current] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
@@ -135,21 +113,13 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
                   : parseCents(credit.balance, 'balance') + BigInt(pay.extra);
           return `${credit.employeeNumber},${credit.curp},${formatCents(amount)},22,R${index}`;
         });
-        const file = await ctx.system((tx) =>
-          uploadPaymentFile(
-            tx,
-            { id: 'test', identity: null, principal },
-            {
-              agreementId: open[0]!.agreementId,
-              discountDate: PAYDAY,
-              fileName: 'jalisco.csv',
-              contentType: 'text/csv',
-              content: Buffer.from(['empleado,curp,importe,periodo,referencia', ...lines].join('\r\n')),
-              today,
-              now,
-            },
-          ),
-        );
+        const file = await uploadJaliscoFile(ctx, principal, {
+          agreementId: open[0]!.agreementId,
+          discountDate: PAYDAY,
+          lines,
+          today,
+          now,
+        });
         await ctx.system((tx) => applyPaymentFile(tx, { fileId: file.id, companyId, appliedBy: principal.userId, now, today, batchSize }));
         const paid = (
           await ctx.system((tx) => tx.select({ creditId: payments.creditId }).from(payments).where(eq(payments.fileId, file.id)))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   accrueLateCharges,
   addDays,
@@ -17,10 +17,10 @@ import { percentToFraction } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
-import { clients } from '../../db/schema/origination';
 import { businessDates } from '../../db/schema/portfolio';
 import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
+import { jaliscoCredits, LATE_WITH_CHARGES } from '../../test/payroll-fixtures';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { closeDay } from '../business-date/close-day';
 import { applyPaymentFile } from './apply';
@@ -122,23 +122,8 @@ describe.each(BEHAVIOUR_ENGINES)('Late charges by days through payments and reve
   const owed = (rows: InstallmentState[]) =>
     formatCents(rows.reduce((sum, row) => sum + COMPONENTS.reduce((s, k) => s + c(row[k]) - c(row.paid?.[k]), 0n), 0n));
 
-  /** Late Jalisco credits with late charges running (more than 20 days past due, a moratory rate), in `order`. */
-  const lateJaliscoCredits = (order: SQL) =>
-    ctx.system((tx) =>
-      tx
-        .select({
-          id: credits.id,
-          companyId: credits.companyId,
-          agreementId: credits.agreementId,
-          employeeNumber: credits.employeeNumber,
-          curp: clients.curp,
-        })
-        .from(credits)
-        .innerJoin(clients, eq(clients.id, credits.clientId))
-        .innerJoin(agreements, eq(agreements.id, credits.agreementId))
-        .where(and(eq(agreements.code, 'GOB-JAL'), gt(credits.daysPastDue, 20), gt(credits.moratoryRatePct, '0')))
-        .orderBy(order),
-    );
+  /** Late Jalisco credits with late charges running, in `order`. */
+  const lateJaliscoCredits = (order: SQL) => jaliscoCredits(ctx, LATE_WITH_CHARGES, order);
 
   it('match one accrual a day, a partial payment that lowers the principal they run on, and its revert', async () => {
     const db = ctx.db;
