@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LendingInputError } from './errors.ts';
-import { divRoundHalfUp, formatCents, parseCents, parseRate } from './money.ts';
+import { divRoundHalfUp, formatCents, parseCanonicalCents, parseCents, parseRate } from './money.ts';
 import { daysBetween, addDays } from './dates.ts';
 
 describe('money', () => {
@@ -49,6 +49,57 @@ describe('money', () => {
       fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), (c) => parseCents(formatCents(c), 'x') === c),
       { numRuns: 2000 },
     );
+  });
+
+  // The implementations before the fast paths (a Number's digits, the zero literal), kept as the models they must equal.
+  const modelFormat = (cents: bigint): string => {
+    const negative = cents < 0n;
+    const digits = (negative ? -cents : cents).toString();
+    const padded = digits.length < 3 ? digits.padStart(3, '0') : digits;
+    const cut = padded.length - 2;
+    return (negative ? '-' : '') + padded.slice(0, cut) + '.' + padded.slice(cut);
+  };
+  const modelCanonical = (value: string): bigint | undefined => {
+    const n = value.length;
+    if (n < 4 || value.charCodeAt(n - 3) !== 46) return undefined;
+    for (let i = 0; i < n; i++) {
+      if (i === n - 3) continue;
+      const c = value.charCodeAt(i);
+      if (c < 48 || c > 57) return undefined;
+    }
+    return BigInt(value.slice(0, n - 3) + value.slice(n - 2));
+  };
+  // Amounts of every size: centavos, pesos, a numeric(14,2)'s, past 2^53 and far past it.
+  const anyCents = fc.oneof(
+    fc.bigInt({ min: -10_000n, max: 10_000n }),
+    fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }),
+    fc.bigInt({ min: 2n ** 53n - 1000n, max: 2n ** 53n + 1000n }).map((c) => (c % 2n === 0n ? c : -c)),
+    fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+  );
+
+  it('property: formatCents writes what the bigint digits write, at any size', () => {
+    fc.assert(
+      fc.property(anyCents, (c) => formatCents(c) === modelFormat(c)),
+      { numRuns: 5000 },
+    );
+    for (const edge of [2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 1n - 2n ** 53n, -(2n ** 53n), 99n, 100n, 101n, -100n, -99n])
+      expect(formatCents(edge)).toBe(modelFormat(edge));
+  });
+
+  it('property: parseCanonicalCents reads what the bigint parser reads, and refuses the same texts', () => {
+    const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
+    const texts = fc.oneof(
+      anyCents.map((c) => modelFormat(c < 0n ? -c : c)),
+      fc.tuple(digits(1, 20), digits(2, 2)).map(([whole, fraction]) => `${whole}.${fraction}`),
+      fc.string({ maxLength: 20 }),
+      fc.stringMatching(/^[0-9.\- ]{0,18}$/),
+    );
+    fc.assert(
+      fc.property(texts, (text) => parseCanonicalCents(text) === modelCanonical(text)),
+      { numRuns: 5000 },
+    );
+    for (const edge of ['0.00', '00.00', '9007199254740.99', '9007199254740.92', '999999999999999.99', '1234567890123.45', '.000', '-1.00'])
+      expect(parseCanonicalCents(edge)).toBe(modelCanonical(edge));
   });
 
   it('property: half-up rounding is within half a unit and ties go up', () => {

@@ -15,7 +15,7 @@ import { knownAging, type KnownAging, type OwedRow } from '../portfolio/aging';
 import { changePortfolio, type PortfolioChange } from '../portfolio/change-portfolio';
 import { chargedThrough } from '../portfolio/late-charges';
 import {
-  changed,
+  changedFrom,
   outstandingCents,
   scheduleFromText,
   SCHEDULE_TEXT,
@@ -257,12 +257,11 @@ async function allocateBatch(
     // What each row owes after the payment: a row it left as stored owes what the table says (one amount read).
     const owed: OwedRow[] = [];
     asStored.forEach((row, index) => {
-      const previous = stored(row);
       const next = after[index]!;
-      const written = changed(previous, next);
+      const written = changedFrom(row, next);
       owed.push({ dueDate: row.dueDate, owed: written ? outstandingCents(next) : cents(row.outstanding) });
       if (!written) return;
-      before.push(previous);
+      before.push(stored(row));
       writes.rowUpdates.push(next);
     });
     if (deduction && deduction.state !== 'recibido') writes.received.push({ credit_id: credit.id, period: deduction.period });

@@ -182,6 +182,31 @@ const WRITTEN_COLUMNS: readonly (keyof StoredRow)[] = [
 /** Amounts are compared as text: numeric(14,2) reads and formatCents writes the same canonical form ("1234.50"). */
 export const changed = (a: StoredRow, b: StoredRow) => WRITTEN_COLUMNS.some((key) => a[key] !== b[key]);
 
+/**
+ * The same as `changed(stored(row), next)`, without building the stored row: an application compares every row of each
+ * schedule it pays and writes a row or two of them (schedule-rows.test.ts holds the two equal).
+ */
+export const changedFrom = (row: InstallmentRow, next: StoredRow) =>
+  row.principal !== next.principal ||
+  row.interest !== next.interest ||
+  row.iva !== next.iva ||
+  row.moratoryInterest !== next.moratory_interest ||
+  row.moratoryIva !== next.moratory_iva ||
+  row.fees !== next.fees ||
+  row.feesIva !== next.fees_iva ||
+  row.paidPrincipal !== next.paid_principal ||
+  row.paidInterest !== next.paid_interest ||
+  row.paidIva !== next.paid_iva ||
+  row.paidMoratoryInterest !== next.paid_moratory_interest ||
+  row.paidMoratoryIva !== next.paid_moratory_iva ||
+  row.paidFees !== next.paid_fees ||
+  row.paidFeesIva !== next.paid_fees_iva ||
+  row.payment !== next.payment ||
+  row.balance !== next.balance ||
+  row.accruesFrom !== next.accrues_from ||
+  row.accrualThrough !== next.accrual_through ||
+  row.accrualCentDays !== next.accrual_cent_days;
+
 const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
 /** The stored rows' schedule and paid amounts, from `x` (json_populate_recordset): what a payment writes and a revert puts back. */
 const SCHEDULE_AND_PAID = sql`
