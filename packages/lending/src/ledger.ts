@@ -137,7 +137,9 @@ export function toLedger(installments: readonly InstallmentState[], field = 'ins
     const paid = amountsFrom(inst.paid, `${f}.paid`);
     const waived = amountsFrom(inst.waived, `${f}.waived`);
     for (let c = 0; c < COMPONENT_COUNT; c++) {
-      if ((paid[c] ?? 0n) + (waived[c] ?? 0n) > (charged[c] ?? 0n)) {
+      // Most rows waived nothing: their paid is compared alone, without a sum (a bigint each) per component.
+      const w = waived[c] ?? 0n;
+      if ((w === 0n ? (paid[c] ?? 0n) : (paid[c] ?? 0n) + w) > (charged[c] ?? 0n)) {
         throw new LendingInputError(
           'INVALID_INSTALLMENTS',
           f,
@@ -188,12 +190,19 @@ export function chargedTotal(inst: LedgerInstallment): Cents {
   return total;
 }
 
+// Explicit, in DEFAULT_COMPONENT_ORDER (the keys' order in the object written): a row of every schedule paid goes through.
 function amountsOut(values: readonly Cents[]): ComponentAmounts | undefined {
-  let out: ComponentAmounts | undefined;
-  for (const c of DEFAULT_COMPONENT_ORDER) {
-    const v = values[COMPONENT_INDEX[c]] ?? 0n;
-    if (v !== 0n) (out ??= {})[c] = formatCents(v);
-  }
+  const [moratoryInterest = 0n, moratoryIva = 0n, fees = 0n, feesIva = 0n, interest = 0n, iva = 0n, principal = 0n] = values;
+  if (moratoryInterest === 0n && moratoryIva === 0n && fees === 0n && feesIva === 0n && interest === 0n && iva === 0n && principal === 0n)
+    return undefined;
+  const out: ComponentAmounts = {};
+  if (moratoryInterest !== 0n) out.moratoryInterest = formatCents(moratoryInterest);
+  if (moratoryIva !== 0n) out.moratoryIva = formatCents(moratoryIva);
+  if (fees !== 0n) out.fees = formatCents(fees);
+  if (feesIva !== 0n) out.feesIva = formatCents(feesIva);
+  if (interest !== 0n) out.interest = formatCents(interest);
+  if (iva !== 0n) out.iva = formatCents(iva);
+  if (principal !== 0n) out.principal = formatCents(principal);
   return out;
 }
 

@@ -137,29 +137,59 @@ export function stored(row: InstallmentRow): StoredRow {
  */
 export function storedAfter(before: readonly InstallmentRow[], after: readonly InstallmentState[]): StoredRow[] {
   const byNumber = new Map(after.map((state) => [state.number, state]));
+  const principals: bigint[] = [];
+  let total = 0n;
   const rows = before.map((row) => {
     const state = byNumber.get(row.number)!;
-    const next = stored(row);
-    // packages/lending writes amounts as formatCents does, the form numeric(14,2) reads back: an amount nothing waived
-    // is taken as it is (most of a schedule's, a payment touches a row or two).
-    for (const [column, component] of CHARGED) {
-      const waived = state.waived?.[component];
-      next[column] = (waived === undefined ? (state[component] ?? ZERO) : formatCents(cents(state[component]) - cents(waived))) as never;
-    }
-    for (const [column, component] of PAID) next[column] = (state.paid?.[component] ?? ZERO) as never;
-    next.accrual_through = state.accrual?.through ?? null;
-    next.accrual_cent_days = state.accrual?.centDays ?? null;
+    const paid = state.paid;
+    // Each column written by name, in stored()'s order: every row of every schedule paid goes through here.
+    const next: StoredRow = {
+      credit_id: row.creditId,
+      number: row.number,
+      principal: chargedAfter(state, 'principal'),
+      interest: chargedAfter(state, 'interest'),
+      iva: chargedAfter(state, 'iva'),
+      moratory_interest: chargedAfter(state, 'moratoryInterest'),
+      moratory_iva: chargedAfter(state, 'moratoryIva'),
+      fees: chargedAfter(state, 'fees'),
+      fees_iva: chargedAfter(state, 'feesIva'),
+      payment: row.payment,
+      balance: row.balance,
+      paid_principal: paid?.principal ?? ZERO,
+      paid_interest: paid?.interest ?? ZERO,
+      paid_iva: paid?.iva ?? ZERO,
+      paid_moratory_interest: paid?.moratoryInterest ?? ZERO,
+      paid_moratory_iva: paid?.moratoryIva ?? ZERO,
+      paid_fees: paid?.fees ?? ZERO,
+      paid_fees_iva: paid?.feesIva ?? ZERO,
+      accrues_from: row.accruesFrom,
+      accrual_through: state.accrual?.through ?? null,
+      accrual_cent_days: state.accrual?.centDays ?? null,
+    };
+    const principal = cents(next.principal);
+    principals.push(principal);
+    total += principal;
     if (next.principal !== row.principal || next.interest !== row.interest || next.iva !== row.iva) {
-      next.payment = formatCents(cents(next.principal) + cents(next.interest) + cents(next.iva));
+      next.payment = formatCents(principal + cents(next.interest) + cents(next.iva));
     }
     return next;
   });
-  let balance = rows.reduce((sum, row) => sum + cents(row.principal), 0n);
-  for (const row of rows) {
-    balance -= cents(row.principal);
+  let balance = total;
+  rows.forEach((row, index) => {
+    balance -= principals[index]!;
     row.balance = formatCents(balance);
-  }
+  });
   return rows;
+}
+
+/**
+ * A component's charge after the allocation, as stored: what was waived taken off. packages/lending writes amounts as
+ * formatCents does, the form numeric(14,2) reads back: an amount nothing waived is taken as it is (most of a schedule's,
+ * a payment touches a row or two).
+ */
+function chargedAfter(state: InstallmentState, component: Component): string {
+  const waived = state.waived?.[component];
+  return waived === undefined ? (state[component] ?? ZERO) : formatCents(cents(state[component]) - cents(waived));
 }
 
 /** What a stored row still owes, in centavos: every component charged less paid, as `installments.outstanding` is computed. */
