@@ -25,6 +25,7 @@ import { seedDemoPortfolio } from '../src/seed/seed-portfolio';
 import { seedSyntheticUsers } from '../src/seed/seed-users';
 import { creditFolio } from '../src/modules/shared/folios';
 import { httpTransport, oidcBrowser } from '../src/test/oidc-client';
+import { processorMs } from './processor-time';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.LOADTEST_SECONDS ?? 10);
@@ -175,14 +176,6 @@ async function rssMb(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-/** The CPU time (user + system) the process has used so far, in ms: /proc/<pid>/stat counts it in ticks of 10 ms. */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command's name (which may hold spaces, in parentheses): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /**
  * The whole machine's CPU time so far, in ms, from /proc/stat: busy (every core's user, system, interrupts: the servers,
  * PostgreSQL, autocannon, the kernel's network) and stolen (taken by the machine's host for other machines).
@@ -213,7 +206,7 @@ interface Figures {
 /** One scenario against every process at once, the connections split among them; exact percentiles over all answers. */
 async function measure(origins: string[], pids: number[], requestPath: string, authorization: string, seconds = SECONDS) {
   const latencies: number[][] = origins.map(() => []);
-  const cpuBefore = await Promise.all(pids.map(cpuMs));
+  const cpuBefore = await Promise.all(pids.map(processorMs));
   const machineBefore = await machineMs();
   let failures = 0;
   let bytes = 0;
@@ -236,7 +229,7 @@ async function measure(origins: string[], pids: number[], requestPath: string, a
       }),
   );
   await Promise.all(runs);
-  const cpuAfter = await Promise.all(pids.map(cpuMs));
+  const cpuAfter = await Promise.all(pids.map(processorMs));
   const machineAfter = await machineMs();
   const figures = (answers: number[], cpu: number): Figures => {
     const sorted = [...answers].sort((a, b) => a - b);

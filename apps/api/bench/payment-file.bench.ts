@@ -23,7 +23,6 @@
  *   BENCH_KEEP_DATABASE=run1 BENCH_CREDITS=150000 npm run bench:payment-file -w @portal/api
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +40,7 @@ import { applyPaymentFile } from '../src/modules/payment-files/apply';
 import { uploadPaymentFile } from '../src/modules/payment-files/payment-files.service';
 import { renderPaymentFile, type FileFields } from '../src/modules/payment-files/render-file';
 import { postgresDatabase } from './bench-database';
+import { processorMs } from './processor-time';
 import { BUSINESS_DATE, syntheticPortfolio } from './synthetic-portfolio';
 
 const N = Number(process.env.BENCH_CREDITS ?? 100_000);
@@ -101,19 +101,12 @@ Object.defineProperty(pg.Client.prototype, 'query', {
 });
 
 // ------------------------------------------------------------------ processor time
-/** The kernel's clock ticks a second (USER_HZ, 100 on Linux), in which /proc/<pid>/stat counts a process's time. */
-const TICKS_PER_SECOND = 100;
-
 /** User and system processor seconds of a process so far, or null once it has exited. */
-async function processorSeconds(pid: number): Promise<number | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
+const processorSeconds = (pid: number): Promise<number | null> =>
+  processorMs(pid).then(
+    (ms) => ms / 1000,
+    () => null,
+  );
 
 /**
  * The processor time this database's backends take while it runs (PostgreSQL on this machine): each backend's
