@@ -223,12 +223,15 @@ export async function paymentFileRowsPage(
 const EXPECTED_FROM = sql`from expected_deductions e join credits c on c.id = e.credit_id and c.company_id = e.company_id`;
 /**
  * The agreement's deductions of the date, but a paid-off credit's unless it was received. Read from the index of the
- * date (credit and amount, expected_deductions_company_date_idx) without visiting the deductions: the state is
- * looked up only for a credit already liquidado.
+ * date (company, date, credit and amount: expected_deductions_company_date_idx), which the agreement's company leads:
+ * joined to the credits' company alone, the index could not be entered and the whole table was scanned. The state is
+ * looked up only for a credit already liquidado, by its key (OFFSET keeps PostgreSQL from hashing every deduction
+ * received of the company to answer the few paid-off credits).
  */
 const expectedOn = (agreementId: string, discountDate: string) =>
-  sql`c.agreement_id = ${agreementId} and e.discount_date = ${discountDate} and (c.status <> 'liquidado' or exists (
-        select 1 from expected_deductions s where s.credit_id = e.credit_id and s.discount_date = e.discount_date and s.state = 'recibido'))`;
+  sql`e.company_id = (select a.company_id from agreements a where a.id = ${agreementId}) and c.agreement_id = ${agreementId}
+      and e.discount_date = ${discountDate} and (c.status <> 'liquidado' or exists (
+        select 1 from expected_deductions s where s.credit_id = e.credit_id and s.discount_date = e.discount_date and s.state = 'recibido' offset 0))`;
 /**
  * The credits another applied file of the agreement and date paid (its accepted rows), and the file: their deduction
  * of the date was received there. What a file of the same date finds already paid, read from the files' rows rather
