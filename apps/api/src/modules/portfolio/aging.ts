@@ -100,6 +100,22 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
            held_today as (insert into ${HELD_TODAY} (credit_id, period) select credit_id, period from moved where state = 'en tránsito'),
            stopped as (${stopLateCharges(companyId, addDays(day, -1), newlyHeld)})
       ${counted}`);
+  } else if (scope.kind === 'ids') {
+    // Some credits (a payment file's batch, a revert's): their open deductions dated by D read once, each with the
+    // state the move gives it, and both writes from that read — the move, and late charges stopped on the rows en
+    // tránsito after it (each is one of this read's: the move opens none). The credits by key on both sides, not the
+    // company's hashed whole for a batch whose deductions the close before it mostly moved already.
+    result = await tx.execute(sql`
+      with due as materialized (
+        select e.ctid as row_id, e.credit_id, e.period, e.state, ${next} as next
+        from expected_deductions e join credits c on c.id = e.credit_id join agreements a on a.id = c.agreement_id
+        where e.company_id = ${companyId} and c.company_id = ${companyId} and ${due} ${creditsIn(scope, 'e.credit_id')} ${creditsIn(scope, 'c.id')}
+      ), moved as (
+        update expected_deductions e set state = d.next from due d
+        where e.ctid = any(array(select row_id from due where state <> next)) and e.ctid = d.row_id
+        returning e.state
+      ), stopped as (${stopLateCharges(companyId, day, sql`select credit_id, period from due where next = 'en tránsito'`)})
+      ${counted}`);
   } else {
     result = await tx.execute(sql`with moved as (${move(sql`${due} ${creditsIn(scope, 'e.credit_id')}`)}) ${counted}`);
     await tx.execute(
