@@ -103,13 +103,18 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
   } else if (scope.kind === 'ids') {
     // Some credits (a payment file's batch, a revert's): their open deductions dated by D read once, each with the
     // state the move gives it, and both writes from that read — the move, and late charges stopped on the rows en
-    // tránsito after it (each is one of this read's: the move opens none). The credits by key on both sides, not the
-    // company's hashed whole for a batch whose deductions the close before it mostly moved already.
+    // tránsito after it (each is one of this read's: the move opens none). The deductions are found first (their keys
+    // and the open index) and each one found looks its credit up by key (OFFSET keeps it a lookup): joined, the
+    // planner hashed every credit of the company, or, planning for any array, read every deduction of each credit.
     result = await tx.execute(sql`
       with due as materialized (
-        select e.ctid as row_id, e.credit_id, e.period, e.state, ${next} as next
-        from expected_deductions e join credits c on c.id = e.credit_id join agreements a on a.id = c.agreement_id
-        where e.company_id = ${companyId} and c.company_id = ${companyId} and ${due} ${creditsIn(scope, 'e.credit_id')} ${creditsIn(scope, 'c.id')}
+        select e.ctid as row_id, e.credit_id, e.period, e.state,
+               case when ${day}::date - e.discount_date > l.lag then 'no aplicado' else 'en tránsito' end as next
+        from expected_deductions e
+        cross join lateral (
+          select a.remittance_lag_days as lag from credits c join agreements a on a.id = c.agreement_id
+          where c.id = e.credit_id and c.company_id = ${companyId} offset 0) l
+        where e.company_id = ${companyId} and ${due} ${creditsIn(scope, 'e.credit_id')}
       ), moved as (
         update expected_deductions e set state = d.next from due d
         where e.ctid = any(array(select row_id from due where state <> next)) and e.ctid = d.row_id
