@@ -30,10 +30,16 @@ const toCandidate = (row: LookupRow): CandidateCredit => ({
   installment: row.installment,
 });
 
+/** A PostgreSQL array literal of `values`, each quoted: the text a file's row brings goes through as it is. */
+const arrayLiteral = (values: readonly (string | number)[]) =>
+  `{${values.map((value) => `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
 /**
  * The credits a file's rows name, within the company (and row-level security): by folio, any agreement (a folio of
  * another agreement is reported as such); by employee number, the agreement's credits only. Each list goes to the
- * database as one JSON parameter, whatever the number of rows.
+ * database as one array parameter, whatever the number of rows: `= any` of an array is planned for its length (a
+ * payroll's 90,000 employees: the agreement's credits read once and the array hashed), where the rows of a JSON
+ * list were taken for a hundred and looked up one by one through the index (0.7-1.1 s of a 90,000-row upload).
  */
 export async function lookupCredits(tx: Tx, companyId: string, agreementId: string, rows: readonly ReadRow[]): Promise<CreditLookup> {
   const { numbers, employeeNumbers } = referencesOf(rows);
@@ -45,7 +51,7 @@ export async function lookupCredits(tx: Tx, companyId: string, agreementId: stri
       ? []
       : rowsOf<LookupRow>(
           await tx.execute(sql`select ${columns} from credits c join clients k on k.id = c.client_id
-             where c.company_id = ${companyId} and c.number in (select value::bigint from json_array_elements_text(${JSON.stringify(numbers)}::json))`),
+             where c.company_id = ${companyId} and c.number = any(${arrayLiteral(numbers)}::bigint[])`),
         );
   const byEmployee =
     employeeNumbers.length === 0
@@ -53,7 +59,7 @@ export async function lookupCredits(tx: Tx, companyId: string, agreementId: stri
       : rowsOf<LookupRow>(
           await tx.execute(sql`select ${columns} from credits c join clients k on k.id = c.client_id
              where c.company_id = ${companyId} and c.agreement_id = ${agreementId}
-               and c.employee_number in (select value from json_array_elements_text(${JSON.stringify(employeeNumbers)}::json))
+               and c.employee_number = any(${arrayLiteral(employeeNumbers)}::text[])
              order by c.number`),
         );
   const employees = new Map<string, CandidateCredit[]>();
