@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { arrayLiteral } from '../../db/array-literal';
 import { rowsOf } from '../../db/rows';
 import type { CandidateCredit, CreditLookup, ReadRow } from './matching';
 import { referencesOf } from './matching';
@@ -29,10 +30,6 @@ const toCandidate = (row: LookupRow): CandidateCredit => ({
   outstandingBalance: row.outstanding_balance,
   installment: row.installment,
 });
-
-/** A PostgreSQL array literal of `values`, each quoted: the text a file's row brings goes through as it is. */
-const arrayLiteral = (values: readonly (string | number)[]) =>
-  `{${values.map((value) => `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 
 /**
  * The credits a file's rows name, within the company (and row-level security): by folio, any agreement (a folio of
