@@ -375,33 +375,38 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
     );
   }
   if (received.length > 0) {
+    const ids = arrayParam(
+      'uuid',
+      received.map((deduction) => deduction.credit_id),
+    );
+    const periods = arrayParam(
+      'int',
+      received.map((deduction) => deduction.period),
+    );
     pipeline.queue(() =>
       tx.execute(sql`
       update expected_deductions e set state = 'recibido'
-      from unnest(${arrayParam(
-        'uuid',
-        received.map((deduction) => deduction.credit_id),
-      )}, ${arrayParam(
-        'int',
-        received.map((deduction) => deduction.period),
-      )}) as x(credit_id, period)
+      from unnest(${ids}, ${periods}) as x(credit_id, period)
       where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`),
     );
   }
   if (creditUpdates.length > 0) {
+    const ids = arrayParam(
+      'uuid',
+      creditUpdates.map((update) => update.id),
+    );
+    const installment = arrayParam(
+      'numeric',
+      creditUpdates.map((update) => update.installment),
+    );
+    const overpayment = arrayParam(
+      'numeric',
+      creditUpdates.map((update) => update.overpayment),
+    );
     pipeline.queue(() =>
       tx.execute(sql`
       update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
-      from unnest(${arrayParam(
-        'uuid',
-        creditUpdates.map((update) => update.id),
-      )}, ${arrayParam(
-        'numeric',
-        creditUpdates.map((update) => update.installment),
-      )}, ${arrayParam(
-        'numeric',
-        creditUpdates.map((update) => update.overpayment),
-      )}) as x(id, installment, overpayment)
+      from unnest(${ids}, ${installment}, ${overpayment}) as x(id, installment, overpayment)
       where c.company_id = ${companyId} and c.id = x.id`),
     );
   }

@@ -279,6 +279,14 @@ const WRITTEN: readonly (readonly [Exclude<keyof StoredRow, 'credit_id' | 'numbe
  */
 export async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
   if (rows.length === 0) return;
+  const ids = arrayParam(
+    'uuid',
+    rows.map((row) => row.credit_id),
+  );
+  const numbers = arrayParam(
+    'int',
+    rows.map((row) => row.number),
+  );
   const columns = WRITTEN.map(([column, type]) =>
     arrayParam(
       type,
@@ -289,13 +297,7 @@ export async function writeScheduleRows(tx: Tx, companyId: string, rows: readonl
     update installments i set ${SCHEDULE_AND_PAID},
       moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, fees = x.fees, fees_iva = x.fees_iva,
       accrues_from = x.accrues_from
-    from unnest(${arrayParam(
-      'uuid',
-      rows.map((row) => row.credit_id),
-    )}, ${arrayParam(
-      'int',
-      rows.map((row) => row.number),
-    )}, ${sql.join(columns, sql`, `)}) as x(credit_id, number, ${sql.raw(WRITTEN.map(([column]) => column).join(', '))})
+    from unnest(${ids}, ${numbers}, ${sql.join(columns, sql`, `)}) as x(credit_id, number, ${sql.raw(WRITTEN.map(([column]) => column).join(', '))})
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
 }
 
