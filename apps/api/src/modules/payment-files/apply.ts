@@ -3,6 +3,7 @@ import { allocatePayment, parseCents, type AllocationResult, type Frequency } fr
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
+import { arrayParam, jsonElements } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import { breathe, Pipeline } from '../../db/pipeline';
 import { withScope } from '../../db/scope';
@@ -55,8 +56,6 @@ const cents = (value: string | undefined) => (value === undefined ? 0n : parseCe
 const sameAmount = (a: string, b: string) => cents(a) === cents(b);
 
 export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
-/** The same of items already written as JSON. */
-const jsonArray = (items: readonly string[]) => sql`${`[${items.join(',')}]`}::json`;
 /** The application's record (progress, outcome), written in its own short transaction so the screen sees it move. */
 export async function markApplication(
   db: Db,
@@ -143,11 +142,49 @@ export interface ApplyOptions {
 
 type AcceptedRow = { line: number; creditId: string | null; amount: string | null; outcome: RowOutcome; message: string | null };
 
+/** The amounts a payment stores, as its columns are named. */
+const PAYMENT_AMOUNTS = [
+  'amount',
+  'principal',
+  'interest',
+  'iva',
+  'moratory_interest',
+  'moratory_iva',
+  'fees',
+  'fees_iva',
+  'overpayment',
+] as const;
+
+/**
+ * A batch's payments, a list per column (what the company, the file, the date and who applied it give each is written
+ * once in the statement). The allocation and the record of what was before as JSON text at once: the batch keeps
+ * strings, which the collector does not trace, not object trees.
+ */
+type PaymentColumns = { id: string[]; credit_id: string[]; file_line: number[]; allocation: string[]; before: string[] } & Record<
+  (typeof PAYMENT_AMOUNTS)[number],
+  string[]
+>;
+const paymentColumns = (): PaymentColumns => ({
+  id: [],
+  credit_id: [],
+  file_line: [],
+  amount: [],
+  principal: [],
+  interest: [],
+  iva: [],
+  moratory_interest: [],
+  moratory_iva: [],
+  fees: [],
+  fees_iva: [],
+  overpayment: [],
+  allocation: [],
+  before: [],
+});
+
 /** What a batch's allocation writes: one statement per table. */
 interface BatchWrites {
   rowUpdates: StoredRow[];
-  /** Each as JSON text at once: the batch keeps strings, which the collector does not trace, not object trees. */
-  paymentRecords: string[];
+  payments: PaymentColumns;
   creditUpdates: { id: string; installment: string; overpayment: string }[];
   received: { credit_id: string; period: number }[];
   outcomes: { line: number; outcome: RowOutcome; message: string | null }[];
@@ -235,9 +272,17 @@ export async function allocationsAt(
 async function allocateBatch(
   batch: readonly AcceptedRow[],
   creditOf: Map<string, BatchCredit>,
-  { file, companyId, closedDay, options }: FileContext,
+  { file, closedDay }: FileContext,
 ): Promise<BatchWrites> {
-  const writes: BatchWrites = { rowUpdates: [], paymentRecords: [], creditUpdates: [], received: [], outcomes: [], paidIds: [], known: [] };
+  const writes: BatchWrites = {
+    rowUpdates: [],
+    payments: paymentColumns(),
+    creditUpdates: [],
+    received: [],
+    outcomes: [],
+    paidIds: [],
+    known: [],
+  };
   for (const [position, row] of batch.entries()) {
     if (position % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
     const { credit, schedule: scheduleOf, deduction } = creditOf.get(row.creditId!)!;
@@ -271,29 +316,21 @@ async function allocateBatch(
       rows: before,
       deduction: deduction && deduction.state !== 'recibido' ? { period: deduction.period, state: deduction.state } : null,
     };
-    writes.paymentRecords.push(
-      JSON.stringify({
-        id: crypto.randomUUID(),
-        company_id: companyId,
-        credit_id: credit.id,
-        file_id: file.id,
-        file_line: row.line,
-        value_date: file.discountDate,
-        amount: result.amount,
-        principal: split.principal,
-        interest: split.interest,
-        iva: split.iva,
-        moratory_interest: split.moratoryInterest,
-        moratory_iva: split.moratoryIva,
-        fees: split.fees,
-        fees_iva: split.feesIva,
-        overpayment: split.overpayment,
-        allocation: { lines: result.lines, waived: result.waived },
-        before: record,
-        applied_by: options.appliedBy,
-        applied_at: options.now.toISOString(),
-      }),
-    );
+    const payment = writes.payments;
+    payment.id.push(crypto.randomUUID());
+    payment.credit_id.push(credit.id);
+    payment.file_line.push(row.line);
+    payment.amount.push(result.amount);
+    payment.principal.push(split.principal);
+    payment.interest.push(split.interest);
+    payment.iva.push(split.iva);
+    payment.moratory_interest.push(split.moratoryInterest);
+    payment.moratory_iva.push(split.moratoryIva);
+    payment.fees.push(split.fees);
+    payment.fees_iva.push(split.feesIva);
+    payment.overpayment.push(split.overpayment);
+    payment.allocation.push(JSON.stringify({ lines: result.lines, waived: result.waived }));
+    payment.before.push(JSON.stringify(record));
     if (cents(result.overpayment) > 0n || !sameAmount(result.installment, credit.installment)) {
       writes.creditUpdates.push({ id: credit.id, installment: result.installment, overpayment: result.overpayment });
     }
@@ -313,33 +350,63 @@ async function allocateBatch(
   return writes;
 }
 
-/** Queues a batch's writes, then the refresh of its paid credits, which reads them. */
-function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { file, companyId, refresh }: FileContext): void {
-  const { rowUpdates, paymentRecords, received, creditUpdates, outcomes, paidIds, known } = writes;
+/**
+ * Queues a batch's writes, then the refresh of its paid credits, which reads them. Each table's rows go as a typed array
+ * per column (unnest; db/array-param.ts), not as JSON objects: PostgreSQL matched each object's keys and read every
+ * value twice, as JSON and as its type, and a payment's allocation and record were parsed as part of the record and
+ * again as JSON values; now once (json_array_elements keeps each element's text as written).
+ */
+function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { file, companyId, options, refresh }: FileContext): void {
+  const { rowUpdates, payments, received, creditUpdates, outcomes, paidIds, known } = writes;
   if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
-  if (paymentRecords.length > 0) {
+  if (payments.id.length > 0) {
+    const amounts = PAYMENT_AMOUNTS.map((column) => sql`unnest(${arrayParam('numeric', payments[column])})`);
     pipeline.queue(() =>
       tx.execute(sql`
       insert into payments (id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
                             moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at)
-      select id, company_id, credit_id, file_id, file_line, value_date, amount, principal, interest, iva, moratory_interest,
-             moratory_iva, fees, fees_iva, overpayment, allocation, before, applied_by, applied_at
-      from json_populate_recordset(null::payments, ${jsonArray(paymentRecords)})`),
+      select x.id, ${companyId}::uuid, x.credit_id, ${file.id}::uuid, x.file_line, ${file.discountDate}::date, x.amount, x.principal,
+             x.interest, x.iva, x.moratory_interest, x.moratory_iva, x.fees, x.fees_iva, x.overpayment, x.allocation, x.before,
+             ${options.appliedBy}::uuid, ${options.now.toISOString()}::timestamptz
+      from rows from (unnest(${arrayParam('uuid', payments.id)}), unnest(${arrayParam('uuid', payments.credit_id)}),
+                      unnest(${arrayParam('int', payments.file_line)}), ${sql.join(amounts, sql`, `)},
+                      ${jsonElements(payments.allocation)}, ${jsonElements(payments.before)})
+        as x(id, credit_id, file_line, ${sql.raw(PAYMENT_AMOUNTS.join(', '))}, allocation, before)`),
     );
   }
   if (received.length > 0) {
+    const ids = arrayParam(
+      'uuid',
+      received.map((deduction) => deduction.credit_id),
+    );
+    const periods = arrayParam(
+      'int',
+      received.map((deduction) => deduction.period),
+    );
     pipeline.queue(() =>
       tx.execute(sql`
       update expected_deductions e set state = 'recibido'
-      from json_populate_recordset(null::expected_deductions, ${json(received)}) x
+      from unnest(${ids}, ${periods}) as x(credit_id, period)
       where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`),
     );
   }
   if (creditUpdates.length > 0) {
+    const ids = arrayParam(
+      'uuid',
+      creditUpdates.map((update) => update.id),
+    );
+    const installment = arrayParam(
+      'numeric',
+      creditUpdates.map((update) => update.installment),
+    );
+    const overpayment = arrayParam(
+      'numeric',
+      creditUpdates.map((update) => update.overpayment),
+    );
     pipeline.queue(() =>
       tx.execute(sql`
       update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
-      from json_to_recordset(${json(creditUpdates)}) as x(id uuid, installment numeric, overpayment numeric)
+      from unnest(${ids}, ${installment}, ${overpayment}) as x(id, installment, overpayment)
       where c.company_id = ${companyId} and c.id = x.id`),
     );
   }
