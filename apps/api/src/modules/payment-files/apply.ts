@@ -88,11 +88,12 @@ export interface BatchCredit {
 /**
  * The schedule rows of credit `c` an allocation at `valueDate` over the closed day `closedDay` can read or change: from
  * the row before the first one that owes anything, falls due after the value date, has late charges that ran through
- * the closed day (chargedThrough rewrites it) or half an accrual (the allocation drops it); every row when none does.
- * Those before it owe nothing and are due by the value date, so the allocation pays, waives and rebuilds none of them
- * and writes each back as it was — its balance is what the schedule owes of principal after it, which the allocation
- * never changes in total — and an owed row's aging (knownAging) skips them; the row before the first needed one is the
- * start of the current period (packages/lending `periodStart`). A schedule's due dates follow its numbers (buildSchedule).
+ * the closed day (chargedThrough rewrites it) or half an accrual (the write-back clears it); every row when none does.
+ * Those before it owe nothing (no component is paid beyond its charge: packages/lending refuses such a row) and are due
+ * by the value date, so the allocation pays, waives and rebuilds none of them and writes each back as it was — its
+ * balance is what the schedule owes of principal after it, which the allocation never changes in total — and the
+ * aging (knownAging) skips them; the row before the first needed one is the start of the current period
+ * (packages/lending `periodStart`). A schedule's due dates follow its numbers (buildSchedule).
  * payment-files/schedule-read.test.ts holds the allocations and their writes equal with and without them.
  */
 const neededRows = (valueDate: string, closedDay: string) => sql`
