@@ -66,7 +66,7 @@ export async function markApplication(
   await withScope(db, { companyId }, (tx) => tx.update(paymentApplications).set(values).where(eq(paymentApplications.id, applicationId)));
 }
 
-interface BatchCredit {
+export interface BatchCredit {
   credit: {
     id: string;
     number: number;
@@ -85,19 +85,37 @@ interface BatchCredit {
 }
 
 /**
- * A batch's credits with their schedules and the deduction of the discount date, in one statement (it was three): each
- * schedule as one text (SCHEDULE_TEXT) instead of a row per installment, 24 per credit, parsed field by field by
- * node-postgres and mapped by Drizzle; the text costs the database half of what the same as JSON did (each value
- * written as a JSON value, then the array's text escaped again). The text is parsed credit by credit as each is
- * allocated, so the schedules' objects die young: a batch's 48,000 rows parsed at once outlived V8's young
- * generation, and collecting them took more of the process than allocating (bench/payment-file.bench.ts; README).
+ * The schedule rows of credit `c` an allocation at `valueDate` over the closed day `closedDay` can read or change: from
+ * the row before the first one that owes anything, falls due after the value date, has late charges that ran through
+ * the closed day (chargedThrough rewrites it) or half an accrual (the write-back clears it); every row when none does.
+ * Those before it owe nothing (no component is paid beyond its charge: packages/lending refuses such a row) and are due
+ * by the value date, so the allocation pays, waives and rebuilds none of them and writes each back as it was — its
+ * balance is what the schedule owes of principal after it, which the allocation never changes in total — and the
+ * aging (knownAging) skips them; the row before the first needed one is the start of the current period
+ * (packages/lending `periodStart`). A schedule's due dates follow its numbers (buildSchedule).
+ * payment-files/schedule-read.test.ts holds the allocations and their writes equal with and without them.
  */
-async function readBatch(
+const neededRows = (valueDate: string, closedDay: string) => sql`
+  select coalesce(min(j.number) - 1, 0) from installments j
+  where j.credit_id = c.id
+    and (j.outstanding <> 0 or j.due_date > ${valueDate}::date or j.accrues_from <= ${closedDay}::date
+         or (j.accrual_through is null) <> (j.accrual_cent_days is null))`;
+
+/**
+ * A batch's credits with their schedules and the deduction of the discount date, in one statement (it was three): each
+ * schedule as one text (SCHEDULE_TEXT) instead of a row per installment, parsed field by field by node-postgres and
+ * mapped by Drizzle, and only from the rows the allocation needs (neededRows): the settled start of a schedule is most
+ * of what a paying credit holds, and writing each row's columns as text is most of what the read costs the database.
+ * The text is parsed credit by credit as each is allocated, so the schedules' objects die young: a batch's rows parsed
+ * at once outlived V8's young generation, and collecting them took more of the process than allocating.
+ */
+export async function readBatch(
   pipeline: Pipeline,
   tx: Tx,
   companyId: string,
   ids: readonly string[],
   discountDate: string,
+  closedDay: string,
 ): Promise<Map<string, BatchCredit>> {
   const result = await pipeline.send(() =>
     tx.execute(sql`
@@ -105,7 +123,7 @@ async function readBatch(
            c.annual_rate_pct::text as "annualRatePct", c.iva_rate_pct::text as "ivaRatePct", c.moratory_rate_pct::text as "moratoryRatePct",
            d.period, d.state,
            (select string_agg(${SCHEDULE_TEXT}, ';' order by ${installments.number}) from ${installments}
-            where ${installments.creditId} = c.id) as schedule
+            where ${installments.creditId} = c.id and ${installments.number} >= (${neededRows(discountDate, closedDay)})) as schedule
     from credits c left join expected_deductions d on d.credit_id = c.id and d.discount_date = ${discountDate}::date
     where ${anyOf(sql`c.id`, ids)}`),
   );
@@ -229,6 +247,34 @@ function allocateRow(
   return { schedule, result };
 }
 
+/**
+ * A credit's payment as the application writes it: its allocation, the rows it changed (`written`, and `before` them
+ * for a revert) and the credit's aging when the allocation tells it (knownAging).
+ */
+export function allocateCredit(
+  credit: BatchCredit['credit'],
+  asStored: readonly InstallmentRow[],
+  amount: string,
+  valueDate: string,
+  closedDay: string,
+): { result: AllocationResult; written: StoredRow[]; before: StoredRow[]; aging: KnownAging | null } {
+  const { schedule, result } = allocateRow(credit, asStored, amount, valueDate, closedDay);
+  const after = storedAfter(schedule, result.installments);
+  const written: StoredRow[] = [];
+  const before: StoredRow[] = [];
+  // What each row owes after the payment: a row it left as stored owes what the table says (one amount read).
+  const owed: OwedRow[] = [];
+  asStored.forEach((row, index) => {
+    const next = after[index]!;
+    const changed = changedFrom(row, next);
+    owed.push({ dueDate: row.dueDate, owed: changed ? outstandingCents(next) : cents(row.outstanding) });
+    if (!changed) return;
+    before.push(stored(row));
+    written.push(next);
+  });
+  return { result, written, before, aging: knownAging(credit.id, owed, closedDay) };
+}
+
 /** A sobrepago row's message: what pays the credit off at the date, and what is left as saldo a favor. */
 export const overpaymentMessage = (result: Pick<AllocationResult, 'applied' | 'overpayment'>, valueDate: string) =>
   `Liquida el crédito (${pesos(result.applied)} al ${longDate(valueDate)}); sobran ${pesos(result.overpayment)} que quedan como saldo a favor.`;
@@ -254,6 +300,7 @@ export async function allocationsAt(
       companyId,
       batch.map((row) => row.creditId),
       discountDate,
+      closedDay,
     );
     for (const row of batch) {
       const { credit, schedule } = creditOf.get(row.creditId)!;
@@ -295,20 +342,8 @@ async function allocateBatch(
       });
       continue;
     }
-    const asStored = scheduleOf();
-    const { schedule, result } = allocateRow(credit, asStored, row.amount!, file.discountDate, closedDay);
-    const after = storedAfter(schedule, result.installments);
-    const before: StoredRow[] = [];
-    // What each row owes after the payment: a row it left as stored owes what the table says (one amount read).
-    const owed: OwedRow[] = [];
-    asStored.forEach((row, index) => {
-      const next = after[index]!;
-      const written = changedFrom(row, next);
-      owed.push({ dueDate: row.dueDate, owed: written ? outstandingCents(next) : cents(row.outstanding) });
-      if (!written) return;
-      before.push(stored(row));
-      writes.rowUpdates.push(next);
-    });
+    const { result, written, before, aging } = allocateCredit(credit, scheduleOf(), row.amount!, file.discountDate, closedDay);
+    writes.rowUpdates.push(...written);
     if (deduction && deduction.state !== 'recibido') writes.received.push({ credit_id: credit.id, period: deduction.period });
     const split = allocationSplit(result);
     const record: PaymentBefore = {
@@ -344,7 +379,6 @@ async function allocateBatch(
       paysOff !== null ? (row.message?.startsWith(paysOff) ? row.message : paysOff) : outcome === row.outcome ? row.message : null;
     if (outcome !== row.outcome || message !== row.message) writes.outcomes.push({ line: row.line, outcome, message });
     writes.paidIds.push(credit.id);
-    const aging = knownAging(credit.id, owed, closedDay);
     if (aging) writes.known.push(aging);
   }
   return writes;
@@ -471,6 +505,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
         companyId,
         batch.map((row) => row.creditId!),
         file.discountDate,
+        change.closedDay,
       );
       reading.catch(() => undefined); // Awaited in its turn; a failure meanwhile is the pipeline's to report.
       return reading;

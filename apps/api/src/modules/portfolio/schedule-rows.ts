@@ -371,23 +371,48 @@ const SCHEDULE_COLUMNS = [
 ] as const satisfies readonly (keyof InstallmentRow)[];
 
 /**
+ * The amounts most rows hold at zero — what was paid of a row not yet paid, the late charges of a row never late —
+ * written as nothing instead of "0.00": numeric's text is most of what the read costs the database.
+ */
+const MOSTLY_ZERO = new Set<(typeof SCHEDULE_COLUMNS)[number]>([
+  'paidPrincipal',
+  'paidInterest',
+  'paidIva',
+  'moratoryInterest',
+  'moratoryIva',
+  'fees',
+  'feesIva',
+  'paidMoratoryInterest',
+  'paidMoratoryIva',
+  'paidFees',
+  'paidFeesIva',
+]);
+
+/**
  * Each row as its columns' text joined by commas — none can hold one: integers, dates and amounts, which keep their two
- * decimals as the driver reads them — a column without a value as nothing; the rows joined by semicolons.
+ * decimals as the driver reads them — a column without a value, or a MOSTLY_ZERO amount at zero, as nothing; the rows
+ * joined by semicolons.
  */
 export const SCHEDULE_TEXT = sql`concat_ws(',', ${sql.join(
   SCHEDULE_COLUMNS.map((key) =>
-    installments[key].notNull ? sql`${installments[key]}::text` : sql`coalesce(${installments[key]}::text, '')`,
+    MOSTLY_ZERO.has(key)
+      ? sql`coalesce(nullif(${installments[key]}, 0)::text, '')`
+      : installments[key].notNull
+        ? sql`${installments[key]}::text`
+        : sql`coalesce(${installments[key]}::text, '')`,
   ),
   sql`, `,
 )})`;
 /** A nullable column's value from its text in SCHEDULE_TEXT (written as nothing when null). */
 const orNull = (text: string | undefined) => (text === '' || text === undefined ? null : text);
+/** A MOSTLY_ZERO amount from its text (written as nothing at zero): numeric(14,2)'s zero as the driver reads it. */
+const orZero = (text: string | undefined) => (text === '' || text === undefined ? ZERO : text);
 
 /**
  * A schedule as SCHEDULE_TEXT wrote it, each row one object literal in SCHEDULE_COLUMNS' order (schedule-text.test.ts
- * holds every value equal to the driver's): an application reads 24 rows of 23 columns for each credit it pays, and
- * setting each column by its name from a list cost more processor time than allocating the payment (docs/measurements.md,
- * decision 0018).
+ * holds every value equal to the driver's): an application reads a dozen rows or more of 23 columns for each credit it
+ * pays, and setting each column by its name from a list cost more processor time than allocating the payment
+ * (docs/measurements.md, decision 0018).
  */
 export function scheduleFromText(text: string | null, creditId: string, companyId: string): InstallmentRow[] {
   if (text === null) return [];
@@ -405,17 +430,17 @@ export function scheduleFromText(text: string | null, creditId: string, companyI
       payment: v[5]!,
       balance: v[6]!,
       days: days === null ? null : Number(days),
-      paidPrincipal: v[8]!,
-      paidInterest: v[9]!,
-      paidIva: v[10]!,
-      moratoryInterest: v[11]!,
-      moratoryIva: v[12]!,
-      fees: v[13]!,
-      feesIva: v[14]!,
-      paidMoratoryInterest: v[15]!,
-      paidMoratoryIva: v[16]!,
-      paidFees: v[17]!,
-      paidFeesIva: v[18]!,
+      paidPrincipal: orZero(v[8]),
+      paidInterest: orZero(v[9]),
+      paidIva: orZero(v[10]),
+      moratoryInterest: orZero(v[11]),
+      moratoryIva: orZero(v[12]),
+      fees: orZero(v[13]),
+      feesIva: orZero(v[14]),
+      paidMoratoryInterest: orZero(v[15]),
+      paidMoratoryIva: orZero(v[16]),
+      paidFees: orZero(v[17]),
+      paidFeesIva: orZero(v[18]),
       outstanding: v[19]!,
       accruesFrom: orNull(v[20]),
       accrualThrough: orNull(v[21]),
