@@ -4,6 +4,9 @@ import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { arrayParam, jsonElements } from './array-param';
 import { rowsOf } from './rows';
 
+/** What a payroll file's cells can hold, each read back by PostgreSQL as the very text sent. */
+const TEXTS = ['E1001', 'con "comillas"', 'barra \\ inversa', 'coma, y {llaves}', ' espacios ', 'NULL', '', 'ñandú'];
+
 /** Values come back as PostgreSQL writes them: each must be the one written, to the last digit, in its row's place. */
 describe.each(ENGINES)('a batch column as one array parameter (%s)', (engine) => {
   let ctx: TestContext;
@@ -38,6 +41,18 @@ describe.each(ENGINES)('a batch column as one array parameter (%s)', (engine) =>
       rowsOf<{ value: string }>(await tx.execute(sql`select value::text as value from ${jsonElements(written)}`)),
     );
     expect(rows.map((row) => row.value)).toEqual(written);
+  });
+
+  it('reads back every text as it was, a null as null, and big numbers as numbers', async () => {
+    const [row] = await ctx.system(async (tx) =>
+      rowsOf<{ texts: string[]; numbers: string[] }>(
+        await tx.execute(
+          sql`select ${arrayParam('text', [...TEXTS, null])} as texts, ${arrayParam('bigint', [1, 99_999_999_999])}::text[] as numbers`,
+        ),
+      ),
+    );
+    expect(row!.texts).toEqual([...TEXTS, null]);
+    expect(row!.numbers).toEqual(['1', '99999999999']);
   });
 
   it('refuses a value that would break the literal, rather than shift the rows', () => {

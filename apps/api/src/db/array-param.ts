@@ -1,22 +1,27 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /** Element types whose values' text never needs quoting inside an array literal. */
-type PlainType = 'uuid' | 'int' | 'numeric' | 'date';
+type PlainType = 'uuid' | 'int' | 'bigint' | 'numeric' | 'date';
 
 /** What would end an element early or change its meaning inside `{…}`: a value is never quoted here, so none may hold it. */
 const UNSAFE = /[\s",{}\\]|^$|^null$/i;
+
+/** A text element quoted, so that whatever a file's cell brings (commas, braces, quotes, backslashes, `NULL`) reads back as it was. */
+const quoted = (value: string | number) => `"${String(value).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 /**
  * A batch's column as one typed array parameter, `'{a,b,NULL}'::type[]`, for `unnest(…)` (one parameter however many
  * rows). Each element is read by its type's own input function, an amount from its text exactly as written (never
  * through a JavaScript number). PostgreSQL reads such arrays for less than the same rows as JSON objects, whose keys
  * it matches object by object, and a value read as JSON is read again by its column's type (docs/measurements.md,
- * stop 64). A value that would break the literal is refused rather than shift the column's rows.
+ * stop 64). A value of a plain type that would break the literal is refused rather than shift the column's rows; text
+ * is quoted.
  */
-export function arrayParam(type: PlainType, values: readonly (string | number | null)[]): SQL {
+export function arrayParam(type: PlainType | 'text', values: readonly (string | number | null)[]): SQL {
   const text = values
     .map((value) => {
       if (value === null) return 'NULL';
+      if (type === 'text') return quoted(value);
       if (typeof value === 'string' && UNSAFE.test(value))
         throw new Error(`Valor no apto para un arreglo ${type}[]: ${JSON.stringify(value)}`);
       return value;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { arrayLiteral } from '../../db/array-literal';
+import { arrayParam } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import type { CandidateCredit, CreditLookup, ReadRow } from './matching';
 import { referencesOf } from './matching';
@@ -48,7 +48,7 @@ export async function lookupCredits(tx: Tx, companyId: string, agreementId: stri
       ? []
       : rowsOf<LookupRow>(
           await tx.execute(sql`select ${columns} from credits c join clients k on k.id = c.client_id
-             where c.company_id = ${companyId} and c.number = any(${arrayLiteral(numbers)}::bigint[])`),
+             where c.company_id = ${companyId} and c.number = any(${arrayParam('bigint', numbers)})`),
         );
   const byEmployee =
     employeeNumbers.length === 0
@@ -56,7 +56,7 @@ export async function lookupCredits(tx: Tx, companyId: string, agreementId: stri
       : rowsOf<LookupRow>(
           await tx.execute(sql`select ${columns} from credits c join clients k on k.id = c.client_id
              where c.company_id = ${companyId} and c.agreement_id = ${agreementId}
-               and c.employee_number = any(${arrayLiteral(employeeNumbers)}::text[])
+               and c.employee_number = any(${arrayParam('text', employeeNumbers)})
              order by c.number`),
         );
   const employees = new Map<string, CandidateCredit[]>();
