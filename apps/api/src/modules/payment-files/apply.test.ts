@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { allocatePayment, buildSchedule, formatCents, parseCents } from '@portal/lending';
 import { storedAfter, toInstallmentState, type InstallmentRow } from '../portfolio/schedule-rows';
 import { allocationSplit } from '../shared/payment-split';
+import { unpaidRow } from '../../test/schedule-fixtures';
 
 /**
  * The write-back of an application: whatever packages/lending allocates, what is stored must neither create nor lose a
@@ -43,31 +44,13 @@ function rowsFor(principal: number, term: number, paidRows: number, lateCharge: 
     const paid = index < paidRows;
     const late = index === paidRows && lateCharge > 0 ? formatCents(BigInt(lateCharge)) : '0.00';
     return {
-      creditId: 'c',
-      companyId: 'k',
-      number: row.number,
-      dueDate: row.dueDate,
-      principal: row.principal,
-      interest: row.interest,
-      iva: row.iva,
-      payment: row.payment,
-      balance: row.balance,
-      days: row.days ?? null,
+      ...unpaidRow(row),
       paidPrincipal: paid ? row.principal : '0.00',
       paidInterest: paid ? row.interest : '0.00',
       paidIva: paid ? row.iva : '0.00',
       moratoryInterest: late,
       moratoryIva: late === '0.00' ? '0.00' : formatCents((c(late) * 16n + 50n) / 100n),
-      fees: '0.00',
-      feesIva: '0.00',
-      paidMoratoryInterest: '0.00',
-      paidMoratoryIva: '0.00',
-      paidFees: '0.00',
-      paidFeesIva: '0.00',
       outstanding: '0',
-      accruesFrom: null,
-      accrualThrough: null,
-      accrualCentDays: null,
     };
   });
 }

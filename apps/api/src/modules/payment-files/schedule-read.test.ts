@@ -7,6 +7,7 @@ import { Pipeline } from '../../db/pipeline';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { outstandingCents, type InstallmentRow, type StoredRow } from '../portfolio/schedule-rows';
+import { unpaidRow } from '../../test/schedule-fixtures';
 import { allocateCredit, readBatch, type BatchCredit } from './apply';
 
 /**
@@ -103,33 +104,7 @@ function creditOf(frequency: Frequency, principalCents: number, term: number, an
     ivaRatePct: '16.00',
     moratoryRatePct: '72.00',
   };
-  const rows = schedule.rows.map((row): InstallmentRow => ({
-    creditId: 'c',
-    companyId: 'k',
-    number: row.number,
-    dueDate: row.dueDate,
-    principal: row.principal,
-    interest: row.interest,
-    iva: row.iva,
-    payment: row.payment,
-    balance: row.balance,
-    days: row.days ?? null,
-    paidPrincipal: '0.00',
-    paidInterest: '0.00',
-    paidIva: '0.00',
-    moratoryInterest: '0.00',
-    moratoryIva: '0.00',
-    fees: '0.00',
-    feesIva: '0.00',
-    paidMoratoryInterest: '0.00',
-    paidMoratoryIva: '0.00',
-    paidFees: '0.00',
-    paidFeesIva: '0.00',
-    outstanding: formatCents(c(row.principal) + c(row.interest) + c(row.iva)),
-    accruesFrom: null,
-    accrualThrough: null,
-    accrualCentDays: null,
-  }));
+  const rows = schedule.rows.map(unpaidRow);
   return { credit, rows };
 }
 
