@@ -106,6 +106,8 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
     // tránsito after it (each is one of this read's: the move opens none). The deductions are found first (their keys
     // and the open index) and each one found looks its credit up by key (OFFSET keeps it a lookup): joined, the
     // planner hashed every credit of the company, or, planning for any array, read every deduction of each credit.
+    // The write finds each row by its ctid: every writer of deductions holds the company's portfolio lock (the door),
+    // so no row moves between this statement's read and its write.
     result = await tx.execute(sql`
       with due as materialized (
         select e.ctid as row_id, e.credit_id, e.period, e.state,
