@@ -110,12 +110,11 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
     // so no row moves between this statement's read and its write.
     result = await tx.execute(sql`
       with due as materialized (
-        select e.ctid as row_id, e.credit_id, e.period, e.state,
-               case when ${day}::date - e.discount_date > l.lag then 'no aplicado' else 'en tránsito' end as next
+        select e.ctid as row_id, e.credit_id, e.period, e.state, ${next} as next
         from expected_deductions e
         cross join lateral (
-          select a.remittance_lag_days as lag from credits c join agreements a on a.id = c.agreement_id
-          where c.id = e.credit_id and c.company_id = ${companyId} offset 0) l
+          select a.remittance_lag_days from credits c join agreements a on a.id = c.agreement_id
+          where c.id = e.credit_id and c.company_id = ${companyId} offset 0) a
         where e.company_id = ${companyId} and ${due} ${creditsIn(scope, 'e.credit_id')}
       ), moved as (
         update expected_deductions e set state = d.next from due d
