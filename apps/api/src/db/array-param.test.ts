@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
-import { arrayParam, jsonElements } from './array-param';
+import { arrayParam, jsonElements, unnestRows } from './array-param';
 import { rowsOf } from './rows';
 
 /** What a payroll file's cells can hold, each read back by PostgreSQL as the very text sent. */
@@ -32,6 +32,28 @@ describe.each(ENGINES)('a batch column as one array parameter (%s)', (engine) =>
       { id: '00000000-0000-4000-8000-000000000001', n: 3, amount: '1234567890123.45', day: null },
       { id: '00000000-0000-4000-8000-000000000002', n: 1, amount: null, day: '2026-02-28' },
       { id: '00000000-0000-4000-8000-000000000003', n: 2, amount: '-0.01', day: '2026-11-23' },
+    ]);
+  });
+
+  it('names each column of a batch of rows by its key, each row kept whole', async () => {
+    const batch = [
+      { credit: '00000000-0000-4000-8000-000000000002', period: 7, amount: '0.10', ignored: 'x' },
+      { credit: '00000000-0000-4000-8000-000000000001', period: 3, amount: null, ignored: 'y' },
+    ];
+    const rows = await ctx.system(async (tx) =>
+      rowsOf<{ credit: string; period: number; amount: string | null }>(
+        await tx.execute(sql`
+          select x.credit::text as credit, x.period, x.amount::text as amount
+          from ${unnestRows(batch, [
+            ['period', 'int'],
+            ['credit', 'uuid'],
+            ['amount', 'numeric'],
+          ])}`),
+      ),
+    );
+    expect(rows).toEqual([
+      { credit: '00000000-0000-4000-8000-000000000002', period: 7, amount: '0.10' },
+      { credit: '00000000-0000-4000-8000-000000000001', period: 3, amount: null },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /** Element types whose values' text never needs quoting inside an array literal. */
-type PlainType = 'uuid' | 'int' | 'bigint' | 'numeric' | 'date';
+export type PlainType = 'uuid' | 'int' | 'bigint' | 'numeric' | 'date';
 
 /** What would end an element early or change its meaning inside `{…}`: a value is never quoted here, so none may hold it. */
 const UNSAFE = /[\s",{}\\]|^$|^null$/i;
@@ -29,6 +29,26 @@ export function arrayParam(type: PlainType | 'text', values: readonly (string | 
     .join(',');
   return sql`${`{${text}}`}::${sql.raw(type)}[]`;
 }
+
+/**
+ * A batch's rows as `unnest(…) as x(…)`: one typed array per column (arrayParam), each named as the row's key, for an
+ * `update … from` or `insert … select` that joins the rows by their keys. The names are the code's own, never input.
+ */
+export function unnestRows<Row, Key extends keyof Row & string>(
+  rows: readonly Row[],
+  columns: readonly (readonly [Key, PlainType])[],
+): SQL {
+  const arrays = columns.map(([key, type]) =>
+    arrayParam(
+      type,
+      rows.map((row) => row[key] as string | number | null),
+    ),
+  );
+  return sql`unnest(${sql.join(arrays, sql`, `)}) as x(${sql.raw(columns.map(([key]) => key).join(', '))})`;
+}
+
+/** A value as one JSON parameter, for `json_to_recordset(…)` and the like. */
+export const jsonParam = (value: unknown): SQL => sql`${JSON.stringify(value)}::json`;
 
 /** Values already written as JSON, as one JSON array parameter, for `json_array_elements(…)`: each element's text is kept as written. */
 export const jsonElements = (items: readonly string[]): SQL => sql`json_array_elements(${`[${items.join(',')}]`}::json)`;

@@ -3,7 +3,7 @@ import { allocatePayment, parseCents, type AllocationResult, type Frequency } fr
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
 import type { Db, Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
-import { arrayParam, jsonElements } from '../../db/array-param';
+import { arrayParam, jsonElements, jsonParam, unnestRows } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import { breathe, Pipeline } from '../../db/pipeline';
 import { withScope } from '../../db/scope';
@@ -55,7 +55,6 @@ export interface PaymentBefore {
 const cents = (value: string | undefined) => (value === undefined ? 0n : parseCents(value, 'importe'));
 const sameAmount = (a: string, b: string) => cents(a) === cents(b);
 
-export const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
 /** The application's record (progress, outcome), written in its own short transaction so the screen sees it move. */
 export async function markApplication(
   db: Db,
@@ -409,38 +408,25 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
     );
   }
   if (received.length > 0) {
-    const ids = arrayParam(
-      'uuid',
-      received.map((deduction) => deduction.credit_id),
-    );
-    const periods = arrayParam(
-      'int',
-      received.map((deduction) => deduction.period),
-    );
     pipeline.queue(() =>
       tx.execute(sql`
       update expected_deductions e set state = 'recibido'
-      from unnest(${ids}, ${periods}) as x(credit_id, period)
+      from ${unnestRows(received, [
+        ['credit_id', 'uuid'],
+        ['period', 'int'],
+      ])}
       where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`),
     );
   }
   if (creditUpdates.length > 0) {
-    const ids = arrayParam(
-      'uuid',
-      creditUpdates.map((update) => update.id),
-    );
-    const installment = arrayParam(
-      'numeric',
-      creditUpdates.map((update) => update.installment),
-    );
-    const overpayment = arrayParam(
-      'numeric',
-      creditUpdates.map((update) => update.overpayment),
-    );
     pipeline.queue(() =>
       tx.execute(sql`
       update credits c set installment = x.installment, credit_balance = c.credit_balance + x.overpayment
-      from unnest(${ids}, ${installment}, ${overpayment}) as x(id, installment, overpayment)
+      from ${unnestRows(creditUpdates, [
+        ['id', 'uuid'],
+        ['installment', 'numeric'],
+        ['overpayment', 'numeric'],
+      ])}
       where c.company_id = ${companyId} and c.id = x.id`),
     );
   }
@@ -448,7 +434,7 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
     pipeline.queue(() =>
       tx.execute(sql`
       update payment_file_rows r set outcome = x.outcome, message = x.message
-      from json_to_recordset(${json(outcomes)}) as x(line int, outcome text, message text)
+      from json_to_recordset(${jsonParam(outcomes)}) as x(line int, outcome text, message text)
       where r.file_id = ${file.id} and r.line = x.line`),
     );
   }

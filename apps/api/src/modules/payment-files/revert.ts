@@ -4,13 +4,14 @@ import type { LaterPayments, PaymentFile } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { paymentFiles, payments } from '../../db/schema/payments';
+import { jsonParam } from '../../db/array-param';
 import { HttpProblem } from '../../http/errors';
 import { recordAudit, type Actor } from '../audit/audit';
 import { changePortfolio } from '../portfolio/change-portfolio';
 import { lateChargesWaived, restoreScheduleRows } from '../portfolio/schedule-rows';
 import { creditFolio } from '../shared/folios';
 import { longDate } from '../shared/es-mx';
-import { json, type PaymentBefore } from './apply';
+import type { PaymentBefore } from './apply';
 import { loadPaymentFile, summarize } from './payment-files.queries';
 
 const BATCH = 2_000;
@@ -211,12 +212,12 @@ export async function revertPaymentFile(
       if (deductions.length > 0) {
         await tx.execute(sql`
           update expected_deductions e set state = x.state
-          from json_to_recordset(${json(deductions)}) as x(credit_id uuid, period int, state text)
+          from json_to_recordset(${jsonParam(deductions)}) as x(credit_id uuid, period int, state text)
           where e.company_id = ${companyId} and e.credit_id = x.credit_id and e.period = x.period`);
       }
       await tx.execute(sql`
         update credits c set installment = x.installment, credit_balance = c.credit_balance - x.overpayment
-        from json_to_recordset(${json(befores.map((payment) => ({ id: payment.creditId, installment: payment.before.installment, overpayment: payment.overpayment })))})
+        from json_to_recordset(${jsonParam(befores.map((payment) => ({ id: payment.creditId, installment: payment.before.installment, overpayment: payment.overpayment })))})
           as x(id uuid, installment numeric, overpayment numeric)
         where c.company_id = ${companyId} and c.id = x.id`);
       await tx.execute(sql`

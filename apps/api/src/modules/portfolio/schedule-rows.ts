@@ -3,7 +3,7 @@ import { formatCents, parseCents, type Component, type InstallmentState } from '
 import type { INSTALLMENT_STATUSES } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { installments } from '../../db/schema/credits';
-import { arrayParam } from '../../db/array-param';
+import { jsonParam, unnestRows, type PlainType } from '../../db/array-param';
 import { lateChargesSql } from './late-charges';
 
 /**
@@ -238,7 +238,6 @@ export const changedFrom = (row: InstallmentRow, next: StoredRow) =>
   row.accrualThrough !== next.accrual_through ||
   row.accrualCentDays !== next.accrual_cent_days;
 
-const json = (value: unknown) => sql`${JSON.stringify(value)}::json`;
 /** The stored rows' schedule and paid amounts, from `x` (a row of the batch): what a payment writes and a revert puts back. */
 const SCHEDULE_AND_PAID = sql`
       principal = x.principal, interest = x.interest, iva = x.iva, payment = x.payment, balance = x.balance,
@@ -248,7 +247,7 @@ const SCHEDULE_AND_PAID = sql`
       accrual_through = x.accrual_through, accrual_cent_days = x.accrual_cent_days`;
 
 /** The columns writeScheduleRows sets, each with its array's element type. */
-const WRITTEN: readonly (readonly [Exclude<keyof StoredRow, 'credit_id' | 'number'>, 'numeric' | 'date'])[] = [
+const WRITTEN: readonly (readonly [Exclude<keyof StoredRow, 'credit_id' | 'number'>, PlainType])[] = [
   ['principal', 'numeric'],
   ['interest', 'numeric'],
   ['iva', 'numeric'],
@@ -279,25 +278,11 @@ const WRITTEN: readonly (readonly [Exclude<keyof StoredRow, 'credit_id' | 'numbe
  */
 export async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const ids = arrayParam(
-    'uuid',
-    rows.map((row) => row.credit_id),
-  );
-  const numbers = arrayParam(
-    'int',
-    rows.map((row) => row.number),
-  );
-  const columns = WRITTEN.map(([column, type]) =>
-    arrayParam(
-      type,
-      rows.map((row) => row[column]),
-    ),
-  );
   await tx.execute(sql`
     update installments i set ${SCHEDULE_AND_PAID},
       moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, fees = x.fees, fees_iva = x.fees_iva,
       accrues_from = x.accrues_from
-    from unnest(${ids}, ${numbers}, ${sql.join(columns, sql`, `)}) as x(credit_id, number, ${sql.raw(WRITTEN.map(([column]) => column).join(', '))})
+    from ${unnestRows(rows, [['credit_id', 'uuid'], ['number', 'int'], ...WRITTEN])}
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
 }
 
@@ -339,7 +324,7 @@ export async function restoreScheduleRows(tx: Tx, companyId: string, closedDay: 
       fees = i.fees + ${waived('fees')}, fees_iva = i.fees_iva + ${waived('feesIva')},
       accrues_from = case when i.accrues_from <= ${closedDay}::date then ${closedDay}::date + 1 else i.accrues_from end,
       ${SCHEDULE_AND_PAID}
-    from json_array_elements(${json(rows)}) r cross join lateral json_populate_record(null::installments, r.value) x, credits c
+    from json_array_elements(${jsonParam(rows)}) r cross join lateral json_populate_record(null::installments, r.value) x, credits c
     where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number and c.id = i.credit_id`);
 }
 
