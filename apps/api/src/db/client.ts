@@ -233,7 +233,7 @@ export async function together<A, B>(db: object, first: PromiseLike<A>, second: 
 }
 
 /** Whether `db` is a transaction on a pipelined connection (openDatabase's pool on PostgreSQL). */
-function pipelines(db: object): boolean {
+export function pipelines(db: object): boolean {
   const session = (db as unknown as { _?: { session?: { client?: { pipeline?: unknown } } } })._?.session;
   return session?.client?.pipeline === true;
 }

@@ -74,6 +74,48 @@ describe('Pipeline', () => {
     await expect(pipeline.drain()).rejects.toBe(cause);
   });
 
+  it('on a pipelined connection starts every statement when queued, in order, and later answers report the first failure', async () => {
+    const log: string[] = [];
+    const pipeline = new Pipeline({ atOnce: true });
+    const cause = new Error('llave duplicada');
+    const aborted = new Error('current transaction is aborted');
+    const a = statement(log, 'a', 1, cause);
+    const b = statement(log, 'b', 2, aborted);
+    const first = pipeline.send(a.run);
+    const second = pipeline.send(b.run);
+    expect(log).toEqual(['start a', 'start b']);
+    // The statement behind answers first here; its answer still waits for the one before it and reports that one.
+    b.release();
+    await breathe();
+    a.release();
+    await expect(first).rejects.toBe(cause);
+    await expect(second).rejects.toBe(cause);
+    // Once a failure is known nothing more is sent.
+    const c = statement(log, 'c', 3);
+    const third = pipeline.send(c.run);
+    c.release();
+    await expect(third).rejects.toBe(cause);
+    await expect(pipeline.drain()).rejects.toBe(cause);
+    expect(log).toEqual(['start a', 'start b', 'end b', 'end a']);
+  });
+
+  it('on a pipelined connection halts by waiting for every statement already sent', async () => {
+    const log: string[] = [];
+    const pipeline = new Pipeline({ atOnce: true });
+    const a = statement(log, 'a', 1);
+    const b = statement(log, 'b', 2);
+    pipeline.queue(a.run);
+    pipeline.queue(b.run);
+    let halted = false;
+    const halting = pipeline.halt(new Error('el proceso se detuvo')).then(() => (halted = true));
+    a.release();
+    await breathe();
+    expect(halted).toBe(false);
+    b.release();
+    await halting;
+    expect(log).toEqual(['start a', 'start b', 'end a', 'end b']);
+  });
+
   it('drains at once when nothing was queued', async () => {
     await expect(new Pipeline().drain()).resolves.toBeUndefined();
   });
@@ -107,6 +149,48 @@ describe.runIf(inject('postgresTemplate'))('Pipeline on PostgreSQL', () => {
       const [began, ended] = [Number(rows[0]!.began), Number(rows[0]!.ended)];
       expect(began).toBeLessThan(workEnded);
       expect(ended).toBeGreaterThan(workStarted);
+    } finally {
+      await client.end();
+    }
+  });
+  it('on a pipelined connection, the server starts the next statement while the process is still busy', async () => {
+    const client = new pg.Client({ connectionString: inject('postgresAdminUrl'), pipeline: true });
+    await client.connect();
+    try {
+      const pipeline = new Pipeline({ atOnce: true });
+      const first = pipeline.send(() => client.query(`select pg_sleep(0.2)`));
+      const second = pipeline.send(() =>
+        client.query<{ began: string }>(`select (extract(epoch from statement_timestamp()) * 1000)::float8 as began`),
+      );
+      await breathe();
+      const busyUntil = performance.now() + 600;
+      while (performance.now() < busyUntil) {
+        // 600 ms of this process's own work, without letting the event loop take the first answer.
+      }
+      const workEnded = Date.now();
+      await first;
+      const { rows } = await second;
+      await pipeline.drain();
+      // Sent after the first answer was taken, the second statement would begin only once the work had ended.
+      expect(Number(rows[0]!.began)).toBeLessThan(workEnded);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('on a pipelined connection, the statements sent behind a refused one report that refusal', async () => {
+    const client = new pg.Client({ connectionString: inject('postgresAdminUrl'), pipeline: true });
+    await client.connect();
+    try {
+      await client.query('begin');
+      const pipeline = new Pipeline({ atOnce: true });
+      const refused = pipeline.send(() => client.query(`select 1 / 0`));
+      const behind = pipeline.send(() => client.query(`select 1`));
+      await expect(refused).rejects.toThrow(/division by zero/);
+      await expect(behind).rejects.toThrow(/division by zero/);
+      await expect(pipeline.drain()).rejects.toThrow(/division by zero/);
+      await client.query('rollback');
+      expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
     } finally {
       await client.end();
     }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { allocatePayment, parseCents, type AllocationResult, type Frequency } from '@portal/lending';
 import { APPLIED_OUTCOMES, percentToFraction, type RowOutcome } from '@portal/contract';
-import type { Db, Tx } from '../../db/client';
+import { pipelines, type Db, type Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
 import { arrayParam, jsonElements, jsonParam, unnestRows } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
@@ -20,10 +20,10 @@ import {
   outstandingCents,
   scheduleFromText,
   SCHEDULE_TEXT,
+  scheduleRowsSql,
   stored,
   storedAfter,
   toInstallmentState,
-  writeScheduleRows,
   type InstallmentRow,
   type StoredRow,
 } from '../portfolio/schedule-rows';
@@ -38,7 +38,9 @@ import { summarize } from './payment-files.queries';
  * are handled a batch of credits at a time — read their schedules, allocate in memory, write back only what changed
  * with one statement per table, refresh the credits' aging — so a 100,000-row file never holds the whole portfolio in
  * memory. The statements are queued ahead of the work that needs them (db/pipeline.ts): the database reads the next
- * batch and writes the last one while this process allocates (decision 0018).
+ * batch and writes the last one while this process allocates (decision 0018), and on PostgreSQL each is sent when
+ * queued, so that the database finds the next one waiting when it ends one instead of waiting for this process to take
+ * the answer (docs/measurements.md, "Stop 65").
  */
 
 const BATCH = 2_000;
@@ -216,8 +218,8 @@ interface FileContext {
   companyId: string;
   closedDay: string;
   options: ApplyOptions;
-  /** Ages paid credits at the closed day (the portfolio's door). */
-  refresh: PortfolioChange['refresh'];
+  /** The statements that age paid credits at the closed day (the portfolio's door). */
+  refreshStatements: PortfolioChange['refreshStatements'];
 }
 
 /**
@@ -312,8 +314,8 @@ export async function allocationsAt(
 
 /**
  * Allocates a batch's rows through packages/lending, as the credits stand (`creditOf`, read under the lock), letting
- * the event loop turn every BREATHE_EVERY rows so that the connection's answers are taken and its next statements
- * sent meanwhile.
+ * the event loop turn every BREATHE_EVERY rows so that the connection's answers are taken (the next batch's rows, which
+ * the server cannot send faster than they are read) and its statements written meanwhile.
  */
 async function allocateBatch(
   batch: readonly AcceptedRow[],
@@ -389,9 +391,15 @@ async function allocateBatch(
  * value twice, as JSON and as its type, and a payment's allocation and record were parsed as part of the record and
  * again as JSON values; now once (json_array_elements keeps each element's text as written).
  */
-function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { file, companyId, options, refresh }: FileContext): void {
+function queueBatchWrites(
+  pipeline: Pipeline,
+  tx: Tx,
+  writes: BatchWrites,
+  { file, companyId, options, refreshStatements }: FileContext,
+): void {
   const { rowUpdates, payments, received, creditUpdates, outcomes, paidIds, known } = writes;
-  if (rowUpdates.length > 0) pipeline.queue(() => writeScheduleRows(tx, companyId, rowUpdates));
+  // Each statement one query sent when the pipeline calls it (db/pipeline.ts: on PostgreSQL they all go at once).
+  if (rowUpdates.length > 0) pipeline.queue(() => tx.execute(scheduleRowsSql(companyId, rowUpdates)));
   if (payments.id.length > 0) {
     const amounts = PAYMENT_AMOUNTS.map((column) => sql`unnest(${arrayParam('numeric', payments[column])})`);
     pipeline.queue(() =>
@@ -442,7 +450,7 @@ function queueBatchWrites(pipeline: Pipeline, tx: Tx, writes: BatchWrites, { fil
   // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
   // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
   // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
-  if (paidIds.length > 0) pipeline.queue(() => refresh(paidIds, known));
+  if (paidIds.length > 0) for (const statement of refreshStatements(paidIds, known)) pipeline.queue(() => tx.execute(statement));
 }
 
 /** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */
@@ -459,7 +467,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
   // Through the portfolio's door: its lock, the business date under it, the company's figures once the rows are in.
   const applied = await changePortfolio(tx, companyId, { today: options.today, now: options.now }, async (change) => {
     if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
-    const context: FileContext = { file, companyId, closedDay: change.closedDay, options, refresh: change.refresh };
+    const context: FileContext = { file, companyId, closedDay: change.closedDay, options, refreshStatements: change.refreshStatements };
     // By folio, however the employer listed its payroll: a batch is then credits disbursed together, whose rows lie
     // together on disk, so each batch reads and rewrites fewer pages (the paid credits' aging of a file in an employer's
     // order 12.7–18.2 → 10.9–11.4 s; bench/payment-file.bench.ts, BENCH_FILE_ORDER=shuffled). Rows never share a
@@ -483,7 +491,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
     const size = options.batchSize ?? BATCH;
     const batches: AcceptedRow[][] = [];
     for (let start = 0; start < accepted.length; start += size) batches.push(accepted.slice(start, start + size));
-    const pipeline = new Pipeline();
+    const pipeline = new Pipeline({ atOnce: pipelines(tx) });
     const read = (batch: readonly AcceptedRow[]) => {
       const reading = readBatch(
         pipeline,

@@ -70,6 +70,39 @@ function stopLateCharges(companyId: string, through: string, inTransit: SQL): SQ
     where i.company_id = ${companyId} and i.credit_id = h.credit_id and i.number = h.period and i.accrues_from is not null and c.id = i.credit_id`;
 }
 
+/** The state a deduction `e` of an agreement `a` past its discount date moves to at a close of `day`. */
+const movedState = (day: string): SQL =>
+  sql`case when ${day}::date - e.discount_date > a.remittance_lag_days then 'no aplicado' else 'en tránsito' end`;
+/** What a move of deductions (`moved`) counts. */
+const MOVED_COUNTS = sql`select count(*) filter (where state = 'en tránsito')::int as to_transit, count(*) filter (where state = 'no aplicado')::int as to_not_applied from moved`;
+/**
+ * moveDeductions of some credits (a payment file's batch, a revert's), in one statement: their open deductions dated
+ * by D read once, each with the state the move gives it, and both writes from that read — the move, and late charges
+ * stopped on the rows en tránsito after it (each is one of this read's: the move opens none). The deductions are found
+ * first (their keys and the open index) and each one found looks its credit up by key (OFFSET keeps it a lookup):
+ * joined, the planner hashed every credit of the company, or, planning for any array, read every deduction of each
+ * credit. The write finds each row by its ctid: every writer of deductions holds the company's portfolio lock (the
+ * door), so no row moves between this statement's read and its write.
+ */
+function moveDeductionsOf(companyId: string, day: string, ids: readonly string[]): SQL {
+  const next = movedState(day);
+  const due = openBy('e', day);
+  return sql`
+    with due as materialized (
+      select e.ctid as row_id, e.credit_id, e.period, e.state, ${next} as next
+      from expected_deductions e
+      cross join lateral (
+        select a.remittance_lag_days from credits c join agreements a on a.id = c.agreement_id
+        where c.id = e.credit_id and c.company_id = ${companyId} offset 0) a
+      where e.company_id = ${companyId} and ${due} ${creditsIn({ kind: 'ids', ids }, 'e.credit_id')}
+    ), moved as (
+      update expected_deductions e set state = d.next from due d
+      where e.ctid = any(array(select row_id from due where state <> next)) and e.ctid = d.row_id
+      returning e.state
+    ), stopped as (${stopLateCharges(companyId, day, sql`select credit_id, period from due where next = 'en tránsito'`)})
+    ${MOVED_COUNTS}`;
+}
+
 /**
  * Expected deductions past their discount date: en tránsito, and no aplicado once past the agreement's lag (lag 0: the
  * discount date only). A close of D looks at the open ones dated by D (esperado or en tránsito: one range of their
@@ -80,14 +113,14 @@ function stopLateCharges(companyId: string, through: string, inTransit: SQL): SQ
  * late charges, if they ran, stop (the day before a close).
  */
 async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Scope): Promise<{ toTransit: number; toNotApplied: number }> {
-  const next = sql`case when ${day}::date - e.discount_date > a.remittance_lag_days then 'no aplicado' else 'en tránsito' end`;
+  const next = movedState(day);
   const due = openBy('e', day);
   const move = (which: SQL) =>
     sql`update expected_deductions e set state = ${next}
         from credits c join agreements a on a.id = c.agreement_id
         where e.company_id = ${companyId} and c.id = e.credit_id and c.company_id = ${companyId} and ${which} and e.state <> ${next}
         returning e.credit_id, e.period, e.discount_date, e.state`;
-  const counted = sql`select count(*) filter (where state = 'en tránsito')::int as to_transit, count(*) filter (where state = 'no aplicado')::int as to_not_applied from moved`;
+  const counted = MOVED_COUNTS;
   let result: unknown;
   if (scope.kind === 'close') {
     await closeTable(tx, UNHELD, 'credit_id uuid primary key');
@@ -101,27 +134,7 @@ async function moveDeductions(tx: Tx, companyId: string, day: string, scope: Sco
            stopped as (${stopLateCharges(companyId, addDays(day, -1), newlyHeld)})
       ${counted}`);
   } else if (scope.kind === 'ids') {
-    // Some credits (a payment file's batch, a revert's): their open deductions dated by D read once, each with the
-    // state the move gives it, and both writes from that read — the move, and late charges stopped on the rows en
-    // tránsito after it (each is one of this read's: the move opens none). The deductions are found first (their keys
-    // and the open index) and each one found looks its credit up by key (OFFSET keeps it a lookup): joined, the
-    // planner hashed every credit of the company, or, planning for any array, read every deduction of each credit.
-    // The write finds each row by its ctid: every writer of deductions holds the company's portfolio lock (the door),
-    // so no row moves between this statement's read and its write.
-    result = await tx.execute(sql`
-      with due as materialized (
-        select e.ctid as row_id, e.credit_id, e.period, e.state, ${next} as next
-        from expected_deductions e
-        cross join lateral (
-          select a.remittance_lag_days from credits c join agreements a on a.id = c.agreement_id
-          where c.id = e.credit_id and c.company_id = ${companyId} offset 0) a
-        where e.company_id = ${companyId} and ${due} ${creditsIn(scope, 'e.credit_id')}
-      ), moved as (
-        update expected_deductions e set state = d.next from due d
-        where e.ctid = any(array(select row_id from due where state <> next)) and e.ctid = d.row_id
-        returning e.state
-      ), stopped as (${stopLateCharges(companyId, day, sql`select credit_id, period from due where next = 'en tránsito'`)})
-      ${counted}`);
+    result = await tx.execute(moveDeductionsOf(companyId, day, scope.ids));
   } else {
     result = await tx.execute(sql`with moved as (${move(sql`${due} ${creditsIn(scope, 'e.credit_id')}`)}) ${counted}`);
     await tx.execute(
@@ -236,10 +249,22 @@ interface Aging {
  * the next close, in the same pass (a close started its own before, from D).
  */
 async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope): Promise<Aging> {
+  const [row] = rowsOf<{ new_vencidos: number; moratory: string; moratory_iva: string; fees: string }>(
+    await tx.execute(agingSql(companyId, day, scope)),
+  );
+  return {
+    newVencidos: row?.new_vencidos ?? 0,
+    moratory: row?.moratory ?? '0',
+    moratoryIva: row?.moratory_iva ?? '0',
+    fees: row?.fees ?? '0',
+  };
+}
+
+/** ageCredits' statement. */
+function agingSql(companyId: string, day: string, scope: Scope): SQL {
   const late = lateChargesSql(day);
   const lateFeeIva = sql`round(c.late_fee * c.iva_rate_pct / 100, 2)`;
-  const [row] = rowsOf<{ new_vencidos: number; moratory: string; moratory_iva: string; fees: string }>(
-    await tx.execute(sql`
+  return sql`
       with rows as materialized (
         -- The credits' owed installments, each due by D probed once for a deduction en tránsito (those after D are
         -- never held: their discount date has not come).
@@ -302,14 +327,7 @@ async function ageCredits(tx: Tx, companyId: string, day: string, scope: Scope):
       select (select count(*)::int from changed where status = 'vencido' and previous <> 'vencido') as new_vencidos,
              (select coalesce(sum(day_moratory), 0)::text from rows) as moratory,
              (select coalesce(sum(day_moratory_iva), 0)::text from rows) as moratory_iva,
-             (select coalesce(sum(fee), 0)::text from rows) as fees`),
-  );
-  return {
-    newVencidos: row?.new_vencidos ?? 0,
-    moratory: row?.moratory ?? '0',
-    moratoryIva: row?.moratory_iva ?? '0',
-    fees: row?.fees ?? '0',
-  };
+             (select coalesce(sum(fee), 0)::text from rows) as fees`;
 }
 
 /**
@@ -367,10 +385,16 @@ const inMemory = new WeakSet<Tx>();
  * files and read 300 MB back). Once per transaction: each `set` is a round trip of its own, and a payment file's
  * 50 batches each refresh their credits (1.3 s of a 90,000-row file when every refresh set it again).
  */
-async function agingInMemory(tx: Tx): Promise<void> {
-  if (inMemory.has(tx)) return;
-  await tx.execute(sql`set local work_mem = '256MB'`);
+async function setAgingInMemory(tx: Tx): Promise<void> {
+  const statement = agingInMemory(tx);
+  if (statement) await tx.execute(statement);
+}
+
+/** The statement that sets it, the first time `tx` asks (then null): the transaction is aborted should it fail. */
+function agingInMemory(tx: Tx): SQL | null {
+  if (inMemory.has(tx)) return null;
   inMemory.add(tx);
+  return sql`set local work_mem = '256MB'`;
 }
 
 /**
@@ -413,8 +437,8 @@ export function knownAging(id: string, rows: readonly OwedRow[], day: string): K
 }
 
 /** Writes the credits' KnownAging, each credit by its key, like ageCredits' own update (an unchanged credit is left). */
-async function writeKnownAging(tx: Tx, companyId: string, known: readonly KnownAging[]): Promise<void> {
-  await tx.execute(sql`
+function knownAgingSql(companyId: string, known: readonly KnownAging[]): SQL {
+  return sql`
     with next as (
       select x.id, case when x.balance > 0 then 'vigente' else 'liquidado' end as status, ${agingBucketSql('0')} as bucket,
              x.balance, x.next_date
@@ -426,7 +450,7 @@ async function writeKnownAging(tx: Tx, companyId: string, known: readonly KnownA
     from next n
     where c.company_id = ${companyId} and c.id = n.id
       and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
-          is distinct from (n.status, 0, n.bucket, n.balance, 0::numeric, n.next_date)`);
+          is distinct from (n.status, 0, n.bucket, n.balance, 0::numeric, n.next_date)`;
 }
 
 /**
@@ -444,13 +468,30 @@ export async function refreshCredits(
   credits: readonly string[],
   known: readonly KnownAging[] = [],
 ): Promise<void> {
-  if (credits.length === 0) return;
-  await agingInMemory(tx);
-  await moveDeductions(tx, companyId, day, { kind: 'ids', ids: credits });
+  for (const statement of refreshStatements(tx, companyId, day, credits, known)) await tx.execute(statement);
+}
+
+/**
+ * refreshCredits' statements, in the order they run in `tx`: none needs the answer of another, so a caller on a
+ * pipelined connection can send them together (a payment file's batch: db/pipeline.ts).
+ */
+export function refreshStatements(
+  tx: Tx,
+  companyId: string,
+  day: string,
+  credits: readonly string[],
+  known: readonly KnownAging[] = [],
+): SQL[] {
+  if (credits.length === 0) return [];
+  const statements: SQL[] = [];
+  const inMemory = agingInMemory(tx);
+  if (inMemory) statements.push(inMemory);
+  statements.push(moveDeductionsOf(companyId, day, credits));
   const knownIds = new Set(known.map((credit) => credit.id));
   const aged = knownIds.size === 0 ? credits : credits.filter((id) => !knownIds.has(id));
-  if (aged.length > 0) await ageCredits(tx, companyId, day, { kind: 'ids', ids: aged });
-  if (known.length > 0) await writeKnownAging(tx, companyId, known);
+  if (aged.length > 0) statements.push(agingSql(companyId, day, { kind: 'ids', ids: aged }));
+  if (known.length > 0) statements.push(knownAgingSql(companyId, known));
+  return statements;
 }
 
 /**
@@ -463,7 +504,7 @@ export async function closePortfolioDay(
   companyId: string,
   day: string,
 ): Promise<Omit<DayCloseFigures, 'businessDate' | 'durationMs'>> {
-  await agingInMemory(tx);
+  await setAgingInMemory(tx);
   const close: Scope = { kind: 'close' };
   const deductions = await moveDeductions(tx, companyId, day, close);
   const newlyDue = await creditsToAge(tx, companyId, day);

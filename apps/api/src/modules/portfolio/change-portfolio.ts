@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { addDays } from '@portal/lending';
 import type { Tx } from '../../db/client';
 import { businessDates } from '../../db/schema/portfolio';
 import { businessDateOf } from '../shared/business-date';
-import { refreshCredits, type KnownAging } from './aging';
+import { refreshCredits, refreshStatements, type KnownAging } from './aging';
 import { lockCompanyPortfolio } from './portfolio-lock';
 import { refreshPortfolioFigures } from './portfolio-figures';
 
@@ -25,6 +25,11 @@ export interface PortfolioChange {
    * `known` (knownAging, from the rows the work just wrote) are written as given instead of aged from their rows again.
    */
   refresh(creditIds: readonly string[], known?: readonly KnownAging[]): Promise<void>;
+  /**
+   * The same refresh as its statements, for the caller to send in its transaction, in order (none needs another's
+   * answer: a payment file queues them together behind a batch's writes, db/pipeline.ts).
+   */
+  refreshStatements(creditIds: readonly string[], known?: readonly KnownAging[]): SQL[];
   /** Moves the business date (a day close): the figures the door keeps are then at `next`. */
   moveBusinessDate(next: string): Promise<void>;
 }
@@ -64,6 +69,7 @@ export async function changePortfolio<T>(
     closedDay,
     touch: (creditIds) => creditIds.forEach((id) => touched.add(id)),
     refresh: (creditIds, known) => refreshCredits(tx, companyId, closedDay, creditIds, known),
+    refreshStatements: (creditIds, known) => refreshStatements(tx, companyId, closedDay, creditIds, known),
     async moveBusinessDate(next) {
       await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
       businessDate = next;

@@ -278,13 +278,16 @@ const WRITTEN: readonly (readonly [Exclude<keyof StoredRow, 'credit_id' | 'numbe
  */
 export async function writeScheduleRows(tx: Tx, companyId: string, rows: readonly StoredRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.execute(sql`
+  await tx.execute(scheduleRowsSql(companyId, rows));
+}
+
+/** writeScheduleRows' statement (one or more rows), for a caller that sends it itself (db/pipeline.ts). */
+export const scheduleRowsSql = (companyId: string, rows: readonly StoredRow[]) => sql`
     update installments i set ${SCHEDULE_AND_PAID},
       moratory_interest = x.moratory_interest, moratory_iva = x.moratory_iva, fees = x.fees, fees_iva = x.fees_iva,
       accrues_from = x.accrues_from
     from ${unnestRows(rows, [['credit_id', 'uuid'], ['number', 'int'], ...WRITTEN])}
-    where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`);
-}
+    where i.company_id = ${companyId} and i.credit_id = x.credit_id and i.number = x.number`;
 
 /** The late charges of a row, which closes write while a payment stands; a revert puts back what the payment waived of them. */
 const LATE_CHARGES: readonly Component[] = ['moratoryInterest', 'moratoryIva', 'fees', 'feesIva'];
