@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { asc, eq, ne } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
@@ -155,5 +156,34 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
     expect(sent.length).toBeGreaterThan(2);
     expect(sent.filter((late) => late)).toEqual([]);
     expect(await state()).toEqual(before);
+  });
+  it.runIf(engine === 'postgres')("sends a batch's statements without waiting for each other's answers (postgres)", async () => {
+    const { fileId, rows } = await upload();
+    // The most statements on the wire at once: node-postgres's Connection writes a statement's end (a simple query, or
+    // the Sync of an extended one) and says when the server is ready after one (as db/pipelining.test.ts records).
+    const proto = pg.Connection.prototype as unknown as Record<'query' | 'sync' | 'emit', (...args: unknown[]) => unknown>;
+    const original = { query: proto.query, sync: proto.sync, emit: proto.emit };
+    let inFlight = 0;
+    let most = 0;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      most = Math.max(most, ++inFlight);
+      return original.query.apply(this, args);
+    };
+    proto.sync = function (this: unknown, ...args: unknown[]) {
+      most = Math.max(most, ++inFlight);
+      return original.sync.apply(this, args);
+    };
+    proto.emit = function (this: unknown, name: unknown, ...args: unknown[]) {
+      if (name === 'readyForQuery') inFlight = Math.max(0, inFlight - 1); // A new connection's first one answers no statement.
+      return original.emit.call(this, name, ...args);
+    };
+    try {
+      expect(await apply(fileId, { batchSize: 2 })).toBe(rows);
+    } finally {
+      Object.assign(proto, original);
+    }
+    // A batch's writes (schedule rows, payments, deductions received) and its credits' refresh (deductions moved, aging)
+    // go together; one at a time, never more than BEGIN and the statement behind it would be.
+    expect(most).toBeGreaterThanOrEqual(5);
   });
 });
