@@ -20,14 +20,10 @@ export interface PortfolioChange {
   /** Credits the work changed: the door ages them at the closed day once the work is done. */
   touch(creditIds: readonly string[]): void;
   /**
-   * Ages these credits at the closed day now, not at the end: for work that writes in batches and wants a batch's
-   * credits aged before it reads the next (payment files: the refresh is queued behind the batch's writes). Those of
-   * `known` (knownAging, from the rows the work just wrote) are written as given instead of aged from their rows again.
-   */
-  refresh(creditIds: readonly string[], known?: readonly KnownAging[]): Promise<void>;
-  /**
-   * The same refresh as its statements, for the caller to send in its transaction, in order (none needs another's
-   * answer: a payment file queues them together behind a batch's writes, db/pipeline.ts).
+   * The statements that age these credits at the closed day now, not at the end, for the caller to send in its
+   * transaction in this order (none needs another's answer): for work that writes in batches and wants a batch's credits
+   * aged before it reads the next (payment files: queued behind the batch's writes, db/pipeline.ts). Those of `known`
+   * (knownAging, from the rows the work just wrote) are written as given instead of aged from their rows again.
    */
   refreshStatements(creditIds: readonly string[], known?: readonly KnownAging[]): SQL[];
   /** Moves the business date (a day close): the figures the door keeps are then at `next`. */
@@ -68,7 +64,6 @@ export async function changePortfolio<T>(
     businessDate,
     closedDay,
     touch: (creditIds) => creditIds.forEach((id) => touched.add(id)),
-    refresh: (creditIds, known) => refreshCredits(tx, companyId, closedDay, creditIds, known),
     refreshStatements: (creditIds, known) => refreshStatements(tx, companyId, closedDay, creditIds, known),
     async moveBusinessDate(next) {
       await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
