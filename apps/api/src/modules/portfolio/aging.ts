@@ -376,27 +376,6 @@ export async function ageCreditsAt(tx: Tx, companyId: string, day: string): Prom
   await ageCredits(tx, companyId, day, { kind: 'all' });
 }
 
-/** The transactions (or savepoints: each is its own object, and a rollback to one undoes its `set`) already set. */
-const inMemory = new WeakSet<Tx>();
-
-/**
- * The aging's aggregates over hundreds of thousands of credits (a close's, a payment file's), for the rest of the
- * transaction: in memory, not spilled to disk in 64 passes (a 100,000-row file's refresh wrote 210 MB of temporary
- * files and read 300 MB back). Once per transaction: each `set` is a round trip of its own, and a payment file's
- * 50 batches each refresh their credits (1.3 s of a 90,000-row file when every refresh set it again).
- */
-async function setAgingInMemory(tx: Tx): Promise<void> {
-  const statement = agingInMemory(tx);
-  if (statement) await tx.execute(statement);
-}
-
-/** The statement that sets it, the first time `tx` asks (then null): the transaction is aborted should it fail. */
-function agingInMemory(tx: Tx): SQL | null {
-  if (inMemory.has(tx)) return null;
-  inMemory.add(tx);
-  return sql`set local work_mem = '256MB'`;
-}
-
 /**
  * A credit's aging at closed day D, known without reading its schedule again, when nothing it owes was due by D: what
  * paying the installment of the day leaves on most of a payday's credits. ageCredits then finds no row late, held or
@@ -468,25 +447,16 @@ export async function refreshCredits(
   credits: readonly string[],
   known: readonly KnownAging[] = [],
 ): Promise<void> {
-  for (const statement of refreshStatements(tx, companyId, day, credits, known)) await tx.execute(statement);
+  for (const statement of refreshStatements(companyId, day, credits, known)) await tx.execute(statement);
 }
 
 /**
  * refreshCredits' statements, in the order they run in `tx`: none needs the answer of another, so a caller on a
  * pipelined connection can send them together (a payment file's batch: db/pipeline.ts).
  */
-export function refreshStatements(
-  tx: Tx,
-  companyId: string,
-  day: string,
-  credits: readonly string[],
-  known: readonly KnownAging[] = [],
-): SQL[] {
+export function refreshStatements(companyId: string, day: string, credits: readonly string[], known: readonly KnownAging[] = []): SQL[] {
   if (credits.length === 0) return [];
-  const statements: SQL[] = [];
-  const inMemory = agingInMemory(tx);
-  if (inMemory) statements.push(inMemory);
-  statements.push(moveDeductionsOf(companyId, day, credits));
+  const statements: SQL[] = [moveDeductionsOf(companyId, day, credits)];
   const knownIds = new Set(known.map((credit) => credit.id));
   const aged = knownIds.size === 0 ? credits : credits.filter((id) => !knownIds.has(id));
   if (aged.length > 0) statements.push(agingSql(companyId, day, { kind: 'ids', ids: aged }));
@@ -504,7 +474,6 @@ export async function closePortfolioDay(
   companyId: string,
   day: string,
 ): Promise<Omit<DayCloseFigures, 'businessDate' | 'durationMs'>> {
-  await setAgingInMemory(tx);
   const close: Scope = { kind: 'close' };
   const deductions = await moveDeductions(tx, companyId, day, close);
   const newlyDue = await creditsToAge(tx, companyId, day);

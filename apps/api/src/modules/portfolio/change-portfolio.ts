@@ -64,7 +64,7 @@ export async function changePortfolio<T>(
     businessDate,
     closedDay,
     touch: (creditIds) => creditIds.forEach((id) => touched.add(id)),
-    refreshStatements: (creditIds, known) => refreshStatements(tx, companyId, closedDay, creditIds, known),
+    refreshStatements: (creditIds, known) => refreshStatements(companyId, closedDay, creditIds, known),
     async moveBusinessDate(next) {
       await tx.update(businessDates).set({ businessDate: next, updatedAt: now() }).where(eq(businessDates.companyId, companyId));
       businessDate = next;
