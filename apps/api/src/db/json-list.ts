@@ -94,13 +94,22 @@ export function jsonList<Fields extends Record<string, JsonField>, Item>(
 
 /**
  * A whole statement whose answer is one JSON value per row: `select <value> as value <rest>`, written out once, followed
- * on each call by what depends on the request (a `where` with its parameters).
+ * on each call by what depends on the request (a `where` with its parameters). A value the head itself needs on each
+ * call (a date) is written in it as `$<n>`, n counting after the tail's parameters: declare how many the tail brings
+ * (`tailParameters`) and pass the head's values to `run` in order (`valuesAfterTail`); a tail with another count is
+ * refused, so the head's `$<n>` never names one of the tail's values.
  */
-export function jsonStatement<T>(value: JsonPart<T>, rest: SQL) {
+export function jsonStatement<T>(value: JsonPart<T>, rest: SQL, options: { tailParameters?: number } = {}) {
   const statement = headedStatement(writtenText(sql`select ${value.sql} as value ${rest}`));
   return {
-    async run(db: Session, tail: SQL): Promise<T[]> {
-      const rows = await writtenRows<{ value: unknown }>(db, statement(tail));
+    async run(db: Session, tail: SQL, valuesAfterTail: readonly unknown[] = []): Promise<T[]> {
+      const written = statement(tail);
+      if (valuesAfterTail.length > 0 && written.params.length !== options.tailParameters)
+        throw new Error(
+          `jsonStatement: la cola trae ${written.params.length} parámetros; la cabecera cuenta con ${options.tailParameters}`,
+        );
+      const params = valuesAfterTail.length > 0 ? [...written.params, ...valuesAfterTail] : written.params;
+      const rows = await writtenRows<{ value: unknown }>(db, { sql: written.sql, params });
       return rows.map((row) => value.decode(row.value));
     },
   };

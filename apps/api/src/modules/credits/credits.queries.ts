@@ -188,14 +188,15 @@ const CHARGED_AND_PAID = {
 
 /**
  * The credit's schedule as the view needs it, in one pass over its rows (installments' primary key): what the rows still
- * owe of each component as stored, summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the rows whose late
+ * owe of each component as stored (the charged sum less the paid sum: two sums cost less per row than a difference per
+ * row and a sum), summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the rows whose late
  * charges run (late and not held: a handful at most). The balances are the sums plus the late charges that ran since a
  * running row's `accrues_from`, which `loadCredit` adds.
  */
 const RUNNING_ROW: JsonPart<InstallmentRow> = jsonObject(getTableColumns(installments));
 const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: InstallmentRow[] }> = jsonSubquery(
   sql`(select json_build_array(${sql.join(
-    COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]} - ${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
+    COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]}) - sum(${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
     sql`, `,
   )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id})`,
   (value) => {
@@ -214,15 +215,24 @@ const FIRST_INSTALLMENT = jsonSubquery(
   (value): { interest: string; iva: string } | null => FIRST_ROW.decode(value),
 );
 
-/** The deductions not yet received from the business date on (every one not received, without a business date). */
-const COMING_DEDUCTION: JsonPart<{ period: number; discountDate: string; amount: string }> = jsonObject({
+/**
+ * The view's value besides the credit's id: `today`, the date the figures are at for a company that never closed a day.
+ * It is the statement's second parameter, after the tail's `where id = $1` (jsonStatement's `valuesAfterTail`).
+ */
+const TODAY = sql.raw('$2::date');
+
+/**
+ * The next deduction still to come (Resumen): the first not received on or after the business date (`today` without
+ * one), in the order of its date and period. `limit 1` over the credit's deductions: the view shows that one only.
+ */
+const NEXT_DEDUCTION_FIELDS: JsonPart<{ period: number; discountDate: string; amount: string }> = jsonObject({
   period: expectedDeductions.period,
   discountDate: expectedDeductions.discountDate,
   amount: expectedDeductions.amount,
 });
-const COMING_DEDUCTIONS = jsonSubquery(
-  sql`array(select ${COMING_DEDUCTION.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${BUSINESS_DATE}::date, ${expectedDeductions.discountDate}) order by ${expectedDeductions.discountDate}, ${expectedDeductions.period})`,
-  (value) => (value as unknown[]).map((row) => COMING_DEDUCTION.decode(row)),
+const NEXT_DEDUCTION = jsonSubquery(
+  sql`(select ${NEXT_DEDUCTION_FIELDS.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce((select ${businessDates.businessDate} from ${businessDates} where ${businessDates.companyId} = ${credits.companyId}), ${TODAY}) order by ${expectedDeductions.discountDate}, ${expectedDeductions.period} limit 1)`,
+  (value) => NEXT_DEDUCTION_FIELDS.decode(value),
 );
 
 /** The client's names and identifiers the header shows (its address and contact stay unread), by its primary key. */
@@ -289,7 +299,7 @@ const CREDIT_VIEW = jsonStatement(
     businessDate: BUSINESS_DATE,
     schedule: SCHEDULE_PARTS,
     firstInstallment: FIRST_INSTALLMENT,
-    comingDeductions: COMING_DEDUCTIONS,
+    nextDeduction: NEXT_DEDUCTION,
     paymentCount: paymentCountOf(credits.id),
     letterCount: letterCountOf(credits.companyId, credits.id),
     /** The credit that renewed this one, and those this one renewed (docs/domain.md, "Renewals"). */
@@ -302,11 +312,17 @@ const CREDIT_VIEW = jsonStatement(
     >`array(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.renewed_by_credit_id = ${credits.id} order by r.number)`,
   }),
   sql`from ${credits}`,
+  { tailParameters: 1 },
 );
 
 /** One row of `statement` for the credit `id`; 404 when there is none the user may see (row-level security). */
-async function oneCredit<T>(statement: { run(tx: Tx, tail: SQL): Promise<T[]> }, tx: Tx, id: string): Promise<T> {
-  const [row] = await statement.run(tx, sql`where ${credits.id} = ${id}`);
+async function oneCredit<T>(
+  statement: { run(tx: Tx, tail: SQL, valuesAfterTail?: unknown[]): Promise<T[]> },
+  tx: Tx,
+  id: string,
+  valuesAfterTail: unknown[] = [],
+): Promise<T> {
+  const [row] = await statement.run(tx, sql`where ${credits.id} = ${id}`, valuesAfterTail);
   if (!row) throw new HttpProblem(404, 'Crédito no encontrado', 'El crédito no existe.');
   return row;
 }
@@ -355,7 +371,7 @@ const paidOf = (i: InstallmentRow) =>
  * on the running rows through the last closed day (`chargedThrough`, as the schedule's route charges each row).
  */
 export async function loadCredit(tx: Tx, id: string, today: string): Promise<Credit> {
-  const row = await oneCredit(CREDIT_VIEW, tx, id);
+  const row = await oneCredit(CREDIT_VIEW, tx, id, [today]);
   const { credit, client, agreement, company, requestNumber, disbursedBy } = row;
   const businessDate = row.businessDate ?? today;
   const closedDay = closedDayOf(row.businessDate, today);
@@ -367,7 +383,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
       owed[k] = owed[k]! + parseCents(charged[key], key) - parseCents(stored[key], key);
     }
   }
-  const next = row.comingDeductions.find((deduction) => deduction.discountDate >= businessDate);
+  const next = row.nextDeduction;
   return {
     id: credit.id,
     folio: creditFolio(credit.number),

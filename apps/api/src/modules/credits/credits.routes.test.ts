@@ -2,10 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, ne, sql } from 'drizzle-orm';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
-import { credits, installments } from '../../db/schema/credits';
+import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { clients } from '../../db/schema/origination';
 import { users } from '../../db/schema/users';
 import { creditListSelect, creditOrder, creditsAfter } from './credits.queries';
+import { mexicoToday } from '../shared/business-date';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
@@ -156,6 +157,39 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     expect(payoff.body.outstandingPrincipal).toBe(view.body.balances.principal);
     const early = await get(`/api/credits/${id}/payoff?date=1990-01-01`);
     expect(early.status).toBe(400);
+  });
+
+  it('shows a company that never closed a day at today: its business date and next deduction (the earliest not received from today on)', async () => {
+    const today = mexicoToday(ctx.clock.now());
+    // One of the company's credits with deductions before and after today, the one before left not applied (unpaid).
+    const [me] = await ctx.system((tx) => tx.select().from(users).where(eq(users.email, 'cartera@demo.mx')));
+    const [found] = await ctx.system((tx) =>
+      tx
+        .select({ id: expectedDeductions.creditId })
+        .from(expectedDeductions)
+        .where(eq(expectedDeductions.companyId, me!.companyId))
+        .groupBy(expectedDeductions.creditId)
+        .having(sql`min(${expectedDeductions.discountDate}) < ${today}::date and max(${expectedDeductions.discountDate}) > ${today}::date`)
+        .limit(1),
+    );
+    const id = found!.id;
+    await ctx.system(async (tx) => {
+      await tx.execute(sql`update expected_deductions set state = 'no aplicado'
+        where credit_id = ${id} and period = (select min(period) from expected_deductions where credit_id = ${id})`);
+      await tx.execute(sql`delete from business_dates where company_id = ${me!.companyId}`);
+    });
+    const view = await get(`/api/credits/${id}`);
+    expect(view.status).toBe(200);
+    expect(view.body.businessDate).toBe(today);
+    type Deduction = { period: number; discountDate: string; amount: string; state: string };
+    const open: Deduction[] = (await get(`/api/credits/${id}/deductions`)).body.items.filter((d: Deduction) => d.state !== 'recibido');
+    // Deductions not received lie on both sides of today, so the date decides which one is next.
+    expect(open.some((d) => d.discountDate < today)).toBe(true);
+    expect(open.some((d) => d.discountDate >= today)).toBe(true);
+    const coming = open
+      .filter((d) => d.discountDate >= today)
+      .sort((a, b) => a.discountDate.localeCompare(b.discountDate) || a.period - b.period)[0]!;
+    expect(view.body.nextDeduction).toEqual({ period: coming.period, discountDate: coming.discountDate, amount: coming.amount });
   });
 
   it("answers 404 for another company's credit, its view (one statement of subqueries), each tab's part and its payoff, however the id is spelled", async () => {
