@@ -11,8 +11,21 @@ import { businessDates } from '../../db/schema/portfolio';
 /** One formatter for every call: `toLocaleDateString` with options builds a new one each time, which is slow. */
 const MEXICO_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' });
 
-/** Today in the company's time zone (YYYY-MM-DD). */
-export const mexicoToday = (now: Date) => MEXICO_DATE.format(now);
+/**
+ * Today in the company's time zone (YYYY-MM-DD). The formatter costs some 10 µs a call and every Cartera request asks
+ * it, so the last answer is kept for its UTC minute: a zone's offset is whole minutes, so its date never changes within
+ * one.
+ */
+export function mexicoToday(now: Date): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== lastMinute) {
+    lastDate = MEXICO_DATE.format(now);
+    lastMinute = minute;
+  }
+  return lastDate;
+}
+let lastMinute = Number.NaN;
+let lastDate = '';
 
 /** The company's business date: the day its next close will close; a company that never closed a day is at `today`. */
 export async function businessDateOf(tx: Tx, companyId: string, today: string): Promise<string> {
