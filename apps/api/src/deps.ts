@@ -38,6 +38,8 @@ export interface AppDeps {
    * milliseconds; 0 or absent: every request looks it up (tests, where fixtures change users directly in the database).
    */
   principalTtlMs?: number;
+  /** Write every compiled answer the zod way too and refuse a difference (the tests; answer-serializer.ts). */
+  checkEveryAnswer?: boolean;
   /** REPORT_RETENTION_DAYS: how many days a report run's file is kept (7 when absent). */
   reportRetentionDays?: number;
   /** METRICS_TOKEN: with it, /api/metrics answers its bearer in Prometheus format; without it, 404. */

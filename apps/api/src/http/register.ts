@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { z } from 'zod';
 import type { JsonAnswers, RouteDefinition, Schema } from '@portal/contract';
+import { compileAnswersOf } from './answer-serializer';
 
 /**
  * Registers a handler for a route of the contract's route table (packages/contract/src/routes/<area>.ts): method, URL,
@@ -44,6 +45,11 @@ export interface RegisterOptions {
    * request.db is null, and the handler must not reach for it then.
    */
   answersWithoutDatabase?: (request: FastifyRequest) => boolean;
+  /**
+   * The answer's schema is compiled into its writer (answer-serializer.ts, decision 0041): no zod pass per answer in
+   * production, the same bytes, checked against the zod writing on every answer of the tests.
+   */
+  compiledAnswer?: true;
 }
 
 const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && '_zod' in value;
@@ -55,6 +61,7 @@ export function register<const R extends RouteDefinition>(
   options: RegisterOptions = {},
 ): void {
   const { params, query, body, response } = definition;
+  if (options.compiledAnswer && !('kind' in response)) for (const schema of Object.values(response)) compileAnswersOf(schema);
   app.route({
     method: definition.method,
     url: definition.path,

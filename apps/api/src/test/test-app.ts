@@ -201,6 +201,7 @@ export async function createTestApp(
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.principalTtlMs ? { principalTtlMs: options.principalTtlMs } : {}),
+    checkEveryAnswer: true,
     ...(options.deliverMail ? { deliverMail: true } : {}),
     authConfig: {
       issuer: TEST_ISSUER,

@@ -92,20 +92,18 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db), { readsInOneTurn: true });
 
-    register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()), { readsInOneTurn: true });
+    // The credit view and its tabs' parts: one read each, their answers written by compiled writers (decision 0041).
+    const aPart = { readsInOneTurn: true, compiledAnswer: true } as const;
+    register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()), aPart);
     register(
       app,
       creditRoutes.installments,
       async (request) => ({ items: await creditInstallments(request.db, request.params.id, today()) }),
-      { readsInOneTurn: true },
+      aPart,
     );
-    register(app, creditRoutes.payments, async (request) => ({ items: await creditPayments(request.db, request.params.id) }), {
-      readsInOneTurn: true,
-    });
-    register(app, creditRoutes.deductions, async (request) => ({ items: await creditDeductions(request.db, request.params.id) }), {
-      readsInOneTurn: true,
-    });
-    register(app, creditRoutes.history, async (request) => creditHistory(request.db, request.params.id), { readsInOneTurn: true });
+    register(app, creditRoutes.payments, async (request) => ({ items: await creditPayments(request.db, request.params.id) }), aPart);
+    register(app, creditRoutes.deductions, async (request) => ({ items: await creditDeductions(request.db, request.params.id) }), aPart);
+    register(app, creditRoutes.history, async (request) => creditHistory(request.db, request.params.id), aPart);
 
     register(app, creditRoutes.payoff, async (request) =>
       creditPayoff(request.db, request.params.id, (companyId) => businessDateOf(request.db, companyId, today()), request.query),
