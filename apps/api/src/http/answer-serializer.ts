@@ -8,7 +8,8 @@ import { z } from 'zod';
  * checked and stripped to the schema, then JSON.stringify). A route registered with `compiledAnswer` (register.ts) has
  * its answer's schema compiled once into a writer (fast-json-stringify, from the schema's JSON Schema): it writes only
  * the schema's properties in the schema's order, as the zod path does, without checking each value's type at each
- * answer — the credit view's zod pass was most of what it spent beyond the small read (decision 0041).
+ * answer — in the credit view's profile the zod pass was the largest part of the API's own work on its answer
+ * (decision 0042).
  *
  * With `checkEveryAnswer` (every test app, test-app.ts) a compiled schema's answer is also written the zod way: a value
  * zod refuses is the same error as without the compiled writer, and a difference of a single byte between the two

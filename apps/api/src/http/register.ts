@@ -46,7 +46,7 @@ export interface RegisterOptions {
    */
   answersWithoutDatabase?: (request: FastifyRequest) => boolean;
   /**
-   * The answer's schema is compiled into its writer (answer-serializer.ts, decision 0041): no zod pass per answer in
+   * The answer's schema is compiled into its writer (answer-serializer.ts, decision 0042): no zod pass per answer in
    * production, the same bytes, checked against the zod writing on every answer of the tests.
    */
   compiledAnswer?: true;

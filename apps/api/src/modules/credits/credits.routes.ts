@@ -92,7 +92,7 @@ export function creditsRoutes(deps: AppDeps): FastifyPluginAsync {
 
     register(app, creditRoutes.agreementOptions, async (request) => agreementOptions(request.db), { readsInOneTurn: true });
 
-    // The credit view and its tabs' parts: one read each, their answers written by compiled writers (decision 0041).
+    // The credit view and its tabs' parts: one read each, their answers written by compiled writers (decision 0042).
     const aPart = { readsInOneTurn: true, compiledAnswer: true } as const;
     register(app, creditRoutes.get, async (request) => loadCredit(request.db, request.params.id, today()), aPart);
     register(
