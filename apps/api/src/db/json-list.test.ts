@@ -106,4 +106,19 @@ describe.each(ENGINES)('rows read as one JSON value (%s)', (engine) => {
     );
     expect(await ctx.system((tx) => statement.run(tx, sql``))).toEqual([{ history: [] }]);
   });
+  it("takes a head's values after the tail's parameters, and refuses a tail with another count of them", async () => {
+    const statement = jsonStatement(jsonObject({ id: credits.id, day: sql<string>`($2::date + 1)::text` }), sql`from ${credits}`, {
+      tailParameters: 1,
+    });
+    const [first] = await ctx.system((tx) =>
+      tx.select({ id: credits.id, number: credits.number }).from(credits).orderBy(asc(credits.number)).limit(1),
+    );
+    const read = await ctx.system((tx) => statement.run(tx, sql`where ${credits.id} = ${first!.id}`, ['2026-02-28']));
+    expect(read).toEqual([{ id: first!.id, day: '2026-03-01' }]);
+    await expect(
+      ctx.system((tx) =>
+        statement.run(tx, sql`where ${credits.id} = ${first!.id} and ${credits.number} = ${first!.number}`, ['2026-02-28']),
+      ),
+    ).rejects.toThrow(/la cola trae 2 parámetros/);
+  });
 });
