@@ -56,8 +56,7 @@ export async function lookupCredits(tx: Tx, companyId: string, agreementId: stri
       : rowsOf<LookupRow>(
           await tx.execute(sql`select ${columns} from credits c join clients k on k.id = c.client_id
              where c.company_id = ${companyId} and c.agreement_id = ${agreementId}
-               and c.employee_number = any(${arrayParam('text', employeeNumbers)})
-             order by c.number`),
+               and c.employee_number = any(${arrayParam('text', employeeNumbers)})`),
         );
   const employees = new Map<string, CandidateCredit[]>();
   for (const row of byEmployee) {
@@ -66,5 +65,7 @@ export async function lookupCredits(tx: Tx, companyId: string, agreementId: stri
     if (list) list.push(candidate);
     else employees.set(candidate.employeeNumber, [candidate]);
   }
+  // Each employee's credits oldest folio first, sorted here: the database would sort all of them, spilling to disk.
+  for (const list of employees.values()) if (list.length > 1) list.sort((a, b) => a.number - b.number);
   return { byNumber: new Map(byNumber.map((row) => [Number(row.number), toCandidate(row)])), byEmployee: employees };
 }

@@ -246,20 +246,40 @@ const unpaid = (fileId: string, agreementId: string, discountDate: string) =>
   sql`e.credit_id not in (select r.credit_id from payment_file_rows r where r.file_id = ${fileId} and r.credit_id is not null and r.outcome in ${APPLIED})
       and e.credit_id not in (select credit_id from (${paidByOtherFiles(fileId, agreementId, discountDate)}) paid)`;
 
-/** The file's totals from its rows, and what the agreement's credits expected on the date against what arrived. */
-export async function summarize(tx: Tx, fileId: string, agreementId: string, discountDate: string): Promise<void> {
+/**
+ * A file's row figures as the upload counts them from the rows it has just classified and written (summarize's `r`):
+ * the rows, those accepted (válido or sobrepago), the sobrepagos, the accepted whose credit another applied file of
+ * the date paid, and the amounts read whole and accepted (pesos, two decimals).
+ */
+export interface RowFigures {
+  total: number;
+  valid: number;
+  overpaying: number;
+  paidElsewhere: number;
+  amount: string;
+  amountValid: string;
+}
+
+/**
+ * The file's totals from its rows, and what the agreement's credits expected on the date against what arrived. The
+ * upload passes the row figures it counted (a second pass over the rows it has just written would read them all
+ * again); the application counts them from the rows.
+ */
+export async function summarize(tx: Tx, fileId: string, agreementId: string, discountDate: string, counted?: RowFigures): Promise<void> {
+  const rowFigures = counted
+    ? sql`select ${counted.total}::int as total, ${counted.valid}::int as valid, ${counted.overpaying}::int as overpaying,
+             ${counted.paidElsewhere}::int as paid_elsewhere, ${counted.amount}::numeric as amount, ${counted.amountValid}::numeric as amount_valid`
+    : sql`select count(*)::int as total, (count(*) filter (where outcome in ${APPLIED}))::int as valid,
+             (count(*) filter (where outcome = 'sobrepago'))::int as overpaying,
+             (count(*) filter (where outcome in ${APPLIED} and credit_id in (select credit_id from (${paidByOtherFiles(fileId, agreementId, discountDate)}) paid)))::int as paid_elsewhere,
+             coalesce(sum(amount), 0) as amount, coalesce(sum(amount) filter (where outcome in ${APPLIED}), 0) as amount_valid
+      from ${paymentFileRows} where file_id = ${fileId}`;
   await tx.execute(sql`
     update ${paymentFiles} f set
       rows_total = r.total, rows_valid = r.valid, rows_rejected = r.total - r.valid, rows_overpaying = r.overpaying, rows_paid_elsewhere = r.paid_elsewhere,
       amount_total = r.amount, amount_valid = r.amount_valid, amount_rejected = r.amount - r.amount_valid,
       expected_amount = x.amount, expected_count = x.count, missing_count = x.missing
-    from (
-      select count(*)::int as total, (count(*) filter (where outcome in ${APPLIED}))::int as valid,
-             (count(*) filter (where outcome = 'sobrepago'))::int as overpaying,
-             (count(*) filter (where outcome in ${APPLIED} and credit_id in (select credit_id from (${paidByOtherFiles(fileId, agreementId, discountDate)}) paid)))::int as paid_elsewhere,
-             coalesce(sum(amount), 0) as amount, coalesce(sum(amount) filter (where outcome in ${APPLIED}), 0) as amount_valid
-      from ${paymentFileRows} where file_id = ${fileId}
-    ) r, (
+    from (${rowFigures}) r, (
       select count(*)::int as count, coalesce(sum(e.amount), 0) as amount, (count(*) filter (where ${unpaid(fileId, agreementId, discountDate)}))::int as missing
       ${EXPECTED_FROM} where ${expectedOn(agreementId, discountDate)}
     ) x

@@ -209,6 +209,56 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     expect(sheet.autoFilter).toBeTruthy();
   });
 
+  it("sums up a file's rows as counted by hand, at the upload and again from its rows when it is applied", async () => {
+    // Two credits no applied file of the date paid (b, e: primera.csv below pays e), three the seed's files paid.
+    const paid = await ctx.system((tx) =>
+      tx.execute(sql`select r.credit_id from payment_file_rows r join payment_files f on f.id = r.file_id
+        where f.status = 'aplicado' and f.discount_date = ${discountDate} and r.outcome in ('válido', 'sobrepago')`),
+    );
+    const paidIds = new Set((paid as unknown as { rows: { credit_id: string }[] }).rows.map((row) => row.credit_id));
+    const open = demo.filter((credit) => credit.status !== 'liquidado');
+    const [b, e] = open.filter((credit) => !paidIds.has(credit.id));
+    const [a, c, d] = open.filter((credit) => paidIds.has(credit.id));
+    const earlier = await upload(csv([[e!.employeeNumber, e!.curp, '150.00', '22', 'R0']]), 'primera.csv');
+    expect((await applyAndWait(earlier.body.id)).status).toBe('aplicado');
+    const uploaded = await upload(
+      csv([
+        [a!.employeeNumber, a!.curp, '100.00', '22', 'R1'], // válido, paid elsewhere (the seed's file)
+        [b!.employeeNumber, b!.curp, '9999999.00', '22', 'R2'], // sobrepago
+        ['NO-EXISTE', '', '123.45', '22', 'R3'], // crédito no encontrado
+        [a!.employeeNumber, a!.curp, '200.00', '22', 'R4'], // duplicado en archivo
+        [c!.employeeNumber, c!.curp, 'abc', '22', 'R5'], // monto inválido: no amount
+        [c!.employeeNumber, 'XAXX010101000', '50.25', '22', 'R6'], // dato no válido
+        [d!.employeeNumber, d!.curp, '300.10', '22', 'R7'], // válido, paid elsewhere (the seed's file)
+        [e!.employeeNumber, e!.curp, '150.00', '22', 'R8'], // válido, paid elsewhere (primera.csv)
+      ]),
+    );
+    expect((await rowsOf(uploaded.body.id)).map((row) => row.outcome)).toEqual([
+      'válido',
+      'sobrepago',
+      'crédito no encontrado',
+      'duplicado en archivo',
+      'monto inválido',
+      'dato no válido',
+      'válido',
+      'válido',
+    ]);
+    // By hand: accepted 100.00 + 9,999,999.00 + 300.10 + 150.00; rejected with an amount 123.45 + 200.00 + 50.25.
+    const counted = {
+      rowsTotal: 8,
+      rowsValid: 4,
+      rowsRejected: 4,
+      rowsOverpaying: 1,
+      rowsPaidElsewhere: 3,
+      amountTotal: '10000922.80',
+      amountValid: '10000549.10',
+      amountRejected: '373.70',
+    };
+    expect(uploaded.body).toMatchObject(counted);
+    // The application counts them again from the rows it keeps (payment-files.queries.ts, summarize): the same.
+    expect(await applyAndWait(uploaded.body.id)).toMatchObject({ status: 'aplicado', ...counted });
+  });
+
   it("counts a paid-off credit's deduction of the date as expected only when it was received", async () => {
     // Two credits expecting a deduction on the date, both counted while they owe.
     const expecting = await ctx.system((tx) =>

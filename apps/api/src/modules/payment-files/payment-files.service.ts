@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { PAYMENT_FILE_MAX_BYTES, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
-import { addDays, parseCents } from '@portal/lending';
+import { PAYMENT_FILE_MAX_BYTES, isAppliedOutcome, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
+import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
+import { arrayParam, type PlainType } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
 import { agreements } from '../../db/schema/agreements';
@@ -19,7 +20,7 @@ import { allocationsAt, applyPaymentFile, markApplication, overpaymentMessage } 
 import { lookupCredits } from './credit-lookup';
 import { classifyRows, noteInstructedAmounts, type ClassifiedRow, type CreditLookup, type ReadRow } from './matching';
 import { paydayInstruction } from '../shared/payday-instruction';
-import { isPendingPayday, loadPaymentFile, paidByOtherFiles, pendingPaydays, summarize } from './payment-files.queries';
+import { isPendingPayday, loadPaymentFile, paidByOtherFiles, pendingPaydays, summarize, type RowFigures } from './payment-files.queries';
 
 export const PAYMENT_APPLY_QUEUE = 'payment-file-apply';
 
@@ -88,20 +89,49 @@ async function settlePayoffs(
  * payroll, or the same one saved again): accepted — the money arrived — but the preview says where the deduction was
  * received, so that a file sent twice is seen before it is applied and rejected.
  */
-async function noteReceivedElsewhere(tx: Tx, agreementId: string, discountDate: string, classified: ClassifiedRow[]): Promise<void> {
+async function noteReceivedElsewhere(
+  tx: Tx,
+  agreementId: string,
+  discountDate: string,
+  classified: ClassifiedRow[],
+): Promise<ReadonlySet<string>> {
   const paid = new Map(
     rowsOf<{ credit_id: string; file_name: string }>(await tx.execute(paidByOtherFiles(null, agreementId, discountDate))).map((row) => [
       row.credit_id,
       row.file_name,
     ]),
   );
-  if (paid.size === 0) return;
   classified.forEach((row, index) => {
     const fileName = row.creditId === null ? undefined : paid.get(row.creditId);
     if (fileName === undefined || (row.outcome !== 'válido' && row.outcome !== 'sobrepago')) return;
     const note = `Su descuento del ${longDate(discountDate)} ya se recibió en el archivo «${fileName}»: este importe se aplicará como un pago más.`;
     classified[index] = { ...row, message: row.message === null ? note : `${row.message} ${note}` };
   });
+  return new Set(paid.keys());
+}
+
+/**
+ * The file's row figures counted from its rows as written (summarize counts the same from the table): every row; the
+ * accepted (válido, sobrepago), the sobrepagos and the accepted whose credit an applied file of the date paid; the
+ * amounts read whole (a row's amount is kept only then), of all rows and of the accepted.
+ */
+export function countRows(rows: readonly ReadRow[], classified: readonly ClassifiedRow[], paidElsewhere: ReadonlySet<string>): RowFigures {
+  let valid = 0;
+  let overpaying = 0;
+  let paid = 0;
+  let amount = 0n;
+  let amountValid = 0n;
+  rows.forEach((row, index) => {
+    const { outcome, creditId } = classified[index]!;
+    const cents = row.amountInvalid || row.fields.amount === undefined ? null : parseCents(row.fields.amount, 'importe');
+    if (cents !== null) amount += cents;
+    if (!isAppliedOutcome(outcome)) return;
+    valid += 1;
+    if (outcome === 'sobrepago') overpaying += 1;
+    if (creditId !== null && paidElsewhere.has(creditId)) paid += 1;
+    if (cents !== null) amountValid += cents;
+  });
+  return { total: rows.length, valid, overpaying, paidElsewhere: paid, amount: formatCents(amount), amountValid: formatCents(amountValid) };
 }
 
 /**
@@ -170,10 +200,11 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   const instruction = await paydayInstruction(tx, agreement.id, input.discountDate, candidates);
   const classified = classifyRows(rows, lookup, { agreementId: agreement.id, discountDate: input.discountDate, instruction });
   await settlePayoffs(tx, agreement.companyId, lookup, classified, rows, input.discountDate, addDays(businessDate, -1));
-  await noteReceivedElsewhere(tx, agreement.id, input.discountDate, classified);
+  const paidElsewhere = await noteReceivedElsewhere(tx, agreement.id, input.discountDate, classified);
   noteInstructedAmounts(classified, rows, instruction);
 
-  let file: typeof paymentFiles.$inferSelect;
+  // Its id only: the whole row would bring the file's bytes back, hex-encoded (twice their size).
+  let file: { id: string };
   try {
     [file] = (await tx
       .insert(paymentFiles)
@@ -192,7 +223,7 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
         uploadedBy: actor.principal.userId,
         uploadedAt: input.now,
       })
-      .returning()) as [typeof paymentFiles.$inferSelect];
+      .returning({ id: paymentFiles.id })) as [{ id: string }];
   } catch (error) {
     // Two uploads of the same bytes at the same moment: the unique index lets one through.
     if (pgErrorCode(error) === '23505')
@@ -203,34 +234,36 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
       );
     throw error;
   }
-  // Each chunk's records built as it is written, not the whole file's at once beside the parsed rows and the credits
-  // looked up: the upload's peak RSS (bench/payment-file.bench.ts, docs/measurements.md).
-  const record = (row: (typeof rows)[number], index: number) => {
-    const outcome = classified[index]!;
-    return {
-      file_id: file.id,
-      line: row.line,
-      company_id: agreement.companyId,
-      raw: row.raw,
-      credit_ref: row.fields.creditId ?? null,
-      employee_number: row.fields.employeeNumber ?? null,
-      curp_rfc: row.fields.curpRfc ?? null,
-      amount: row.amountInvalid ? null : (row.fields.amount ?? null),
-      period: row.fields.period ?? null,
-      reference: row.fields.reference ?? null,
-      outcome: outcome.outcome,
-      message: outcome.message,
-      credit_id: outcome.creditId,
-    };
-  };
+  // Each chunk's columns built as it is written, not the whole file's at once beside the parsed rows and the credits
+  // looked up: the upload's peak RSS (bench/payment-file.bench.ts, docs/measurements.md). One typed array per column
+  // (db/array-param.ts): PostgreSQL reads them for less than the same rows as JSON objects, whose keys it matches
+  // object by object (docs/measurements.md, stop 65); the file and the company are one value each.
   for (let start = 0; start < rows.length; start += ROW_BATCH) {
-    const chunk = rows.slice(start, start + ROW_BATCH).map((row, offset) => record(row, start + offset));
+    const chunk = rows.slice(start, start + ROW_BATCH);
+    const column = (type: PlainType | 'text', value: (row: (typeof rows)[number], outcome: ClassifiedRow) => string | number | null) =>
+      arrayParam(
+        type,
+        chunk.map((row, offset) => value(row, classified[start + offset]!)),
+      );
+    const columns = [
+      column('int', (row) => row.line),
+      column('text', (row) => row.raw),
+      column('text', (row) => row.fields.creditId ?? null),
+      column('text', (row) => row.fields.employeeNumber ?? null),
+      column('text', (row) => row.fields.curpRfc ?? null),
+      column('numeric', (row) => (row.amountInvalid ? null : (row.fields.amount ?? null))),
+      column('text', (row) => row.fields.period ?? null),
+      column('text', (row) => row.fields.reference ?? null),
+      column('text', (_, outcome) => outcome.outcome),
+      column('text', (_, outcome) => outcome.message),
+      column('uuid', (_, outcome) => outcome.creditId),
+    ];
     await tx.execute(sql`
       insert into ${paymentFileRows} (file_id, line, company_id, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id)
-      select file_id, line, company_id, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id
-      from json_populate_recordset(null::payment_file_rows, ${JSON.stringify(chunk)}::json)`);
+      select ${file.id}::uuid, line, ${agreement.companyId}::uuid, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id
+      from unnest(${sql.join(columns, sql`, `)}) as x(line, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id)`);
   }
-  await summarize(tx, file.id, agreement.id, input.discountDate);
+  await summarize(tx, file.id, agreement.id, input.discountDate, countRows(rows, classified, paidElsewhere));
   await recordAudit(tx, actor, {
     action: 'payment-file.upload',
     entity: 'payment_file',
