@@ -105,16 +105,20 @@ test('a logout cut short before the provider ends its session still asks the nex
   await page.route(/\/oidc\/session\/end/, (route) => route.abort());
   await page.getByRole('button', { name: 'Menú de usuario' }).click();
   await page.getByRole('menuitem', { name: 'Cerrar sesión' }).click();
-  const cut = page.waitForRequest(/\/oidc\/session\/end/);
+  // Failed, not only sent: the provider must never see this logout.
+  const cut = page.waitForEvent('requestfailed', (request) => /\/oidc\/session\/end/.test(request.url()));
   await page.getByRole('dialog', { name: 'Cerrar sesión' }).getByRole('button', { name: 'Sí' }).click();
   await cut;
   await page.unroute(/\/oidc\/session\/end/);
-  await page.goto('/session/signin');
 
+  // The next person opens the portal in a new tab of the same browser (this tab's failed navigation still commits its
+  // error page, which interrupted a navigation started here on a busy machine).
+  const next = await page.context().newPage();
+  await next.goto('/session/signin');
   // The next sign-in shows the provider's form instead of walking into the administrator's account.
-  await signInThroughPopup(page, ACCOUNTS.cartera);
-  await expect(page).toHaveURL(/\/home$/);
-  const session = JSON.parse((await storedSession(page)) ?? 'null') as { user: { email: string } };
+  await signInThroughPopup(next, ACCOUNTS.cartera);
+  await expect(next).toHaveURL(/\/home$/);
+  const session = JSON.parse((await storedSession(next)) ?? 'null') as { user: { email: string } };
   expect(session.user.email).toBe(ACCOUNTS.cartera.email);
 });
 
