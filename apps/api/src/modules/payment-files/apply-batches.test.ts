@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { asc, eq, ne } from 'drizzle-orm';
+import { asc, eq, ne, sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/rows';
 import type { Tx } from '../../db/client';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { paymentFiles, payments } from '../../db/schema/payments';
@@ -157,6 +158,44 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
     expect(sent.filter((late) => late)).toEqual([]);
     expect(await state()).toEqual(before);
   });
+  it.runIf(engine === 'postgres')(
+    'gives the next transaction on the same connection a clean one after a refusal in a middle batch (postgres)',
+    async () => {
+      const { fileId, overpaid } = await upload();
+      await ctx.system((tx) => tx.update(credits).set({ creditBalance: '999999999999.00' }).where(eq(credits.id, overpaid)));
+      const before = await state();
+      let failedOn: number | undefined;
+      const backend = async (tx: Tx) => rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
+      await expect(
+        ctx.system(async (tx) => {
+          failedOn = await backend(tx);
+          return applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, batchSize: 2 });
+        }),
+      ).rejects.toThrow();
+      // Right after: the pool hands back the connection just released (its idle list is last in, first out).
+      const marker = `m-${Math.random()}`;
+      const next = await ctx.system(async (tx) => ({
+        pid: await backend(tx),
+        // Its own answer, not one left over from the failed transaction's statements; the door's memory not kept.
+        read: rowsOf<{ marker: string; workMemAtReset: boolean }>(
+          await tx.execute(
+            sql`select ${marker}::text as marker, (select setting = reset_val from pg_settings where name = 'work_mem') as "workMemAtReset"`,
+          ),
+        )[0],
+      }));
+      expect(next.pid).toBe(failedOn);
+      expect(next.read).toEqual({ marker, workMemAtReset: true });
+      expect(await state()).toEqual(before);
+      // The same connection applies the file whole once the saldo a favor is back within bounds.
+      await ctx.system((tx) => tx.update(credits).set({ creditBalance: '0' }).where(eq(credits.id, overpaid)));
+      const applied = await ctx.system(async (tx) => ({
+        pid: await backend(tx),
+        rows: await applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, batchSize: 2 }),
+      }));
+      expect(applied.pid).toBe(failedOn);
+      expect(applied.rows).toBeGreaterThanOrEqual(7);
+    },
+  );
   it.runIf(engine === 'postgres')("sends a batch's statements without waiting for each other's answers (postgres)", async () => {
     const { fileId, rows } = await upload();
     // The most statements on the wire at once: node-postgres's Connection writes a statement's end (a simple query, or
