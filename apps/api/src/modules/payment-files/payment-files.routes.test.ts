@@ -259,6 +259,55 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     expect(await applyAndWait(uploaded.body.id)).toMatchObject({ status: 'aplicado', ...counted });
   });
 
+  it('keeps hostile references and employee numbers as written, and sums up a file whose every row is rejected', async () => {
+    // Each a cell as the employer's payroll could bring it; CSV-quoted where it holds a comma, a quote or a line break.
+    const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+    const hostile = [
+      'O\'Brien "el Güero"',
+      '{1,2}',
+      'a,b,c',
+      'C:\\nómina\\"quincena"\\',
+      'NULL',
+      'null',
+      '{}',
+      '""',
+      'año 😀 \u{1F1F2}\u{1F1FD}',
+      'tab\there',
+      '\\N',
+      'x'.repeat(999),
+    ];
+    const amounts = ['100.00', '0.01', '123.45', '9999.99', '1.10', '200.00', '300.00', '4.04', '55.55', '60.00', '7.00', '0.99'];
+    const employee = (text: string, index: number) => `E${index} ${text}`.slice(0, 999);
+    const lines = hostile.map((text, index) => [cell(employee(text, index)), '', amounts[index]!, '22', cell(text)]);
+    lines.push(['NO-EXISTE-vacío', '', '10.00', '22', '']);
+    const uploaded = await upload(csv(lines));
+    expect(uploaded.status).toBe(201);
+    const kept = await ctx.system((tx) =>
+      tx.execute(sql`select line, reference, employee_number as "employeeNumber", outcome from payment_file_rows
+        where file_id = ${uploaded.body.id} order by line`),
+    );
+    expect((kept as unknown as { rows: unknown[] }).rows).toEqual([
+      ...hostile.map((text, index) => ({
+        line: index + 2,
+        reference: text,
+        employeeNumber: employee(text, index),
+        outcome: 'crédito no encontrado',
+      })),
+      { line: hostile.length + 2, reference: null, employeeNumber: 'NO-EXISTE-vacío', outcome: 'crédito no encontrado' },
+    ]);
+    // By hand: 100.00 + 0.01 + 123.45 + 9,999.99 + 1.10 + 200.00 + 300.00 + 4.04 + 55.55 + 60.00 + 7.00 + 0.99 + 10.00.
+    expect(uploaded.body).toMatchObject({
+      rowsTotal: 13,
+      rowsValid: 0,
+      rowsRejected: 13,
+      rowsOverpaying: 0,
+      rowsPaidElsewhere: 0,
+      amountTotal: '10862.13',
+      amountValid: '0.00',
+      amountRejected: '10862.13',
+    });
+  });
+
   it("counts a paid-off credit's deduction of the date as expected only when it was received", async () => {
     // Two credits expecting a deduction on the date, both counted while they owe.
     const expecting = await ctx.system((tx) =>
