@@ -308,6 +308,22 @@ describe.each(BEHAVIOUR_ENGINES)('Payment files API (%s)', (engine) => {
     });
   });
 
+  it('takes one of two uploads of the same file at the same moment, whole, and refuses the other', async () => {
+    const open = demo.filter((credit) => credit.status !== 'liquidado');
+    const content = csv(
+      open.slice(0, 3).map((credit, index) => [credit.employeeNumber, credit.curp, credit.installment, '22', `R${index}`]),
+    );
+    const both = await Promise.all([upload(content, 'a-la-vez.csv'), upload(content, 'a-la-vez.csv')]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const taken = both.find((answer) => answer.status === 201)!.body as PaymentFile;
+    expect(taken).toMatchObject({ status: 'validado', rowsTotal: 3, rowsValid: 3, rowsRejected: 0 });
+    const kept = await ctx.system((tx) =>
+      tx.execute(sql`select f.id, count(r.line)::int as rows from payment_files f left join payment_file_rows r on r.file_id = f.id
+        where f.file_name = 'a-la-vez.csv' group by f.id`),
+    );
+    expect((kept as unknown as { rows: unknown[] }).rows).toEqual([{ id: taken.id, rows: 3 }]);
+  });
+
   it("counts a paid-off credit's deduction of the date as expected only when it was received", async () => {
     // Two credits expecting a deduction on the date, both counted while they owe.
     const expecting = await ctx.system((tx) =>
