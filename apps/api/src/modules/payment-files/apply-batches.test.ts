@@ -196,6 +196,40 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       expect(applied.rows).toBeGreaterThanOrEqual(7);
     },
   );
+  it.runIf(engine === 'postgres')(
+    "gives the next transaction on the same connection a clean one after the process's own failure mid-file (postgres)",
+    async () => {
+      const { fileId } = await upload();
+      const before = await state();
+      const failure = new Error('el proceso se detuvo');
+      let failedOn: number | undefined;
+      const backend = async (tx: Tx) => rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
+      await expect(
+        ctx.system(async (tx) => {
+          failedOn = await backend(tx);
+          return applyPaymentFile(tx, {
+            fileId,
+            companyId,
+            appliedBy,
+            now,
+            today,
+            batchSize: 2,
+            onProgress: async (done) => {
+              if (done >= 4) throw failure;
+            },
+          });
+        }),
+      ).rejects.toBe(failure);
+      // On the same connection: the file's writes were rolled back, not left open for this transaction to see or commit.
+      const next = await ctx.system(async (tx) => ({
+        pid: await backend(tx),
+        paid: rowsOf<{ count: number }>(await tx.execute(sql`select count(*)::int as count from payments where file_id = ${fileId}`))[0]!
+          .count,
+      }));
+      expect(next).toEqual({ pid: failedOn, paid: 0 });
+      expect(await state()).toEqual(before);
+    },
+  );
   it.runIf(engine === 'postgres')("sends a batch's statements without waiting for each other's answers (postgres)", async () => {
     const { fileId, rows } = await upload();
     // The most statements on the wire at once: node-postgres's Connection writes a statement's end (a simple query, or
