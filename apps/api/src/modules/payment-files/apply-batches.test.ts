@@ -63,6 +63,8 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
     ctx.system((tx) => applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, ...options }));
 
   /** What an application changes: every schedule row, every credit's columns, the deductions and the payments' content. */
+  /** The PostgreSQL backend serving `tx`: which pooled connection a transaction ran on. */
+  const backend = async (tx: Tx) => rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
   const state = () =>
     ctx.system(async (tx: Tx) => ({
       schedule: await tx.select().from(installments).orderBy(asc(installments.creditId), asc(installments.number)),
@@ -165,7 +167,6 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       await ctx.system((tx) => tx.update(credits).set({ creditBalance: '999999999999.00' }).where(eq(credits.id, overpaid)));
       const before = await state();
       let failedOn: number | undefined;
-      const backend = async (tx: Tx) => rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
       await expect(
         ctx.system(async (tx) => {
           failedOn = await backend(tx);
@@ -203,7 +204,6 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       const before = await state();
       const failure = new Error('el proceso se detuvo');
       let failedOn: number | undefined;
-      const backend = async (tx: Tx) => rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
       await expect(
         ctx.system(async (tx) => {
           failedOn = await backend(tx);
