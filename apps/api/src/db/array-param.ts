@@ -30,21 +30,31 @@ export function arrayParam(type: PlainType | 'text', values: readonly (string | 
   return sql`${`{${text}}`}::${sql.raw(type)}[]`;
 }
 
+/** A column of `unnestColumns`: its name (the code's own, never input), its type, and its value in each row. */
+export type UnnestColumn<Row> = readonly [
+  name: string,
+  type: PlainType | 'text',
+  value: (row: Row, index: number) => string | number | null,
+];
+
 /**
- * A batch's rows as `unnest(…) as x(…)`: one typed array per column (arrayParam), each named as the row's key, for an
- * `update … from` or `insert … select` that joins the rows by their keys. The names are the code's own, never input.
+ * A batch's rows as `unnest(…) as x(…)`: one typed array per column (arrayParam), each named as given, for an
+ * `update … from` or `insert … select` that reads the rows by those names.
  */
+export function unnestColumns<Row>(rows: readonly Row[], columns: readonly UnnestColumn<Row>[]): SQL {
+  const arrays = columns.map(([, type, value]) => arrayParam(type, rows.map(value)));
+  return sql`unnest(${sql.join(arrays, sql`, `)}) as x(${sql.raw(columns.map(([name]) => name).join(', '))})`;
+}
+
+/** unnestColumns of rows whose keys are the columns' names (a batch's records, written by the code). */
 export function unnestRows<Row, Key extends keyof Row & string>(
   rows: readonly Row[],
   columns: readonly (readonly [Key, PlainType])[],
 ): SQL {
-  const arrays = columns.map(([key, type]) =>
-    arrayParam(
-      type,
-      rows.map((row) => row[key] as string | number | null),
-    ),
+  return unnestColumns(
+    rows,
+    columns.map(([key, type]): UnnestColumn<Row> => [key, type, (row) => row[key] as string | number | null]),
   );
-  return sql`unnest(${sql.join(arrays, sql`, `)}) as x(${sql.raw(columns.map(([key]) => key).join(', '))})`;
 }
 
 /** A value as one JSON parameter, for `json_to_recordset(…)` and the like. */

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { PAYMENT_FILE_MAX_BYTES, isAppliedOutcome, layoutSchema, type PaymentFile, type PaymentFileStatus } from '@portal/contract';
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Db, Tx } from '../../db/client';
-import { arrayParam, type PlainType } from '../../db/array-param';
+import { unnestColumns } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import { withScope } from '../../db/scope';
 import { agreements } from '../../db/schema/agreements';
@@ -240,28 +240,23 @@ export async function uploadPaymentFile(tx: Tx, actor: Actor, input: UploadInput
   // object by object (docs/measurements.md, stop 65); the file and the company are one value each.
   for (let start = 0; start < rows.length; start += ROW_BATCH) {
     const chunk = rows.slice(start, start + ROW_BATCH);
-    const column = (type: PlainType | 'text', value: (row: (typeof rows)[number], outcome: ClassifiedRow) => string | number | null) =>
-      arrayParam(
-        type,
-        chunk.map((row, offset) => value(row, classified[start + offset]!)),
-      );
-    const columns = [
-      column('int', (row) => row.line),
-      column('text', (row) => row.raw),
-      column('text', (row) => row.fields.creditId ?? null),
-      column('text', (row) => row.fields.employeeNumber ?? null),
-      column('text', (row) => row.fields.curpRfc ?? null),
-      column('numeric', (row) => (row.amountInvalid ? null : (row.fields.amount ?? null))),
-      column('text', (row) => row.fields.period ?? null),
-      column('text', (row) => row.fields.reference ?? null),
-      column('text', (_, outcome) => outcome.outcome),
-      column('text', (_, outcome) => outcome.message),
-      column('uuid', (_, outcome) => outcome.creditId),
-    ];
+    const outcome = (index: number) => classified[start + index]!;
     await tx.execute(sql`
       insert into ${paymentFileRows} (file_id, line, company_id, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id)
       select ${file.id}::uuid, line, ${agreement.companyId}::uuid, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id
-      from unnest(${sql.join(columns, sql`, `)}) as x(line, raw, credit_ref, employee_number, curp_rfc, amount, period, reference, outcome, message, credit_id)`);
+      from ${unnestColumns(chunk, [
+        ['line', 'int', (row) => row.line],
+        ['raw', 'text', (row) => row.raw],
+        ['credit_ref', 'text', (row) => row.fields.creditId ?? null],
+        ['employee_number', 'text', (row) => row.fields.employeeNumber ?? null],
+        ['curp_rfc', 'text', (row) => row.fields.curpRfc ?? null],
+        ['amount', 'numeric', (row) => (row.amountInvalid ? null : (row.fields.amount ?? null))],
+        ['period', 'text', (row) => row.fields.period ?? null],
+        ['reference', 'text', (row) => row.fields.reference ?? null],
+        ['outcome', 'text', (_, index) => outcome(index).outcome],
+        ['message', 'text', (_, index) => outcome(index).message],
+        ['credit_id', 'uuid', (_, index) => outcome(index).creditId],
+      ])}`);
   }
   await summarize(tx, file.id, agreement.id, input.discountDate, countRows(rows, classified, paidElsewhere));
   await recordAudit(tx, actor, {
