@@ -57,6 +57,13 @@ const TARGET_SECONDS = 10;
 const TARGET_FLOOR_RATIO = 1.5;
 const TARGET_RSS_MB = 700;
 const FLOOR = process.env.BENCH_FLOOR !== '0';
+/**
+ * BENCH_CHECKPOINT=1: a CHECKPOINT before each measured phase (the floor before, the upload, the floor after), so that
+ * each starts with every page clean and writes its own full-page images, whatever the server's checkpoint distance: on
+ * a server sized as compose.yaml's (max_wal_size 16 GB, 15 min) no checkpoint falls inside the run, and a phase would
+ * otherwise find the pages the phase before it touched already imaged in the WAL.
+ */
+const CHECKPOINT = process.env.BENCH_CHECKPOINT === '1';
 const FLOOR_SQL = fileURLToPath(new URL('./payment-file-floor.sql', import.meta.url));
 /** The floor's statements after its mark, in the order psql times them. */
 const FLOOR_STATEMENTS = ['archivo', 'filas', 'leer cuotas', 'cuotas', 'pagos', 'descuentos', 'créditos', 'rollback'];
@@ -187,6 +194,20 @@ async function phase<T>(
     console.log(`    ${(entry.ms / 1000).toFixed(2).padStart(6)} s ×${String(entry.count).padEnd(4)} ${text}`);
   }
   return { result, seconds: elapsed, peakRss, processor };
+}
+
+/** A CHECKPOINT on `url`'s server when BENCH_CHECKPOINT=1 (needs a superuser, as the bench's admin URL is). */
+async function settle(url: string): Promise<void> {
+  if (!CHECKPOINT) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const start = performance.now();
+    await client.query('checkpoint');
+    console.log(`CHECKPOINT: ${seconds(start).toFixed(2)} s`);
+  } finally {
+    await client.end();
+  }
 }
 
 // ------------------------------------------------------------------ the floor
@@ -345,7 +366,9 @@ try {
 
   // ------------------------------------------------------------------ upload and apply, between two runs of the floor
   console.log(`Carga del equipo al empezar: ${load()}`);
+  if (FLOOR) await settle(database.ownerUrl);
   const floorBefore = FLOOR ? await floor(database.ownerUrl, discountDate, fileRows) : null;
+  await settle(database.ownerUrl);
   const upload = await phase('Carga (leer, identificar, guardar filas)', database.ownerUrl, () =>
     withScope(db, { companyId }, (tx) =>
       uploadPaymentFile(tx, actor, {
@@ -367,6 +390,7 @@ try {
   );
   const applied = apply.result;
   const total = upload.seconds + apply.seconds;
+  if (FLOOR) await settle(database.ownerUrl);
   const floorAfter = FLOOR ? await floor(database.ownerUrl, discountDate, fileRows) : null;
   console.log(
     `Filas: ${file.rowsTotal.toLocaleString('es-MX')} leídas, ${file.rowsValid.toLocaleString('es-MX')} válidas, ${applied.toLocaleString('es-MX')} aplicadas`,

@@ -1,5 +1,5 @@
 import { formatCents, parseCents, type ScheduleRow } from '@portal/lending';
-import type { InstallmentRow } from '../modules/portfolio/schedule-rows';
+import { builtRowColumns, type InstallmentRow } from '../modules/portfolio/schedule-rows';
 
 /**
  * A row of a built schedule as the table holds it before anything was paid or charged late (credit 'c' of company
@@ -10,14 +10,7 @@ export function unpaidRow(row: ScheduleRow): InstallmentRow {
   return {
     creditId: 'c',
     companyId: 'k',
-    number: row.number,
-    dueDate: row.dueDate,
-    principal: row.principal,
-    interest: row.interest,
-    iva: row.iva,
-    payment: row.payment,
-    balance: row.balance,
-    days: row.days ?? null,
+    ...builtRowColumns(row),
     paidPrincipal: '0.00',
     paidInterest: '0.00',
     paidIva: '0.00',

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { loanPricing } from '../shared/products';
+import { builtRowColumns } from './schedule-rows';
 
 /** A product's pricing and late-charge terms, as the client accepts them. */
 export interface ProductTerms {
@@ -134,18 +135,7 @@ export function buildCredit(terms: DisbursementTerms, id: string = crypto.random
       disbursedBy: terms.disbursedBy,
       createdAt: terms.createdAt,
     },
-    installments: rows.map((row) => ({
-      creditId: id,
-      companyId: terms.companyId,
-      number: row.number,
-      dueDate: row.dueDate,
-      principal: row.principal,
-      interest: row.interest,
-      iva: row.iva,
-      payment: row.payment,
-      balance: row.balance,
-      days: row.days ?? null,
-    })),
+    installments: rows.map((row) => ({ creditId: id, companyId: terms.companyId, ...builtRowColumns(row) })),
     deductions: rows.map((row) => ({
       creditId: id,
       companyId: terms.companyId,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { formatCents, parseCents, type Component, type InstallmentState } from '@portal/lending';
+import { formatCents, parseCents, type Component, type InstallmentState, type ScheduleRow } from '@portal/lending';
 import type { INSTALLMENT_STATUSES } from '@portal/contract';
 import type { Tx } from '../../db/client';
 import { installments } from '../../db/schema/credits';
@@ -13,6 +13,21 @@ import { lateChargesSql } from './late-charges';
  */
 
 export type InstallmentRow = typeof installments.$inferSelect;
+
+/**
+ * A row of a schedule packages/lending built, as the table's columns hold it (what a disbursement writes, before
+ * anything is paid or charged late).
+ */
+export const builtRowColumns = (row: ScheduleRow) => ({
+  number: row.number,
+  dueDate: row.dueDate,
+  principal: row.principal,
+  interest: row.interest,
+  iva: row.iva,
+  payment: row.payment,
+  balance: row.balance,
+  days: row.days ?? null,
+});
 
 /**
  * A stored schedule row as packages/lending reads it (payoff, allocation). What a payoff or a prepayment waived is
