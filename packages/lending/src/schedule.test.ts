@@ -4,6 +4,7 @@ import { LendingInputError } from './errors.ts';
 import { buildSchedule, dueDates, type ScheduleInput } from './schedule.ts';
 import { quoteLoan } from './eligibility.ts';
 import { cents, scheduleInputArb } from './test-support.ts';
+import { formatDay, parseDay } from './dates.ts';
 
 type Golden = Array<[number, string, string, string, string, string, string]>;
 
@@ -356,6 +357,23 @@ describe('buildSchedule properties', () => {
         return ok && sum === cents(input.principal) && s.rows.at(-1)?.balance === '0.00';
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('with any non-working days, due dates never go back as the row number grows (the credit view reads deductions by period)', () => {
+    // Stretches of non-working days anywhere around the schedule, some longer than a period: a payday on one moves back
+    // to the working day before it, so two paydays may fall on one date but a later row never before an earlier one.
+    const stretches = fc.array(fc.record({ from: fc.integer({ min: -20, max: 1900 }), length: fc.integer({ min: 1, max: 40 }) }), {
+      maxLength: 30,
+    });
+    fc.assert(
+      fc.property(scheduleInputArb(60), stretches, (input, holidays) => {
+        const first = parseDay(input.firstDueDate, 'firstDueDate');
+        const nonWorkingDays = holidays.flatMap(({ from, length }) => Array.from({ length }, (_, k) => formatDay(first + from + k)));
+        const rows = buildSchedule({ ...input, nonWorkingDays }).rows;
+        return rows.every((row, r) => row.number === r + 1 && (r === 0 || row.dueDate >= rows[r - 1]!.dueDate));
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -223,7 +223,10 @@ const TODAY = sql.raw('$2::date');
 
 /**
  * The next deduction still to come (Resumen): the first not received on or after the business date (`today` without
- * one), in the order of its date and period. `limit 1` over the credit's deductions: the view shows that one only.
+ * one), in the order of its date and period. A credit's deductions are its schedule's rows (disbursement.ts, buildCredit:
+ * period = row number, discount date = due date), whose dates never go back as the number grows (packages/lending
+ * buildSchedule, a property test there), so the first by period is the first by date and period: PostgreSQL walks the
+ * primary key `(credit_id, period)` in order and stops at the first that matches, instead of reading and sorting them all.
  */
 const NEXT_DEDUCTION_FIELDS: JsonPart<{ period: number; discountDate: string; amount: string }> = jsonObject({
   period: expectedDeductions.period,
@@ -231,7 +234,7 @@ const NEXT_DEDUCTION_FIELDS: JsonPart<{ period: number; discountDate: string; am
   amount: expectedDeductions.amount,
 });
 const NEXT_DEDUCTION = jsonSubquery(
-  sql`(select ${NEXT_DEDUCTION_FIELDS.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce((select ${businessDates.businessDate} from ${businessDates} where ${businessDates.companyId} = ${credits.companyId}), ${TODAY}) order by ${expectedDeductions.discountDate}, ${expectedDeductions.period} limit 1)`,
+  sql`(select ${NEXT_DEDUCTION_FIELDS.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce((select ${businessDates.businessDate} from ${businessDates} where ${businessDates.companyId} = ${credits.companyId}), ${TODAY}) order by ${expectedDeductions.period} limit 1)`,
   (value) => NEXT_DEDUCTION_FIELDS.decode(value),
 );
 

@@ -159,6 +159,30 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     expect(early.status).toBe(400);
   });
 
+  it("shows each credit's next deduction: the earliest not received from the business date on, by date and period", async () => {
+    type Deduction = { period: number; discountDate: string; amount: string; state: string };
+    const list = await get('/api/credits?pageSize=100');
+    expect(list.body.items.length).toBeGreaterThan(10);
+    let before = 0;
+    for (const { id } of list.body.items as { id: string }[]) {
+      const view = await get(`/api/credits/${id}`);
+      const deductions: Deduction[] = (await get(`/api/credits/${id}/deductions`)).body.items;
+      // The view reads them by period: their dates never go back as the period grows (buildCredit, one per schedule row).
+      const byPeriod = [...deductions].sort((a, b) => a.period - b.period);
+      for (let k = 1; k < byPeriod.length; k++) expect(byPeriod[k]!.discountDate >= byPeriod[k - 1]!.discountDate, id).toBe(true);
+      const open = deductions.filter((d) => d.state !== 'recibido');
+      before += open.filter((d) => d.discountDate < view.body.businessDate).length;
+      const coming = open
+        .filter((d) => d.discountDate >= view.body.businessDate)
+        .sort((a, b) => a.discountDate.localeCompare(b.discountDate) || a.period - b.period)[0];
+      expect(view.body.nextDeduction, id).toEqual(
+        coming ? { period: coming.period, discountDate: coming.discountDate, amount: coming.amount } : null,
+      );
+    }
+    // Some credits have deductions not received before the business date, which the next one must pass over.
+    expect(before).toBeGreaterThan(0);
+  });
+
   it('shows a company that never closed a day at today: its business date and next deduction (the earliest not received from today on)', async () => {
     const today = mexicoToday(ctx.clock.now());
     // One of the company's credits with deductions before and after today, the one before left not applied (unpaid).
