@@ -217,6 +217,23 @@ describe('allocatePayment golden cases', () => {
       },
       'INVALID_INSTALLMENTS',
     ],
+    [
+      // A row whose total is paid may owe nothing of any component: the credit view leaves such rows out of its sums.
+      'a component paid beyond its charge on a row that owes nothing in all',
+      {
+        installments: [
+          {
+            number: 1,
+            dueDate: '2024-01-15',
+            principal: '1.00',
+            interest: '1.00',
+            iva: '0.00',
+            paid: { principal: '0.50', interest: '1.50' },
+          },
+        ],
+      },
+      'INVALID_INSTALLMENTS',
+    ],
   ])('refuses %s', (_reason, patch, code) => {
     expect(() => allocatePayment({ ...base, amount: '100.00', valueDate: '2024-01-15', ...patch })).toThrowError(LendingInputError);
     try {

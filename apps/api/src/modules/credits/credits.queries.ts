@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type {
   Credit,
@@ -30,7 +30,7 @@ import { creditFolio, creditNumberOf, requestFolio } from '../shared/folios';
 import { labelHistoryOf, letterCountOf, paymentCountOf, paymentsOf } from './credit-view-parts';
 import { installmentStatus, type InstallmentRow } from '../portfolio/schedule-rows';
 import { storedCredit } from '../portfolio/stored-credit';
-import { chargedThrough } from '../portfolio/late-charges';
+import { chargedThrough, ranThrough, type RunningRow } from '../portfolio/late-charges';
 
 /** Cartera's reads: the credits list (search, filters, sort, totals), one credit's view and the parts its tabs read. */
 
@@ -189,16 +189,22 @@ const CHARGED_AND_PAID = {
 /**
  * The credit's schedule as the view needs it, in one pass over its rows (installments' primary key): what the rows still
  * owe of each component as stored (the charged sum less the paid sum: two sums cost less per row than a difference per
- * row and a sum), summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the rows whose late
- * charges run (late and not held: a handful at most). The balances are the sums plus the late charges that ran since a
- * running row's `accrues_from`, which `loadCredit` adds.
+ * row and a sum), summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the rows whose late charges run (late
+ * and not held: a handful at most), with the columns what ran on them is computed from. The balances are the sums plus the late
+ * charges that ran since a running row's `accrues_from`, which `loadCredit` adds. A row that owes nothing
+ * (`outstanding = 0`) is left out of the sums: no component of a row is paid beyond its charge (packages/lending refuses
+ * such a row: toLedger), so each of its components adds 0; a paid row's numeric sums are the pass's largest cost.
  */
-const RUNNING_ROW: JsonPart<InstallmentRow> = jsonObject(getTableColumns(installments));
-const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: InstallmentRow[] }> = jsonSubquery(
+const RUNNING_ROW: JsonPart<RunningRow> = jsonObject({
+  principal: installments.principal,
+  paidPrincipal: installments.paidPrincipal,
+  accruesFrom: installments.accruesFrom,
+});
+const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: RunningRow[] }> = jsonSubquery(
   sql`(select json_build_array(${sql.join(
     COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]}) - sum(${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
     sql`, `,
-  )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id})`,
+  )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id} and (${installments.outstanding} <> 0 or ${installments.accruesFrom} is not null))`,
   (value) => {
     const stored = value as unknown[];
     return {
@@ -371,7 +377,7 @@ const paidOf = (i: InstallmentRow) =>
 /**
  * The credit view's header and summary (Cartera → Créditos → a credit), its figures at the company's business date
  * (`today` for a company that never closed a day). What is owed is the stored rows' sums plus the late charges that ran
- * on the running rows through the last closed day (`chargedThrough`, as the schedule's route charges each row).
+ * on the running rows through the last closed day (`ranThrough`, what the schedule's route writes into each row).
  */
 export async function loadCredit(tx: Tx, id: string, today: string): Promise<Credit> {
   const row = await oneCredit(CREDIT_VIEW, tx, id, [today]);
@@ -379,11 +385,12 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
   const businessDate = row.businessDate ?? today;
   const closedDay = closedDayOf(row.businessDate, today);
   const owed = COMPONENTS.map((key, k) => parseCents(row.schedule.storedOwed[k]!, key));
-  for (const stored of row.schedule.running) {
-    const charged = chargedThrough(stored, credit, closedDay);
+  for (const running of row.schedule.running) {
+    const ran = ranThrough(running, credit, closedDay);
+    if (ran === null) continue;
     for (const key of ['moratoryInterest', 'moratoryIva'] as const) {
       const k = COMPONENTS.indexOf(key);
-      owed[k] = owed[k]! + parseCents(charged[key], key) - parseCents(stored[key], key);
+      owed[k] = owed[k]! + parseCents(ran[key], key);
     }
   }
   const next = row.nextDeduction;

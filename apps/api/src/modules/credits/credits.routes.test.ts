@@ -109,7 +109,15 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     const cents = (value: string) => Math.round(Number(value) * 100);
     const components = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
     type Amounts = Record<(typeof components)[number] | 'total', string>;
-    type Row = { number: number; interest: string; iva: string; charged: Amounts; paid: Amounts; deductionState: string };
+    type Row = {
+      number: number;
+      interest: string;
+      iva: string;
+      charged: Amounts;
+      paid: Amounts;
+      outstanding: string;
+      deductionState: string;
+    };
     const rows: Row[] = schedule.body.items;
     const sumOf = (amounts: Amounts) => components.reduce((sum, key) => sum + cents(amounts[key]), 0);
     for (const row of rows) {
@@ -129,6 +137,9 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     }
     expect(cents(view.body.balances.total)).toBe(sumOf(view.body.balances));
     expect(rows.some((row) => cents(row.paid.total) > 0)).toBe(true);
+    // Rows that owe nothing (the view's sums leave them out), rows that owe, and the running one are all in these sums.
+    expect(rows.some((row) => row.outstanding === '0.00')).toBe(true);
+    expect(rows.some((row) => row.outstanding !== '0.00' && cents(row.paid.total) === 0)).toBe(true);
     expect(cents(view.body.principal)).toBe(rows.reduce((sum, row) => sum + cents(row.charged.principal), 0));
     expect(view.body.firstInstallment).toEqual({ interest: rows[0]!.interest, iva: rows[0]!.iva });
 

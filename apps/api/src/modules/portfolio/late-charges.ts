@@ -25,19 +25,35 @@ function daysRun(row: Pick<InstallmentRow, 'accruesFrom'>, closedDay: string): n
   return row.accruesFrom === null || row.accruesFrom > closedDay ? 0 : daysBetween(row.accruesFrom, closedDay) + 1;
 }
 
+/** What a row's late charges depend on: the principal it owes and when they run from (besides what ran before). */
+export type RunningRow = Pick<InstallmentRow, 'principal' | 'paidPrincipal' | 'accruesFrom'>;
+
 /**
- * The row with what its charges ran through `closedDay` written into its amounts, and running again from the next
- * day: the row as a close a day would have left it.
+ * The moratory interest and IVA a row's charges ran from `accrues_from` through `closedDay`, not yet written into its
+ * amounts; null when they do not run (or start after that day).
  */
-export function chargedThrough(row: InstallmentRow, terms: LateChargeTerms, closedDay: string): InstallmentRow {
+export function ranThrough(
+  row: RunningRow,
+  terms: LateChargeTerms,
+  closedDay: string,
+): { moratoryInterest: string; moratoryIva: string } | null {
   const days = daysRun(row, closedDay);
-  if (days === 0) return row;
-  const ran = lateChargesForDays({
+  if (days === 0) return null;
+  return lateChargesForDays({
     principalOwed: formatCents(parseCents(row.principal, 'principal') - parseCents(row.paidPrincipal, 'paidPrincipal')),
     moratoryAnnualRate: percentToFraction(trimNumeric(terms.moratoryRatePct)),
     ivaRate: percentToFraction(trimNumeric(terms.ivaRatePct)),
     days,
   });
+}
+
+/**
+ * The row with what its charges ran through `closedDay` written into its amounts, and running again from the next
+ * day: the row as a close a day would have left it.
+ */
+export function chargedThrough(row: InstallmentRow, terms: LateChargeTerms, closedDay: string): InstallmentRow {
+  const ran = ranThrough(row, terms, closedDay);
+  if (ran === null) return row;
   const plus = (a: string, b: string) => formatCents(parseCents(a, 'importe') + parseCents(b, 'importe'));
   const moratoryInterest = plus(row.moratoryInterest, ran.moratoryInterest);
   const moratoryIva = plus(row.moratoryIva, ran.moratoryIva);
