@@ -187,38 +187,40 @@ const CHARGED_AND_PAID = {
 } as const satisfies Record<Component, readonly [unknown, unknown]>;
 
 /**
- * The credit's schedule as the view needs it, in one pass over its rows (installments' primary key): what the rows still
- * owe of each component as stored (the charged sum less the paid sum: two sums cost less per row than a difference per
- * row and a sum), summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the rows whose late charges run (late
- * and not held: a handful at most), with the columns what ran on them is computed from. The balances are the sums plus the late
- * charges that ran since a running row's `accrues_from`, which `loadCredit` adds. A row that owes nothing
- * (`outstanding = 0`) is left out of the sums: no component of a row is paid beyond its charge (packages/lending refuses
- * such a row: toLedger), so each of its components adds 0; a paid row's numeric sums are the pass's largest cost.
+ * The credit's schedule as the view needs it, in one pass over its rows (installments' primary key):
+ * - what the rows still owe of each component as stored (the charged sum less the paid sum: two sums cost less per row
+ *   than a difference per row and a sum), summed by PostgreSQL (exact numeric) in COMPONENTS' order. A row that owes
+ *   nothing (`outstanding = 0`) is left out: no component of a row is paid beyond its charge (packages/lending refuses
+ *   such a row, toLedger), so each of its components adds 0, and a paid row's fourteen sums were the pass's largest cost;
+ * - the rows whose late charges run (late and not held: a handful at most), with the columns what ran is computed from.
+ *   The balances are the sums plus what ran since a running row's `accrues_from`, which `loadCredit` adds;
+ * - the first installment's interest and IVA (Resumen's "Primer periodo"): row 1, the first a schedule has
+ *   (buildSchedule numbers its rows from 1; a re-based credit's schedule is rebuilt whole), read in the same pass.
  */
 const RUNNING_ROW: JsonPart<RunningRow> = jsonObject({
   principal: installments.principal,
   paidPrincipal: installments.paidPrincipal,
   accruesFrom: installments.accruesFrom,
 });
-const SCHEDULE_PARTS: JsonPart<{ storedOwed: string[]; running: RunningRow[] }> = jsonSubquery(
+const FIRST_ROW = jsonObject({ interest: installments.interest, iva: installments.iva });
+const SCHEDULE_PARTS: JsonPart<{
+  storedOwed: string[];
+  running: RunningRow[];
+  first: { interest: string; iva: string } | null;
+}> = jsonSubquery(
   sql`(select json_build_array(${sql.join(
     COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]}) - sum(${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
     sql`, `,
-  )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json)) from ${installments} where ${installments.creditId} = ${credits.id} and (${installments.outstanding} <> 0 or ${installments.accruesFrom} is not null))`,
+  )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json), json_agg(${FIRST_ROW.sql}) filter (where ${installments.number} = 1)) from ${installments} where ${installments.creditId} = ${credits.id} and (${installments.outstanding} <> 0 or ${installments.accruesFrom} is not null or ${installments.number} = 1))`,
   (value) => {
     const stored = value as unknown[];
+    const first = stored[COMPONENTS.length + 1] as unknown[] | null;
     return {
       storedOwed: stored.slice(0, COMPONENTS.length) as string[],
       running: (stored[COMPONENTS.length] as unknown[]).map((row) => RUNNING_ROW.decode(row)),
+      first: first === null ? null : FIRST_ROW.decode(first[0]),
     };
   },
-);
-
-/** The first installment's interest and IVA (Resumen's "Primer periodo"): its first row by the primary key's order. */
-const FIRST_ROW = jsonObject({ interest: installments.interest, iva: installments.iva });
-const FIRST_INSTALLMENT = jsonSubquery(
-  sql`(select ${FIRST_ROW.sql} from ${installments} where ${installments.creditId} = ${credits.id} order by ${installments.number} limit 1)`,
-  (value): { interest: string; iva: string } | null => FIRST_ROW.decode(value),
 );
 
 /**
@@ -307,7 +309,6 @@ const CREDIT_VIEW = jsonStatement(
     disbursedBy: sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${credits.disbursedBy})`,
     businessDate: BUSINESS_DATE,
     schedule: SCHEDULE_PARTS,
-    firstInstallment: FIRST_INSTALLMENT,
     nextDeduction: NEXT_DEDUCTION,
     paymentCount: paymentCountOf(credits.id),
     letterCount: letterCountOf(credits.companyId, credits.id),
@@ -435,7 +436,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     createdAt: credit.createdAt.toISOString(),
     labels: credit.labels,
     balances: componentsOf(owed),
-    firstInstallment: row.firstInstallment,
+    firstInstallment: row.schedule.first,
     nextDeduction: next ? { period: next.period, discountDate: next.discountDate, amount: next.amount } : null,
     creditBalance: credit.creditBalance,
     paymentCount: row.paymentCount,
