@@ -59,12 +59,21 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
     return { fileId: file.id, rows: open.length, overpaid: open[3]!.id };
   }
 
-  const apply = (fileId: string, options: Partial<ApplyOptions> = {}) =>
-    ctx.system((tx) => applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, ...options }));
+  /** The file applied in `tx` (the tests that watch the transaction or its connection), with the suite's actor and dates. */
+  const applyIn = (tx: Tx, fileId: string, options: Partial<ApplyOptions> = {}) =>
+    applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, ...options });
+  const apply = (fileId: string, options: Partial<ApplyOptions> = {}) => ctx.system((tx) => applyIn(tx, fileId, options));
+  /** Two credits a batch, the process failing with `failure` once four rows are applied: mid-file, between batches. */
+  const failingMidFile = (failure: Error): Partial<ApplyOptions> => ({
+    batchSize: 2,
+    onProgress: async (done) => {
+      if (done >= 4) throw failure;
+    },
+  });
 
-  /** What an application changes: every schedule row, every credit's columns, the deductions and the payments' content. */
   /** The PostgreSQL backend serving `tx`: which pooled connection a transaction ran on. */
   const backend = async (tx: Tx) => rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid;
+  /** What an application changes: every schedule row, every credit's columns, the deductions and the payments' content. */
   const state = () =>
     ctx.system(async (tx: Tx) => ({
       schedule: await tx.select().from(installments).orderBy(asc(installments.creditId), asc(installments.number)),
@@ -140,17 +149,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
           };
         },
       });
-      return applyPaymentFile(watched, {
-        fileId,
-        companyId,
-        appliedBy,
-        now,
-        today,
-        batchSize: 2,
-        onProgress: async (done) => {
-          if (done >= 4) throw failure;
-        },
-      }).finally(() => {
+      return applyIn(watched, fileId, failingMidFile(failure)).finally(() => {
         answered = true;
       });
     });
@@ -170,7 +169,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       await expect(
         ctx.system(async (tx) => {
           failedOn = await backend(tx);
-          return applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, batchSize: 2 });
+          return applyIn(tx, fileId, { batchSize: 2 });
         }),
       ).rejects.toThrow();
       // Right after: the pool hands back the connection just released (its idle list is last in, first out).
@@ -191,7 +190,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       await ctx.system((tx) => tx.update(credits).set({ creditBalance: '0' }).where(eq(credits.id, overpaid)));
       const applied = await ctx.system(async (tx) => ({
         pid: await backend(tx),
-        rows: await applyPaymentFile(tx, { fileId, companyId, appliedBy, now, today, batchSize: 2 }),
+        rows: await applyIn(tx, fileId, { batchSize: 2 }),
       }));
       expect(applied.pid).toBe(failedOn);
       expect(applied.rows).toBeGreaterThanOrEqual(7);
@@ -207,17 +206,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       await expect(
         ctx.system(async (tx) => {
           failedOn = await backend(tx);
-          return applyPaymentFile(tx, {
-            fileId,
-            companyId,
-            appliedBy,
-            now,
-            today,
-            batchSize: 2,
-            onProgress: async (done) => {
-              if (done >= 4) throw failure;
-            },
-          });
+          return applyIn(tx, fileId, failingMidFile(failure));
         }),
       ).rejects.toBe(failure);
       // On the same connection: the file's writes were rolled back, not left open for this transaction to see or commit.
