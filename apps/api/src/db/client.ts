@@ -156,38 +156,33 @@ export function transactionWith<T>(db: Db, setup: string, work: (tx: Tx) => Prom
 function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
   const dialect = new PgDialect();
   const relational = { fullSchema: db._.fullSchema, schema: db._.schema!, tableNamesMap: db._.tableNamesMap };
-  // One Drizzle transaction object per connection, made at its first transaction: Drizzle's constructor builds a
-  // relational query builder for every table of the schema, at each request otherwise. It runs on the connection
-  // through a gate that a transaction committed in its first turn closes (TransactionOptions).
-  const connections = new WeakMap<pg.PoolClient, { tx: Tx; gate: { closed: boolean } }>();
-  const connectionOf = (client: pg.PoolClient) => {
-    let known = connections.get(client);
-    if (!known) {
-      const gate = { closed: false };
-      const gated = {
-        pipeline: client.pipeline,
-        query: (...args: unknown[]) => {
-          if (gate.closed)
-            throw new Error('La ruta declara que envía sus lecturas juntas (readsInOneTurn) y envió una después del COMMIT.');
-          return (client.query as (...args: unknown[]) => unknown)(...args);
-        },
-      } as unknown as pg.PoolClient;
-      known = { tx: new NodePgTransaction(dialect, new NodePgSession(gated, dialect, relational), relational) as unknown as Tx, gate };
-      connections.set(client, known);
-    }
-    return known;
+  // Drizzle's transaction constructor builds a relational query builder for every table of the schema: it runs once,
+  // here, and each transaction's object is this one with a session of its own on its connection (transactionOn). The
+  // builders it made are not used (no `tx.query`); should one be, its session refuses rather than run outside a
+  // transaction.
+  const outside: Gate = { refusal: 'Una consulta relacional (tx.query) no corre en la transacción de la petición.' };
+  const template = new NodePgTransaction(dialect, new NodePgSession(gatedClient(pool, outside), dialect, relational), relational);
+  // A transaction's own object: its statements go to its connection only while its gate is open. The gate closes when
+  // the transaction ends, so a reference kept past its end (work that was not awaited) is refused instead of running
+  // on the connection the pool has since given to another request, in that request's company.
+  const transactionOn = (client: pg.PoolClient, gate: Gate): Tx => {
+    const session = new NodePgSession(gatedClient(client, gate), dialect, relational);
+    const tx = Object.create(template) as { session: unknown; _: unknown };
+    tx.session = session;
+    tx._ = { ...template._, session };
+    return tx as unknown as Tx;
   };
   return async (setup, work, options) => {
     const client = await pool.connect();
-    // Its gate is open: the transaction before on this connection opened it again as it ended.
-    const { tx, gate } = connectionOf(client);
+    const gate: Gate = { refusal: undefined };
+    const tx = transactionOn(client, gate);
     let broken: Error | undefined;
     // Scheduled before BEGIN is sent, so it runs before the write coalescing's end of turn (setImmediate keeps the
     // order callbacks were scheduled in): the COMMIT joins the turn's one write.
     const committed = options.commitInFirstTurn
       ? new Promise<{ error: unknown } | undefined>((resolve) =>
           setImmediate(() => {
-            gate.closed = true;
+            gate.refusal = 'La ruta declara que envía sus lecturas juntas (readsInOneTurn) y envió una después del COMMIT.';
             resolve(
               client.query('commit').then(
                 () => undefined,
@@ -215,10 +210,26 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
       await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
       throw failedOpening ? failedOpening.error : error;
     } finally {
-      gate.closed = false;
+      gate.refusal = 'La transacción ya terminó: una sentencia enviada después de su COMMIT o ROLLBACK no se envía.';
       client.release(broken);
     }
   };
+}
+
+/** Whether a transaction's statements may still go to its connection: `refusal` says why not, once they may not. */
+interface Gate {
+  refusal: string | undefined;
+}
+
+/** The part of a connection Drizzle's session uses, sending each statement only while `gate` is open. */
+function gatedClient(client: pg.PoolClient | pg.Pool, gate: Gate): pg.PoolClient {
+  return {
+    pipeline: (client as { pipeline?: unknown }).pipeline,
+    query: (...args: unknown[]) => {
+      if (gate.refusal !== undefined) throw new Error(gate.refusal);
+      return (client.query as (...args: unknown[]) => unknown).apply(client, args);
+    },
+  } as unknown as pg.PoolClient;
 }
 
 /**

@@ -4,7 +4,7 @@ import { count, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoPortfolio } from '../seed/seed-portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
-import { together, transactionWith } from './client';
+import { together, transactionWith, type Tx } from './client';
 import { withScope } from './scope';
 import { credits } from './schema/credits';
 import { companies } from './schema/users';
@@ -188,6 +188,36 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     );
     await expect(failed).rejects.toMatchObject({ cause: { message: 'division by zero' } });
     expect(await marked('PIPE-6')).toBe(0);
+  });
+
+  it('refuses a statement sent through a transaction that has ended, committed or rolled back', async () => {
+    let committed: Tx | undefined;
+    await withScope(ctx.db, { companyId: demo }, async (tx) => {
+      committed = tx;
+      await tx.select({ total: count() }).from(credits);
+    });
+    let rolledBack: Tx | undefined;
+    const failure = new Error('la ruta falló');
+    await expect(
+      withScope(ctx.db, { companyId: demo }, async (tx) => {
+        rolledBack = tx;
+        await tx.select({ total: count() }).from(credits);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    // Their connections are back in the pool, in other transactions: a kept reference must not reach them.
+    const others = Array.from({ length: 40 }, () =>
+      withScope(ctx.db, { companyId: demo }, (tx) => tx.select({ total: count() }).from(credits)),
+    );
+    const late = [committed!, rolledBack!].map((tx) =>
+      tx
+        .update(credits)
+        .set({ employeeNumber: 'PIPE-7' })
+        .then(() => 'sent'),
+    );
+    for (const attempt of late) await expect(attempt).rejects.toMatchObject({ cause: { message: expect.stringMatching(/ya terminó/) } });
+    await Promise.all(others);
+    expect(await marked('PIPE-7')).toBe(0);
   });
 
   it('keeps each transaction to its own company when hundreds run at once on the 20 pipelined connections', async () => {
