@@ -45,13 +45,18 @@ export const paymentsOf = (creditId: SQLWrapper): JsonPart<CreditPayment[]> =>
     }),
   );
 
+/*
+ * The counts are the length of an array of the rows (`cardinality(array(select 1 …))`) rather than `count(*)`: the same
+ * number without an Aggregate node for PostgreSQL to set up at each execution (10,000 instructions each, stop 67).
+ */
+
 /** How many payments the credit has (the Pagos tab's count), read through payments_credit_idx. */
 export const paymentCountOf = (creditId: SQLWrapper) =>
-  sql<number>`(select count(*)::int from ${payments} where ${payments.creditId} = ${creditId})`;
+  sql<number>`cardinality(array(select 1 from ${payments} where ${payments.creditId} = ${creditId}))`;
 
 /** How many settlement letters the credit has (the Cartas tab's count), read through settlement_letters_credit_idx. */
 export const letterCountOf = (companyId: SQLWrapper, creditId: SQLWrapper) =>
-  sql<number>`(select count(*)::int from ${settlementLetters} where ${settlementLetters.companyId} = ${companyId} and ${settlementLetters.creditId} = ${creditId})`;
+  sql<number>`cardinality(array(select 1 from ${settlementLetters} where ${settlementLetters.companyId} = ${companyId} and ${settlementLetters.creditId} = ${creditId}))`;
 
 /**
  * A credit's label history, newest first, with the job each change came from: a column of an outer select that holds
