@@ -186,12 +186,29 @@ const CHARGED_AND_PAID = {
   feesIva: [installments.feesIva, installments.paidFeesIva],
 } as const satisfies Record<Component, readonly [unknown, unknown]>;
 
+/** The components whose charged and paid sums the schedule's pass reads, in COMPONENTS' order; the last is derived. */
+const SUMMED = COMPONENTS.slice(0, -1);
+/** Those that are 0 on most rows (late charges, fees): summed over the rows where they are not. */
+const MOSTLY_ZERO: ReadonlySet<Component> = new Set(['moratoryInterest', 'moratoryIva', 'fees']);
+
+/** What the rows still owe of one component: its charged sum less its paid sum, as text (null: no row). */
+function owedSum(key: Component): SQL {
+  const [charged, paid] = CHARGED_AND_PAID[key];
+  if (!MOSTLY_ZERO.has(key)) return sql`(sum(${charged}) - sum(${paid}))::text`;
+  // Each sum leaves out the rows where its column is 0 (they add nothing); a filtered sum of no row is null, so 0.
+  const nonZero = (column: unknown) => sql`coalesce(sum(${column}) filter (where ${column} <> 0), 0)`;
+  return sql`(${nonZero(charged)} - ${nonZero(paid)})::text`;
+}
+
 /**
  * The credit's schedule as the view needs it, in one pass over its rows (installments' primary key):
  * - what the rows still owe of each component as stored (the charged sum less the paid sum: two sums cost less per row
- *   than a difference per row and a sum), summed by PostgreSQL (exact numeric) in COMPONENTS' order. A row that owes
- *   nothing (`outstanding = 0`) is left out: no component of a row is paid beyond its charge (packages/lending refuses
- *   such a row, toLedger), so each of its components adds 0, and a paid row's fourteen sums were the pass's largest cost;
+ *   than a difference per row and a sum), summed by PostgreSQL (exact numeric) in COMPONENTS' order, and the sum of
+ *   the rows' `outstanding`. A row's `outstanding` is a stored column computed from its seven charges less its seven
+ *   payments (schema's `generatedAlwaysAs`), so the last component, fees' IVA, is that sum less the six others:
+ *   one sum for two. A row that owes nothing (`outstanding = 0`) is left out: no component of a row is paid beyond its
+ *   charge (packages/lending refuses such a row, toLedger), so each of its components adds 0, and a paid row's sums
+ *   were the pass's largest cost;
  * - the rows whose late charges run (late and not held: a handful at most), with the columns what ran is computed from.
  *   The balances are the sums plus what ran since a running row's `accrues_from`, which `loadCredit` adds;
  * - the first installment's interest and IVA (Resumen's "Primer periodo"): row 1, the first a schedule has
@@ -204,20 +221,23 @@ const RUNNING_ROW: JsonPart<RunningRow> = jsonObject({
 });
 const FIRST_ROW = jsonObject({ interest: installments.interest, iva: installments.iva });
 const SCHEDULE_PARTS: JsonPart<{
-  storedOwed: string[];
+  storedOwed: bigint[];
   running: RunningRow[];
   first: { interest: string; iva: string } | null;
 }> = jsonSubquery(
   sql`(select json_build_array(${sql.join(
-    COMPONENTS.map((key) => sql`coalesce(sum(${CHARGED_AND_PAID[key][0]}) - sum(${CHARGED_AND_PAID[key][1]}), 0)::numeric(14,2)::text`),
+    SUMMED.map((key) => owedSum(key)),
     sql`, `,
-  )}, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json), json_agg(${FIRST_ROW.sql}) filter (where ${installments.number} = 1)) from ${installments} where ${installments.creditId} = ${credits.id} and (${installments.outstanding} <> 0 or ${installments.accruesFrom} is not null or ${installments.number} = 1))`,
+  )}, sum(${installments.outstanding})::text, coalesce(json_agg(${RUNNING_ROW.sql} order by ${installments.number}) filter (where ${installments.accruesFrom} is not null), '[]'::json), json_agg(${FIRST_ROW.sql}) filter (where ${installments.number} = 1)) from ${installments} where ${installments.creditId} = ${credits.id} and (${installments.outstanding} <> 0 or ${installments.accruesFrom} is not null or ${installments.number} = 1))`,
   (value) => {
     const stored = value as unknown[];
-    const first = stored[COMPONENTS.length + 1] as unknown[] | null;
+    const first = stored[SUMMED.length + 2] as unknown[] | null;
+    // Each sum in centavos (a sum of no row, null, is 0); the last component is the rows' outstanding less the others.
+    const owed = SUMMED.map((key, k) => parseCents((stored[k] as string | null) ?? '0', key));
+    const outstanding = parseCents((stored[SUMMED.length] as string | null) ?? '0', 'outstanding');
     return {
-      storedOwed: stored.slice(0, COMPONENTS.length) as string[],
-      running: (stored[COMPONENTS.length] as unknown[]).map((row) => RUNNING_ROW.decode(row)),
+      storedOwed: [...owed, owed.reduce((rest, part) => rest - part, outstanding)],
+      running: (stored[SUMMED.length + 1] as unknown[]).map((row) => RUNNING_ROW.decode(row)),
       first: first === null ? null : FIRST_ROW.decode(first[0]),
     };
   },
@@ -228,6 +248,9 @@ const SCHEDULE_PARTS: JsonPart<{
  * It is the statement's second parameter, after the tail's `where id = $1` (jsonStatement's `valuesAfterTail`).
  */
 const TODAY = sql.raw('$2::date');
+
+/** The business date's row of the credit's company in the view's statement (`b`: none for a company that never closed a day). */
+const VIEW_BUSINESS_DATE = sql.raw('b.business_date');
 
 /**
  * The next deduction still to come (Resumen): the first not received on or after the business date (`today` without
@@ -242,8 +265,37 @@ const NEXT_DEDUCTION_FIELDS: JsonPart<{ period: number; discountDate: string; am
   amount: expectedDeductions.amount,
 });
 const NEXT_DEDUCTION = jsonSubquery(
-  sql`(select ${NEXT_DEDUCTION_FIELDS.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce((select ${businessDates.businessDate} from ${businessDates} where ${businessDates.companyId} = ${credits.companyId}), ${TODAY}) order by ${expectedDeductions.period} limit 1)`,
+  sql`(select ${NEXT_DEDUCTION_FIELDS.sql} from ${expectedDeductions} where ${expectedDeductions.creditId} = ${credits.id} and ${expectedDeductions.state} <> 'recibido' and ${expectedDeductions.discountDate} >= coalesce(${VIEW_BUSINESS_DATE}, ${TODAY}) order by ${expectedDeductions.period} limit 1)`,
   (value) => NEXT_DEDUCTION_FIELDS.decode(value),
+);
+
+/**
+ * The business date and the next deduction, which reads it, in one subquery: the company's business date read once
+ * (`b`, a left join to one row, so a company that never closed a day has a null date and the deduction from `today`).
+ */
+const BUSINESS_DATE_AND_NEXT = jsonSubquery(
+  sql`(select json_build_array(${VIEW_BUSINESS_DATE}::text, ${NEXT_DEDUCTION.sql}) from (select) one left join ${businessDates} b on b.company_id = ${credits.companyId})`,
+  (value) => {
+    const [businessDate, next] = value as [string | null, unknown];
+    return { businessDate, nextDeduction: next === null ? null : NEXT_DEDUCTION.decode(next) };
+  },
+);
+
+/** The credit's renewals in one scan: the credit that renewed it and those it renewed, each [id, number, which]. */
+const RENEWALS = jsonSubquery(
+  sql`array(select json_build_array(r.id, r.number, r.id = ${credits.renewedByCreditId}, r.renewed_by_credit_id = ${credits.id}) from ${credits} r where r.id = ${credits.renewedByCreditId} or r.renewed_by_credit_id = ${credits.id})`,
+  (value) => {
+    const rows = value as [string, number, boolean | null, boolean | null][];
+    const renewer = rows.find((row) => row[2] === true);
+    return {
+      renewedBy: renewer ? { id: renewer[0], number: renewer[1] } : null,
+      // In the order of their numbers, as the view lists them.
+      renews: rows
+        .filter((row) => row[3] === true)
+        .map(([id, number]) => ({ id, number }))
+        .sort((a, b) => a.number - b.number),
+    };
+  },
 );
 
 /** The client's names and identifiers the header shows (its address and contact stay unread), by its primary key. */
@@ -263,9 +315,11 @@ const CLIENT_NAMES = jsonSubquery(
 /**
  * The credit view's header and summary (Cartera → Créditos → a credit) in one statement over the credit alone: the
  * credit's columns the view shows, and a subquery by one index each for its client's names, agreement, company, request
- * and disburser, the business date, its schedule's sums, running rows and first row (one pass), its deductions still to
- * come, how many payments and letters it has, and its renewals. No join: the credit's columns pass through no join
- * level, which PostgreSQL would otherwise carry (and describe at each execution) through each (decision 0040).
+ * and disburser, the business date with the next deduction still to come (one subquery), its schedule's sums, running
+ * rows and first row (one pass), how many payments and letters it has, and its renewals (one scan). No join: the
+ * credit's columns pass through no join level, which PostgreSQL would otherwise carry (and describe at each execution)
+ * through each (decision 0040). Each table the statement reads costs a plan node or two, and its company's policy one
+ * more, to set up at every execution, so each table is read once (docs/production-figures.md, "Issue 52, stop 67").
  */
 const CREDIT_VIEW = jsonStatement(
   jsonObject({
@@ -307,19 +361,12 @@ const CREDIT_VIEW = jsonStatement(
     company: sql<string>`(select ${companies.name} from ${companies} where ${companies.id} = ${credits.companyId})`,
     requestNumber: sql<number>`(select ${requests.number} from ${requests} where ${requests.id} = ${credits.requestId})`,
     disbursedBy: sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${credits.disbursedBy})`,
-    businessDate: BUSINESS_DATE,
+    dated: BUSINESS_DATE_AND_NEXT,
     schedule: SCHEDULE_PARTS,
-    nextDeduction: NEXT_DEDUCTION,
     paymentCount: paymentCountOf(credits.id),
     letterCount: letterCountOf(credits.companyId, credits.id),
     /** The credit that renewed this one, and those this one renewed (docs/domain.md, "Renewals"). */
-    renewedBy: sql<{
-      id: string;
-      number: number;
-    } | null>`(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.id = ${credits.renewedByCreditId})`,
-    renews: sql<
-      { id: string; number: number }[]
-    >`array(select json_build_object('id', r.id, 'number', r.number) from ${credits} r where r.renewed_by_credit_id = ${credits.id} order by r.number)`,
+    renewals: RENEWALS,
   }),
   sql`from ${credits}`,
   { tailParameters: 1 },
@@ -383,9 +430,9 @@ const paidOf = (i: InstallmentRow) =>
 export async function loadCredit(tx: Tx, id: string, today: string): Promise<Credit> {
   const row = await oneCredit(CREDIT_VIEW, tx, id, [today]);
   const { credit, client, agreement, company, requestNumber, disbursedBy } = row;
-  const businessDate = row.businessDate ?? today;
-  const closedDay = closedDayOf(row.businessDate, today);
-  const owed = COMPONENTS.map((key, k) => parseCents(row.schedule.storedOwed[k]!, key));
+  const businessDate = row.dated.businessDate ?? today;
+  const closedDay = closedDayOf(row.dated.businessDate, today);
+  const owed = [...row.schedule.storedOwed];
   for (const running of row.schedule.running) {
     const ran = ranThrough(running, credit, closedDay);
     if (ran === null) continue;
@@ -394,7 +441,7 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
       owed[k] = owed[k]! + parseCents(ran[key], key);
     }
   }
-  const next = row.nextDeduction;
+  const next = row.dated.nextDeduction;
   return {
     id: credit.id,
     folio: creditFolio(credit.number),
@@ -443,8 +490,8 @@ export async function loadCredit(tx: Tx, id: string, today: string): Promise<Cre
     letterCount: row.letterCount,
     // Why it was liquidated: a renewal, or its payments.
     liquidationReason: credit.status === 'liquidado' ? (credit.liquidationReason ?? 'pago') : null,
-    renewedBy: row.renewedBy ? { id: row.renewedBy.id, folio: creditFolio(row.renewedBy.number) } : null,
-    renews: row.renews.map((renewed) => ({ id: renewed.id, folio: creditFolio(renewed.number) })),
+    renewedBy: row.renewals.renewedBy ? { id: row.renewals.renewedBy.id, folio: creditFolio(row.renewals.renewedBy.number) } : null,
+    renews: row.renewals.renews.map((renewed) => ({ id: renewed.id, folio: creditFolio(renewed.number) })),
   };
 }
 

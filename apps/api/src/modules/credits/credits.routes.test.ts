@@ -170,6 +170,36 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     expect(early.status).toBe(400);
   });
 
+  it('shows late charges and fees the rows store, partly paid, in the balances: each component summed, fees IVA too', async () => {
+    const list = await get('/api/credits?pageSize=1&status=vigente');
+    const id: string = list.body.items[0].id;
+    // No running row (the balances are then the stored rows' alone), no stored late charge or fee but on rows 2 and 3:
+    // row 2 owes 60.00 of 100.00 in fees and 1.97 of late-charge IVA, its late interest and fees' IVA paid; row 3 owes
+    // only 8.00 of fees' IVA, its payment paid whole.
+    await ctx.system(async (tx) => {
+      await tx.execute(sql`update installments set accrues_from = null, moratory_interest = 0, moratory_iva = 0, fees = 0,
+        fees_iva = 0, paid_moratory_interest = 0, paid_moratory_iva = 0, paid_fees = 0, paid_fees_iva = 0 where credit_id = ${id}`);
+      await tx.execute(sql`update installments set moratory_interest = 12.34, paid_moratory_interest = 12.34, moratory_iva = 1.97,
+        fees = 100.00, paid_fees = 40.00, fees_iva = 16.00, paid_fees_iva = 16.00 where credit_id = ${id} and number = 2`);
+      await tx.execute(sql`update installments set paid_principal = principal, paid_interest = interest, paid_iva = iva,
+        fees_iva = 8.00 where credit_id = ${id} and number = 3`);
+    });
+    const view = await get(`/api/credits/${id}`);
+    expect(view.status).toBe(200);
+    expect(view.body.balances).toMatchObject({ moratoryInterest: '0.00', moratoryIva: '1.97', fees: '60.00', feesIva: '8.00' });
+    // Principal, interest and IVA: the schedule's rows, charged less paid, summed here in centavos.
+    type Amounts = Record<'principal' | 'interest' | 'iva', string>;
+    const rows: { charged: Amounts; paid: Amounts }[] = (await get(`/api/credits/${id}/installments`)).body.items;
+    const cents = (value: string) => Math.round(Number(value) * 100);
+    for (const key of ['principal', 'interest', 'iva'] as const) {
+      expect(cents(view.body.balances[key]), key).toBe(rows.reduce((sum, row) => sum + cents(row.charged[key]) - cents(row.paid[key]), 0));
+    }
+    expect(cents(view.body.balances.principal)).toBeGreaterThan(0);
+    expect(cents(view.body.balances.total)).toBe(
+      cents(view.body.balances.principal) + cents(view.body.balances.interest) + cents(view.body.balances.iva) + 6000 + 197 + 800,
+    );
+  });
+
   it("shows each credit's first installment (its schedule's first row, paid or not) and next deduction: the earliest not received from the business date on, by date and period", async () => {
     type Deduction = { period: number; discountDate: string; amount: string; state: string };
     const list = await get('/api/credits?pageSize=100');
