@@ -7,8 +7,9 @@
  * The database (on BENCH_DATABASE_URL's server, e.g. the one `LOADTEST_KEEP=1 npm run loadtest` keeps) is copied once
  * into a cluster of its own, STATEMENT_CLUSTER (default /tmp/statement-instructions-<database>; kept for the next run,
  * remove it when done): initdb, the roles, pg_dump | pg_restore, vacuum analyze. Each statement then runs in a
- * single-user backend under cachegrind as portal_app in the credit's company's scope, as the API runs it (BEGIN,
- * set_config, EXECUTE of the prepared statement, COMMIT; the generic plan), 120 times and 20 times: the difference / 100
+ * single-user backend under cachegrind as portal_app in the credit's company's scope, as the API runs it: BEGIN,
+ * `SET LOCAL app.company_id` as db/scope.ts sets it since stop 67 (BENCH_SET_CONFIG=1: stops 61–66's `select
+ * set_config(…)`), EXECUTE of the prepared statement, COMMIT; the generic plan. 120 times and 20 times: the difference / 100
  * leaves out the backend's start and the statement's planning. Needs valgrind and PostgreSQL's programs (PG_BIN, by
  * default /usr/lib/postgresql/15/bin); as root, the cluster's programs run as the postgres user.
  */
@@ -100,7 +101,11 @@ async function creditViewStatement(): Promise<string> {
 function instructions(statement: string, execute: string, companyId: string, times: number): number {
   const folder = mkdtempSync(path.join(tmpdir(), 'statement-instructions-'));
   const input = path.join(folder, 'input');
-  const once = ['begin', `select set_config('app.company_id', '${companyId}', true)`, execute, 'commit'];
+  const scope =
+    process.env.BENCH_SET_CONFIG === '1'
+      ? `select set_config('app.company_id', '${companyId}', true)`
+      : `set local app.company_id = '${companyId}'`;
+  const once = ['begin', scope, execute, 'commit'];
   const lines = ['set plan_cache_mode = force_generic_plan', 'set role portal_app', `prepare measured as ${statement}`];
   for (let k = 0; k < times; k++) lines.push(...once);
   writeFileSync(input, `${lines.join('\n')}\n`);
