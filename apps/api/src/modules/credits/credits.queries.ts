@@ -274,7 +274,7 @@ const NEXT_DEDUCTION = jsonSubquery(
  * (`b`, a left join to one row, so a company that never closed a day has a null date and the deduction from `today`).
  */
 const BUSINESS_DATE_AND_NEXT = jsonSubquery(
-  sql`(select json_build_array(${VIEW_BUSINESS_DATE}::text, ${NEXT_DEDUCTION.sql}) from (select) one left join ${businessDates} b on b.company_id = ${credits.companyId})`,
+  sql`(select json_build_array(${VIEW_BUSINESS_DATE}, ${NEXT_DEDUCTION.sql}) from (select) one left join ${businessDates} b on b.company_id = ${credits.companyId})`,
   (value) => {
     const [businessDate, next] = value as [string | null, unknown];
     return { businessDate, nextDeduction: next === null ? null : NEXT_DEDUCTION.decode(next) };
