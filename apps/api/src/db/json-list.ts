@@ -120,7 +120,7 @@ export function jsonStatement<T>(value: JsonPart<T>, rest: SQL, options: { tailP
  * format, a bigint's precision), as JSON where the driver parses it into the same value (numbers, booleans, json,
  * arrays). A uuid and a date need no cast: JSON writes them as the same string their text is (a date in ISO 8601,
  * `YYYY-MM-DD`, whatever the session's DateStyle), and a cast is two type look-ups and a copy at each execution
- * (−2,400 instructions a column, docs/production-figures.md, "Issue 52, stop 67").
+ * (docs/production-figures.md, "Issue 52, stop 67").
  */
 export function asResultValue(column: AnyPgColumn): SQL {
   if (column.columnType === 'PgUUID' || column.columnType === 'PgDateString') return sql`${column}`;

@@ -16,8 +16,8 @@ export const ALL_COMPANIES_ROLE_NAME = 'portal_all';
  * Runs `work` in one transaction limited to `scope`. The setting and the role are local to the transaction, so a
  * pooled connection never carries one request's company into the next. On PostgreSQL the scope is set in the same
  * round trip as BEGIN (client.ts, transactionWith). The company is set by `SET LOCAL`, which is what
- * `set_config(…, true)` does, without a select to plan and a row to answer: 37,000 fewer instructions of PostgreSQL's
- * per transaction, a fifth of a one-statement read's (docs/production-figures.md, "Issue 52, stop 67").
+ * `set_config(…, true)` does, without a select to plan and a row to answer (docs/production-figures.md, "Issue 52,
+ * stop 67").
  */
 export function withScope<T>(db: Db, scope: DataScope, work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const setup =

@@ -47,7 +47,7 @@ export const paymentsOf = (creditId: SQLWrapper): JsonPart<CreditPayment[]> =>
 
 /*
  * The counts are the length of an array of the rows (`cardinality(array(select 1 …))`) rather than `count(*)`: the same
- * number without an Aggregate node for PostgreSQL to set up at each execution (10,000 instructions each, stop 67).
+ * number without an Aggregate node for PostgreSQL to set up at each execution (docs/production-figures.md, issue 52, stop 67).
  */
 
 /** How many payments the credit has (the Pagos tab's count), read through payments_credit_idx. */
