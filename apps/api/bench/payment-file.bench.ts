@@ -64,6 +64,14 @@ const FLOOR = process.env.BENCH_FLOOR !== '0';
  * otherwise find the pages the phase before it touched already imaged in the WAL.
  */
 const CHECKPOINT = process.env.BENCH_CHECKPOINT === '1';
+/**
+ * BENCH_VACUUM=1: a VACUUM (no ANALYZE) of the database before each of those checkpoints, so that no phase works over
+ * the dead rows the phase before it left: the floor rolls back, and its 90,000 aborted versions of credits, schedule
+ * rows, deductions and payments (with their index entries) otherwise stay for the upload and the application to
+ * step over, prune and lock past (docs/measurements.md, "Stop 67"). Production's autovacuum clears such rows; this
+ * server's is off, and no autovacuum would run between two phases seconds apart.
+ */
+const VACUUM = process.env.BENCH_VACUUM === '1';
 const FLOOR_SQL = fileURLToPath(new URL('./payment-file-floor.sql', import.meta.url));
 /** The floor's statements after its mark, in the order psql times them. */
 const FLOOR_STATEMENTS = ['archivo', 'filas', 'leer cuotas', 'cuotas', 'pagos', 'descuentos', 'créditos', 'rollback'];
@@ -196,12 +204,21 @@ async function phase<T>(
   return { result, seconds: elapsed, peakRss, processor };
 }
 
-/** A CHECKPOINT on `url`'s server when BENCH_CHECKPOINT=1 (needs a superuser, as the bench's admin URL is). */
+/**
+ * A VACUUM of `url`'s database when BENCH_VACUUM=1, then a CHECKPOINT on its server when BENCH_CHECKPOINT=1 (needs a
+ * superuser, as the bench's admin URL is).
+ */
 async function settle(url: string): Promise<void> {
-  if (!CHECKPOINT) return;
+  if (!CHECKPOINT && !VACUUM) return;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    if (VACUUM) {
+      const start = performance.now();
+      await client.query('vacuum');
+      console.log(`VACUUM: ${seconds(start).toFixed(2)} s`);
+    }
+    if (!CHECKPOINT) return;
     const start = performance.now();
     await client.query('checkpoint');
     console.log(`CHECKPOINT: ${seconds(start).toFixed(2)} s`);
