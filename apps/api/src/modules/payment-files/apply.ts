@@ -469,9 +469,8 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
     if (file.status !== 'validado') throw new HttpProblem(409, 'El archivo no se puede aplicar', `El archivo ya está ${file.status}.`);
     const context: FileContext = { file, companyId, closedDay: change.closedDay, options, refreshStatements: change.refreshStatements };
     // By folio, however the employer listed its payroll: a batch is then credits disbursed together, whose rows lie
-    // together on disk, so each batch reads and rewrites fewer pages (the paid credits' aging of a file in an employer's
-    // order 12.7–18.2 → 10.9–11.4 s; bench/payment-file.bench.ts, BENCH_FILE_ORDER=shuffled). Rows never share a
-    // credit, so the order changes nothing of what each is paid.
+    // together on disk, so each batch reads and rewrites fewer pages (docs/measurements.md; bench/payment-file.bench.ts
+    // with BENCH_FILE_ORDER=shuffled). Rows never share a credit, so the order changes nothing of what each is paid.
     const accepted: AcceptedRow[] = await tx
       .select({
         line: paymentFileRows.line,
