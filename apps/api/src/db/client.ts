@@ -192,6 +192,12 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
           }),
         )
       : undefined;
+    // The transaction's end: the gate closes as COMMIT or ROLLBACK is sent, not when it is answered, so a statement sent
+    // in between is refused rather than queued behind it, to run outside the transaction (a write kept, rolled back or not).
+    const end = (statement: 'commit' | 'rollback') => {
+      gate.refusal ??= ENDED;
+      return client.query(statement);
+    };
     const opened = client.query(`begin; ${setup}`).then(
       () => undefined,
       (error: unknown) => ({ error }),
@@ -200,21 +206,23 @@ function oneTripOpener(pool: pg.Pool, db: Db): TransactionOpener {
       const result = await work(tx);
       const failedOpening = await opened;
       if (failedOpening) throw failedOpening.error;
-      const failedCommit = committed ? await committed : await client.query('commit').then(() => undefined);
+      const failedCommit = committed ? await committed : await end('commit').then(() => undefined);
       if (failedCommit) throw failedCommit.error;
       return result;
     } catch (error) {
       const failedOpening = await opened;
       await committed;
       // A connection that cannot even roll back is not given to the next request.
-      await client.query('rollback').catch((rollbackError: Error) => (broken = rollbackError));
+      await end('rollback').catch((rollbackError: Error) => (broken = rollbackError));
       throw failedOpening ? failedOpening.error : error;
     } finally {
-      gate.refusal = 'La transacción ya terminó: una sentencia enviada después de su COMMIT o ROLLBACK no se envía.';
+      gate.refusal = ENDED;
       client.release(broken);
     }
   };
 }
+
+const ENDED = 'La transacción ya terminó: una sentencia enviada después de su COMMIT o ROLLBACK no se envía.';
 
 /** Whether a transaction's statements may still go to its connection: `refusal` says why not, once they may not. */
 interface Gate {

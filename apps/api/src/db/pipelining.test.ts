@@ -6,6 +6,7 @@ import { seedDemoPortfolio } from '../seed/seed-portfolio';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { together, transactionWith, type Tx } from './client';
 import { withScope } from './scope';
+import { auditEvents } from './schema/audit';
 import { credits } from './schema/credits';
 import { companies } from './schema/users';
 
@@ -218,6 +219,40 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     for (const attempt of late) await expect(attempt).rejects.toMatchObject({ cause: { message: expect.stringMatching(/ya terminó/) } });
     await Promise.all(others);
     expect(await marked('PIPE-7')).toBe(0);
+  });
+
+  it('refuses a statement sent once COMMIT or ROLLBACK has gone, before its answer: it would run outside the transaction', async () => {
+    // A table without row-level security, so that a write run outside the transaction would be kept.
+    const audited = (tx: Tx) =>
+      tx
+        .insert(auditEvents)
+        .values({ action: 'PIPE-8', entity: 'credit', entityId: 'PIPE-8' })
+        .then(() => 'sent');
+    // Scheduled by the work, it runs after the work's end has made the transaction send its COMMIT or ROLLBACK (in that
+    // turn's microtasks) and before the write coalescing writes it (its setImmediate is scheduled later): the insert
+    // goes on the connection behind the transaction's end, before the pool has it back.
+    const late: Promise<string>[] = [];
+    await withScope(ctx.db, { companyId: demo }, async (tx) => {
+      await tx.select({ total: count() }).from(credits);
+      setImmediate(() => late.push(audited(tx)));
+    });
+    const failure = new Error('la ruta falló');
+    await expect(
+      withScope(ctx.db, { companyId: demo }, async (tx) => {
+        await tx.select({ total: count() }).from(credits);
+        setImmediate(() => late.push(audited(tx)));
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(late).toHaveLength(2);
+    for (const attempt of late) await expect(attempt).rejects.toMatchObject({ cause: { message: expect.stringMatching(/ya terminó/) } });
+    const [kept] = await ctx.system((tx) =>
+      tx
+        .select({ total: count() })
+        .from(auditEvents)
+        .where(sql`${auditEvents.action} = 'PIPE-8'`),
+    );
+    expect(kept!.total).toBe(0);
   });
 
   it('keeps each transaction to its own company when hundreds run at once on the 20 pipelined connections', async () => {
