@@ -191,68 +191,59 @@ describe.runIf(ENGINES.includes('postgres'))('statements sent without waiting (p
     expect(await marked('PIPE-6')).toBe(0);
   });
 
-  it('refuses a statement sent through a transaction that has ended, committed or rolled back', async () => {
-    let committed: Tx | undefined;
+  /**
+   * A committed and a rolled-back transaction in Demo Cartera's scope, each handing its tx to `during` after one read,
+   * as work that keeps a reference or schedules a statement past its end would.
+   */
+  const committedAndRolledBack = async (during: (tx: Tx) => void) => {
     await withScope(ctx.db, { companyId: demo }, async (tx) => {
-      committed = tx;
       await tx.select({ total: count() }).from(credits);
+      during(tx);
     });
-    let rolledBack: Tx | undefined;
     const failure = new Error('la ruta falló');
     await expect(
       withScope(ctx.db, { companyId: demo }, async (tx) => {
-        rolledBack = tx;
         await tx.select({ total: count() }).from(credits);
+        during(tx);
         throw failure;
       }),
     ).rejects.toBe(failure);
+  };
+  /** A statement's outcome, its refusal caught as it happens: 'sent' when it was not refused. */
+  const outcomeOf = (statement: PromiseLike<unknown>) =>
+    statement.then(
+      () => 'sent',
+      (error: unknown) => error,
+    );
+  /** Both transactions' late statements were refused, as sent after their transaction's end. */
+  const expectRefusedAsEnded = async (late: PromiseLike<unknown>[]) => {
+    expect(late).toHaveLength(2);
+    for (const outcome of await Promise.all(late))
+      expect(outcome).toMatchObject({ cause: { message: expect.stringMatching(/ya terminó/) } });
+  };
+
+  it('refuses a statement sent through a transaction that has ended, committed or rolled back', async () => {
+    const kept: Tx[] = [];
+    await committedAndRolledBack((tx) => kept.push(tx));
     // Their connections are back in the pool, in other transactions: a kept reference must not reach them.
     const others = Array.from({ length: 40 }, () =>
       withScope(ctx.db, { companyId: demo }, (tx) => tx.select({ total: count() }).from(credits)),
     );
-    const late = [committed!, rolledBack!].map((tx) =>
-      tx
-        .update(credits)
-        .set({ employeeNumber: 'PIPE-7' })
-        .then(
-          () => 'sent',
-          (error: unknown) => error,
-        ),
-    );
-    for (const outcome of await Promise.all(late))
-      expect(outcome).toMatchObject({ cause: { message: expect.stringMatching(/ya terminó/) } });
+    await expectRefusedAsEnded(kept.map((tx) => outcomeOf(tx.update(credits).set({ employeeNumber: 'PIPE-7' }))));
     await Promise.all(others);
     expect(await marked('PIPE-7')).toBe(0);
   });
 
   it('refuses a statement sent once COMMIT or ROLLBACK has gone, before its answer: it would run outside the transaction', async () => {
-    // A table without row-level security, so that a write run outside the transaction would be kept.
-    const audited = (tx: Tx) =>
-      tx
-        .insert(auditEvents)
-        .values({ action: 'PIPE-8', entity: 'credit', entityId: 'PIPE-8' })
-        .then(() => 'sent');
-    // Scheduled by the work, it runs after the work's end has made the transaction send its COMMIT or ROLLBACK (in that
-    // turn's microtasks) and before the write coalescing writes it (its setImmediate is scheduled later): the insert
-    // goes on the connection behind the transaction's end, before the pool has it back. Each attempt's outcome is kept,
-    // its refusal caught as it happens (the test reads them once both transactions are over).
-    const late: Promise<unknown>[] = [];
-    const attempt = (tx: Tx) => late.push(audited(tx).catch((error: unknown) => error));
-    await withScope(ctx.db, { companyId: demo }, async (tx) => {
-      await tx.select({ total: count() }).from(credits);
-      setImmediate(() => attempt(tx));
-    });
-    const failure = new Error('la ruta falló');
-    await expect(
-      withScope(ctx.db, { companyId: demo }, async (tx) => {
-        await tx.select({ total: count() }).from(credits);
-        setImmediate(() => attempt(tx));
-        throw failure;
-      }),
-    ).rejects.toBe(failure);
-    expect(late).toHaveLength(2);
-    for (const outcome of await Promise.all(late))
-      expect(outcome).toMatchObject({ cause: { message: expect.stringMatching(/ya terminó/) } });
+    // Scheduled by the work, the insert runs after the work's end has made the transaction send its COMMIT or ROLLBACK
+    // (in that turn's microtasks) and before the write coalescing writes it (its setImmediate is scheduled later): it
+    // goes on the connection behind the transaction's end, before the pool has it back. Into a table without row-level
+    // security, so that a write run outside the transaction would be kept.
+    const late: PromiseLike<unknown>[] = [];
+    await committedAndRolledBack((tx) =>
+      setImmediate(() => late.push(outcomeOf(tx.insert(auditEvents).values({ action: 'PIPE-8', entity: 'credit', entityId: 'PIPE-8' })))),
+    );
+    await expectRefusedAsEnded(late);
     const [kept] = await ctx.system((tx) =>
       tx
         .select({ total: count() })
