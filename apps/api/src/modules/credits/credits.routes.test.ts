@@ -10,6 +10,8 @@ import { mexicoToday } from '../shared/business-date';
 
 type Headers = { authorization: string };
 const TODAY = '2026-11-23';
+/** An amount the API sends as text, in centavos, read here apart from the code under test (parseCents). */
+const cents = (value: string) => Math.round(Number(value) * 100);
 
 describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
   let ctx: TestContext;
@@ -106,7 +108,6 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     expect(schedule.body.items.length).toBe(view.body.term);
     // What is owed of each component is what the schedule's rows charged less what was paid of them, and each total the
     // sum of its components: summed here in centavos.
-    const cents = (value: string) => Math.round(Number(value) * 100);
     const components = ['principal', 'interest', 'iva', 'moratoryInterest', 'moratoryIva', 'fees', 'feesIva'] as const;
     type Amounts = Record<(typeof components)[number] | 'total', string>;
     type Row = {
@@ -190,7 +191,6 @@ describe.each(BEHAVIOUR_ENGINES)('Créditos API (%s)', (engine) => {
     // Principal, interest and IVA: the schedule's rows, charged less paid, summed here in centavos.
     type Amounts = Record<'principal' | 'interest' | 'iva', string>;
     const rows: { charged: Amounts; paid: Amounts }[] = (await get(`/api/credits/${id}/installments`)).body.items;
-    const cents = (value: string) => Math.round(Number(value) * 100);
     for (const key of ['principal', 'interest', 'iva'] as const) {
       expect(cents(view.body.balances[key]), key).toBe(rows.reduce((sum, row) => sum + cents(row.charged[key]) - cents(row.paid[key]), 0));
     }
