@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /** Element types whose values' text never needs quoting inside an array literal. */
-export type PlainType = 'uuid' | 'int' | 'bigint' | 'numeric' | 'date';
+export type PlainType = 'uuid' | 'int' | 'bigint' | 'numeric' | 'date' | 'boolean';
 
 /** What would end an element early or change its meaning inside `{…}`: a value is never quoted here, so none may hold it. */
 const UNSAFE = /[\s",{}\\]|^$|^null$/i;

@@ -209,7 +209,7 @@ interface BatchWrites {
   outcomes: { line: number; outcome: RowOutcome; message: string | null }[];
   /** The credits paid, whose aging is refreshed. */
   paidIds: string[];
-  /** Of those, the ones whose aging the allocation already tells (knownAging): written, not aged from their rows again. */
+  /** Their aging as the allocation tells it (knownAging): written, not aged from their rows again. */
   known: KnownAging[];
 }
 
@@ -250,7 +250,7 @@ function allocateRow(
 
 /**
  * A credit's payment as the application writes it: its allocation, the rows it changed (`written`, and `before` them
- * for a revert) and the credit's aging when the allocation tells it (knownAging).
+ * for a revert) and the credit's aging as the allocation tells it (knownAging).
  */
 export function allocateCredit(
   credit: BatchCredit['credit'],
@@ -258,17 +258,21 @@ export function allocateCredit(
   amount: string,
   valueDate: string,
   closedDay: string,
-): { result: AllocationResult; written: StoredRow[]; before: StoredRow[]; aging: KnownAging | null } {
+): { result: AllocationResult; written: StoredRow[]; before: StoredRow[]; aging: KnownAging } {
   const { schedule, result } = allocateRow(credit, asStored, amount, valueDate, closedDay);
   const after = storedAfter(schedule, result.installments);
   const written: StoredRow[] = [];
   const before: StoredRow[] = [];
-  // What each row owes after the payment: a row it left as stored owes what the table says (one amount read).
+  // What each row owes after the payment and whether its charges run: a row it left as stored is as the table says.
   const owed: OwedRow[] = [];
   asStored.forEach((row, index) => {
     const next = after[index]!;
     const changed = changedFrom(row, next);
-    owed.push({ dueDate: row.dueDate, owed: changed ? outstandingCents(next) : cents(row.outstanding) });
+    owed.push(
+      changed
+        ? { number: row.number, dueDate: row.dueDate, owed: outstandingCents(next), running: next.accrues_from !== null }
+        : { number: row.number, dueDate: row.dueDate, owed: cents(row.outstanding), running: row.accruesFrom !== null },
+    );
     if (!changed) return;
     before.push(stored(row));
     written.push(next);
@@ -380,7 +384,7 @@ async function allocateBatch(
       paysOff !== null ? (row.message?.startsWith(paysOff) ? row.message : paysOff) : outcome === row.outcome ? row.message : null;
     if (outcome !== row.outcome || message !== row.message) writes.outcomes.push({ line: row.line, outcome, message });
     writes.paidIds.push(credit.id);
-    if (aging) writes.known.push(aging);
+    writes.known.push(aging);
   }
   return writes;
 }

@@ -14,35 +14,56 @@ import { knownAging, refreshCredits } from '../portfolio/aging';
 import { applyPaymentFile } from './apply';
 
 /**
- * A payment file writes the aging of the credits its payments leave with nothing due (knownAging) instead of aging
- * them again from their rows. The second implementation it must equal is the door's own SQL aging (ageCredits): after
+ * A payment file writes the aging of the credits it pays as its allocation tells it (knownAging) instead of aging them
+ * again from their rows: of a credit still owing rows due by the closed day, only those rows' deductions are read. The second implementation it must equal is the door's own SQL aging (ageCredits): after
  * any file, aging every paid credit again by SQL changes nothing — not a credit, not a schedule row, not a deduction.
  */
 
 const DAY = '2026-11-22';
-const row = (dueDate: string, owed: string) => ({ dueDate, owed: parseCents(owed, 'owed') });
+const row = (number: number, dueDate: string, owed: string, running = false) => ({
+  number,
+  dueDate,
+  owed: parseCents(owed, 'owed'),
+  running,
+});
 
 describe('knownAging, by hand', () => {
   it('tells a credit that owes nothing due by the day: its balance, its first owed date, nothing else', () => {
     // Paid: 1 (due before), owed: 3 (1,000.50 + 0.25 late charges written in) and 2 (980.00), due after the day.
-    expect(knownAging('a', [row('2026-11-15', '0.00'), row('2026-12-15', '1000.75'), row('2026-11-30', '980.00')], DAY)).toEqual({
+    expect(knownAging('a', [row(1, '2026-11-15', '0.00'), row(3, '2026-12-15', '1000.75'), row(2, '2026-11-30', '980.00')], DAY)).toEqual({
       id: 'a',
       balance: '1980.75',
       nextDiscountDate: '2026-11-30',
+      due: [],
     });
   });
 
   it('tells a credit that owes nothing at all: nothing owed and no next date', () => {
-    expect(knownAging('b', [row('2026-11-15', '0.00'), row('2026-11-30', '0.00')], DAY)).toEqual({
+    expect(knownAging('b', [row(1, '2026-11-15', '0.00'), row(2, '2026-11-30', '0.00')], DAY)).toEqual({
       id: 'b',
       balance: '0.00',
       nextDiscountDate: null,
+      due: [],
     });
   });
 
-  it('leaves to the SQL aging a credit owing anything of a row due by the day', () => {
-    expect(knownAging('c', [row('2026-11-22', '0.01'), row('2026-11-30', '980.00')], DAY)).toBeNull();
-    expect(knownAging('d', [row('2026-11-01', '5.00'), row('2026-11-30', '980.00')], DAY)).toBeNull();
+  it('tells a credit owing rows due by the day those rows, for their holds to decide the rest', () => {
+    // Owed: 1 (5.00, its charges running), 2 (0.01, due on the day, not running), 3 (980.00 after the day); 4 paid.
+    expect(
+      knownAging(
+        'c',
+        [row(1, '2026-11-01', '5.00', true), row(2, '2026-11-22', '0.01'), row(3, '2026-11-30', '980.00'), row(4, '2026-12-15', '0.00')],
+        DAY,
+      ),
+    ).toEqual({
+      id: 'c',
+      balance: '985.01',
+      nextDiscountDate: '2026-11-30',
+      due: [
+        { number: 1, dueDate: '2026-11-01', owed: '5.00', running: true },
+        { number: 2, dueDate: '2026-11-22', owed: '0.01', running: false },
+      ],
+    });
   });
 });
 
@@ -132,20 +153,27 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
           const rows = applied.schedule.filter((stored) => stored.creditId === id);
           const known = knownAging(
             id,
-            rows.map((stored) => ({ dueDate: stored.dueDate, owed: parseCents(stored.outstanding, 'outstanding') })),
+            rows.map((stored) => ({
+              number: stored.number,
+              dueDate: stored.dueDate,
+              owed: parseCents(stored.outstanding, 'outstanding'),
+              running: stored.accruesFrom !== null,
+            })),
             closedDay,
           );
-          if (known) knownSeen++;
+          if (known.due.length === 0) knownSeen++;
           else agedSeen++;
         }
-        // What knownAging takes for granted: late charges run only on rows due by the closed day.
+        // What knownAging takes for granted: late charges run only on rows due by the closed day, and after a payment
+        // none has run through it (each runs from the next day on).
         expect(applied.schedule.filter((stored) => stored.accruesFrom !== null && stored.dueDate > closedDay)).toEqual([]);
+        expect(applied.schedule.filter((stored) => stored.accruesFrom !== null && stored.accruesFrom <= closedDay)).toEqual([]);
         await ctx.system((tx) => refreshCredits(tx, companyId, closedDay, paid));
         expect(await agingState(paid)).toEqual(applied);
       }),
       { numRuns: 12 },
     );
-    // Both paths were taken: credits the payment left with nothing due, and credits still late after it.
+    // Both kinds were seen: credits the payment left with nothing due, and credits still owing rows due after it.
     expect(knownSeen).toBeGreaterThan(0);
     expect(agedSeen).toBeGreaterThan(0);
   });

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { addDays, formatCents } from '@portal/lending';
 import type { Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
+import { unnestColumns } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import { lateChargesSql } from './late-charges';
 import { inTransitBy, openBy } from './open-deductions';
@@ -377,45 +378,63 @@ export async function ageCreditsAt(tx: Tx, companyId: string, day: string): Prom
 }
 
 /**
- * A credit's aging at closed day D, known without reading its schedule again, when nothing it owes was due by D: what
- * paying the installment of the day leaves on most of a payday's credits. ageCredits then finds no row late, held or
- * charged (late charges run only on rows due by D: a close starts them on rows already late, a payment or a refresh
- * from the next day on rows due by D): days past due 0, the bucket of 0 days, nothing overdue, the balance what its
- * rows owe, the next discount date the first of them, vigente (liquidado when nothing is owed).
+ * A credit's aging at closed day D, known without reading its schedule again: what a payment leaves. After a payment no
+ * row of its credit runs late charges through D (the payment wrote what ran into the rows, and they run from D + 1:
+ * chargedThrough), so ageCredits charges no late fee and counts no charge beyond what each row owes as written: the
+ * balance is what the rows owe, the next discount date the first of them due after D. When nothing owed was due by D
+ * (`due` empty: most of a payday's credits), ageCredits finds no row late, held or charged: days past due 0, the bucket
+ * of 0 days, nothing overdue, vigente (liquidado when nothing is owed). Otherwise what is left to know is which of the
+ * rows owed and due by D are held (their deduction en tránsito): the deductions tell it (lateAgingSql).
  */
 export interface KnownAging {
   id: string;
   /** What the rows owe, every component (numeric(14,2) text). */
   balance: string;
-  /** The first due date of a row that owes (null: nothing is owed). */
+  /** The first due date after the day of a row that owes (null: none). */
   nextDiscountDate: string | null;
+  /** The rows owed and due by the day, by number: late unless held; a late one whose charges do not run starts them. */
+  due: DueRow[];
 }
 
-/** One schedule row as a writer holds it: its due date and what it still owes. */
+/** A row owed and due by the aging's day, as its writer left it. */
+export interface DueRow {
+  number: number;
+  dueDate: string;
+  /** What it owes (numeric(14,2) text). */
+  owed: string;
+  /** Whether its late charges run (`accrues_from` set, after the day: see KnownAging). */
+  running: boolean;
+}
+
+/** One schedule row as a writer holds it: its number, due date, what it still owes and whether its late charges run. */
 export interface OwedRow {
+  number: number;
   dueDate: string;
   /** Centavos: every component charged less paid, as `installments.outstanding` computes it (outstandingCents). */
   owed: bigint;
+  /** `accrues_from` is set. */
+  running: boolean;
 }
 
 /**
- * The credit's aging at `day` (KnownAging) from its whole schedule as just written, or null when a row it owes was due
- * by `day`: those credits are aged by ageCredits, which reads their deductions and late charges. The same rule as
- * ageCredits for the credits it answers (payment-files/known-aging.test.ts holds the two equal).
+ * The credit's aging at `day` (KnownAging) from its whole schedule as a payment just wrote it: no row of it runs late
+ * charges through `day`. The same rule as ageCredits for such a credit (payment-files/known-aging.test.ts holds the
+ * two equal).
  */
-export function knownAging(id: string, rows: readonly OwedRow[], day: string): KnownAging | null {
+export function knownAging(id: string, rows: readonly OwedRow[], day: string): KnownAging {
   let balance = 0n;
   let nextDiscountDate: string | null = null;
+  const due: DueRow[] = [];
   for (const row of rows) {
     if (row.owed <= 0n) continue;
-    if (row.dueDate <= day) return null;
     balance += row.owed;
-    if (nextDiscountDate === null || row.dueDate < nextDiscountDate) nextDiscountDate = row.dueDate;
+    if (row.dueDate <= day) due.push({ number: row.number, dueDate: row.dueDate, owed: formatCents(row.owed), running: row.running });
+    else if (nextDiscountDate === null || row.dueDate < nextDiscountDate) nextDiscountDate = row.dueDate;
   }
-  return { id, balance: formatCents(balance), nextDiscountDate };
+  return { id, balance: formatCents(balance), nextDiscountDate, due };
 }
 
-/** Writes the credits' KnownAging, each credit by its key, like ageCredits' own update (an unchanged credit is left). */
+/** Writes the credits' KnownAging with nothing due, each credit by its key, like ageCredits' own update (an unchanged credit is left). */
 function knownAgingSql(companyId: string, known: readonly KnownAging[]): SQL {
   return sql`
     with next as (
@@ -433,12 +452,61 @@ function knownAgingSql(companyId: string, known: readonly KnownAging[]): SQL {
 }
 
 /**
+ * Writes the KnownAging of credits owing rows due by `day`, as ageCredits would from their whole schedules: only those
+ * rows are looked at, each probed once for a deduction en tránsito (held) as ageCredits probes it; the late ones (not
+ * held) count as overdue, the oldest due before `day` gives the days past due, and those whose charges do not run start
+ * them from the next day (ageCredits' `started`). The rest of each schedule owes what the writer told (`balance`,
+ * `nextDiscountDate`): reading it again was most of what aging a late credit cost the database.
+ */
+function lateAgingSql(companyId: string, day: string, late: readonly KnownAging[]): SQL {
+  const rows = late.flatMap((credit) => credit.due.map((row) => ({ credit_id: credit.id, ...row })));
+  return sql`
+    with due as materialized (
+      select i.credit_id, i.number, i.due_date, i.owed, i.running, not ${held(companyId)} as unheld
+      from (select * from ${unnestColumns(rows, [
+        ['credit_id', 'uuid', (row) => row.credit_id],
+        ['number', 'int', (row) => row.number],
+        ['due_date', 'date', (row) => row.dueDate],
+        ['owed', 'numeric', (row) => row.owed],
+        ['running', 'boolean', (row) => String(row.running)],
+      ])}) i
+    ), started as (
+      update installments j set accrues_from = ${addDays(day, 1)}::date
+      from due d
+      where d.unheld and not d.running and j.company_id = ${companyId} and j.credit_id = d.credit_id and j.number = d.number
+    ), owed as (
+      select credit_id, coalesce(sum(owed) filter (where unheld), 0) as overdue,
+             min(due_date) filter (where unheld and due_date < ${day}::date) as oldest_late
+      from due
+      group by credit_id
+    ), aged as (
+      select x.id, coalesce(${day}::date - o.oldest_late, 0) as dpd, x.balance, o.overdue, x.next_date
+      from ${unnestColumns(late, [
+        ['id', 'uuid', (credit) => credit.id],
+        ['balance', 'numeric', (credit) => credit.balance],
+        ['next_date', 'date', (credit) => credit.nextDiscountDate],
+      ])}
+      join owed o on o.credit_id = x.id
+    ), next as (
+      select id, dpd, balance, overdue, next_date, case when dpd >= 90 then 'vencido' else 'vigente' end as status,
+             ${agingBucketSql('dpd')} as bucket
+      from aged
+    )
+    update credits c set status = n.status, days_past_due = n.dpd, aging_bucket = n.bucket,
+           outstanding_balance = n.balance, overdue_balance = n.overdue, next_discount_date = n.next_date
+    from next n
+    where c.company_id = ${companyId} and c.id = n.id
+      and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
+          is distinct from (n.status, n.dpd, n.bucket, n.balance, n.overdue, n.next_date)`;
+}
+
+/**
  * The same state for some credits only (their ids), as the last close would have left them at `day`: after a payment
  * file is applied or reverted, its credits' deductions (a revert puts back states the days since would have moved),
  * late charges (an installment owed again, or let go, runs from the next close), days past due, bucket, balances and
  * status (liquidado when nothing is owed; back to vigente or vencido when a revert owes again). The credits of `known`
  * (a subset of `credits`) are written as the caller computed them (knownAging) instead of aged again from their rows:
- * their deductions are still moved, which cannot change their aging (nothing they owe was due by `day`).
+ * their deductions are still moved first, and the rows they owe due by `day` are probed for a hold after the move.
  */
 export async function refreshCredits(
   tx: Tx,
@@ -460,7 +528,10 @@ export function refreshStatements(companyId: string, day: string, credits: reado
   const knownIds = new Set(known.map((credit) => credit.id));
   const aged = knownIds.size === 0 ? credits : credits.filter((id) => !knownIds.has(id));
   if (aged.length > 0) statements.push(agingSql(companyId, day, { kind: 'ids', ids: aged }));
-  if (known.length > 0) statements.push(knownAgingSql(companyId, known));
+  const onTime = known.filter((credit) => credit.due.length === 0);
+  const late = known.filter((credit) => credit.due.length > 0);
+  if (onTime.length > 0) statements.push(knownAgingSql(companyId, onTime));
+  if (late.length > 0) statements.push(lateAgingSql(companyId, day, late));
   return statements;
 }
 
