@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne } from 'drizzle-orm';
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Tx } from '../../db/client';
+import { agreements } from '../../db/schema/agreements';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { payments } from '../../db/schema/payments';
 import { businessDates } from '../../db/schema/portfolio';
@@ -107,16 +108,40 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
     fc.record({ kind: fc.constant('payoff' as const), extra: fc.integer({ min: 0, max: 50_000 }) }),
   );
 
-  it('leaves nothing for the SQL aging to change, whatever each credit is paid and however the file is batched', async () => {
+  /**
+   * Applies generated files and ages every paid credit again by SQL: nothing may change. With `held`, the agreement's
+   * remittance lag is long enough that every deduction let go before the payday is still en tránsito: late rows held
+   * by the employer, which neither count as overdue nor age the credit, beside the credits' own late ones.
+   */
+  async function agesAsTheSql(held: boolean, numRuns: number) {
     const principal = (await loadPrincipal(ctx.db, 'cartera@demo.mx'))!;
     let knownSeen = 0;
     let agedSeen = 0;
+    let heldSeen = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(payment, { minLength: 40, maxLength: 40 }), fc.integer({ min: 1, max: 5 }), async (pays, batchSize) => {
         await ctx.reset();
         const open = await jaliscoCredits(ctx, ne(credits.status, 'liquidado'));
         expect(open.length).toBeGreaterThanOrEqual(7);
         const companyId = open[0]!.companyId;
+        if (held) {
+          await ctx.system(async (tx) => {
+            await tx.update(agreements).set({ remittanceLagDays: 120 }).where(eq(agreements.id, open[0]!.agreementId));
+            await tx
+              .update(expectedDeductions)
+              .set({ state: 'en tránsito' })
+              .where(
+                and(
+                  inArray(
+                    expectedDeductions.creditId,
+                    open.map((credit) => credit.id),
+                  ),
+                  eq(expectedDeductions.state, 'no aplicado'),
+                  lt(expectedDeductions.discountDate, PAYDAY),
+                ),
+              );
+          });
+        }
         const [current] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
         const today = current!.businessDate;
         const closedDay = addDays(today, -1);
@@ -164,6 +189,17 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
           if (known.due.length === 0) knownSeen++;
           else agedSeen++;
         }
+        heldSeen += applied.deductions.filter(
+          (deduction) =>
+            deduction.state === 'en tránsito' &&
+            deduction.discountDate < closedDay &&
+            applied.schedule.some(
+              (stored) =>
+                stored.creditId === deduction.creditId &&
+                stored.number === deduction.period &&
+                parseCents(stored.outstanding, 'outstanding') > 0n,
+            ),
+        ).length;
         // What knownAging takes for granted: late charges run only on rows due by the closed day, and after a payment
         // none has run through it (each runs from the next day on).
         expect(applied.schedule.filter((stored) => stored.accruesFrom !== null && stored.dueDate > closedDay)).toEqual([]);
@@ -171,10 +207,19 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
         await ctx.system((tx) => refreshCredits(tx, companyId, closedDay, paid));
         expect(await agingState(paid)).toEqual(applied);
       }),
-      { numRuns: 12 },
+      { numRuns },
     );
     // Both kinds were seen: credits the payment left with nothing due, and credits still owing rows due after it.
     expect(knownSeen).toBeGreaterThan(0);
     expect(agedSeen).toBeGreaterThan(0);
+    if (held) expect(heldSeen).toBeGreaterThan(0);
+  }
+
+  it('leaves nothing for the SQL aging to change, whatever each credit is paid and however the file is batched', async () => {
+    await agesAsTheSql(false, 12);
+  });
+
+  it('leaves nothing for the SQL aging to change when late rows are held by the employer (en tránsito within the lag)', async () => {
+    await agesAsTheSql(true, 6);
   });
 });
