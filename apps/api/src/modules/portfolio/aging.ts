@@ -6,7 +6,7 @@ import { unnestColumns } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import { lateChargesSql } from './late-charges';
 import { inTransitBy, openBy } from './open-deductions';
-import { agingBucketSql } from '../shared/aging-sql';
+import { agingBucketSql, creditStatusSql } from '../shared/aging-sql';
 
 /**
  * Aging of the portfolio: the day close's statements (cierre de día, docs/domain.md, "Day close and aging"; DOMAIN.md
@@ -40,6 +40,18 @@ export interface DayCloseFigures {
  */
 const held = (companyId: string): SQL =>
   sql`exists (select 1 from expected_deductions d where d.credit_id = i.credit_id and d.period = i.number and d.company_id = ${companyId} and d.state = 'en tránsito' offset 0)`;
+
+/**
+ * The credits' aging written from the statement's `next` (id, status, dpd, bucket, balance, overdue, next_date), each
+ * credit by its key; a credit already so is left unwritten. Every aging statement ends in it.
+ */
+const writeAging = (companyId: string): SQL => sql`
+  update credits c set status = n.status, days_past_due = n.dpd, aging_bucket = n.bucket,
+         outstanding_balance = n.balance, overdue_balance = n.overdue, next_discount_date = n.next_date
+  from next n
+  where c.company_id = ${companyId} and c.id = n.id
+    and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
+        is distinct from (n.status, n.dpd, n.bucket, n.balance, n.overdue, n.next_date)`;
 
 /**
  * What a statement looks at: every credit of the company (data that arrives with a history), some by id (a payment
@@ -313,16 +325,10 @@ function agingSql(companyId: string, day: string, scope: Scope): SQL {
         where c.company_id = ${companyId} ${creditsIn(scope, 'c.id')}
       ), next as (
         select id, previous, dpd, balance, overdue, next_date,
-               case when not owes then 'liquidado' when dpd >= 90 then 'vencido' else 'vigente' end as status,
-               ${agingBucketSql('dpd')} as bucket
+               ${creditStatusSql('owes', 'dpd')} as status, ${agingBucketSql('dpd')} as bucket
         from aged
       ), changed as (
-        update credits c set status = n.status, days_past_due = n.dpd, aging_bucket = n.bucket,
-               outstanding_balance = n.balance, overdue_balance = n.overdue, next_discount_date = n.next_date
-        from next n
-        where c.company_id = ${companyId} and c.id = n.id
-          and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
-              is distinct from (n.status, n.dpd, n.bucket, n.balance, n.overdue, n.next_date)
+        ${writeAging(companyId)}
         returning n.previous, n.status
       )
       select (select count(*)::int from changed where status = 'vencido' and previous <> 'vencido') as new_vencidos,
@@ -438,17 +444,12 @@ export function knownAging(id: string, rows: readonly OwedRow[], day: string): K
 function knownAgingSql(companyId: string, known: readonly KnownAging[]): SQL {
   return sql`
     with next as (
-      select x.id, case when x.balance > 0 then 'vigente' else 'liquidado' end as status, ${agingBucketSql('0')} as bucket,
-             x.balance, x.next_date
+      select x.id, ${creditStatusSql('x.balance > 0', '0')} as status, 0 as dpd, ${agingBucketSql('0')} as bucket,
+             x.balance, 0::numeric as overdue, x.next_date
       from json_to_recordset(${JSON.stringify(known.map((credit) => ({ id: credit.id, balance: credit.balance, next_date: credit.nextDiscountDate })))}::json)
         as x(id uuid, balance numeric, next_date date)
     )
-    update credits c set status = n.status, days_past_due = 0, aging_bucket = n.bucket, outstanding_balance = n.balance,
-           overdue_balance = 0, next_discount_date = n.next_date
-    from next n
-    where c.company_id = ${companyId} and c.id = n.id
-      and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
-          is distinct from (n.status, 0, n.bucket, n.balance, 0::numeric, n.next_date)`;
+    ${writeAging(companyId)}`;
 }
 
 /**
@@ -488,16 +489,10 @@ function lateAgingSql(companyId: string, day: string, late: readonly KnownAging[
       ])}
       join owed o on o.credit_id = x.id
     ), next as (
-      select id, dpd, balance, overdue, next_date, case when dpd >= 90 then 'vencido' else 'vigente' end as status,
-             ${agingBucketSql('dpd')} as bucket
+      select id, dpd, balance, overdue, next_date, ${creditStatusSql('true', 'dpd')} as status, ${agingBucketSql('dpd')} as bucket
       from aged
     )
-    update credits c set status = n.status, days_past_due = n.dpd, aging_bucket = n.bucket,
-           outstanding_balance = n.balance, overdue_balance = n.overdue, next_discount_date = n.next_date
-    from next n
-    where c.company_id = ${companyId} and c.id = n.id
-      and (c.status, c.days_past_due, c.aging_bucket, c.outstanding_balance, c.overdue_balance, c.next_discount_date)
-          is distinct from (n.status, n.dpd, n.bucket, n.balance, n.overdue, n.next_date)`;
+    ${writeAging(companyId)}`;
 }
 
 /**
