@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { and, asc, eq, inArray, lt, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, lte, ne } from 'drizzle-orm';
 import { addDays, formatCents, parseCents } from '@portal/lending';
 import type { Tx } from '../../db/client';
 import { agreements } from '../../db/schema/agreements';
@@ -11,6 +11,7 @@ import { loadPrincipal } from '../../http/auth';
 import { seedDemoPortfolio } from '../../seed/seed-portfolio';
 import { jaliscoCredits, uploadJaliscoFile } from '../../test/payroll-fixtures';
 import { BEHAVIOUR_ENGINES, createTestApp, type TestContext } from '../../test/test-app';
+import { closeDay } from '../business-date/close-day';
 import { knownAging, refreshCredits } from '../portfolio/aging';
 import { applyPaymentFile } from './apply';
 
@@ -111,15 +112,21 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
   /**
    * Applies generated files and ages every paid credit again by SQL: nothing may change. With `held`, the agreement's
    * remittance lag is long enough that every deduction let go before the payday is still en tránsito: late rows held
-   * by the employer, which neither count as overdue nor age the credit, beside the credits' own late ones.
+   * by the employer, which neither count as overdue nor age the credit, beside the credits' own late ones. With
+   * `closes`, days are closed after the payday before the file (of the payday, now past) is applied: late rows then
+   * run charges through the closed day, their late fee charged, which the payment writes in (chargedThrough) and the
+   * SQL aging would otherwise count.
    */
-  async function agesAsTheSql(held: boolean, numRuns: number) {
+  async function agesAsTheSql(held: boolean, numRuns: number, closes: fc.Arbitrary<number> = fc.constant(0)) {
     const principal = (await loadPrincipal(ctx.db, 'cartera@demo.mx'))!;
     let knownSeen = 0;
     let agedSeen = 0;
     let heldSeen = 0;
+    let runningSeen = 0;
+    let closedSeen = 0;
+    const shape = fc.record({ batchSize: fc.integer({ min: 1, max: 5 }), days: closes });
     await fc.assert(
-      fc.asyncProperty(fc.array(payment, { minLength: 40, maxLength: 40 }), fc.integer({ min: 1, max: 5 }), async (pays, batchSize) => {
+      fc.asyncProperty(fc.array(payment, { minLength: 40, maxLength: 40 }), shape, async (pays, { batchSize, days }) => {
         await ctx.reset();
         const open = await jaliscoCredits(ctx, ne(credits.status, 'liquidado'));
         expect(open.length).toBeGreaterThanOrEqual(7);
@@ -142,10 +149,30 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
               );
           });
         }
+        closedSeen += days;
+        for (let day = 1; day <= days; day++) await closeDay(ctx.db, companyId, addDays(PAYDAY, day));
         const [current] = await ctx.system((tx) => tx.select().from(businessDates).where(eq(businessDates.companyId, companyId)));
         const today = current!.businessDate;
         const closedDay = addDays(today, -1);
-        expect(closedDay).toBe(PAYDAY);
+        expect(closedDay).toBe(addDays(PAYDAY, days));
+        // Rows owed whose charges ran through the closed day before the payment (none right after the seed's aging).
+        runningSeen += (
+          await ctx.system((tx) =>
+            tx
+              .select({ number: installments.number })
+              .from(installments)
+              .where(
+                and(
+                  inArray(
+                    installments.creditId,
+                    open.map((credit) => credit.id),
+                  ),
+                  lte(installments.accruesFrom, closedDay),
+                  gt(installments.outstanding, '0'),
+                ),
+              ),
+          )
+        ).length;
         const lines = open.map((credit, index) => {
           const pay = pays[index % pays.length]!;
           const installment = parseCents(credit.installment, 'installment');
@@ -213,6 +240,8 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
     expect(knownSeen).toBeGreaterThan(0);
     expect(agedSeen).toBeGreaterThan(0);
     if (held) expect(heldSeen).toBeGreaterThan(0);
+    // Closed days ran charges on rows the files paid.
+    if (closedSeen > 0) expect(runningSeen).toBeGreaterThan(0);
   }
 
   it('leaves nothing for the SQL aging to change, whatever each credit is paid and however the file is batched', async () => {
@@ -221,5 +250,9 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
 
   it('leaves nothing for the SQL aging to change when late rows are held by the employer (en tránsito within the lag)', async () => {
     await agesAsTheSql(true, 6);
+  });
+
+  it('leaves nothing for the SQL aging to change when late charges and fees ran through the closed day (a file applied days after its payday)', async () => {
+    await agesAsTheSql(false, 6, fc.integer({ min: 1, max: 12 }));
   });
 });
