@@ -1,4 +1,3 @@
-import { randomBytes, scryptSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ENGINES, TEST_AUDIENCE, TEST_PUBLIC_URL, createTestApp, type TestContext } from '../test/test-app';
@@ -8,6 +7,7 @@ import { verifyPassword } from './passwords';
 import type * as Passwords from './passwords';
 import { API_SCOPE, LOCK_MINUTES, MAX_FAILED_ATTEMPTS } from './idp';
 import { injectTransport, oidcBrowser } from '../test/oidc-client';
+import { lowCostHash } from '../test/low-cost-hash';
 
 /** Counts password verifications (each one scrypt), to show every sign-in path costs the same. */
 const scrypts = vi.hoisted(() => ({ count: 0 }));
@@ -21,13 +21,6 @@ vi.mock('./passwords', async (importOriginal) => {
     },
   };
 });
-
-/** A password hash in the provider's self-describing format at scrypt's N=2^12 (the portal's is 2^17). */
-function lowCostHash(password: string): string {
-  const salt = randomBytes(16);
-  const key = scryptSync(password.normalize('NFKC'), salt, 32, { N: 2 ** 12, r: 8, p: 1 });
-  return `scrypt$${2 ** 12}$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
-}
 
 /** The sign-in page's one answer to every failed attempt, whoever the account is. */
 const INVALID = `Correo o contraseña incorrectos. Después de ${MAX_FAILED_ATTEMPTS} intentos fallidos la cuenta se bloquea ${LOCK_MINUTES} minutos.`;

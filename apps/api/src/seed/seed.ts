@@ -82,9 +82,12 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return (row?.total ?? 0) === 0;
 }
 
-/** Seeds the demo company, its profiles and one user per profile, in one transaction. */
-export async function seedDemo(db: Db): Promise<void> {
-  const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => hashPassword(account.password)));
+/**
+ * Seeds the demo company, its profiles and one user per profile, in one transaction. `hash` makes the users' password
+ * hashes, the portal's scrypt unless given: the API tests' template stores cheaper ones (src/test/global-setup.ts).
+ */
+export async function seedDemo(db: Db, hash: (password: string) => Promise<string> = hashPassword): Promise<void> {
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => hash(account.password)));
   await asSystem(db, async (tx) => {
     const [company] = await tx
       .insert(companies)

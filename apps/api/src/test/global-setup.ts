@@ -5,10 +5,13 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client';
 import { seedDemo } from '../seed/seed';
+import { lowCostHash } from './low-cost-hash';
 
 /**
  * Migrates and seeds once per run, so each test file starts from a copy instead of running initdb:
- * a PGlite dump file, and, when PostgreSQL answers, a template database that test files clone.
+ * a PGlite dump file, and, when PostgreSQL answers, a template database that test files clone. The demo users'
+ * passwords are hashed at a low scrypt cost (the stored hash names its own, as the provider reads it), since the tests
+ * sign in through the provider many times a run; the portal's own cost is proven in src/idp/passwords.test.ts.
  */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -41,7 +44,7 @@ export function databaseUrl(name: string): string {
 
 async function pgliteDump(folder: string): Promise<string> {
   const embedded = await openDatabase({ kind: 'pglite' }, { migrate: true });
-  await seedDemo(embedded.db);
+  await seedDemo(embedded.db, async (password) => lowCostHash(password));
   const dump = await embedded.pglite!.dumpDataDir('none');
   await embedded.close();
   const dumpPath = path.join(folder, 'seeded.tar');
@@ -62,7 +65,7 @@ async function postgresTemplate(project: string): Promise<string | null> {
   await admin.query(`create database ${template}`);
   await admin.end();
   const server = await openDatabase({ kind: 'postgres', url: databaseUrl(template) }, { migrate: true });
-  await seedDemo(server.db);
+  await seedDemo(server.db, async (password) => lowCostHash(password));
   await server.close();
   return template;
 }
