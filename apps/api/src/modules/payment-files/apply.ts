@@ -207,9 +207,7 @@ interface BatchWrites {
   creditUpdates: { id: string; installment: string; overpayment: string }[];
   received: { credit_id: string; period: number }[];
   outcomes: { line: number; outcome: RowOutcome; message: string | null }[];
-  /** The credits paid, whose aging is refreshed. */
-  paidIds: string[];
-  /** Their aging as the allocation tells it (knownAging): written, not aged from their rows again. */
+  /** The credits paid, each with its aging as the allocation tells it (knownAging): written, not aged from their rows again. */
   known: KnownAging[];
 }
 
@@ -268,11 +266,12 @@ export function allocateCredit(
   asStored.forEach((row, index) => {
     const next = after[index]!;
     const changed = changedFrom(row, next);
-    owed.push(
-      changed
-        ? { number: row.number, dueDate: row.dueDate, owed: outstandingCents(next), running: next.accrues_from !== null }
-        : { number: row.number, dueDate: row.dueDate, owed: cents(row.outstanding), running: row.accruesFrom !== null },
-    );
+    owed.push({
+      number: row.number,
+      dueDate: row.dueDate,
+      owed: changed ? outstandingCents(next) : cents(row.outstanding),
+      running: (changed ? next.accrues_from : row.accruesFrom) !== null,
+    });
     if (!changed) return;
     before.push(stored(row));
     written.push(next);
@@ -332,7 +331,6 @@ async function allocateBatch(
     creditUpdates: [],
     received: [],
     outcomes: [],
-    paidIds: [],
     known: [],
   };
   for (const [position, row] of batch.entries()) {
@@ -383,7 +381,6 @@ async function allocateBatch(
     const message =
       paysOff !== null ? (row.message?.startsWith(paysOff) ? row.message : paysOff) : outcome === row.outcome ? row.message : null;
     if (outcome !== row.outcome || message !== row.message) writes.outcomes.push({ line: row.line, outcome, message });
-    writes.paidIds.push(credit.id);
     writes.known.push(aging);
   }
   return writes;
@@ -401,7 +398,7 @@ function queueBatchWrites(
   writes: BatchWrites,
   { file, companyId, options, refreshStatements }: FileContext,
 ): void {
-  const { rowUpdates, payments, received, creditUpdates, outcomes, paidIds, known } = writes;
+  const { rowUpdates, payments, received, creditUpdates, outcomes, known } = writes;
   // Each statement one query sent when the pipeline calls it (db/pipeline.ts: on PostgreSQL they all go at once).
   if (rowUpdates.length > 0) pipeline.queue(() => tx.execute(scheduleRowsSql(companyId, rowUpdates)));
   if (payments.id.length > 0) {
@@ -454,7 +451,10 @@ function queueBatchWrites(
   // close left the rest of the portfolio: at the day before the business date. Their ids go as one array: the payments
   // written in this transaction have no statistics yet, and a subquery on them was planned as one row and re-scanned
   // per credit (minutes at 12,000 rows; bench/payment-file.bench.ts).
-  if (paidIds.length > 0) for (const statement of refreshStatements(paidIds, known)) pipeline.queue(() => tx.execute(statement));
+  if (known.length > 0) {
+    const paid = known.map((credit) => credit.id);
+    for (const statement of refreshStatements(paid, known)) pipeline.queue(() => tx.execute(statement));
+  }
 }
 
 /** Applies a validated file; answers how many rows were applied. Throws (and the caller's transaction rolls back) on anything else. */
@@ -517,7 +517,7 @@ export async function applyPaymentFile(tx: Tx, options: ApplyOptions): Promise<n
         reading = index + 1 < batches.length ? read(batches[index + 1]!) : undefined;
         const writes = await allocateBatch(batches[index]!, creditOf, context);
         queueBatchWrites(pipeline, tx, writes, context);
-        applied += writes.paidIds.length;
+        applied += writes.known.length;
         if (options.onProgress) await options.onProgress(applied);
       }
       await pipeline.drain();

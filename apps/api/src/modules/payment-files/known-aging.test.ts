@@ -120,7 +120,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
   async function agesAsTheSql(held: boolean, numRuns: number, closes: fc.Arbitrary<number> = fc.constant(0)) {
     const principal = (await loadPrincipal(ctx.db, 'cartera@demo.mx'))!;
     let knownSeen = 0;
-    let agedSeen = 0;
+    let lateSeen = 0;
     let heldSeen = 0;
     let runningSeen = 0;
     let closedSeen = 0;
@@ -214,7 +214,7 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
             closedDay,
           );
           if (known.due.length === 0) knownSeen++;
-          else agedSeen++;
+          else lateSeen++;
         }
         heldSeen += applied.deductions.filter(
           (deduction) =>
@@ -236,9 +236,9 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file ages its credits as the SQL agi
       }),
       { numRuns },
     );
-    // Both kinds were seen: credits the payment left with nothing due, and credits still owing rows due after it.
+    // Both kinds were seen: credits the payment left with nothing due, and credits still owing rows due by the closed day.
     expect(knownSeen).toBeGreaterThan(0);
-    expect(agedSeen).toBeGreaterThan(0);
+    expect(lateSeen).toBeGreaterThan(0);
     if (held) expect(heldSeen).toBeGreaterThan(0);
     // Closed days ran charges on rows the files paid.
     if (closedSeen > 0) expect(runningSeen).toBeGreaterThan(0);

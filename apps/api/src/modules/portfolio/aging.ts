@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { addDays, formatCents } from '@portal/lending';
 import type { Tx } from '../../db/client';
 import { anyOf } from '../../db/any-of';
-import { unnestColumns } from '../../db/array-param';
+import { unnestColumns, type UnnestColumn } from '../../db/array-param';
 import { rowsOf } from '../../db/rows';
 import { lateChargesSql } from './late-charges';
 import { inTransitBy, openBy } from './open-deductions';
@@ -440,14 +440,20 @@ export function knownAging(id: string, rows: readonly OwedRow[], day: string): K
   return { id, balance: formatCents(balance), nextDiscountDate, due };
 }
 
+/** A KnownAging's credit as both writers read it: `x(id, balance, next_date)`. */
+const KNOWN_COLUMNS: readonly UnnestColumn<KnownAging>[] = [
+  ['id', 'uuid', (credit) => credit.id],
+  ['balance', 'numeric', (credit) => credit.balance],
+  ['next_date', 'date', (credit) => credit.nextDiscountDate],
+];
+
 /** Writes the credits' KnownAging with nothing due, each credit by its key, like ageCredits' own update (an unchanged credit is left). */
 function knownAgingSql(companyId: string, known: readonly KnownAging[]): SQL {
   return sql`
     with next as (
       select x.id, ${creditStatusSql('x.balance > 0', '0')} as status, 0 as dpd, ${agingBucketSql('0')} as bucket,
              x.balance, 0::numeric as overdue, x.next_date
-      from json_to_recordset(${JSON.stringify(known.map((credit) => ({ id: credit.id, balance: credit.balance, next_date: credit.nextDiscountDate })))}::json)
-        as x(id uuid, balance numeric, next_date date)
+      from ${unnestColumns(known, KNOWN_COLUMNS)}
     )
     ${writeAging(companyId)}`;
 }
@@ -482,11 +488,7 @@ function lateAgingSql(companyId: string, day: string, late: readonly KnownAging[
       group by credit_id
     ), aged as (
       select x.id, coalesce(${day}::date - o.oldest_late, 0) as dpd, x.balance, o.overdue, x.next_date
-      from ${unnestColumns(late, [
-        ['id', 'uuid', (credit) => credit.id],
-        ['balance', 'numeric', (credit) => credit.balance],
-        ['next_date', 'date', (credit) => credit.nextDiscountDate],
-      ])}
+      from ${unnestColumns(late, KNOWN_COLUMNS)}
       join owed o on o.credit_id = x.id
     ), next as (
       select id, dpd, balance, overdue, next_date, ${creditStatusSql('true', 'dpd')} as status, ${agingBucketSql('dpd')} as bucket
