@@ -136,6 +136,9 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
     // Each statement the application sends, marked with whether the application had already answered (its
     // transaction's ROLLBACK then follows: a statement sent after it would run on its own, outside the transaction).
     const sent: boolean[] = [];
+    // Each sent statement's answer (settled either way): a statement is started by the `then` of what `execute` returns.
+    const answers: Promise<void>[] = [];
+    const ignore = () => undefined;
     let answered = false;
     const outcome = ctx.system((tx) => {
       const watched = new Proxy(tx, {
@@ -145,7 +148,19 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
           if (property !== 'execute') return value.bind(target);
           return (...args: unknown[]) => {
             sent.push(answered);
-            return value.apply(target, args);
+            const query = value.apply(target, args) as object;
+            return new Proxy(query, {
+              get(statement, key) {
+                const member: unknown = Reflect.get(statement, key);
+                if (typeof member !== 'function') return member;
+                if (key !== 'then') return member.bind(statement);
+                return (...handlers: unknown[]) => {
+                  const answer = member.apply(statement, handlers) as PromiseLike<unknown>;
+                  answers.push(Promise.resolve(answer).then(ignore, ignore));
+                  return answer;
+                };
+              },
+            });
           };
         },
       });
@@ -154,7 +169,13 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
       });
     });
     await expect(outcome).rejects.toBe(failure);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A late statement is one queued before the failure and sent when an earlier one answers (the pipeline's chain): so
+    // wait until every statement sent has answered and a turn of the event loop after those answers sent none more.
+    for (let count = -1; count !== sent.length;) {
+      count = sent.length;
+      await Promise.all(answers);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     expect(sent.length).toBeGreaterThan(2);
     expect(sent.filter((late) => late)).toEqual([]);
     expect(await state()).toEqual(before);
