@@ -150,10 +150,10 @@ describe.each(BEHAVIOUR_ENGINES)('a payment file applied across batches (%s)', (
             sent.push(answered);
             const query = value.apply(target, args) as object;
             return new Proxy(query, {
-              get(statement, key) {
-                const member: unknown = Reflect.get(statement, key);
-                if (typeof member !== 'function') return member;
-                if (key !== 'then') return member.bind(statement);
+              // Every other member as it is, called on the proxy: a `catch` or `finally` goes through this `then` too.
+              get(statement, key, receiver) {
+                const member: unknown = Reflect.get(statement, key, receiver);
+                if (key !== 'then' || typeof member !== 'function') return member;
                 return (...handlers: unknown[]) => {
                   const answer = member.apply(statement, handlers) as PromiseLike<unknown>;
                   answers.push(Promise.resolve(answer).then(ignore, ignore));
