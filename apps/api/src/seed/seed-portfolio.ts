@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { loadPdfLib } from '../lib/libraries';
 import { CURP_OFFENSIVE_WORDS, clabeCheckDigit, curpCheckDigit, formatCents, parseCents } from '@portal/lending';
 import { DOCUMENT_KINDS, DOCUMENT_LABELS, type MEXICAN_STATES, type RequestStatus, type Simulation } from '@portal/contract';
 import type { Db, Tx } from '../db/client';
 import { asSystem } from '../db/scope';
+import { insertAsJson } from '../db/insert-json';
 import { agreementProducts, agreements } from '../db/schema/agreements';
 import { auditEvents } from '../db/schema/audit';
 import { clients, preRequests, requestDocuments, requests } from '../db/schema/origination';
@@ -116,7 +117,7 @@ async function demoDocument(kind: (typeof DOCUMENT_KINDS)[number]): Promise<Buff
  * The payment that collected a history installment on its payday, as the waterfall would have split it (on time, so
  * no late charges: its principal, interest and IVA, due). Without it a credit with paid rows would show no payments.
  */
-function historyPayment(built: CreditRows, row: CreditRows['installments'][number]) {
+function historyPayment(built: CreditRows, row: CreditRows['installments'][number]): typeof payments.$inferInsert {
   const amount = formatCents(parseCents(row.principal, 'capital') + parseCents(row.interest, 'interés') + parseCents(row.iva, 'IVA'));
   return {
     companyId: built.credit.companyId,
@@ -143,29 +144,6 @@ function historyPayment(built: CreditRows, row: CreditRows['installments'][numbe
     before: { installment: built.credit.installment, rows: [], deduction: { period: row.number, state: 'esperado' } },
     status: 'aplicado',
     appliedAt: new Date(`${row.dueDate}T18:00:00Z`),
-  } satisfies typeof payments.$inferInsert;
-}
-type HistoryPayment = ReturnType<typeof historyPayment>;
-
-/** A history payment as the columns of its row, for json_populate_recordset. */
-function historyPaymentColumns(payment: HistoryPayment) {
-  return {
-    company_id: payment.companyId,
-    credit_id: payment.creditId,
-    value_date: payment.valueDate,
-    amount: payment.amount,
-    principal: payment.principal,
-    interest: payment.interest,
-    iva: payment.iva,
-    moratory_interest: payment.moratoryInterest,
-    moratory_iva: payment.moratoryIva,
-    fees: payment.fees,
-    fees_iva: payment.feesIva,
-    overpayment: payment.overpayment,
-    allocation: payment.allocation,
-    before: payment.before,
-    status: payment.status,
-    applied_at: payment.appliedAt.toISOString(),
   };
 }
 
@@ -180,7 +158,7 @@ function collectedHistory(
   built: CreditRows,
   today: string,
   random: ReturnType<typeof generator>,
-  historyPayments: HistoryPayment[],
+  historyPayments: (typeof payments.$inferInsert)[],
 ): FilePaid[] {
   const roll = random.next();
   const missed = roll < 0.8 ? 0 : roll < 0.9 ? random.int(1, 2) : roll < 0.95 ? random.int(3, 4) : random.int(8, 12);
@@ -484,22 +462,12 @@ export async function seedDemoPortfolio(db: Db, now: Date, credits = DEMO_CREDIT
       await tx.insert(requestDocuments).values(documentRows.slice(start, start + 300));
 
     const creditsInOrder = builtCredits.sort((left, right) => left.credit.disbursementDate.localeCompare(right.credit.disbursementDate));
-    const historyPayments: HistoryPayment[] = [];
+    const historyPayments: (typeof payments.$inferInsert)[] = [];
     const byFile = creditsInOrder.flatMap((built) => collectedHistory(built, today, random, historyPayments));
     await insertCredits(tx, creditsInOrder);
     // The history's payments, oldest first (before the files' below, as they came before them).
-    // One statement with one JSON parameter, as insertCredits writes the schedules: some 2,800 rows of 16 columns as
-    // bound parameters cost the seed more processor time in the driver and the server than the rows themselves. The
-    // sequence follows the rows' order (with ordinality).
     historyPayments.sort((left, right) => left.valueDate.localeCompare(right.valueDate));
-    if (historyPayments.length > 0)
-      await tx.execute(sql`
-        insert into ${payments} (company_id, credit_id, value_date, amount, principal, interest, iva, moratory_interest, moratory_iva,
-          fees, fees_iva, overpayment, allocation, before, status, applied_at)
-        select company_id, credit_id, value_date, amount, principal, interest, iva, moratory_interest, moratory_iva,
-          fees, fees_iva, overpayment, allocation, before, status, applied_at
-        from json_populate_recordset(null::payments, ${JSON.stringify(historyPayments.map(historyPaymentColumns))}::json) with ordinality
-        order by ordinality`);
+    await insertAsJson(tx, payments, historyPayments);
     // Each company's portfolio as yesterday's close left it (deductions, installment statuses, days past due, buckets):
     // today is the fecha flujo, the day the next "Cerrar día" closes.
     // That aging is recorded as yesterday's close, so Historial de cierres shows the day the README says was closed.
