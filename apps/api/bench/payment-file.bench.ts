@@ -23,6 +23,7 @@
  *   BENCH_KEEP_DATABASE=run1 BENCH_CREDITS=150000 npm run bench:payment-file -w @portal/api
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -89,14 +90,35 @@ const mb = (bytes: number) => Math.round(bytes / 1e6);
  * time, so a query queued behind another starts when that one ends) to its answer, parsed; summed by statement.
  * What a phase took beyond its statements is the process's own work (parsing the file, allocating, building JSON).
  */
-const statementTime = new Map<string, { count: number; ms: number }>();
+const statementTime = new Map<string, { count: number; ms: number; cpuMs: number }>();
 const lastEnd = new WeakMap<pg.Client, number>();
+/**
+ * Each statement's processor time in its backend (this machine's PostgreSQL): the backend's /proc counter when the
+ * answer arrives, less its count at the previous answer on the same connection (a connection's statements run one at a
+ * time), in the kernel's 10 ms ticks: summed over a statement's calls.
+ */
+const lastCpu = new WeakMap<pg.Client, number>();
+const backendCpuMs = (client: pg.Client): number | null => {
+  const pid = (client as unknown as { processID?: number }).processID;
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+};
 const originalQuery: (this: pg.Client, ...args: unknown[]) => unknown = pg.Client.prototype.query;
 Object.defineProperty(pg.Client.prototype, 'query', {
   configurable: true,
   writable: true,
   value: function timedQuery(this: pg.Client, ...args: unknown[]): unknown {
     const submitted = performance.now();
+    if (!lastCpu.has(this)) {
+      const cpu = backendCpuMs(this);
+      if (cpu !== null) lastCpu.set(this, cpu);
+    }
     const answer = originalQuery.apply(this, args);
     if (!(answer instanceof Promise)) return answer;
     const config = args[0];
@@ -107,9 +129,14 @@ Object.defineProperty(pg.Client.prototype, 'query', {
       const end = performance.now();
       const start = Math.max(submitted, lastEnd.get(this) ?? 0);
       lastEnd.set(this, end);
-      const entry = statementTime.get(key) ?? { count: 0, ms: 0 };
+      const cpu = backendCpuMs(this);
+      const entry = statementTime.get(key) ?? { count: 0, ms: 0, cpuMs: 0 };
       entry.count += 1;
       entry.ms += end - start;
+      if (cpu !== null) {
+        entry.cpuMs += cpu - (lastCpu.get(this) ?? cpu);
+        lastCpu.set(this, cpu);
+      }
       statementTime.set(key, entry);
     });
   },
@@ -199,7 +226,9 @@ async function phase<T>(
       `procesador: base de datos ${processor.database.toFixed(2)} s, proceso ${processor.process.toFixed(2)} s`,
   );
   for (const [text, entry] of statements.filter(([, entry]) => entry.ms >= 50)) {
-    console.log(`    ${(entry.ms / 1000).toFixed(2).padStart(6)} s ×${String(entry.count).padEnd(4)} ${text}`);
+    console.log(
+      `    ${(entry.ms / 1000).toFixed(2).padStart(6)} s (procesador ${(entry.cpuMs / 1000).toFixed(2).padStart(5)} s) ×${String(entry.count).padEnd(4)} ${text}`,
+    );
   }
   return { result, seconds: elapsed, peakRss, processor };
 }
