@@ -86,43 +86,48 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
       .set({ remittanceLagDays: lags[i % lags.length]! })
       .where(eq(agreements.id, a.id));
   const plan = new Map<string, { target: number; variant: Variant }>();
-  for (const [k, credit] of mine.entries()) {
+  const shapes = mine.map((credit, k) => {
     const target = TARGETS[k % TARGETS.length]!;
     const variant = VARIANTS[Math.floor(k / TARGETS.length) % VARIANTS.length]!;
     plan.set(credit.id, { target, variant });
-    const anchor = addDays(D, -target);
-    // From a clean slate: nothing paid, every deduction expected (the demo seed brings a collected history).
-    await tx.execute(
-      sql`update installments set paid_principal = 0, paid_interest = 0, paid_iva = 0, accrues_from = null where credit_id = ${credit.id}`,
-    );
-    await tx.execute(sql`update expected_deductions set state = 'esperado' where credit_id = ${credit.id}`);
-    await tx.execute(sql`
-      with shift as (select ${anchor}::date - due_date as days from installments where credit_id = ${credit.id} and number = 3)
-      update installments set due_date = due_date + (select days from shift) where credit_id = ${credit.id}`);
-    await tx.execute(sql`
-      update expected_deductions e set discount_date = i.due_date from installments i
-      where i.credit_id = e.credit_id and i.number = e.period and e.credit_id = ${credit.id}`);
-    const paidThrough = variant === 'paid-off' ? 10_000 : variant === 'reverted' ? -1 : 2;
-    await tx.execute(sql`
-      update installments set paid_principal = principal, paid_interest = interest, paid_iva = iva
-      where credit_id = ${credit.id} and (number <= ${paidThrough} or (${paidThrough} = -1 and number < (select max(number) from installments where credit_id = ${credit.id})))`);
-    await tx.execute(sql`
-      update expected_deductions e set state = case when e.period <= ${paidThrough} or ${paidThrough} = -1 then 'recibido' else 'no aplicado' end
-      where e.credit_id = ${credit.id} and e.discount_date < ${D}::date`);
-    if (variant === 'partial') {
-      await tx.execute(
-        sql`update installments set paid_interest = interest, paid_iva = iva, paid_principal = round(principal / 3, 2) where credit_id = ${credit.id} and number = 3`,
-      );
-    }
-    if (variant === 'transit') {
-      await tx.execute(sql`update expected_deductions set state = 'en tránsito' where credit_id = ${credit.id} and period = 3`);
-    }
-    if (variant === 'esperado') {
-      await tx.execute(sql`update expected_deductions set state = 'esperado' where credit_id = ${credit.id} and period >= 3`);
-    }
-    const status = variant === 'reverted' ? 'liquidado' : target >= 90 && k % 2 === 0 ? 'vencido' : 'vigente';
-    await tx.update(credits).set({ status }).where(eq(credits.id, credit.id));
-  }
+    return {
+      id: credit.id,
+      variant,
+      anchor: addDays(D, -target),
+      paidThrough: variant === 'paid-off' ? 10_000 : variant === 'reverted' ? -1 : 2,
+      status: variant === 'reverted' ? 'liquidado' : target >= 90 && k % 2 === 0 ? 'vencido' : 'vigente',
+    };
+  });
+  // Each step one statement over every shaped credit (p: the plan above), in the order a credit is shaped.
+  const p = sql`(select * from json_to_recordset(${JSON.stringify(shapes)}::json)
+    as p(id uuid, variant text, anchor date, "paidThrough" int, status text)) p`;
+  // From a clean slate: nothing paid, every deduction expected (the demo seed brings a collected history).
+  await tx.execute(sql`update installments i set paid_principal = 0, paid_interest = 0, paid_iva = 0, accrues_from = null
+    from ${p} where i.credit_id = p.id`);
+  await tx.execute(sql`update expected_deductions e set state = 'esperado' from ${p} where e.credit_id = p.id`);
+  // The schedule shifted so that installment 3 falls due on the anchor, D − target.
+  await tx.execute(sql`
+    update installments i set due_date = i.due_date + (p.anchor - third.due_date)
+    from ${p} join installments third on third.credit_id = p.id and third.number = 3
+    where i.credit_id = p.id`);
+  await tx.execute(sql`
+    update expected_deductions e set discount_date = i.due_date from installments i, ${p}
+    where i.credit_id = e.credit_id and i.number = e.period and e.credit_id = p.id`);
+  await tx.execute(sql`
+    update installments i set paid_principal = principal, paid_interest = interest, paid_iva = iva from ${p}
+    where i.credit_id = p.id and (i.number <= p."paidThrough"
+      or (p."paidThrough" = -1 and i.number < (select max(number) from installments m where m.credit_id = i.credit_id)))`);
+  await tx.execute(sql`
+    update expected_deductions e set state = case when e.period <= p."paidThrough" or p."paidThrough" = -1 then 'recibido' else 'no aplicado' end
+    from ${p} where e.credit_id = p.id and e.discount_date < ${D}::date`);
+  await tx.execute(sql`
+    update installments i set paid_interest = interest, paid_iva = iva, paid_principal = round(principal / 3, 2)
+    from ${p} where i.credit_id = p.id and p.variant = 'partial' and i.number = 3`);
+  await tx.execute(sql`
+    update expected_deductions e set state = 'en tránsito' from ${p} where e.credit_id = p.id and p.variant = 'transit' and e.period = 3`);
+  await tx.execute(sql`
+    update expected_deductions e set state = 'esperado' from ${p} where e.credit_id = p.id and p.variant = 'esperado' and e.period >= 3`);
+  await tx.execute(sql`update credits c set status = p.status from ${p} where c.id = p.id`);
   // The close history starts here too: the seed's close of its yesterday is not one of these tests'.
   await tx.delete(dayCloses).where(eq(dayCloses.companyId, companyId));
   await tx
