@@ -98,7 +98,7 @@ async function shapePortfolio(tx: Tx): Promise<Shaped> {
       status: variant === 'reverted' ? 'liquidado' : target >= 90 && k % 2 === 0 ? 'vencido' : 'vigente',
     };
   });
-  // Each step one statement over every shaped credit (p: the plan above), in the order a credit is shaped.
+  // Each step is one statement over every shaped credit (p: the plan above); a later step sees the earlier ones' rows.
   const p = sql`(select * from json_to_recordset(${JSON.stringify(shapes)}::json)
     as p(id uuid, variant text, anchor date, "paidThrough" int, status text)) p`;
   // From a clean slate: nothing paid, every deduction expected (the demo seed brings a collected history).
