@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it } from 'vitest';
 import { REPO_ROOT } from './config';
 import { httpTransport, oidcBrowser, type Transport } from './test/oidc-client';
 import pg from 'pg';
@@ -16,8 +16,8 @@ import { until } from './test/until';
 
 const run = promisify(execFile);
 const API_ROOT = path.join(REPO_ROOT, 'apps/api');
-/** Ports of their own, away from the e2e ports. */
-const PORTS = [31040, 31041] as const;
+/** Ports of their own, away from the e2e ports: each test its own, since they run side by side. */
+const PORTS = { refuses: 31040, pair: [31041, 31042], queue: [31043, 31044], crash: 31045 } as const;
 
 interface Server {
   child: ChildProcess;
@@ -55,7 +55,9 @@ async function stop(server: Server): Promise<number | null> {
   return server.exited;
 }
 
-describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL', () => {
+// The tests run side by side, each on a database of its own: most of their time is the servers' starts and the mail
+// sender's next round, waits that the others' work fills.
+describe.skipIf(!inject('postgresTemplate')).concurrent('the compiled server on PostgreSQL', () => {
   const cleanups: (() => Promise<unknown>)[] = [];
   beforeAll(async () => {
     await run(process.execPath, ['build.mjs'], { cwd: API_ROOT });
@@ -68,16 +70,18 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('refuses to start on a database behind its code, naming npm run migrate', async () => {
+  it('refuses to start on a database behind its code, naming npm run migrate', async ({ expect }) => {
     const scratch = await postgresScratch('empty');
     cleanups.push(scratch.drop);
-    const server = startCompiled({ DATABASE_URL: scratch.url, PORT: String(PORTS[0]), MIGRATE_ON_START: 'false' });
+    const server = startCompiled({ DATABASE_URL: scratch.url, PORT: String(PORTS.refuses), MIGRATE_ON_START: 'false' });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('No se inició el portal: La base de datos está atrás del código');
     expect(server.output()).toContain('npm run migrate');
   });
 
-  it('runs as two processes on one database: a sign-in spread over both, API calls with its token on each, each mail sent once', async () => {
+  it('runs as two processes on one database: a sign-in spread over both, API calls with its token on each, each mail sent once', async ({
+    expect,
+  }) => {
     const scratch = await postgresScratch('template');
     cleanups.push(scratch.drop);
     // Both processes send mail through one SMTP server (STARTTLS, its certificate trusted as an operator would).
@@ -86,8 +90,8 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const folder = await mkdtemp(path.join(tmpdir(), 'portal-ca-'));
     cleanups.push(() => rm(folder, { recursive: true, force: true }));
     await writeFile(path.join(folder, 'ca.pem'), smtp.ca);
-    const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
-    const servers = PORTS.map((port) =>
+    const publicUrl = `http://127.0.0.1:${PORTS.pair[0]}`;
+    const servers = PORTS.pair.map((port) =>
       startCompiled({
         DATABASE_URL: scratch.url,
         PORT: String(port),
@@ -101,7 +105,7 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     );
     cleanups.push(() => Promise.all(servers.map(stop)));
     await Promise.all(servers.map((server) => server.ready));
-    const [first, second] = PORTS.map((port) => httpTransport(`http://127.0.0.1:${port}`)) as [Transport, Transport];
+    const [first, second] = PORTS.pair.map((port) => httpTransport(`http://127.0.0.1:${port}`)) as [Transport, Transport];
 
     // Liveness, readiness and the SPA's page from the bundle, with no tsx and no Vite in the process.
     expect((await first({ method: 'GET', url: '/api/health', headers: {} })).json()).toMatchObject({ status: 'ok' });
@@ -158,18 +162,20 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     expect(await Promise.all(servers.map(stop))).toEqual([0, 0]);
   });
 
-  it('runs a job queued by one process on another: "Cerrar día" asked of a process without workers, closed by the other', async () => {
+  it('runs a job queued by one process on another: "Cerrar día" asked of a process without workers, closed by the other', async ({
+    expect,
+  }) => {
     const scratch = await postgresScratch('template');
     cleanups.push(scratch.drop);
-    const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
+    const publicUrl = `http://127.0.0.1:${PORTS.queue[0]}`;
     const common = { DATABASE_URL: scratch.url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false' };
     const [web, worker] = [
-      startCompiled({ ...common, PORT: String(PORTS[0]), JOB_WORKERS: 'false' }),
-      startCompiled({ ...common, PORT: String(PORTS[1]) }),
+      startCompiled({ ...common, PORT: String(PORTS.queue[0]), JOB_WORKERS: 'false' }),
+      startCompiled({ ...common, PORT: String(PORTS.queue[1]) }),
     ] as const;
     cleanups.push(() => Promise.all([web, worker].map(stop)));
     await Promise.all([web.ready, worker.ready]);
-    const onWeb = httpTransport(`http://127.0.0.1:${PORTS[0]}`);
+    const onWeb = httpTransport(publicUrl);
     const tokens = await oidcBrowser(onWeb, { publicUrl, audience: `${publicUrl}/api` }).completeSignIn('cartera@demo.mx', 'Cartera2026');
     const headers = { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' };
 
@@ -188,7 +194,9 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     expect(after!.businessDate > company!.businessDate).toBe(true);
     expect(await Promise.all([web, worker].map(stop))).toEqual([0, 0]);
   });
-  it('leaves nothing applied when the process dies in the middle of applying a payment file, and applies it whole after a restart', async () => {
+  it('leaves nothing applied when the process dies in the middle of applying a payment file, and applies it whole after a restart', async ({
+    expect,
+  }) => {
     const scratch = await postgresScratch('template');
     cleanups.push(scratch.drop);
     const seeded = await openDatabase({ kind: 'postgres', url: scratch.url });
@@ -197,8 +205,14 @@ describe.skipIf(!inject('postgresTemplate'))('the compiled server on PostgreSQL'
     const admin = new pg.Client({ connectionString: scratch.url });
     await admin.connect();
     cleanups.push(() => admin.end());
-    const publicUrl = `http://127.0.0.1:${PORTS[0]}`;
-    const env = { DATABASE_URL: scratch.url, PUBLIC_URL: publicUrl, MIGRATE_ON_START: 'false', SEED_DEMO: 'false', PORT: String(PORTS[0]) };
+    const publicUrl = `http://127.0.0.1:${PORTS.crash}`;
+    const env = {
+      DATABASE_URL: scratch.url,
+      PUBLIC_URL: publicUrl,
+      MIGRATE_ON_START: 'false',
+      SEED_DEMO: 'false',
+      PORT: String(PORTS.crash),
+    };
     const signIn = async () => {
       const tokens = await oidcBrowser(httpTransport(publicUrl), { publicUrl, audience: `${publicUrl}/api` }).completeSignIn(
         'cartera@demo.mx',
