@@ -34,6 +34,9 @@ test('a new Cartera user sets a password from the link Reenviar acceso shows the
   await user.getByLabel('Nueva contraseña', { exact: true }).fill(password);
   await user.getByLabel('Confirma la nueva contraseña').fill(password);
   await user.getByRole('button', { name: /guardar|restablecer/i }).click();
+  // The password is stored once the provider says so: signing in before its answer would leave the form in flight
+  // (the next navigation can cut it short) and try a password that may not be set yet.
+  await expect(user.getByRole('status')).toContainText('Tu contraseña se actualizó');
   await signIn(user, { email, password });
   await expect(user).toHaveURL(/\/home$/);
   await expect(productLinks(user)).toHaveCount(CARTERA_SCREENS.length);
