@@ -98,20 +98,27 @@ test('pre-request → request with documents → approval by a second person →
   await signIn(page, ACCOUNTS.tesoreria);
   await expect(page).toHaveURL(/\/home$/);
   await page.goto(detailUrl.replace(/^https?:\/\/[^/]+/, ''));
+  const mexicoToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date());
+  const todayBefore = mexicoToday();
   // Only an approved request offers Dispersar ('aprobada' alone would also match the verdict's 'pre-aprobada').
   await panel.getByRole('button', { name: 'Dispersar' }).click();
   const dialog = page.getByRole('dialog', { name: /Dispersar solicitud/ });
   // 20,000.00 less the 2 % fee (400.00) and its 16 % IVA (64.00).
   await expect(dialog.getByLabel('Resumen de la dispersión')).toContainText(money.format(19536));
+  // The day it is disbursed on is the one the dialog offers and sends: today in Mexico City as it opened (the clock
+  // read before and after it, in case midnight falls between), and the schedule is built on that day, not on a clock
+  // read later.
+  const dateShown = await dialog.getByRole('group', { name: 'Fecha de dispersión' }).locator('input').inputValue();
+  const disbursedOn = dateShown.split('/').reverse().join('-');
+  expect([todayBefore, mexicoToday()]).toContain(disbursedOn);
   await dialog.getByRole('button', { name: 'Dispersar' }).click();
   await expect(page.getByText(/dispersada: crédito CR-\d{8}/)).toBeVisible();
   await page.getByRole('link', { name: 'Ver crédito' }).first().click();
 
   // The credit's schedule on screen is the one packages/lending builds for its terms.
   await expect(page).toHaveURL(/\/wallet\/credits\/credits-view\//);
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date());
   // GOB-JAL (demo seed): quincenal, 5 days of payroll cut-off; the first period is charged by days from the disbursement.
-  const first = firstPayday({ frequency: 'quincenal', cutOffLeadDays: 5 }, today);
+  const first = firstPayday({ frequency: 'quincenal', cutOffLeadDays: 5 }, disbursedOn);
   const expected = buildSchedule({
     principal: '20000.00',
     annualRate: '0.36',
@@ -119,7 +126,7 @@ test('pre-request → request with documents → approval by a second person →
     term: 24,
     frequency: 'quincenal',
     firstDueDate: first.nominal,
-    disbursementDate: today,
+    disbursementDate: disbursedOn,
   });
   // The Calendario de pagos tab shows the schedule a page of 13 rows at a time.
   await page.getByRole('tab', { name: 'Calendario de pagos' }).click();
