@@ -172,7 +172,8 @@ test('a reload on a demo page (which unregisters leftover workers at start-up) s
 test('leaving the demo for a product page stops the fake API', async () => {
   await go(page, '/home');
   await expect(page.getByRole('heading', { level: 1, name: /Hola/ })).toBeVisible();
-  // A request the fake API would answer now reaches the real server, which does not know it.
-  const status = await page.evaluate(async () => (await fetch('/api/notification')).status);
-  expect(status).toBe(404);
+  // A request the fake API would answer now reaches the real server, which does not know it. The worker is stopped as
+  // the demo's layout is left (an effect's clean-up, then a message to the service worker), which may land after the
+  // home's heading is drawn: the request is asked until the stop has landed, and fails if it never does.
+  await expect.poll(() => page.evaluate(async () => (await fetch('/api/notification')).status)).toBe(404);
 });
