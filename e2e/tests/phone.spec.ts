@@ -72,9 +72,16 @@ test('the credit view: header, tabs and the schedule in pages, on a desktop and 
   // A credit of the seed with paid rows: every paid row was paid by a payment the view lists (the seed's history once
   // paid rows with no payment, and the view said "Sin pagos aplicados").
   // The schedule and the payments are parts of their own, which their tabs read (the view's answer counts the payments).
+  // A credit of Crédito Nómina Plus (the administrator sees every company): no other spec pays its credits, so its
+  // payment count holds between the API's answer and the tab's name. A Financiera Demo credit may be the one a payment
+  // file or a cédula's answer beside this pays in between.
   type Detail = { id: string; paymentCount: number };
+  const { items: agreements } = await api<{ items: { id: string; code: string }[] }>(page, '/api/agreements?pageSize=100');
+  const plus = agreements.find((agreement) => agreement.code === 'ACME-PRIV');
+  expect(plus, 'el convenio de Crédito Nómina Plus').toBeDefined();
   let paid: Detail | undefined;
-  for (const { id } of (await api<{ items: { id: string }[] }>(page, '/api/credits?pageSize=20')).items) {
+  for (const { id } of (await api<{ items: { id: string }[] }>(page, `/api/credits?agreementId=${plus!.id}&status=vigente&pageSize=20`))
+    .items) {
     const schedule = await api<{ items: { status: string }[] }>(page, `/api/credits/${id}/installments`);
     if (schedule.items.some((row) => row.status === 'pagada')) {
       paid = await api<Detail>(page, `/api/credits/${id}`);
