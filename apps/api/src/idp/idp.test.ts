@@ -233,7 +233,7 @@ describe.each(ENGINES)('sign-in lockout and rate limits under pressure (%s)', (e
       });
       // What is counted here is the guesses, not the hashing: the account's hash at a low cost (the stored hash names
       // its own), so 100 verifications take a second instead of 100 scrypts of 128 MB on a 2-core machine.
-      const cheap = lowCostHash('Cartera2026');
+      const cheap = await lowCostHash('Cartera2026');
       expect(await verifyPassword('Cartera2026', cheap)).toBe(true);
       await ctx.system((db) => db.update(users).set({ passwordHash: cheap }).where(eq(users.email, 'cartera@demo.mx')));
       const client = browser(ctx);

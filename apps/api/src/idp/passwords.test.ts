@@ -15,7 +15,7 @@ describe('password hashes', () => {
   });
 
   it('verifies a hash at the cost it names, as the API tests’ demo users store theirs', async () => {
-    const stored = lowCostHash('Cartera2026');
+    const stored = await lowCostHash('Cartera2026');
     expect(stored.split('$').slice(0, 4)).toEqual(['scrypt', '4096', '8', '1']);
     expect(await verifyPassword('Cartera2026', stored)).toBe(true);
     expect(await verifyPassword('cartera2026', stored)).toBe(false);

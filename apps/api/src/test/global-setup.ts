@@ -71,7 +71,7 @@ async function seedTools() {
 async function pgliteDump(folder: string): Promise<string> {
   const { openDatabase, seedDemo, lowCostHash } = await seedTools();
   const embedded = await openDatabase({ kind: 'pglite' }, { migrate: true });
-  await seedDemo(embedded.db, async (password) => lowCostHash(password));
+  await seedDemo(embedded.db, lowCostHash);
   const dump = await embedded.pglite!.dumpDataDir('none');
   await embedded.close();
   const dumpPath = path.join(folder, 'seeded.tar');
@@ -92,7 +92,7 @@ async function postgresTemplate(): Promise<string | null> {
   await admin.query(`create database ${template}`);
   await admin.end();
   const server = await openDatabase({ kind: 'postgres', url: databaseUrl(template) }, { migrate: true });
-  await seedDemo(server.db, async (password) => lowCostHash(password));
+  await seedDemo(server.db, lowCostHash);
   await server.close();
   return template;
 }
