@@ -23,7 +23,6 @@
  *   BENCH_KEEP_DATABASE=run1 BENCH_CREDITS=150000 npm run bench:payment-file -w @portal/api
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +40,7 @@ import { applyPaymentFile } from '../src/modules/payment-files/apply';
 import { uploadPaymentFile } from '../src/modules/payment-files/payment-files.service';
 import { renderPaymentFile, type FileFields } from '../src/modules/payment-files/render-file';
 import { postgresDatabase } from './bench-database';
-import { processorMs } from './processor-time';
+import { processorMs, processorMsNow } from './processor-time';
 import { BUSINESS_DATE, syntheticPortfolio } from './synthetic-portfolio';
 
 const N = Number(process.env.BENCH_CREDITS ?? 100_000);
@@ -95,16 +94,14 @@ const lastEnd = new WeakMap<pg.Client, number>();
 /**
  * Each statement's processor time in its backend (this machine's PostgreSQL): the backend's /proc counter when the
  * answer arrives, less its count at the previous answer on the same connection (a connection's statements run one at a
- * time), in the kernel's 10 ms ticks: summed over a statement's calls.
+ * time), summed over a statement's calls.
  */
 const lastCpu = new WeakMap<pg.Client, number>();
 const backendCpuMs = (client: pg.Client): number | null => {
   const pid = (client as unknown as { processID?: number }).processID;
   if (!pid) return null;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return processorMsNow(pid);
   } catch {
     return null;
   }
