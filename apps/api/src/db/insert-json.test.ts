@@ -63,16 +63,36 @@ describe.each(ENGINES)('rows inserted as one JSON parameter (%s)', (engine) => {
     expect(byJson.map((row) => row.action)).toEqual(['payment.apply', 'credit.renew']);
   });
 
-  it('refuses a key that is not a column, and rows that name different columns, writing nothing', async () => {
+  it('writes rows that name different columns as Drizzle’s insert does: a column a row lacks takes its default', async () => {
+    type Row = typeof auditEvents.$inferInsert;
+    const [first, second] = rows('mixed') as [Row, Row];
+    // The first row without its actor's e-mail and request (no default: null), which the second names; the second's
+    // after left undefined (as lacking it).
+    const { actorEmail: _actorEmail, requestId: _requestId, ...lacking } = first;
+    const mixed = [lacking, { ...second, after: undefined }];
+    await ctx.system(async (tx) => {
+      await tx.insert(auditEvents).values(mixed.map((row) => ({ ...row, entity: 'mixed-by-drizzle' })));
+      await insertAsJson(tx, auditEvents, mixed);
+    });
+    const strip = (stored: Awaited<ReturnType<typeof written>>) => stored.map(({ id: _id, entity: _entity, ...rest }) => rest);
+    const byJson = await written('mixed');
+    expect(byJson.map((row) => [row.actorEmail, row.requestId, row.after])).toEqual([
+      [null, null, null],
+      [null, 'req-1', null],
+    ]);
+    expect(strip(byJson)).toEqual(strip(await written('mixed-by-drizzle')));
+  });
+
+  it('refuses a key that is not a column, and a row lacking a column whose default the database computes, writing nothing', async () => {
     type Row = typeof auditEvents.$inferInsert;
     const [first, second] = rows('refused') as [Row, Row];
     const unknown = { ...first, color: 'rojo' } as Row;
     await expect(ctx.system((tx) => insertAsJson(tx, auditEvents, [unknown]))).rejects.toThrow('color no es una columna');
-    const { requestId: _requestId, ...shorter } = second;
-    await expect(ctx.system((tx) => insertAsJson(tx, auditEvents, [first, shorter]))).rejects.toThrow('las mismas columnas');
-    const { actorId: _actorId, ...other } = second;
-    const swapped = { ...other, color: 'rojo' } as Row;
-    await expect(ctx.system((tx) => insertAsJson(tx, auditEvents, [first, swapped]))).rejects.toThrow('una fila no trae actorId');
+    // occurred_at defaults to now(): a row without it beside one with it has no value to write.
+    const { occurredAt: _occurredAt, ...undated } = second;
+    await expect(ctx.system((tx) => insertAsJson(tx, auditEvents, [first, undated]))).rejects.toThrow(
+      'una fila no trae occurredAt, cuyo valor por omisión no es un valor fijo',
+    );
     await ctx.system((tx) => insertAsJson(tx, auditEvents, []));
     expect(await written('refused')).toEqual([]);
   });
