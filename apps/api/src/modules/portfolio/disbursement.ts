@@ -1,6 +1,7 @@
 import { LAST_DAY_OF_MONTH, firstPayday, quoteLoan, type Frequency, type PayrollCalendar } from '@portal/lending';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { insertAsJson } from '../../db/insert-json';
 import { credits, expectedDeductions, installments } from '../../db/schema/credits';
 import { loanPricing } from '../shared/products';
 import { builtRowColumns } from './schedule-rows';
@@ -153,44 +154,19 @@ export async function insertCredits(tx: Tx, built: CreditRows[]): Promise<{ id: 
     .insert(credits)
     .values(built.map((entry) => entry.credit))
     .returning({ id: credits.id, number: credits.number });
-  // Schedules and expected deductions go in as one statement with one JSON parameter each: far fewer round trips
-  // and bound parameters than row-by-row values (foreign keys are checked at the end of the statement).
-  // A fresh disbursement has nothing paid; a credit arriving with its history (the demo's seed) brings what was.
-  const schedule = built.flatMap((entry) =>
-    entry.installments.map((row) => ({
-      credit_id: row.creditId,
-      company_id: row.companyId,
-      number: row.number,
-      due_date: row.dueDate,
-      principal: row.principal,
-      interest: row.interest,
-      iva: row.iva,
-      payment: row.payment,
-      balance: row.balance,
-      days: row.days ?? null,
-      paid_principal: row.paidPrincipal ?? '0',
-      paid_interest: row.paidInterest ?? '0',
-      paid_iva: row.paidIva ?? '0',
-    })),
+  // Schedules and expected deductions go in as one JSON parameter each (insertAsJson): far fewer bound parameters
+  // than row-by-row values. A fresh disbursement has nothing paid, its rows take the table's defaults; a credit
+  // arriving with its history (the demo's seed) brings what was.
+  await insertAsJson(
+    tx,
+    installments,
+    built.flatMap((entry) => entry.installments),
   );
-  const deductions = built.flatMap((entry) =>
-    entry.deductions.map((row) => ({
-      credit_id: row.creditId,
-      company_id: row.companyId,
-      period: row.period,
-      discount_date: row.discountDate,
-      amount: row.amount,
-      state: row.state ?? 'esperado',
-    })),
+  await insertAsJson(
+    tx,
+    expectedDeductions,
+    built.flatMap((entry) => entry.deductions),
   );
-  await tx.execute(sql`
-    with schedule as (
-      insert into ${installments} (credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva)
-      select credit_id, company_id, number, due_date, principal, interest, iva, payment, balance, days, paid_principal, paid_interest, paid_iva
-      from json_populate_recordset(null::installments, ${JSON.stringify(schedule)}::json)
-    )
-    insert into ${expectedDeductions} (credit_id, company_id, period, discount_date, amount, state)
-    select credit_id, company_id, period, discount_date, amount, state from json_populate_recordset(null::expected_deductions, ${JSON.stringify(deductions)}::json)`);
   // The list's balance and next discount date start from the fresh schedule; the day close keeps them from then on.
   await tx.execute(sql`
     update ${credits} c set outstanding_balance = s.owed, next_discount_date = s.first_due
