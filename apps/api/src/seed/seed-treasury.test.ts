@@ -14,7 +14,7 @@ describe.each(BEHAVIOUR_ENGINES)('Tesorería demo seed (%s)', (engine) => {
         await seedTreasury(db, now);
       },
     });
-  }, 180_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

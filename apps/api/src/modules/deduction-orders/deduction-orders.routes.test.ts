@@ -79,7 +79,7 @@ describe.each(BEHAVIOUR_ENGINES)('Cédulas de descuento API (%s)', (engine) => {
         await asSystem(db, shape);
       },
     });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });

@@ -80,5 +80,5 @@ describe.each(BEHAVIOUR_ENGINES)('hostile references in a payment file (%s)', (e
       expect(row.outcome).not.toBe('válido');
       expect(row.message).toBeTruthy();
     }
-  }, 120_000);
+  });
 });

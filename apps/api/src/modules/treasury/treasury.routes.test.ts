@@ -27,7 +27,7 @@ describe.each(ENGINES)('Tesorería API (%s)', (engine) => {
 
   beforeAll(async () => {
     ctx = await createTestApp(engine, { snapshot: true, seed: async (db, now) => seedDemoPortfolio(db, now, 30) });
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx.close();
   });
