@@ -1,12 +1,14 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { ENGINES, createTestApp, type TestContext } from '../test/test-app';
 import { seedDemoPortfolio } from '../seed/seed-portfolio';
 import { demoLayout } from '../seed/seed-letters';
 import { companies } from '../db/schema/users';
 import { credits } from '../db/schema/credits';
 import { letterTemplates } from '../db/schema/letters';
+import { normalizeBackground } from '../modules/letters/letter-template-worker';
+import { BACKGROUND_PIECE_BYTES } from '../modules/letters/letters.service';
 
 /**
  * A letter template built to stall pdf-lib's parser (issue 44: 100,000 empty objects in 2.4 MB, under the 5 MB cap)
@@ -103,6 +105,14 @@ it('sees a synchronous block on the event loop as held, whatever the machine is 
   expect(blockedMs).toBeGreaterThanOrEqual(250);
 });
 
+it('refuses a background past its budget of the worker’s processor time, and the same file within a larger one', async () => {
+  const hostile = hostilePdf(100_000);
+  // pdf-lib parses 100,000 objects in hundreds of milliseconds of processor time: past 20 ms. The wall-clock guard set
+  // past this test's own timeout, so the refusal can only come from the worker counting its own processor time.
+  expect(await normalizeBackground(hostile, { timeMs: 20, wallFactor: 100_000 })).toEqual({ refused: 'too-slow' });
+  expect(await normalizeBackground(hostile, { timeMs: 120_000 })).toMatchObject({ width: 595.28, height: 841.89 });
+});
+
 describe.each(ENGINES)('a hostile letter template (%s)', (engine) => {
   let ctx: TestContext;
   let admin: { authorization: string };
@@ -155,8 +165,20 @@ describe.each(ENGINES)('a hostile letter template (%s)', (engine) => {
   });
 
   it('issues four letters at once on a template of 20,000 empty objects without stalling the event loop past 100 ms', async () => {
-    const uploaded = await upload(hostilePdf(20_000));
+    const hostile = hostilePdf(20_000);
+    const uploaded = await upload(hostile);
     expect(uploaded.statusCode, uploaded.body).toBe(201);
+    // Written in pieces (BACKGROUND_PIECE_BYTES), kept whole: the newest version's background is the upload, byte for byte.
+    expect(hostile.length).toBeGreaterThan(2 * BACKGROUND_PIECE_BYTES);
+    const [newest] = await ctx.system((tx) =>
+      tx
+        .select({ background: letterTemplates.background })
+        .from(letterTemplates)
+        .where(eq(letterTemplates.companyId, demo))
+        .orderBy(desc(letterTemplates.version))
+        .limit(1),
+    );
+    expect(Buffer.compare(newest!.background, hostile)).toBe(0);
     const current = await ctx.system((tx) =>
       tx
         .select({ id: credits.id })

@@ -6,8 +6,14 @@ import { Worker } from 'node:worker_threads';
  * under a megabyte; past these it is refused with its reason rather than kept to stall every letter.
  */
 export const TEMPLATE_BUDGET = {
-  /** The worker's wall time for parsing and re-saving the first page, from when the started worker takes the bytes. */
+  /**
+   * The worker thread's own processor time for parsing and re-saving the first page, which a busy machine does not
+   * lengthen as it does the wall clock (a legitimate letterhead is not refused because the server is busy). The worker
+   * checks it between pdf-lib's parse steps (template-worker.mjs).
+   */
   timeMs: 5_000,
+  /** A hang guard in wall time, for a worker that never yields to check its own time: this many times `timeMs`. */
+  wallFactor: 12,
   /** The worker's heap: a PDF that needs more is refused, the API's memory is not at stake. */
   heapMb: 256,
   /** The normalized first page: indirect objects and bytes. */
@@ -46,14 +52,15 @@ export function normalizeBackground(
       if (result instanceof Error) reject(result);
       else resolve(result);
     };
-    // The budget is the parse's, counted from when the started worker takes the bytes: starting a thread (loading
-    // pdf-lib into it) is the machine's cost, seconds on a busy one, not the file's.
+    // The budget is the parse's processor time, counted by the worker from when the started worker takes the bytes:
+    // starting a thread (loading pdf-lib into it) is the machine's cost, seconds on a busy one, not the file's. The wall
+    // clock only guards against a worker that stops answering.
     let timer: NodeJS.Timeout | undefined;
     worker.on('message', (answer: { ready?: true; canvas?: Uint8Array; width?: number; height?: number; refused?: CanvasRefusal }) => {
       if (answer.ready) {
-        timer = setTimeout(() => settle({ refused: 'too-slow' }), limits.timeMs);
+        timer = setTimeout(() => settle({ refused: 'too-slow' }), limits.timeMs * limits.wallFactor);
         const copy = new Uint8Array(bytes);
-        worker.postMessage({ bytes: copy, maxBytes: limits.maxBytes, maxObjects: limits.maxObjects }, [copy.buffer]);
+        worker.postMessage({ bytes: copy, maxBytes: limits.maxBytes, maxObjects: limits.maxObjects, timeMs: limits.timeMs }, [copy.buffer]);
       } else if (answer.canvas) settle({ canvas: Buffer.from(answer.canvas), width: answer.width!, height: answer.height! });
       else settle({ refused: answer.refused ?? 'unreadable' });
     });

@@ -40,6 +40,13 @@ export const MAX_VALIDITY_DAYS = 60;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/**
+ * An uploaded background goes to the database in pieces of this many bytes: the driver copies a bound parameter whole,
+ * in one turn of the event loop, and a 2.4 MB background in one piece held the loop 100–170 ms on a contended machine
+ * (issue 44's budget is 100 ms; docs/measurements.md, stop 70).
+ */
+export const BACKGROUND_PIECE_BYTES = 256 * 1024;
+
 /** The credit, its company's setting and the payoff at the validity date (default: the company's business days). */
 export async function letterQuote(tx: Tx, creditId: string, today: string, validUntil?: string): Promise<LetterQuote> {
   const { credit, client, agreement, company } = await loadCreditRows(tx, creditId);
@@ -199,13 +206,16 @@ export async function uploadTemplate(
     .from(letterTemplates)
     .where(eq(letterTemplates.companyId, company.id));
   const version = (last?.version ?? 0) + 1;
+  const pieces: Buffer[] = [];
+  for (let start = 0; start < input.background.length; start += BACKGROUND_PIECE_BYTES)
+    pieces.push(input.background.subarray(start, start + BACKGROUND_PIECE_BYTES));
   const [created] = await tx
     .insert(letterTemplates)
     .values({
       companyId: company.id,
       version,
       fileName: input.fileName,
-      background: input.background,
+      background: pieces[0]!,
       canvas: checked.canvas,
       size: input.background.length,
       sha256: sha256(input.background),
@@ -224,6 +234,11 @@ export async function uploadTemplate(
       'Versión en conflicto',
       'Otra persona subió una versión de esta plantilla al mismo tiempo: vuelve a intentarlo.',
     );
+  for (const piece of pieces.slice(1))
+    await tx
+      .update(letterTemplates)
+      .set({ background: sql`${letterTemplates.background} || ${piece}::bytea` })
+      .where(eq(letterTemplates.id, created.id));
   await recordAudit(tx, actor, {
     action: 'letter-template.upload',
     entity: 'letter_template',

@@ -1,12 +1,25 @@
 // The letter template's background, read off the event loop (issue 44): a PDF can be built to make its parser work
 // for seconds (100,000 empty objects in 2.4 MB), and pdf-lib parses synchronously. This worker thread loads the
 // uploaded bytes, keeps the first page only, and answers that page re-saved on its own: a small, plain PDF that the
-// letters draw on in milliseconds. The caller terminates the worker past its time budget. Plain JavaScript, so that
-// tsx, vitest and the production bundle run the same file. The caller's budgets: letter-template-worker.ts.
+// letters draw on in milliseconds. Past its budget of this thread's processor time (checked between pdf-lib's parse
+// steps, which yield to timers) it answers too-slow and ends; the caller terminates a worker that stops answering. Plain
+// JavaScript, so that tsx, vitest and the production bundle run the same file. The caller's budgets:
+// letter-template-worker.ts.
 import { parentPort } from 'node:worker_threads';
 import { PDFDocument } from 'pdf-lib';
 
-parentPort.on('message', async ({ bytes, maxBytes, maxObjects }) => {
+const processorMs = () => {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+};
+
+parentPort.on('message', async ({ bytes, maxBytes, maxObjects, timeMs }) => {
+  const started = processorMs();
+  const watch = setInterval(() => {
+    if (processorMs() - started <= timeMs) return;
+    parentPort.postMessage({ refused: 'too-slow' });
+    process.exit(0);
+  }, 20);
   try {
     let source;
     try {
@@ -37,6 +50,8 @@ parentPort.on('message', async ({ bytes, maxBytes, maxObjects }) => {
     parentPort.postMessage({ canvas: saved, width, height }, [saved.buffer]);
   } catch (error) {
     parentPort.postMessage({ refused: 'unreadable', detail: error instanceof Error ? error.message : String(error) });
+  } finally {
+    clearInterval(watch);
   }
 });
 
