@@ -140,7 +140,7 @@ describe.concurrent('npm run db:backup / db:restore, embedded (PGlite)', () => {
     // A folder that is not empty is never written over. Asked of the restore itself: the CLI's refusal (its message,
     // exit code 1) is the one proven above on the running portal's folder, and a process start would prove it again.
     await expect(restoreEmbedded(target, copy)).rejects.toThrow('no está vacía');
-  }, 240_000);
+  }, 600_000);
 });
 
 describe.skipIf(!inject('postgresTemplate')).concurrent('npm run db:backup / db:restore, PostgreSQL (pg_dump / pg_restore)', () => {
@@ -209,5 +209,5 @@ describe.skipIf(!inject('postgresTemplate')).concurrent('npm run db:backup / db:
 
     // A database that is not empty is never written over (asked of the restore itself, as the embedded test does).
     await expect(restorePostgres(target.url, copy)).rejects.toThrow('no está vacía');
-  }, 240_000);
+  }, 600_000);
 });
