@@ -2,7 +2,7 @@
 // for seconds (100,000 empty objects in 2.4 MB), and pdf-lib parses synchronously. This worker thread loads the
 // uploaded bytes, keeps the first page only, and answers that page re-saved on its own: a small, plain PDF that the
 // letters draw on in milliseconds. Past its budget of this thread's processor time (checked between pdf-lib's parse
-// steps, which yield to timers) it answers too-slow and ends; the caller terminates a worker that stops answering. Plain
+// steps, which yield to timers) it answers too-slow, and the caller terminates it, as one that stops answering. Plain
 // JavaScript, so that tsx, vitest and the production bundle run the same file. The caller's budgets:
 // letter-template-worker.ts.
 import { parentPort } from 'node:worker_threads';
@@ -17,8 +17,9 @@ parentPort.on('message', async ({ bytes, maxBytes, maxObjects, timeMs }) => {
   const started = processorMs();
   const watch = setInterval(() => {
     if (processorMs() - started <= timeMs) return;
+    clearInterval(watch);
+    // The caller settles on this answer and terminates the thread; whatever the parse answers after is not read.
     parentPort.postMessage({ refused: 'too-slow' });
-    process.exit(0);
   }, 20);
   try {
     let source;
