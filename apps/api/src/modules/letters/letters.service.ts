@@ -206,6 +206,7 @@ export async function uploadTemplate(
     .from(letterTemplates)
     .where(eq(letterTemplates.companyId, company.id));
   const version = (last?.version ?? 0) + 1;
+  const digest = sha256(input.background);
   const pieces: Buffer[] = [];
   for (let start = 0; start < input.background.length; start += BACKGROUND_PIECE_BYTES)
     pieces.push(input.background.subarray(start, start + BACKGROUND_PIECE_BYTES));
@@ -218,7 +219,7 @@ export async function uploadTemplate(
       background: pieces[0]!,
       canvas: checked.canvas,
       size: input.background.length,
-      sha256: sha256(input.background),
+      sha256: digest,
       pageWidth: checked.pageWidth,
       pageHeight: checked.pageHeight,
       layout: checked.layout,
@@ -243,7 +244,7 @@ export async function uploadTemplate(
     action: 'letter-template.upload',
     entity: 'letter_template',
     entityId: created.id,
-    after: { companyId: company.id, version, fileName: input.fileName, sha256: sha256(input.background) },
+    after: { companyId: company.id, version, fileName: input.fileName, sha256: digest },
     occurredAt: now,
   });
   const [brand] = await letterTemplateBrands(tx, company.id);
